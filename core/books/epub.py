@@ -1,0 +1,273 @@
+"""EPUB 2 and 3 reader: ebooklib for the package document, our own safe parsing for the rest."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from urllib.parse import unquote, urldefrag
+
+from ebooklib import epub
+from lxml import etree
+
+from core.books.epub_archive import EpubArchive, open_epub_archive
+from core.books.html_blocks import document_title, extract_segments
+from core.books.locator import Locator
+from core.books.model import Book, Metadata, Section, SegmentKind, TocEntry
+from core.books.safexml import local_name, parse_document, parse_xml
+from core.books.textutil import guess_language
+from core.errors import BookFormatError
+
+_EBOOKLIB_ERRORS = (epub.EpubException, etree.LxmlError, AttributeError, KeyError, IndexError, TypeError, ValueError)
+_IMAGE_TYPES = ("image/jpeg", "image/png", "image/gif", "image/svg+xml", "image/webp")
+
+
+class _ArchiveFiles:
+    """The tiny ``zf`` interface ebooklib reads through (``read`` and ``close``)."""
+
+    def __init__(self, archive: EpubArchive, missing: list[str]) -> None:
+        self.archive = archive
+        self.missing = missing
+
+    def read(self, name: str) -> bytes:
+        try:
+            return self.archive.read(name)
+        except KeyError:
+            self.missing.append(posixpath.normpath(name))
+            return b""
+
+    def close(self) -> None:
+        """Nothing to close: the archive is already in memory."""
+
+
+class _Reader(epub.EpubReader):
+    """ebooklib's reader over an already-validated archive; missing files read as empty.
+
+    Its own TOC parsing is switched off: we parse nav and NCX ourselves, tolerantly.
+    """
+
+    def __init__(self, archive: EpubArchive) -> None:
+        super().__init__("<memory>", {"ignore_ncx": True})
+        self.missing: list[str] = []
+        self.archive = archive
+
+    def _load(self) -> None:
+        self.zf = _ArchiveFiles(self.archive, self.missing)
+        self.opf_file = self.archive.opf_path
+        self.opf_dir = posixpath.dirname(self.opf_file)
+        self._load_opf_file()
+
+    def read_file(self, name: str) -> bytes:
+        return self.zf.read(name)
+
+    def _parse_nav(self, data, base_path, navtype="toc") -> None:  # noqa: ANN001
+        return None
+
+    def _parse_ncx(self, data) -> None:  # noqa: ANN001
+        return None
+
+
+def read_epub(data: bytes) -> Book:
+    """Parse an EPUB file's bytes into a Book; raise BookFormatError when it cannot be read."""
+    archive = open_epub_archive(data)
+    reader = _Reader(archive)
+    try:
+        package = reader.load()
+    except _EBOOKLIB_ERRORS as error:
+        raise BookFormatError(f"this EPUB's package document is damaged and cannot be read ({error})") from error
+    return _BookBuilder(archive, package, reader).build()
+
+
+class _BookBuilder:
+    def __init__(self, archive: EpubArchive, package: epub.EpubBook, reader: _Reader) -> None:
+        self.archive = archive
+        self.package = package
+        self.opf_dir = reader.opf_dir
+        self.warnings = list(archive.warnings)
+        self.missing = set(reader.missing)
+        self.anchor_map: dict[str, dict[str, int]] = {}  # document path -> anchor id -> segment index
+        self.section_of: dict[str, int] = {}  # document path -> section index
+
+    def path(self, href: str) -> str:
+        return posixpath.normpath(posixpath.join(self.opf_dir, unquote(href)))
+
+    def build(self) -> Book:
+        self.report_missing()
+        sections = self.read_sections()
+        toc = self.read_toc()
+        self.title_sections(sections, toc)
+        metadata = self.read_metadata(sections)
+        if not any(section.segments for section in sections):
+            raise BookFormatError("this EPUB has no readable text in any of its chapters")
+        return Book(format="epub", metadata=metadata, sections=sections, toc=toc, warnings=self.warnings)
+
+    def report_missing(self) -> None:
+        spine_ids = {idref for idref, _ in self.package.spine if idref}
+        for item in self.package.get_items():
+            path = self.path(item.get_name())
+            if path in self.missing:
+                where = "a chapter in the reading order" if item.get_id() in spine_ids else "a resource"
+                self.warnings.append(f"missing file '{path}' ({item.media_type}), {where}, listed in the manifest")
+
+    # -- sections ---------------------------------------------------------------------------
+    def read_sections(self) -> list[Section]:
+        sections: list[Section] = []
+        for idref, linear in self.package.spine:
+            if idref is None:  # a comment or a stray element inside <spine>
+                continue
+            item = self.package.get_item_with_id(idref)
+            if item is None:
+                self.warnings.append(f"the reading order names '{idref}', which the manifest does not list")
+                continue
+            path = self.path(item.get_name())
+            data = self.archive.files.get(path)
+            if not data:
+                continue
+            try:
+                root = parse_document(data)
+            except BookFormatError as error:
+                self.warnings.append(f"skipped '{path}': {error}")
+                continue
+            resolve = lambda href, base=path: posixpath.normpath(posixpath.join(posixpath.dirname(base), unquote(href)))  # noqa: E731
+            segments = extract_segments(root, resolve)
+            for segment in segments:
+                if segment.kind == SegmentKind.IMAGE and segment.src and segment.src not in self.archive.files:
+                    self.warnings.append(f"missing image '{segment.src}' in '{path}'")
+            self.section_of[path] = len(sections)
+            self.anchor_map[path] = {anchor: index for index, seg in enumerate(segments) for anchor in seg.anchors}
+            sections.append(Section(title=document_title(root), segments=segments, href=path, linear=linear != "no"))
+        return sections
+
+    def title_sections(self, sections: list[Section], toc: list[TocEntry]) -> None:
+        toc_titles: dict[int, str] = {}
+        stack = list(reversed(toc))
+        while stack:
+            entry = stack.pop()
+            if entry.locator is not None and entry.locator.section not in toc_titles:
+                toc_titles[entry.locator.section] = entry.title
+            stack.extend(reversed(entry.children))
+        for index, section in enumerate(sections):
+            heading = next((s.text for s in section.segments if s.kind == SegmentKind.HEADING), "")
+            section.title = toc_titles.get(index) or heading or section.title or f"Section {index + 1}"
+
+    # -- table of contents ------------------------------------------------------------------
+    def locate(self, href: str, base: str) -> Locator | None:
+        target, fragment = urldefrag(href)
+        path = posixpath.normpath(posixpath.join(posixpath.dirname(base), unquote(target))) if target else base
+        section = self.section_of.get(path)
+        if section is None:
+            return None
+        return Locator(section, self.anchor_map[path].get(unquote(fragment), 0) if fragment else 0)
+
+    def read_toc(self) -> list[TocEntry]:
+        nav = next((i for i in self.package.get_items() if isinstance(i, epub.EpubNav)), None)
+        if nav is not None:
+            toc = self.read_nav(self.path(nav.get_name()))
+            if toc:
+                return toc
+        ncx = next((i for i in self.package.get_items() if i.media_type == "application/x-dtbncx+xml"), None)
+        if ncx is not None:
+            toc = self.read_ncx(self.path(ncx.get_name()))
+            if toc:
+                return toc
+        self.warnings.append("the book has no usable table of contents; built one from its chapters")
+        return []
+
+    def read_nav(self, path: str) -> list[TocEntry]:
+        data = self.archive.files.get(path)
+        if not data:
+            return []
+        try:
+            root = parse_document(data)
+        except BookFormatError:
+            return []
+        navs = [el for el in root.iter() if local_name(el) == "nav"]
+        toc_nav = next((n for n in navs if "toc" in (n.get("{http://www.idpf.org/2007/ops}type") or "").split()), None)
+        toc_nav = toc_nav if toc_nav is not None else (navs[0] if navs else None)
+        if toc_nav is None:
+            return []
+        top = next((el for el in toc_nav.iter() if local_name(el) in ("ol", "ul")), None)
+        return self.nav_list(top, path) if top is not None else []
+
+    def nav_list(self, list_element: etree._Element, base: str) -> list[TocEntry]:
+        entries = []
+        for item in list_element:
+            if local_name(item) != "li":
+                continue
+            link = next((el for el in item if local_name(el) in ("a", "span")), None)
+            title = _clean(" ".join(link.itertext())) if link is not None else ""
+            href = link.get("href") if link is not None else None
+            sublist = next((el for el in item if local_name(el) in ("ol", "ul")), None)
+            children = self.nav_list(sublist, base) if sublist is not None else []
+            locator = self.locate(href, base) if href else (children[0].locator if children else None)
+            entries.append(TocEntry(title=title or "Untitled", locator=locator, children=children))
+        return entries
+
+    def read_ncx(self, path: str) -> list[TocEntry]:
+        data = self.archive.files.get(path)
+        if not data:
+            return []
+        try:
+            root = parse_xml(data, path)
+        except BookFormatError:
+            return []
+        nav_map = next((el for el in root.iter() if local_name(el) == "navmap"), None)
+        return self.ncx_points(nav_map, path) if nav_map is not None else []
+
+    def ncx_points(self, parent: etree._Element, base: str) -> list[TocEntry]:
+        entries = []
+        for point in parent:
+            if local_name(point) != "navpoint":
+                continue
+            label = next((el for el in point if local_name(el) == "navlabel"), None)
+            content = next((el for el in point if local_name(el) == "content"), None)
+            title = _clean(" ".join(label.itertext())) if label is not None else ""
+            children = self.ncx_points(point, base)
+            src = content.get("src") if content is not None else None
+            locator = self.locate(src, base) if src else (children[0].locator if children else None)
+            entries.append(TocEntry(title=title or "Untitled", locator=locator, children=children))
+        return entries
+
+    # -- metadata ---------------------------------------------------------------------------
+    def dc(self, name: str) -> list[str]:
+        return [_clean(value) for value, _ in self.package.get_metadata("DC", name) if value and _clean(value)]
+
+    def read_metadata(self, sections: list[Section]) -> Metadata:
+        titles = self.dc("title")
+        sample = " ".join(seg.text for section in sections[:20] for seg in section.segments[:50])
+        languages = self.dc("language")
+        cover, cover_type = self.read_cover()
+        description = self.dc("description")
+        return Metadata(
+            title=titles[0] if titles else (sections[0].title if sections else "Untitled"),
+            authors=self.dc("creator"),
+            language=languages[0] if languages else guess_language(sample),
+            publisher=(self.dc("publisher") or [""])[0],
+            identifiers=self.dc("identifier"),
+            description=_strip_tags(description[0]) if description else "",
+            cover=cover,
+            cover_media_type=cover_type,
+        )
+
+    def read_cover(self) -> tuple[bytes | None, str]:
+        candidates = [i for i in self.package.get_items() if isinstance(i, epub.EpubCover)]
+        cover_ids = [attrs.get("content") for _, attrs in self.package.get_metadata("OPF", "cover")]
+        candidates += [i for i in (self.package.get_item_with_id(c) for c in cover_ids if c) if i is not None]
+        candidates += [
+            i for i in self.package.get_items() if i.media_type in _IMAGE_TYPES and "cover" in i.get_name().lower()
+        ]
+        for item in candidates:
+            data = self.archive.files.get(self.path(item.get_name()))
+            if data and item.media_type in _IMAGE_TYPES:
+                return data, item.media_type
+        return None, ""
+
+
+_WS = re.compile(r"\s+")
+
+
+def _clean(text: str) -> str:
+    return _WS.sub(" ", text).strip()
+
+
+def _strip_tags(text: str) -> str:
+    return _clean(re.sub(r"<[^>]+>", " ", text))

@@ -1,0 +1,37 @@
+"""The errors Quire raises, one tree so callers can catch what they can handle.
+
+    QuireError                 any failure a user can act on
+    ├── BookFormatError        a file that cannot be read as a book
+    │   └── DrmProtectedError  the book is encrypted with DRM
+    ├── BookNotFoundError      no book in the library matches a reference
+    ├── LocatorError           a locator string or position that is not valid
+    └── LibraryError           the library database or folder cannot be used
+
+Messages are written for people: they say what went wrong and what to do next.
+"""
+
+from __future__ import annotations
+
+
+class QuireError(Exception):
+    """Base of every error Quire reports to a user."""
+
+
+class BookFormatError(QuireError):
+    """The file is not a book Quire can open (corrupt, unsupported or hostile)."""
+
+
+class DrmProtectedError(BookFormatError):
+    """The book's content is encrypted with DRM, so its text cannot be read."""
+
+
+class BookNotFoundError(QuireError):
+    """No book in the library matches the given id, hash or title."""
+
+
+class LocatorError(QuireError):
+    """A locator is malformed or points outside the book."""
+
+
+class LibraryError(QuireError):
+    """The library database or its folder cannot be opened or written."""
