@@ -1,0 +1,18 @@
+"""The library store: SQLite database of books, text, full-text index and reading state."""
+
+from core.library.annotations import HIGHLIGHT_COLORS, Annotations
+from core.library.records import Bookmark, BookRecord, Highlight, Position, SearchHit, SegmentRecord, TocRow
+from core.library.store import Library
+
+__all__ = [
+    "HIGHLIGHT_COLORS",
+    "Annotations",
+    "BookRecord",
+    "Bookmark",
+    "Highlight",
+    "Library",
+    "Position",
+    "SearchHit",
+    "SegmentRecord",
+    "TocRow",
+]

@@ -1,0 +1,155 @@
+"""The reader's own data on a book: position, reading time, bookmarks, highlights with notes, tags."""
+
+from __future__ import annotations
+
+from core.books.locator import Locator, parse_locator
+from core.errors import LocatorError, QuireError
+from core.library.db import now
+from core.library.records import Bookmark, Highlight, Position
+from core.library.store import Library
+
+HIGHLIGHT_COLORS = ("yellow", "green", "blue", "pink", "purple")
+
+
+class Annotations:
+    """Reading state kept beside the books of a Library (same database, same transactions)."""
+
+    def __init__(self, library: Library) -> None:
+        self.library = library
+        self.conn = library.conn
+
+    # -- position -----------------------------------------------------------------------------
+    def save_position(self, book_id: int, locator: Locator, read_seconds: float = 0.0) -> Position:
+        """Record where the reader is; ``read_seconds`` is added to the book's reading time."""
+        record = self.library.get(book_id)
+        ordinal = self.library.ordinal_of(book_id, locator)
+        percent = round(100.0 * (ordinal + 1) / max(1, record.segment_count), 2)
+        self.conn.execute(
+            """INSERT INTO positions (book_id, locator, ordinal, percent, reading_seconds, updated_at)
+               VALUES (?,?,?,?,?,?)
+               ON CONFLICT(book_id) DO UPDATE SET locator = excluded.locator, ordinal = excluded.ordinal,
+               percent = excluded.percent, reading_seconds = reading_seconds + excluded.reading_seconds,
+               updated_at = excluded.updated_at""",
+            (book_id, str(locator), ordinal, percent, max(0.0, read_seconds), now()),
+        )
+        position = self.position(book_id)
+        assert position is not None
+        return position
+
+    def position(self, book_id: int) -> Position | None:
+        """The saved position, or None when the book was never opened."""
+        row = self.conn.execute("SELECT * FROM positions WHERE book_id = ?", (book_id,)).fetchone()
+        if row is None:
+            return None
+        return Position(parse_locator(row["locator"]), row["ordinal"], row["percent"], row["reading_seconds"], row["updated_at"])
+
+    # -- bookmarks ----------------------------------------------------------------------------
+    def add_bookmark(self, book_id: int, locator: Locator, label: str = "") -> Bookmark:
+        """Bookmark a place; the label defaults to the start of the segment's text."""
+        segment = self.library.segment(book_id, locator)
+        label = label.strip() or segment.text[:60]
+        cursor = self.conn.execute(
+            "INSERT INTO bookmarks (book_id, locator, ordinal, label, created_at) VALUES (?,?,?,?,?)",
+            (book_id, str(locator), segment.ordinal, label, now()),
+        )
+        return self.bookmarks(book_id, cursor.lastrowid)[0]
+
+    def bookmarks(self, book_id: int, bookmark_id: int | None = None) -> list[Bookmark]:
+        """A book's bookmarks in reading order."""
+        sql = "SELECT * FROM bookmarks WHERE book_id = ?" + (" AND id = ?" if bookmark_id else "") + " ORDER BY ordinal, id"
+        params = (book_id, bookmark_id) if bookmark_id else (book_id,)
+        return [
+            Bookmark(r["id"], r["book_id"], parse_locator(r["locator"]), r["label"], r["created_at"])
+            for r in self.conn.execute(sql, params)
+        ]
+
+    def remove_bookmark(self, bookmark_id: int) -> None:
+        """Delete a bookmark."""
+        self.conn.execute("DELETE FROM bookmarks WHERE id = ?", (bookmark_id,))
+
+    # -- highlights ---------------------------------------------------------------------------
+    def add_highlight(
+        self, book_id: int, start: Locator, end: Locator, color: str = "yellow", note: str = ""
+    ) -> Highlight:
+        """Highlight the text from ``start`` to ``end`` (inclusive segments; offsets optional)."""
+        if color not in HIGHLIGHT_COLORS:
+            raise QuireError(f"unknown colour '{color}': choose one of {', '.join(HIGHLIGHT_COLORS)}")
+        if end < start:
+            raise LocatorError(f"the highlight ends ({end}) before it starts ({start})")
+        text = self.passage_text(book_id, start, end)
+        if not text.strip():
+            raise LocatorError(f"nothing to highlight between {start} and {end}")
+        first = self.library.segment(book_id, start)
+        stamp = now()
+        cursor = self.conn.execute(
+            """INSERT INTO highlights (book_id, start_locator, end_locator, start_ordinal, color, note, text,
+               created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?)""",
+            (book_id, str(start), str(end), first.ordinal, color, note, text, stamp, stamp),
+        )
+        return self.highlight(cursor.lastrowid)
+
+    def passage_text(self, book_id: int, start: Locator, end: Locator) -> str:
+        """The text between two locators, segments joined by newlines."""
+        first = self.library.segment(book_id, start)
+        last = self.library.segment(book_id, end)
+        segments = self.library.segments(book_id, first.ordinal, last.ordinal - first.ordinal + 1)
+        parts = []
+        for segment in segments:
+            text = segment.text
+            stop = end.offset if segment.ordinal == last.ordinal and end.offset is not None else len(text)
+            begin = start.offset if segment.ordinal == first.ordinal and start.offset is not None else 0
+            parts.append(text[begin:stop])
+        return "\n".join(parts)
+
+    def highlight(self, highlight_id: int) -> Highlight:
+        """One highlight by id."""
+        row = self.conn.execute("SELECT * FROM highlights WHERE id = ?", (highlight_id,)).fetchone()
+        if row is None:
+            raise QuireError(f"no highlight with id {highlight_id}")
+        return _highlight(row)
+
+    def highlights(self, book_id: int | None = None) -> list[Highlight]:
+        """Highlights of one book in reading order, or of the whole library."""
+        if book_id is None:
+            rows = self.conn.execute("SELECT * FROM highlights ORDER BY book_id, start_ordinal, id")
+        else:
+            rows = self.conn.execute("SELECT * FROM highlights WHERE book_id = ? ORDER BY start_ordinal, id", (book_id,))
+        return [_highlight(r) for r in rows]
+
+    def update_highlight(self, highlight_id: int, *, note: str | None = None, color: str | None = None) -> Highlight:
+        """Change a highlight's note or colour."""
+        current = self.highlight(highlight_id)
+        if color is not None and color not in HIGHLIGHT_COLORS:
+            raise QuireError(f"unknown colour '{color}': choose one of {', '.join(HIGHLIGHT_COLORS)}")
+        self.conn.execute(
+            "UPDATE highlights SET note = ?, color = ?, updated_at = ? WHERE id = ?",
+            (current.note if note is None else note, color or current.color, now(), highlight_id),
+        )
+        return self.highlight(highlight_id)
+
+    def remove_highlight(self, highlight_id: int) -> None:
+        """Delete a highlight."""
+        self.conn.execute("DELETE FROM highlights WHERE id = ?", (highlight_id,))
+
+    # -- tags ---------------------------------------------------------------------------------
+    def tag(self, book_id: int, tag: str) -> None:
+        """Add a tag to a book."""
+        self.library.get(book_id)
+        if not tag.strip():
+            raise QuireError("a tag cannot be empty")
+        self.conn.execute("INSERT OR IGNORE INTO book_tags VALUES (?, ?)", (book_id, tag.strip()))
+
+    def untag(self, book_id: int, tag: str) -> None:
+        """Remove a tag from a book."""
+        self.conn.execute("DELETE FROM book_tags WHERE book_id = ? AND tag = ?", (book_id, tag.strip()))
+
+    def all_tags(self) -> list[str]:
+        """Every tag used in the library."""
+        return [r[0] for r in self.conn.execute("SELECT DISTINCT tag FROM book_tags ORDER BY tag")]
+
+
+def _highlight(row) -> Highlight:  # noqa: ANN001
+    return Highlight(
+        row["id"], row["book_id"], parse_locator(row["start_locator"]), parse_locator(row["end_locator"]),
+        row["color"], row["note"], row["text"], row["created_at"],
+    )  # fmt: skip

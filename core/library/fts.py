@@ -1,0 +1,89 @@
+"""Full-text search text for SQLite FTS5 that works for Chinese and English alike.
+
+FTS5's unicode61 tokenizer splits English into words but treats a run of Chinese characters as one
+token, and its trigram tokenizer cannot match two-character words. So CJK runs are indexed as
+overlapping bigrams plus the run's last character, and queries are rewritten the same way.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from core.books.textutil import CJK_RUN
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def _bigrams(run: str) -> list[str]:
+    return [run[i : i + 2] for i in range(len(run) - 1)] + [run[-1]]
+
+
+def index_text(text: str) -> str:
+    """The text stored in the FTS index: CJK runs become bigrams (and a trailing unigram)."""
+    return CJK_RUN.sub(lambda m: " " + " ".join(_bigrams(m.group())) + " ", text)
+
+
+def query_terms(query: str) -> list[str]:
+    """The terms of a user query: CJK runs and words, in order, lower-cased, without duplicates."""
+    terms: list[str] = []
+    position = 0
+    for match in CJK_RUN.finditer(query):
+        terms += _WORD.findall(query[position : match.start()])
+        terms.append(match.group())
+        position = match.end()
+    terms += _WORD.findall(query[position:])
+    seen: set[str] = set()
+    return [t for t in (t.lower() for t in terms) if not (t in seen or seen.add(t))]
+
+
+def _quote(token: str) -> str:
+    return '"' + token.replace('"', '""') + '"'
+
+
+def match_expression(query: str) -> str | None:
+    """An FTS5 MATCH expression requiring every term; None when the query has no searchable term."""
+    parts = []
+    for term in query_terms(query):
+        if CJK_RUN.fullmatch(term):
+            parts.append(_quote(term) + "*" if len(term) == 1 else _quote(" ".join(_bigrams(term)[:-1])))
+        else:
+            parts.append(_quote(term))
+    return " AND ".join(parts) if parts else None
+
+
+@dataclass(frozen=True, slots=True)
+class Snippet:
+    """A window of a segment's text around the first match, with the matched ranges marked."""
+
+    text: str
+    marks: tuple[tuple[int, int], ...]  # ranges inside ``text``
+    offset: int  # where the first match starts inside the segment
+
+    def highlighted(self, before: str = "**", after: str = "**") -> str:
+        """The snippet with each match wrapped in markers (Markdown bold by default)."""
+        out, last = [], 0
+        for start, end in self.marks:
+            out += [self.text[last:start], before, self.text[start:end], after]
+            last = end
+        out.append(self.text[last:])
+        return "".join(out)
+
+
+def make_snippet(text: str, query: str, width: int = 60) -> Snippet:
+    """Cut a snippet of about ``2 * width`` characters around the first occurrence of a query term."""
+    lowered = text.lower()
+    found = sorted(
+        (m.start(), m.end()) for term in query_terms(query) for m in re.finditer(re.escape(term), lowered)
+    )
+    first = found[0][0] if found else 0
+    start = max(0, first - width)
+    end = min(len(text), first + width)
+    prefix = "…" if start > 0 else ""
+    suffix = "…" if end < len(text) else ""
+    marks, last_end = [], -1
+    for s, e in found:
+        if s >= start and e <= end and s >= last_end:  # inside the window, not overlapping the previous
+            marks.append((s - start + len(prefix), e - start + len(prefix)))
+            last_end = e
+    return Snippet(prefix + text[start:end] + suffix, tuple(marks), first)

@@ -1,0 +1,117 @@
+"""Numbered, append-only schema migrations for the library database. Never edit a shipped one."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+
+def m001_initial(conn: sqlite3.Connection) -> None:
+    """Books, their sections, segments and TOC, reading state, and full-text search."""
+    _run(
+        conn,
+        """
+        CREATE TABLE books (
+            id INTEGER PRIMARY KEY,
+            content_hash TEXT NOT NULL UNIQUE,
+            format TEXT NOT NULL,
+            title TEXT NOT NULL,
+            authors TEXT NOT NULL DEFAULT '[]',
+            language TEXT NOT NULL DEFAULT '',
+            publisher TEXT NOT NULL DEFAULT '',
+            identifiers TEXT NOT NULL DEFAULT '[]',
+            description TEXT NOT NULL DEFAULT '',
+            cover BLOB,
+            cover_media_type TEXT NOT NULL DEFAULT '',
+            file_name TEXT NOT NULL,
+            file_size INTEGER NOT NULL,
+            segment_count INTEGER NOT NULL,
+            char_count INTEGER NOT NULL,
+            warnings TEXT NOT NULL DEFAULT '[]',
+            imported_at TEXT NOT NULL
+        );
+        CREATE TABLE sections (
+            book_id INTEGER NOT NULL REFERENCES books(id) ON DELETE CASCADE,
+            idx INTEGER NOT NULL,
+            title TEXT NOT NULL,
+            href TEXT NOT NULL DEFAULT '',
+            linear INTEGER NOT NULL DEFAULT 1,
+            first_ordinal INTEGER NOT NULL,
+            segment_count INTEGER NOT NULL,
+            PRIMARY KEY (book_id, idx)
+        );
+        CREATE TABLE segments (
+            id INTEGER PRIMARY KEY,
+            book_id INTEGER NOT NULL REFERENCES books(id) ON DELETE CASCADE,
+            section_idx INTEGER NOT NULL,
+            idx INTEGER NOT NULL,
+            ordinal INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            level INTEGER NOT NULL DEFAULT 0,
+            text TEXT NOT NULL,
+            spans TEXT,
+            src TEXT,
+            anchors TEXT,
+            UNIQUE (book_id, ordinal),
+            UNIQUE (book_id, section_idx, idx)
+        );
+        CREATE TABLE toc (
+            book_id INTEGER NOT NULL REFERENCES books(id) ON DELETE CASCADE,
+            idx INTEGER NOT NULL,
+            parent_idx INTEGER,
+            depth INTEGER NOT NULL,
+            title TEXT NOT NULL,
+            section_idx INTEGER,
+            segment_idx INTEGER,
+            PRIMARY KEY (book_id, idx)
+        );
+        CREATE TABLE positions (
+            book_id INTEGER PRIMARY KEY REFERENCES books(id) ON DELETE CASCADE,
+            locator TEXT NOT NULL,
+            ordinal INTEGER NOT NULL,
+            percent REAL NOT NULL,
+            reading_seconds REAL NOT NULL DEFAULT 0,
+            updated_at TEXT NOT NULL
+        );
+        CREATE TABLE bookmarks (
+            id INTEGER PRIMARY KEY,
+            book_id INTEGER NOT NULL REFERENCES books(id) ON DELETE CASCADE,
+            locator TEXT NOT NULL,
+            ordinal INTEGER NOT NULL,
+            label TEXT NOT NULL DEFAULT '',
+            created_at TEXT NOT NULL
+        );
+        CREATE INDEX bookmarks_book ON bookmarks (book_id, ordinal);
+        CREATE TABLE highlights (
+            id INTEGER PRIMARY KEY,
+            book_id INTEGER NOT NULL REFERENCES books(id) ON DELETE CASCADE,
+            start_locator TEXT NOT NULL,
+            end_locator TEXT NOT NULL,
+            start_ordinal INTEGER NOT NULL,
+            color TEXT NOT NULL,
+            note TEXT NOT NULL DEFAULT '',
+            text TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        );
+        CREATE INDEX highlights_book ON highlights (book_id, start_ordinal);
+        CREATE TABLE book_tags (
+            book_id INTEGER NOT NULL REFERENCES books(id) ON DELETE CASCADE,
+            tag TEXT NOT NULL,
+            PRIMARY KEY (book_id, tag)
+        );
+        CREATE VIRTUAL TABLE segments_fts USING fts5(body, book_id UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
+        """
+    )
+
+
+def _run(conn: sqlite3.Connection, script: str) -> None:
+    """Run statements one by one, inside the caller's transaction (executescript would commit it)."""
+    for statement in script.split(";\n"):
+        if statement.strip():
+            conn.execute(statement)
+
+
+MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
+    (1, "initial", m001_initial),
+]

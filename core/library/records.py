@@ -1,0 +1,181 @@
+"""Plain data records the library returns: books, TOC rows, segments, search hits, annotations."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import asdict, dataclass, field
+
+from core.books.locator import Locator
+
+
+@dataclass(frozen=True, slots=True)
+class BookRecord:
+    """A book as stored in the library."""
+
+    id: int
+    content_hash: str
+    format: str
+    title: str
+    authors: list[str]
+    language: str
+    publisher: str
+    identifiers: list[str]
+    description: str
+    file_name: str
+    file_size: int
+    segment_count: int
+    char_count: int
+    warnings: list[str]
+    imported_at: str
+    has_cover: bool
+    tags: list[str] = field(default_factory=list)
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row, tags: list[str]) -> BookRecord:
+        return cls(
+            id=row["id"],
+            content_hash=row["content_hash"],
+            format=row["format"],
+            title=row["title"],
+            authors=json.loads(row["authors"]),
+            language=row["language"],
+            publisher=row["publisher"],
+            identifiers=json.loads(row["identifiers"]),
+            description=row["description"],
+            file_name=row["file_name"],
+            file_size=row["file_size"],
+            segment_count=row["segment_count"],
+            char_count=row["char_count"],
+            warnings=json.loads(row["warnings"]),
+            imported_at=row["imported_at"],
+            has_cover=bool(row["has_cover"]),
+            tags=tags,
+        )
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class TocRow:
+    """One TOC entry, flattened: depth and its target locator (None when unresolved)."""
+
+    depth: int
+    title: str
+    locator: Locator | None
+
+    def to_dict(self) -> dict:
+        return {"depth": self.depth, "title": self.title, "locator": str(self.locator) if self.locator else None}
+
+
+@dataclass(frozen=True, slots=True)
+class SegmentRecord:
+    """A stored segment with its locator and global ordinal."""
+
+    locator: Locator
+    ordinal: int
+    kind: str
+    level: int
+    text: str
+    section_title: str
+    src: str | None = None
+
+    def to_dict(self) -> dict:
+        return {
+            "locator": str(self.locator),
+            "ordinal": self.ordinal,
+            "kind": self.kind,
+            "level": self.level,
+            "text": self.text,
+            "section": self.section_title,
+            "src": self.src,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    """A full-text match: where it is (locator at the match's character offset) and a snippet."""
+
+    book_id: int
+    locator: Locator
+    ordinal: int
+    section_title: str
+    snippet: str  # with matches marked **like this**
+    score: float  # higher is better
+
+    def to_dict(self) -> dict:
+        return {
+            "book_id": self.book_id,
+            "locator": str(self.locator),
+            "ordinal": self.ordinal,
+            "section": self.section_title,
+            "snippet": self.snippet,
+            "score": self.score,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """Where the reader is in a book, how far through, and how long they have read it."""
+
+    locator: Locator
+    ordinal: int
+    percent: float
+    reading_seconds: float
+    updated_at: str
+
+    def to_dict(self) -> dict:
+        return {
+            "locator": str(self.locator),
+            "ordinal": self.ordinal,
+            "percent": self.percent,
+            "reading_seconds": self.reading_seconds,
+            "updated_at": self.updated_at,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Bookmark:
+    """A saved place in a book."""
+
+    id: int
+    book_id: int
+    locator: Locator
+    label: str
+    created_at: str
+
+    def to_dict(self) -> dict:
+        return {
+            "id": self.id,
+            "book_id": self.book_id,
+            "locator": str(self.locator),
+            "label": self.label,
+            "created_at": self.created_at,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Highlight:
+    """A marked passage (start to end locator), its colour, the text it covers and a note."""
+
+    id: int
+    book_id: int
+    start: Locator
+    end: Locator
+    color: str
+    note: str
+    text: str
+    created_at: str
+
+    def to_dict(self) -> dict:
+        return {
+            "id": self.id,
+            "book_id": self.book_id,
+            "start": str(self.start),
+            "end": str(self.end),
+            "color": self.color,
+            "note": self.note,
+            "text": self.text,
+            "created_at": self.created_at,
+        }

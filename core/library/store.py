@@ -1,0 +1,283 @@
+"""The library: books imported into one SQLite database and one folder of book files."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from pathlib import Path
+
+from core.books.formats import SUPPORTED, content_hash, parse_book
+from core.books.locator import Locator
+from core.books.model import Book
+from core.errors import BookFormatError, BookNotFoundError, LibraryError, LocatorError
+from core.library.db import connect, now
+from core.library.fts import index_text, make_snippet, match_expression
+from core.library.records import BookRecord, SearchHit, SegmentRecord, TocRow
+
+_BOOK_COLUMNS = "b.*, b.cover IS NOT NULL AS has_cover"
+
+
+class Library:
+    """Books, their text and their full-text index, in ``root/library.db`` and ``root/books/``."""
+
+    def __init__(self, root: Path | str) -> None:
+        self.root = Path(root)
+        self.files = self.root / "books"
+        try:
+            self.files.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise LibraryError(f"cannot create the library folder {self.root}: {error}") from error
+        self.conn = connect(self.root / "library.db")
+        self.lock = threading.RLock()
+
+    def close(self) -> None:
+        """Close the database connection."""
+        self.conn.close()
+
+    # -- import -------------------------------------------------------------------------------
+    def import_file(self, path: Path | str) -> tuple[BookRecord, bool]:
+        """Import a book file; return (record, created). The same file twice gives the same book."""
+        path = Path(path)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError as error:
+            raise BookFormatError(f"no file at '{path}': check the path") from error
+        except OSError as error:
+            raise BookFormatError(f"cannot read '{path}': {error.strerror or error}") from error
+        return self.import_bytes(data, path.name)
+
+    def import_bytes(self, data: bytes, name: str) -> tuple[BookRecord, bool]:
+        """Import a book from its bytes (file pickers on web and mobile give bytes, not paths)."""
+        digest = content_hash(data)
+        existing = self.conn.execute("SELECT id FROM books WHERE content_hash = ?", (digest,)).fetchone()
+        if existing:
+            return self.get(existing["id"]), False
+        book = parse_book(data, name)  # raises before anything is written
+        suffix = Path(name).suffix.lower() if Path(name).suffix.lower() in SUPPORTED else f".{book.format}"
+        final = self.files / f"{digest}{suffix}"
+        temporary = self.files / f".{digest}.{os.getpid()}.part"
+        with self.lock:
+            try:
+                temporary.write_bytes(data)
+                self.conn.execute("BEGIN IMMEDIATE")
+                book_id = self._insert(book, digest, name, len(data))
+                os.replace(temporary, final)
+                self.conn.execute("COMMIT")
+            except BaseException:
+                if self.conn.in_transaction:
+                    self.conn.execute("ROLLBACK")
+                temporary.unlink(missing_ok=True)
+                if not self.conn.execute("SELECT 1 FROM books WHERE content_hash = ?", (digest,)).fetchone():
+                    final.unlink(missing_ok=True)
+                raise
+        return self.get(book_id), True
+
+    def _insert(self, book: Book, digest: str, name: str, size: int) -> int:
+        meta = book.metadata
+        chars = sum(len(seg.text) for section in book.sections for seg in section.segments)
+        cursor = self.conn.execute(
+            """INSERT INTO books (content_hash, format, title, authors, language, publisher, identifiers,
+               description, cover, cover_media_type, file_name, file_size, segment_count, char_count,
+               warnings, imported_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
+            (
+                digest, book.format, meta.title, json.dumps(meta.authors, ensure_ascii=False), meta.language,
+                meta.publisher, json.dumps(meta.identifiers, ensure_ascii=False), meta.description, meta.cover,
+                meta.cover_media_type, name, size, book.segment_count, chars,
+                json.dumps(book.warnings, ensure_ascii=False), now(),
+            ),
+        )  # fmt: skip
+        book_id = cursor.lastrowid
+        ordinal = 0
+        for s_index, section in enumerate(book.sections):
+            self.conn.execute(
+                "INSERT INTO sections VALUES (?,?,?,?,?,?,?)",
+                (book_id, s_index, section.title, section.href, int(section.linear), ordinal, len(section.segments)),
+            )
+            ordinal += len(section.segments)
+        segment_rows = []
+        fts_rows = []
+        for ordinal, locator, _section, segment in book.segments_with_locators():
+            spans = json.dumps([[s.start, s.end, s.style] for s in segment.spans]) if segment.spans else None
+            anchors = json.dumps(list(segment.anchors)) if segment.anchors else None
+            segment_rows.append(
+                (book_id, locator.section, locator.segment, ordinal, segment.kind.value, segment.level,
+                 segment.text, spans, segment.src, anchors)
+            )  # fmt: skip
+        self.conn.executemany(
+            "INSERT INTO segments (book_id, section_idx, idx, ordinal, kind, level, text, spans, src, anchors)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?)",
+            segment_rows,
+        )
+        for row in self.conn.execute("SELECT id, text FROM segments WHERE book_id = ?", (book_id,)):
+            fts_rows.append((row["id"], index_text(row["text"]), book_id))
+        self.conn.executemany("INSERT INTO segments_fts (rowid, body, book_id) VALUES (?,?,?)", fts_rows)
+        toc_rows = []
+        parents: list[int] = []
+        for index, (depth, entry) in enumerate(book.toc_entries()):
+            del parents[depth:]
+            loc = entry.locator
+            toc_rows.append(
+                (book_id, index, parents[-1] if parents else None, depth, entry.title,
+                 loc.section if loc else None, loc.segment if loc else None)
+            )  # fmt: skip
+            parents.append(index)
+        self.conn.executemany("INSERT INTO toc VALUES (?,?,?,?,?,?,?)", toc_rows)
+        return book_id
+
+    # -- books --------------------------------------------------------------------------------
+    def _tags(self, book_id: int) -> list[str]:
+        return [r[0] for r in self.conn.execute("SELECT tag FROM book_tags WHERE book_id = ? ORDER BY tag", (book_id,))]
+
+    def get(self, book_id: int) -> BookRecord:
+        """The book with this id; BookNotFoundError when there is none."""
+        row = self.conn.execute(f"SELECT {_BOOK_COLUMNS} FROM books b WHERE id = ?", (book_id,)).fetchone()
+        if row is None:
+            raise BookNotFoundError(f"no book with id {book_id} in the library: run 'quire list' to see them")
+        return BookRecord.from_row(row, self._tags(book_id))
+
+    def books(self, tag: str | None = None) -> list[BookRecord]:
+        """Every book, most recently imported first (optionally only those with a tag)."""
+        if tag:
+            rows = self.conn.execute(
+                f"SELECT {_BOOK_COLUMNS} FROM books b JOIN book_tags t ON t.book_id = b.id WHERE t.tag = ? ORDER BY b.id DESC",
+                (tag,),
+            )
+        else:
+            rows = self.conn.execute(f"SELECT {_BOOK_COLUMNS} FROM books b ORDER BY b.id DESC")
+        return [BookRecord.from_row(row, self._tags(row["id"])) for row in rows.fetchall()]
+
+    def resolve(self, reference: str | int) -> BookRecord:
+        """Find a book by id, content-hash prefix (6+ characters) or a unique part of its title."""
+        text = str(reference).strip()
+        if text.isdigit():
+            return self.get(int(text))
+        if len(text) >= 6 and all(c in "0123456789abcdef" for c in text.lower()):
+            rows = self.conn.execute("SELECT id FROM books WHERE content_hash LIKE ?", (text.lower() + "%",)).fetchall()
+            if len(rows) == 1:
+                return self.get(rows[0]["id"])
+        rows = self.conn.execute("SELECT id, title FROM books WHERE title LIKE ? ORDER BY id", (f"%{text}%",)).fetchall()
+        exact = [r for r in rows if r["title"].lower() == text.lower()]
+        if len(exact) == 1 or len(rows) == 1:
+            return self.get((exact or rows)[0]["id"])
+        if rows:
+            titles = "; ".join(f"{r['id']}: {r['title']}" for r in rows[:5])
+            raise BookNotFoundError(f"'{text}' matches several books ({titles}): use the id")
+        raise BookNotFoundError(f"no book matches '{text}': run 'quire list' to see the library")
+
+    def remove(self, book_id: int) -> BookRecord:
+        """Delete a book's rows (annotations included) and its file."""
+        record = self.get(book_id)
+        with self.lock:
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                self.conn.execute("DELETE FROM segments_fts WHERE book_id = ?", (book_id,))
+                self.conn.execute("DELETE FROM books WHERE id = ?", (book_id,))
+                self.conn.execute("COMMIT")
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+        for path in self.files.glob(f"{record.content_hash}.*"):
+            path.unlink(missing_ok=True)
+        return record
+
+    def file_path(self, book_id: int) -> Path:
+        """The stored copy of the book's file."""
+        record = self.get(book_id)
+        matches = sorted(self.files.glob(f"{record.content_hash}.*"))
+        if not matches:
+            raise LibraryError(f"the file of '{record.title}' is missing from {self.files}: import it again")
+        return matches[0]
+
+    def cover(self, book_id: int) -> tuple[bytes, str] | None:
+        """The cover image bytes and media type, or None."""
+        row = self.conn.execute("SELECT cover, cover_media_type FROM books WHERE id = ?", (book_id,)).fetchone()
+        return (row["cover"], row["cover_media_type"]) if row and row["cover"] else None
+
+    # -- content ------------------------------------------------------------------------------
+    def toc(self, book_id: int) -> list[TocRow]:
+        """The table of contents, depth-first, each row with its depth."""
+        self.get(book_id)
+        rows = self.conn.execute(
+            "SELECT depth, title, section_idx, segment_idx FROM toc WHERE book_id = ? ORDER BY idx", (book_id,)
+        )
+        return [
+            TocRow(r["depth"], r["title"], Locator(r["section_idx"], r["segment_idx"]) if r["section_idx"] is not None else None)
+            for r in rows
+        ]
+
+    def sections(self, book_id: int) -> list[sqlite3.Row]:
+        """Section rows: idx, title, href, linear, first_ordinal, segment_count."""
+        return self.conn.execute("SELECT * FROM sections WHERE book_id = ? ORDER BY idx", (book_id,)).fetchall()
+
+    def _segment_records(self, rows: list[sqlite3.Row]) -> list[SegmentRecord]:
+        return [
+            SegmentRecord(Locator(r["section_idx"], r["idx"]), r["ordinal"], r["kind"], r["level"], r["text"], r["title"], r["src"])
+            for r in rows
+        ]
+
+    _SEGMENT_SELECT = (
+        "SELECT g.*, s.title FROM segments g JOIN sections s ON s.book_id = g.book_id AND s.idx = g.section_idx "
+    )
+
+    def segment(self, book_id: int, locator: Locator) -> SegmentRecord:
+        """The segment at a locator; LocatorError when the book has no such segment."""
+        rows = self.conn.execute(
+            self._SEGMENT_SELECT + "WHERE g.book_id = ? AND g.section_idx = ? AND g.idx = ?",
+            (book_id, locator.section, locator.segment),
+        ).fetchall()
+        if not rows:
+            self.get(book_id)
+            raise LocatorError(f"locator {locator} is outside this book: see 'quire toc' for valid places")
+        record = self._segment_records(rows)[0]
+        if locator.offset is not None and locator.offset > len(record.text):
+            raise LocatorError(f"locator {locator}: segment {locator.segment_locator} has only {len(record.text)} characters")
+        return record
+
+    def segments(self, book_id: int, start_ordinal: int = 0, limit: int = 200) -> list[SegmentRecord]:
+        """Segments in reading order from an ordinal (a page of them)."""
+        rows = self.conn.execute(
+            self._SEGMENT_SELECT + "WHERE g.book_id = ? AND g.ordinal >= ? ORDER BY g.ordinal LIMIT ?",
+            (book_id, start_ordinal, limit),
+        ).fetchall()
+        return self._segment_records(rows)
+
+    def section_segments(self, book_id: int, section: int) -> list[SegmentRecord]:
+        """All segments of one section."""
+        rows = self.conn.execute(
+            self._SEGMENT_SELECT + "WHERE g.book_id = ? AND g.section_idx = ? ORDER BY g.idx", (book_id, section)
+        ).fetchall()
+        return self._segment_records(rows)
+
+    def ordinal_of(self, book_id: int, locator: Locator) -> int:
+        """The global ordinal of the segment a locator points at."""
+        return self.segment(book_id, locator).ordinal
+
+    # -- search -------------------------------------------------------------------------------
+    def find(self, book_id: int | None, query: str, limit: int = 20) -> list[SearchHit]:
+        """Full-text search in one book (or the whole library): best matches first, with snippets."""
+        expression = match_expression(query)
+        if expression is None:
+            return []
+        sql = (
+            "SELECT g.*, s.title, bm25(segments_fts) AS rank FROM segments_fts f "
+            "JOIN segments g ON g.id = f.rowid "
+            "JOIN sections s ON s.book_id = g.book_id AND s.idx = g.section_idx "
+            "WHERE segments_fts MATCH ?" + (" AND f.book_id = ?" if book_id is not None else "") + " ORDER BY rank LIMIT ?"
+        )
+        params = (expression, book_id, limit) if book_id is not None else (expression, limit)
+        hits = []
+        for row in self.conn.execute(sql, params).fetchall():
+            snippet = make_snippet(row["text"], query)
+            hits.append(
+                SearchHit(
+                    book_id=row["book_id"],
+                    locator=Locator(row["section_idx"], row["idx"], snippet.offset),
+                    ordinal=row["ordinal"],
+                    section_title=row["title"],
+                    snippet=snippet.highlighted(),
+                    score=-row["rank"],
+                )
+            )
+        return hits
