@@ -59,10 +59,10 @@ class _Reader(epub.EpubReader):
     def read_file(self, name: str) -> bytes:
         return self.zf.read(name)
 
-    def _parse_nav(self, data, base_path, navtype="toc") -> None:  # noqa: ANN001
+    def _parse_nav(self, data, base_path, navtype="toc") -> None:
         return None
 
-    def _parse_ncx(self, data) -> None:  # noqa: ANN001
+    def _parse_ncx(self, data) -> None:
         return None
 
 

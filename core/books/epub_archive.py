@@ -97,7 +97,9 @@ def _read_entries(archive: zipfile.ZipFile, warnings: list[str]) -> dict[str, by
             warnings.append(f"duplicate ZIP entry '{path}': kept the first copy")
             continue
         if info.file_size > RATIO_FLOOR and info.file_size > MAX_ENTRY_RATIO * max(1, info.compress_size):
-            raise BookFormatError(f"'{path}' is compressed {info.file_size // max(1, info.compress_size)}:1: refused as a possible ZIP bomb")
+            raise BookFormatError(
+                f"'{path}' is compressed {info.file_size // max(1, info.compress_size)}:1: refused as a possible ZIP bomb"
+            )
         data = _read_capped(archive, info, MAX_TOTAL_BYTES - total)
         total += len(data)
         files[path] = data
@@ -125,7 +127,9 @@ def _check_drm(files: dict[str, bytes]) -> None:
     for encrypted in root.iter():
         if local_name(encrypted) != "encrypteddata":
             continue
-        algorithm = next((el.get("Algorithm", "") for el in encrypted.iter() if local_name(el) == "encryptionmethod"), "")
+        algorithm = next(
+            (el.get("Algorithm", "") for el in encrypted.iter() if local_name(el) == "encryptionmethod"), ""
+        )
         uri = next((el.get("URI", "") for el in encrypted.iter() if local_name(el) == "cipherreference"), "")
         if algorithm in FONT_OBFUSCATION or uri.lower().endswith(FONT_SUFFIXES):
             continue

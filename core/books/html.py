@@ -18,7 +18,14 @@ def read_html(data: bytes, fallback_title: str) -> Book:
         raise BookFormatError("this HTML file has no text in it")
     title = document_title(root) or title_heading(segments) or fallback_title
     sections, toc = sectionize(segments, title)
-    lang = next((el.get("lang") or el.get("{http://www.w3.org/XML/1998/namespace}lang") for el in root.iter() if local_name(el) == "html"), None)
+    lang = next(
+        (
+            el.get("lang") or el.get("{http://www.w3.org/XML/1998/namespace}lang")
+            for el in root.iter()
+            if local_name(el) == "html"
+        ),
+        None,
+    )
     sample = " ".join(s.text for s in segments[:400])
     metadata = Metadata(title=title, language=lang or guess_language(sample))
     return Book(format="html", metadata=metadata, sections=sections, toc=toc)

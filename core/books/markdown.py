@@ -107,7 +107,9 @@ class _Converter:
                     spans.append(Span(start, length, style))
             elif child.type == "image":
                 emit()
-                self.segments.append(Segment(SegmentKind.IMAGE, _plain(child.children or []), src=child.attrs.get("src")))
+                self.segments.append(
+                    Segment(SegmentKind.IMAGE, _plain(child.children or []), src=child.attrs.get("src"))
+                )
                 continue
             text.append(piece)
             length += len(piece)
@@ -115,7 +117,9 @@ class _Converter:
 
 
 def _plain(children: list[Token]) -> str:
-    return "".join(c.content if c.type in ("text", "code_inline") else " " if c.type == "softbreak" else "" for c in children).strip()
+    return "".join(
+        c.content if c.type in ("text", "code_inline") else " " if c.type == "softbreak" else "" for c in children
+    ).strip()
 
 
 def read_markdown(data: bytes, fallback_title: str) -> Book:
@@ -129,4 +133,6 @@ def read_markdown(data: bytes, fallback_title: str) -> Book:
     title = title_heading(segments) or fallback_title
     sections, toc = sectionize(segments, title)
     sample = " ".join(s.text for s in segments[:400])
-    return Book(format="markdown", metadata=Metadata(title=title, language=guess_language(sample)), sections=sections, toc=toc)
+    return Book(
+        format="markdown", metadata=Metadata(title=title, language=guess_language(sample)), sections=sections, toc=toc
+    )

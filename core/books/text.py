@@ -22,7 +22,9 @@ _BOMS = (
 )
 _CN_NUM = "0-9０-９零〇一二三四五六七八九十百千万两"
 _ROMAN = "ivxlcdm"
-_EN_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|twenty|thirty|forty|fifty"
+_EN_WORDS = (
+    "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|twenty|thirty|forty|fifty"
+)
 _HEADING_PATTERNS = (  # (pattern, level); levels are relative and normalised by sectionize
     (re.compile(r"^(#{1,6})\s+(.+?)\s*#*$"), None),  # Markdown heading: level from the hashes
     (re.compile(rf"^第[{_CN_NUM}]+[卷部篇集](?:[\s　:：·].{{0,40}})?$"), 1),
@@ -187,11 +189,7 @@ def _paragraphs(lines: list[_Line], headings: dict[int, tuple[int, str]]) -> lis
             previous = None
             continue
         continues = (
-            width is not None
-            and previous is not None
-            and previous.width >= width * 0.8
-            and line.indent < 2
-            and current
+            width is not None and previous is not None and previous.width >= width * 0.8 and line.indent < 2 and current
         )
         if continues:
             current.append(_joins(current[-1], line.text) + line.text)
@@ -222,7 +220,9 @@ def book_from_text(text: str, fallback_title: str, format_name: str = "txt") -> 
     title = meta.get("title") or fallback_title
     sections, toc = sectionize(segments, title)
     sample = " ".join(s.text for s in segments[:400])
-    metadata = Metadata(title=title, authors=[meta["author"]] if "author" in meta else [], language=guess_language(sample))
+    metadata = Metadata(
+        title=title, authors=[meta["author"]] if "author" in meta else [], language=guess_language(sample)
+    )
     return Book(format=format_name, metadata=metadata, sections=sections, toc=toc)
 
 

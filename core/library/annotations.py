@@ -41,7 +41,9 @@ class Annotations:
         row = self.conn.execute("SELECT * FROM positions WHERE book_id = ?", (book_id,)).fetchone()
         if row is None:
             return None
-        return Position(parse_locator(row["locator"]), row["ordinal"], row["percent"], row["reading_seconds"], row["updated_at"])
+        return Position(
+            parse_locator(row["locator"]), row["ordinal"], row["percent"], row["reading_seconds"], row["updated_at"]
+        )
 
     # -- bookmarks ----------------------------------------------------------------------------
     def add_bookmark(self, book_id: int, locator: Locator, label: str = "") -> Bookmark:
@@ -56,7 +58,11 @@ class Annotations:
 
     def bookmarks(self, book_id: int, bookmark_id: int | None = None) -> list[Bookmark]:
         """A book's bookmarks in reading order."""
-        sql = "SELECT * FROM bookmarks WHERE book_id = ?" + (" AND id = ?" if bookmark_id else "") + " ORDER BY ordinal, id"
+        sql = (
+            "SELECT * FROM bookmarks WHERE book_id = ?"
+            + (" AND id = ?" if bookmark_id else "")
+            + " ORDER BY ordinal, id"
+        )
         params = (book_id, bookmark_id) if bookmark_id else (book_id,)
         return [
             Bookmark(r["id"], r["book_id"], parse_locator(r["locator"]), r["label"], r["created_at"])
@@ -113,7 +119,9 @@ class Annotations:
         if book_id is None:
             rows = self.conn.execute("SELECT * FROM highlights ORDER BY book_id, start_ordinal, id")
         else:
-            rows = self.conn.execute("SELECT * FROM highlights WHERE book_id = ? ORDER BY start_ordinal, id", (book_id,))
+            rows = self.conn.execute(
+                "SELECT * FROM highlights WHERE book_id = ? ORDER BY start_ordinal, id", (book_id,)
+            )
         return [_highlight(r) for r in rows]
 
     def update_highlight(self, highlight_id: int, *, note: str | None = None, color: str | None = None) -> Highlight:
@@ -148,7 +156,7 @@ class Annotations:
         return [r[0] for r in self.conn.execute("SELECT DISTINCT tag FROM book_tags ORDER BY tag")]
 
 
-def _highlight(row) -> Highlight:  # noqa: ANN001
+def _highlight(row) -> Highlight:
     return Highlight(
         row["id"], row["book_id"], parse_locator(row["start_locator"]), parse_locator(row["end_locator"]),
         row["color"], row["note"], row["text"], row["created_at"],

@@ -73,9 +73,7 @@ class Snippet:
 def make_snippet(text: str, query: str, width: int = 60) -> Snippet:
     """Cut a snippet of about ``2 * width`` characters around the first occurrence of a query term."""
     lowered = text.lower()
-    found = sorted(
-        (m.start(), m.end()) for term in query_terms(query) for m in re.finditer(re.escape(term), lowered)
-    )
+    found = sorted((m.start(), m.end()) for term in query_terms(query) for m in re.finditer(re.escape(term), lowered))
     first = found[0][0] if found else 0
     start = max(0, first - width)
     end = min(len(text), first + width)

@@ -101,7 +101,7 @@ def m001_initial(conn: sqlite3.Connection) -> None:
             PRIMARY KEY (book_id, tag)
         );
         CREATE VIRTUAL TABLE segments_fts USING fts5(body, book_id UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
-        """
+        """,
     )
 
 

@@ -157,7 +157,9 @@ class Library:
             rows = self.conn.execute("SELECT id FROM books WHERE content_hash LIKE ?", (text.lower() + "%",)).fetchall()
             if len(rows) == 1:
                 return self.get(rows[0]["id"])
-        rows = self.conn.execute("SELECT id, title FROM books WHERE title LIKE ? ORDER BY id", (f"%{text}%",)).fetchall()
+        rows = self.conn.execute(
+            "SELECT id, title FROM books WHERE title LIKE ? ORDER BY id", (f"%{text}%",)
+        ).fetchall()
         exact = [r for r in rows if r["title"].lower() == text.lower()]
         if len(exact) == 1 or len(rows) == 1:
             return self.get((exact or rows)[0]["id"])
@@ -203,7 +205,11 @@ class Library:
             "SELECT depth, title, section_idx, segment_idx FROM toc WHERE book_id = ? ORDER BY idx", (book_id,)
         )
         return [
-            TocRow(r["depth"], r["title"], Locator(r["section_idx"], r["segment_idx"]) if r["section_idx"] is not None else None)
+            TocRow(
+                r["depth"],
+                r["title"],
+                Locator(r["section_idx"], r["segment_idx"]) if r["section_idx"] is not None else None,
+            )
             for r in rows
         ]
 
@@ -213,7 +219,15 @@ class Library:
 
     def _segment_records(self, rows: list[sqlite3.Row]) -> list[SegmentRecord]:
         return [
-            SegmentRecord(Locator(r["section_idx"], r["idx"]), r["ordinal"], r["kind"], r["level"], r["text"], r["title"], r["src"])
+            SegmentRecord(
+                Locator(r["section_idx"], r["idx"]),
+                r["ordinal"],
+                r["kind"],
+                r["level"],
+                r["text"],
+                r["title"],
+                r["src"],
+            )
             for r in rows
         ]
 
@@ -232,7 +246,9 @@ class Library:
             raise LocatorError(f"locator {locator} is outside this book: see 'quire toc' for valid places")
         record = self._segment_records(rows)[0]
         if locator.offset is not None and locator.offset > len(record.text):
-            raise LocatorError(f"locator {locator}: segment {locator.segment_locator} has only {len(record.text)} characters")
+            raise LocatorError(
+                f"locator {locator}: segment {locator.segment_locator} has only {len(record.text)} characters"
+            )
         return record
 
     def segments(self, book_id: int, start_ordinal: int = 0, limit: int = 200) -> list[SegmentRecord]:
@@ -264,7 +280,9 @@ class Library:
             "SELECT g.*, s.title, bm25(segments_fts) AS rank FROM segments_fts f "
             "JOIN segments g ON g.id = f.rowid "
             "JOIN sections s ON s.book_id = g.book_id AND s.idx = g.section_idx "
-            "WHERE segments_fts MATCH ?" + (" AND f.book_id = ?" if book_id is not None else "") + " ORDER BY rank LIMIT ?"
+            "WHERE segments_fts MATCH ?"
+            + (" AND f.book_id = ?" if book_id is not None else "")
+            + " ORDER BY rank LIMIT ?"
         )
         params = (expression, book_id, limit) if book_id is not None else (expression, limit)
         hits = []

@@ -1,0 +1,1 @@
+"""Quire's Flet user interface: views and the view-models they render."""

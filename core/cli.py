@@ -1,0 +1,206 @@
+"""The ``quire`` command line: a thin client of the core facade (``core.services.Quire``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from core.errors import QuireError
+from core.library import HIGHLIGHT_COLORS
+from core.services import ImportResult, Quire
+
+
+def _print_json(value: object) -> None:
+    print(json.dumps(value, ensure_ascii=False, indent=2))
+
+
+def _progress(done: int, total: int, result: ImportResult) -> None:
+    if result.error:
+        status = f"refused: {result.error}"
+    else:
+        status = ("imported" if result.created else "already in library") + f" as {result.book.id}: {result.book.title}"
+    print(f"[{done}/{total}] {result.source}: {status}", file=sys.stderr)
+
+
+def cmd_import(quire: Quire, args: argparse.Namespace) -> int:
+    results = quire.import_paths(args.paths, None if args.json else _progress)
+    if args.json:
+        _print_json([r.to_dict() for r in results])
+    else:
+        for result in results:
+            if result.book:
+                for warning in result.book.warnings if result.created else []:
+                    print(f"  warning: {warning}", file=sys.stderr)
+    return 1 if any(r.error for r in results) else 0
+
+
+def cmd_list(quire: Quire, args: argparse.Namespace) -> int:
+    books = quire.books(args.tag)
+    if args.json:
+        _print_json([b.to_dict() for b in books])
+        return 0
+    if not books:
+        print("The library is empty: add a book with 'quire import FILE'.")
+    for book in books:
+        position = quire.position(book.id)
+        percent = f"{position.percent:5.1f}%" if position else "   new"
+        authors = ", ".join(book.authors) or "unknown author"
+        print(f"{book.id:>4}  {percent}  {book.title} — {authors}  [{book.format}, {book.language or '?'}]")
+    return 0
+
+
+def cmd_toc(quire: Quire, args: argparse.Namespace) -> int:
+    rows = quire.toc(args.book)
+    if args.json:
+        _print_json([r.to_dict() for r in rows])
+        return 0
+    for row in rows:
+        where = str(row.locator) if row.locator else "-"
+        print(f"{where:>10}  {'  ' * row.depth}{row.title}")
+    return 0
+
+
+def cmd_show(quire: Quire, args: argparse.Namespace) -> int:
+    segments = quire.show(args.book, args.locator, args.count)
+    if args.json:
+        _print_json([s.to_dict() for s in segments])
+        return 0
+    for segment in segments:
+        print(f"[{segment.locator}] {segment.text}")
+    return 0
+
+
+def cmd_find(quire: Quire, args: argparse.Namespace) -> int:
+    hits = quire.find(args.book, args.text, args.limit)
+    if args.json:
+        _print_json([h.to_dict() for h in hits])
+        return 0
+    if not hits:
+        print(f"No matches for '{args.text}'.")
+    for hit in hits:
+        print(f"{hit.locator!s:>12}  {hit.section_title}: {hit.snippet}")
+    return 0
+
+
+def cmd_remove(quire: Quire, args: argparse.Namespace) -> int:
+    book = quire.remove(args.book)
+    if args.json:
+        _print_json(book.to_dict())
+    else:
+        print(f"Removed {book.title} ({book.id}).")
+    return 0
+
+
+def cmd_bookmarks(quire: Quire, args: argparse.Namespace) -> int:
+    if args.action == "add":
+        if not args.locator:
+            raise QuireError("say where: quire bookmarks add BOOK LOCATOR [--label TEXT]")
+        items = [quire.add_bookmark(args.book, args.locator, args.label or "")]
+    else:
+        items = quire.bookmarks(args.book)
+    if args.json:
+        _print_json([b.to_dict() for b in items])
+    else:
+        for bookmark in items:
+            print(f"{bookmark.id:>4}  {bookmark.locator!s:>10}  {bookmark.label}")
+    return 0
+
+
+def cmd_highlights(quire: Quire, args: argparse.Namespace) -> int:
+    if args.action == "add":
+        if not (args.book and args.start):
+            raise QuireError("say what: quire highlights add BOOK START [END] [--color C] [--note TEXT]")
+        items = [quire.add_highlight(args.book, args.start, args.end, args.color, args.note or "")]
+    else:
+        items = quire.highlights(args.book)
+    if args.json:
+        _print_json([h.to_dict() for h in items])
+    else:
+        for highlight in items:
+            note = f"  — {highlight.note}" if highlight.note else ""
+            print(
+                f"{highlight.id:>4}  {highlight.start}..{highlight.end}  [{highlight.color}] {highlight.text[:80]}{note}"
+            )
+    return 0
+
+
+def cmd_export(quire: Quire, args: argparse.Namespace) -> int:
+    fmt = "json" if args.json else args.format
+    text = quire.export(args.book, fmt)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+        print(f"Wrote {args.output}.", file=sys.stderr)
+    else:
+        print(text)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--library", metavar="DIR", help="library folder (default: $QUIRE_LIBRARY or the app's data folder)"
+    )
+    common.add_argument("--json", action="store_true", help="print machine-readable JSON")
+    parser = argparse.ArgumentParser(
+        prog="quire", description="Quire: read, search and annotate your books.", parents=[common]
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def add(name: str, handler, help_text: str) -> argparse.ArgumentParser:
+        command = sub.add_parser(name, help=help_text, description=help_text, parents=[common])
+        command.set_defaults(handler=handler)
+        return command
+
+    p = add("import", cmd_import, "import book files (EPUB, TXT, Markdown, HTML)")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p = add("list", cmd_list, "list the books in the library")
+    p.add_argument("--tag", help="only books with this tag")
+    p = add("toc", cmd_toc, "show a book's table of contents")
+    p.add_argument("book", help="book id, content-hash prefix or title")
+    p = add("show", cmd_show, "print the text at a locator")
+    p.add_argument("book")
+    p.add_argument("locator", help="section.segment[:char], e.g. 3.12")
+    p.add_argument("-n", "--count", type=int, default=1, help="how many segments to print (default 1)")
+    p = add("find", cmd_find, "full-text search inside a book")
+    p.add_argument("book")
+    p.add_argument("text")
+    p.add_argument("--limit", type=int, default=20)
+    p = add("remove", cmd_remove, "remove a book, its notes and its file")
+    p.add_argument("book")
+    p = add("bookmarks", cmd_bookmarks, "add or list bookmarks")
+    p.add_argument("action", choices=["add", "list"])
+    p.add_argument("book")
+    p.add_argument("locator", nargs="?")
+    p.add_argument("--label")
+    p = add("highlights", cmd_highlights, "add or list highlights and notes")
+    p.add_argument("action", choices=["add", "list"])
+    p.add_argument("book", nargs="?", help="omit with 'list' for the whole library")
+    p.add_argument("start", nargs="?", help="locator where the highlight starts")
+    p.add_argument("end", nargs="?", help="locator where it ends (default: end of the start segment)")
+    p.add_argument("--color", default="yellow", choices=HIGHLIGHT_COLORS)
+    p.add_argument("--note")
+    p = add("export", cmd_export, "export a book's highlights and notes")
+    p.add_argument("book")
+    p.add_argument("--format", choices=["md", "json"], default="md")
+    p.add_argument("-o", "--output", help="write to this file instead of standard output")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; errors go to stderr as one line with a non-zero exit code."""
+    args = build_parser().parse_args(argv)
+    try:
+        quire = Quire(args.library)
+    except QuireError as error:
+        print(f"quire: error: {error}", file=sys.stderr)
+        return 2
+    try:
+        return args.handler(quire, args)
+    except QuireError as error:
+        print(f"quire: error: {error}", file=sys.stderr)
+        return 1
+    finally:
+        quire.close()

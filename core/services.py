@@ -1,0 +1,176 @@
+"""The core facade: the one API the CLI and the Flet app both use."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from core.books.locator import Locator, parse_locator
+from core.errors import QuireError
+from core.export import export_json, export_markdown
+from core.library import (
+    Annotations,
+    Bookmark,
+    BookRecord,
+    Highlight,
+    Library,
+    Position,
+    SearchHit,
+    SegmentRecord,
+    TocRow,
+)
+
+LIBRARY_ENV = "QUIRE_LIBRARY"
+
+
+@dataclass(frozen=True, slots=True)
+class ImportResult:
+    """What happened to one file of an import: a book (new or already there) or an error."""
+
+    source: str
+    book: BookRecord | None
+    created: bool
+    error: str | None = None
+
+    def to_dict(self) -> dict:
+        return {
+            "source": self.source,
+            "book": self.book.to_dict() if self.book else None,
+            "created": self.created,
+            "error": self.error,
+        }
+
+
+def default_library_dir(data_dir: Path | None = None) -> Path:
+    """$QUIRE_LIBRARY if set, else ``<platform data dir>/library``."""
+    if os.environ.get(LIBRARY_ENV):
+        return Path(os.environ[LIBRARY_ENV]).expanduser()
+    if data_dir is None:
+        from platform_adapters import current_platform
+
+        data_dir = current_platform().paths.data_dir()
+    return data_dir / "library"
+
+
+class Quire:
+    """Everything a client can do with the library, by book reference (id, hash prefix or title)."""
+
+    def __init__(self, library_dir: Path | str | None = None) -> None:
+        self.library = Library(Path(library_dir) if library_dir else default_library_dir())
+        self.annotations = Annotations(self.library)
+
+    def close(self) -> None:
+        """Release the database."""
+        self.library.close()
+
+    # -- books --------------------------------------------------------------------------------
+    def import_paths(
+        self, paths: Iterable[Path | str], progress: Callable[[int, int, ImportResult], None] | None = None
+    ) -> list[ImportResult]:
+        """Import files one by one; a bad file gives an error result and the others go on."""
+        paths = list(paths)
+        results = []
+        for done, path in enumerate(paths, start=1):
+            try:
+                record, created = self.library.import_file(path)
+                result = ImportResult(str(path), record, created)
+            except QuireError as error:
+                result = ImportResult(str(path), None, False, str(error))
+            results.append(result)
+            if progress:
+                progress(done, len(paths), result)
+        return results
+
+    def import_bytes(self, data: bytes, name: str) -> ImportResult:
+        """Import a book given as bytes (web and mobile file pickers)."""
+        try:
+            record, created = self.library.import_bytes(data, name)
+            return ImportResult(name, record, created)
+        except QuireError as error:
+            return ImportResult(name, None, False, str(error))
+
+    def books(self, tag: str | None = None) -> list[BookRecord]:
+        """The library, most recent first."""
+        return self.library.books(tag)
+
+    def book(self, reference: str | int) -> BookRecord:
+        """One book by id, content-hash prefix or title."""
+        return self.library.resolve(reference)
+
+    def remove(self, reference: str | int) -> BookRecord:
+        """Remove a book, its annotations and its file."""
+        return self.library.remove(self.book(reference).id)
+
+    def cover(self, reference: str | int) -> tuple[bytes, str] | None:
+        """The cover image and its media type, if the book has one."""
+        return self.library.cover(self.book(reference).id)
+
+    # -- reading ------------------------------------------------------------------------------
+    def toc(self, reference: str | int) -> list[TocRow]:
+        """The book's table of contents."""
+        return self.library.toc(self.book(reference).id)
+
+    def show(self, reference: str | int, locator: str | Locator, count: int = 1) -> list[SegmentRecord]:
+        """The segment at a locator and the ``count - 1`` that follow it."""
+        book = self.book(reference)
+        locator = parse_locator(locator) if isinstance(locator, str) else locator
+        first = self.library.segment(book.id, locator)
+        return self.library.segments(book.id, first.ordinal, max(1, count))
+
+    def section(self, reference: str | int, section: int) -> list[SegmentRecord]:
+        """Every segment of one section."""
+        return self.library.section_segments(self.book(reference).id, section)
+
+    def find(self, reference: str | int | None, query: str, limit: int = 20) -> list[SearchHit]:
+        """Full-text search in a book, or in the whole library when ``reference`` is None."""
+        book_id = self.book(reference).id if reference is not None else None
+        return self.library.find(book_id, query, limit)
+
+    def save_position(self, reference: str | int, locator: str | Locator, read_seconds: float = 0.0) -> Position:
+        """Remember where the reader is."""
+        locator = parse_locator(locator) if isinstance(locator, str) else locator
+        return self.annotations.save_position(self.book(reference).id, locator, read_seconds)
+
+    def position(self, reference: str | int) -> Position | None:
+        """Where the reader left the book."""
+        return self.annotations.position(self.book(reference).id)
+
+    # -- annotations --------------------------------------------------------------------------
+    def add_bookmark(self, reference: str | int, locator: str, label: str = "") -> Bookmark:
+        """Bookmark a locator."""
+        return self.annotations.add_bookmark(self.book(reference).id, parse_locator(locator), label)
+
+    def bookmarks(self, reference: str | int) -> list[Bookmark]:
+        """A book's bookmarks."""
+        return self.annotations.bookmarks(self.book(reference).id)
+
+    def add_highlight(
+        self, reference: str | int, start: str, end: str | None = None, color: str = "yellow", note: str = ""
+    ) -> Highlight:
+        """Highlight from ``start`` to ``end`` (the whole start segment when ``end`` is omitted)."""
+        book = self.book(reference)
+        first = parse_locator(start)
+        last = parse_locator(end) if end else first.segment_locator
+        return self.annotations.add_highlight(book.id, first, last, color, note)
+
+    def highlights(self, reference: str | int | None = None) -> list[Highlight]:
+        """Highlights of one book, or of the whole library."""
+        return self.annotations.highlights(self.book(reference).id if reference is not None else None)
+
+    def tag(self, reference: str | int, tag: str) -> None:
+        """Tag a book."""
+        self.annotations.tag(self.book(reference).id, tag)
+
+    def export(self, reference: str | int, format_name: str = "md") -> str:
+        """Highlights, notes and bookmarks of a book as Markdown ('md') or JSON ('json')."""
+        book = self.book(reference)
+        highlights = self.annotations.highlights(book.id)
+        bookmarks = self.annotations.bookmarks(book.id)
+        if format_name == "json":
+            return export_json(book, highlights, bookmarks)
+        if format_name != "md":
+            raise QuireError(f"unknown export format '{format_name}': use md or json")
+        sections = {row["idx"]: row["title"] for row in self.library.sections(book.id)}
+        return export_markdown(book, highlights, bookmarks, sections)

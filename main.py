@@ -1,0 +1,38 @@
+"""Start Quire: a desktop window where Flet's client runs, the web UI otherwise (always offline-capable)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+import flet as ft
+
+from app.library_model import LibraryViewModel
+from app.library_page import library_page
+from core.services import Quire
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description="Run the Quire reading app.")
+    parser.add_argument("--web", action="store_true", help="serve the web UI instead of opening a window")
+    parser.add_argument("--port", type=int, default=int(os.environ.get("FLET_SERVER_PORT", "0") or 0), help="web port")
+    parser.add_argument("--library", help="library folder (default: $QUIRE_LIBRARY or the app's data folder)")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    quire = Quire(args.library)
+
+    def start(page: ft.Page) -> None:
+        library_page(page, LibraryViewModel(quire))
+
+    headless = os.name != "nt" and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY")
+    web = args.web or headless
+    port = args.port or (8550 if web else 0)
+    view = ft.AppView.WEB_BROWSER if web else ft.AppView.FLET_APP
+    ft.run(start, view=view, port=port, no_cdn=True, assets_dir="assets")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,69 @@
+"""Desktop adapters (macOS, Windows, Linux): platformdirs folders and the OS keyring."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import keyring
+import keyring.errors
+import platformdirs
+
+from core.errors import QuireError
+from platform_adapters.base import PickedFile, Platform
+from platform_adapters.capabilities import detect_capabilities
+
+APP_NAME = "Quire"
+KEYRING_SERVICE = "quire"
+
+
+class DesktopPaths:
+    """Per-user folders as each desktop OS expects them."""
+
+    def data_dir(self) -> Path:
+        return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+    def cache_dir(self) -> Path:
+        return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
+
+
+class KeyringSecrets:
+    """API keys in the OS keyring (Keychain, Credential Manager, Secret Service)."""
+
+    def __init__(self, service: str = KEYRING_SERVICE) -> None:
+        self.service = service
+
+    def get(self, name: str) -> str | None:
+        try:
+            return keyring.get_password(self.service, name)
+        except keyring.errors.KeyringError as error:
+            raise QuireError(f"cannot read '{name}' from the system keyring: {type(error).__name__}") from None
+
+    def set(self, name: str, value: str) -> None:
+        try:
+            keyring.set_password(self.service, name, value)
+        except keyring.errors.KeyringError as error:
+            # never include the value: the message may be logged or shown
+            raise QuireError(
+                f"cannot save '{name}' in the system keyring ({type(error).__name__}): "
+                "install or unlock a keyring (e.g. GNOME Keyring, KWallet) and try again"
+            ) from None
+
+    def delete(self, name: str) -> None:
+        try:
+            keyring.delete_password(self.service, name)
+        except keyring.errors.PasswordDeleteError:
+            return
+        except keyring.errors.KeyringError as error:
+            raise QuireError(f"cannot delete '{name}' from the system keyring: {type(error).__name__}") from None
+
+
+class DesktopFiles:
+    """Desktop pickers give paths."""
+
+    def open_picked(self, name: str, path: str | None, data: bytes | None) -> PickedFile:
+        return PickedFile(name=name, path=Path(path) if path else None, data=data)
+
+
+def desktop_platform() -> Platform:
+    """The adapters for a desktop OS."""
+    return Platform("desktop", DesktopPaths(), KeyringSecrets(), detect_capabilities(), DesktopFiles())
