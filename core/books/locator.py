@@ -7,6 +7,7 @@ segment 34, character 56. Locators sort in reading order. Nothing else builds th
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -15,7 +16,8 @@ from core.errors import LocatorError
 _PATTERN = re.compile(r"^(\d{1,6})\.(\d{1,7})(?::(\d{1,9}))?$")
 
 
-@dataclass(frozen=True, order=True, slots=True)
+@functools.total_ordering
+@dataclass(frozen=True, slots=True)
 class Locator:
     """A position in a book: section, segment within it, optional character offset."""
 
@@ -26,6 +28,15 @@ class Locator:
     def __post_init__(self) -> None:
         if self.section < 0 or self.segment < 0 or (self.offset is not None and self.offset < 0):
             raise LocatorError(f"locator parts must be non-negative: {self.section}, {self.segment}, {self.offset}")
+
+    def sort_key(self) -> tuple[int, int, int]:
+        """Reading order; a whole segment sorts before any offset inside it."""
+        return (self.section, self.segment, -1 if self.offset is None else self.offset)
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Locator):
+            return NotImplemented
+        return self.sort_key() < other.sort_key()
 
     def __str__(self) -> str:
         return format_locator(self)

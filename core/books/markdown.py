@@ -13,6 +13,7 @@ from core.books.text import decode_text, normalise_newlines, wrap_width
 from core.books.textutil import display_width, guess_language, is_cjk
 from core.errors import BookFormatError
 
+_CJK_SENTENCE_END = "。！？…”」』；"
 _STYLES = {"em_open": "em", "strong_open": "strong", "link_open": "link"}
 
 
@@ -93,10 +94,11 @@ class _Converter:
                 spans.append(Span(length, length + len(child.content), "code"))
                 piece = child.content
             elif child.type == "softbreak":
-                if self.soft_breaks_split:
-                    emit()
+                last = next((t for t in reversed(text) if t), " ")[-1]
+                if self.soft_breaks_split and last in _CJK_SENTENCE_END:
+                    emit()  # a CJK file with one paragraph per line and no blank lines between them
                     continue
-                piece = "" if text and text[-1] and is_cjk(text[-1][-1]) else " "
+                piece = "" if is_cjk(last) or last in _CJK_SENTENCE_END else " "
             elif child.type == "hardbreak":
                 piece = "\n"
             elif child.type in _STYLES:

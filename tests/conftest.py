@@ -1,0 +1,43 @@
+"""Shared fixtures: the shared test data folder, and libraries in temporary folders."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.library import Library
+from core.services import Quire
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT.parent / "shared" / "data"
+BOOKS = DATA / "books"
+
+
+def book_path(relative: str) -> Path:
+    """A file under ../shared/data/books; skips the test (with the reason) when the folder is absent."""
+    if not BOOKS.is_dir():
+        pytest.skip(f"shared test data not found at {BOOKS}: lay ../shared beside the clone to run this test")
+    path = BOOKS / relative
+    assert path.exists(), f"expected shared book {path}"
+    return path
+
+
+@pytest.fixture(autouse=True)
+def _isolated_library_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Never touch the user's real library: point $QUIRE_LIBRARY at a temporary folder."""
+    monkeypatch.setenv("QUIRE_LIBRARY", str(tmp_path / "env-library"))
+
+
+@pytest.fixture
+def library(tmp_path: Path) -> Library:
+    lib = Library(tmp_path / "library")
+    yield lib
+    lib.close()
+
+
+@pytest.fixture
+def quire(tmp_path: Path) -> Quire:
+    q = Quire(tmp_path / "quire")
+    yield q
+    q.close()

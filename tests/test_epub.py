@@ -1,0 +1,129 @@
+"""EPUB reading on the shared real books and on small crafted ones."""
+
+import re
+
+from conftest import book_path
+from epubkit import make_epub
+
+from core.books import Locator, SegmentKind, parse_book, read_book
+
+
+def test_moby_dick_has_135_chapters_and_its_front_and_back_matter_in_spine_order() -> None:
+    book = read_book(book_path("en/idpf-moby-dick.epub"))
+    titles = [s.title for s in book.sections]
+    chapters = [i for i, t in enumerate(titles) if re.match(r"Chapter \d+\.", t)]
+    assert len(chapters) == 135
+    numbers = [int(re.match(r"Chapter (\d+)", titles[i]).group(1)) for i in chapters]
+    assert numbers == list(range(1, 136))
+    assert chapters == list(range(chapters[0], chapters[0] + 135))  # contiguous, in order
+    front, back = titles[: chapters[0]], titles[chapters[-1] + 1 :]
+    assert "ETYMOLOGY." in front and any("EXTRACTS" in t for t in front)
+    assert "Epilogue" in back
+    assert book.metadata.title == "Moby-Dick"
+    assert book.metadata.authors == ["Herman Melville"]
+    assert book.metadata.language.startswith("en")
+    assert book.metadata.cover and book.metadata.cover_media_type.startswith("image/")
+    assert any(not s.linear for s in book.sections), "linear='no' items are kept and marked"
+
+
+def test_moby_dick_toc_entries_point_at_their_chapter_headings() -> None:
+    book = read_book(book_path("en/idpf-moby-dick.epub"))
+    entries = [e for _, e in book.toc_entries() if e.title.startswith("Chapter ")]
+    assert len(entries) == 135
+    for entry in entries:
+        segment = book.sections[entry.locator.section].segments[entry.locator.segment]
+        assert segment.kind == SegmentKind.HEADING
+        assert segment.text.split(".")[0] == entry.title.split(".")[0]
+    first = book.sections[entries[0].locator.section]
+    assert any(s.text.startswith("Call me Ishmael.") for s in first.segments)
+
+
+def test_alice_epub2_ncx_toc_and_chapter_titles() -> None:
+    book = read_book(book_path("en/epubjs-alice.epub"))
+    assert book.metadata.title == "Alice's Adventures in Wonderland"
+    toc_titles = [e.title for _, e in book.toc_entries()]
+    assert "Down The Rabbit-Hole" in toc_titles and "Alice's Evidence" in toc_titles
+    assert all(e.locator is not None for _, e in book.toc_entries())
+    assert book.warnings == []
+
+
+def test_childrens_literature_keeps_its_large_single_file_as_many_segments() -> None:
+    book = read_book(book_path("en/idpf-childrens-literature.epub"))
+    assert book.metadata.title == "Children's Literature"
+    assert max(len(s.segments) for s in book.sections) > 1000
+
+
+def test_kusamakura_japanese_text_and_missing_audio_are_warnings() -> None:
+    book = read_book(book_path("ja/idpf-kusamakura-japanese-vertical-writing.epub"))
+    assert book.metadata.title == "草枕"
+    assert book.metadata.language.startswith("ja")
+    text = " ".join(s.text for section in book.sections for s in section.segments)
+    assert "山路を登りながら" in text
+    assert " " not in "".join(s.text for s in book.sections[3].segments)[:200], "no stray spaces inside Japanese"
+    missing = [w for w in book.warnings if "audio" in w]
+    assert len(missing) == 2
+
+
+def test_minimal_epubs_open() -> None:
+    for name in ("minimal/epubcheck-minimal.epub", "minimal/epubcheck-epub2-minimal.epub"):
+        book = read_book(book_path(name))
+        assert len(book.sections) == 1 and book.segment_count >= 1
+        assert book.metadata.title.startswith("Minimal EPUB")
+
+
+def test_reimport_gives_identical_locators() -> None:
+    data = book_path("en/epubjs-alice.epub").read_bytes()
+    first = [(str(loc), seg.text) for _, loc, _, seg in parse_book(data, "a.epub").segments_with_locators()]
+    second = [(str(loc), seg.text) for _, loc, _, seg in parse_book(data, "b.epub").segments_with_locators()]
+    assert first == second
+
+
+def test_blocks_become_typed_segments_with_spans_and_anchors() -> None:
+    body = (
+        '<p id="p1">Plain <em>emphasised</em> and <strong>bold</strong> text<a href="#n1"><sup>1</sup></a>.</p>'
+        "<blockquote><p>A quoted line.</p></blockquote>"
+        "<ul><li>First item<ul><li>Nested item</li></ul></li></ul>"
+        "<pre>  keep   spacing\n  here</pre>"
+        '<figure><img src="img/fig.png" alt="alt text"/><figcaption>The caption</figcaption></figure>'
+        "<table><tr><th>Name</th><th>Age</th></tr><tr><td>Ahab</td><td>58</td></tr></table>"
+        '<aside id="n1"><p>1. The footnote text.</p></aside>'
+        "<p>中文段落\n  第二行</p>"
+    )
+    book = parse_book(make_epub([("Forms", body)], extra={"OEBPS/img/fig.png": b"\x89PNG"}), "f.epub")
+    segments = book.sections[0].segments
+    kinds = [(s.kind, s.text) for s in segments]
+    assert kinds[0] == (SegmentKind.HEADING, "Forms")
+    paragraph = segments[1]
+    assert paragraph.text == "Plain emphasised and bold text1."  # the note link survives as text
+    assert {(paragraph.text[s.start : s.end], s.style) for s in paragraph.spans} >= {
+        ("emphasised", "em"),
+        ("bold", "strong"),
+    }
+    assert paragraph.anchors == ("p1",)
+    assert (SegmentKind.QUOTE, "A quoted line.") in kinds
+    items = [(s.text, s.level) for s in segments if s.kind == SegmentKind.LIST_ITEM]
+    assert items == [("First item", 1), ("Nested item", 2)]
+    assert (SegmentKind.PREFORMATTED, "  keep   spacing\n  here") in kinds
+    image = next(s for s in segments if s.kind == SegmentKind.IMAGE)
+    assert (image.src, image.text) == ("OEBPS/img/fig.png", "The caption")
+    assert [s.text for s in segments if s.kind == SegmentKind.TABLE_ROW] == ["Name | Age", "Ahab | 58"]
+    assert any(s.text == "1. The footnote text." and "n1" in s.anchors for s in segments)
+    assert segments[-1].text == "中文段落第二行"
+    assert book.warnings == []
+
+
+def test_missing_image_is_a_warning_and_toc_fragment_resolves() -> None:
+    body = '<p>Before</p><img src="gone.png" alt="lost"/><h2 id="later">Later part</h2><p>After</p>'
+    data = make_epub([("Only", body)], extra={})
+    book = parse_book(data, "x.epub")
+    assert any("missing image 'OEBPS/gone.png'" in w for w in book.warnings)
+    section = book.sections[0]
+    later = next(i for i, s in enumerate(section.segments) if s.text == "Later part")
+    assert later > 0 and "later" in section.segments[later].anchors
+    assert book.toc[0].locator == Locator(0, 0)
+
+
+def test_html_named_entities_without_a_dtd_still_read() -> None:
+    data = make_epub([("E", "<p>caf&eacute;&nbsp;noir &amp; more</p>")])
+    book = parse_book(data, "e.epub")
+    assert book.sections[0].segments[1].text == "café\xa0noir & more"

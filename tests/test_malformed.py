@@ -1,0 +1,162 @@
+"""Broken and hostile books: open what can be opened (with warnings), refuse the rest cleanly."""
+
+import io
+import zipfile
+from pathlib import Path
+
+import pytest
+from conftest import book_path
+from epubkit import chapter, make_epub
+
+from core.books import parse_book
+from core.books.epub_archive import MAX_ENTRY_RATIO
+from core.errors import BookFormatError, DrmProtectedError
+from core.library import Library
+
+REFUSED = {
+    "malformed/epubcheck-ocf-zip-unreadable-no-end-header-fatal.epub": "damaged",
+    "malformed/epubcheck-ocf-zip-unreadable-empty-fatal.epub": "empty",
+    "malformed/epubcheck-ocf-zip-unreadable-image-with-epub-extension-fatal.epub": "image",
+    "malformed/epubcheck-ocf-container-not-ocf-error.epub": "Word document",
+    "malformed/epubcheck-ocf-package-document-missing-fatal.epub": "package document",
+}
+OPENED_WITH_WARNING = {
+    "malformed/epubcheck-ocf-mimetype-file-missing-error.epub": "'mimetype' file is missing",
+    "malformed/epubcheck-ocf-container-file-missing-fatal.epub": "container.xml is missing",
+    "malformed/epubcheck-ocf-filename-not-utf8-error.epub": "not UTF-8",
+    "malformed/epubcheck-ocf-filename-duplicate-zip-entry-error.epub": "duplicate ZIP entry",
+    "malformed/epubcheck-package-manifest-item-missing-error.epub": "missing file 'EPUB/missing.xhtml'",
+}
+
+
+def _library_is_empty(library: Library) -> bool:
+    rows = library.conn.execute("SELECT (SELECT COUNT(*) FROM books) + (SELECT COUNT(*) FROM segments)").fetchone()[0]
+    fts = library.conn.execute("SELECT COUNT(*) FROM segments_fts").fetchone()[0]
+    return rows == 0 and fts == 0 and list(library.files.iterdir()) == []
+
+
+@pytest.mark.parametrize(("name", "reason"), sorted(REFUSED.items()))
+def test_hopeless_books_are_refused_with_one_typed_error_and_nothing_saved(
+    name: str, reason: str, library: Library
+) -> None:
+    with pytest.raises(BookFormatError, match=reason) as caught:
+        library.import_file(book_path(name))
+    message = str(caught.value)
+    assert "Traceback" not in message and len(message) < 300
+    assert _library_is_empty(library)
+
+
+@pytest.mark.parametrize(("name", "warning"), sorted(OPENED_WITH_WARNING.items()))
+def test_slightly_broken_books_open_with_a_warning(name: str, warning: str, library: Library) -> None:
+    record, created = library.import_file(book_path(name))
+    assert created
+    assert any(warning in w for w in record.warnings), record.warnings
+    assert record.title == "Minimal EPUB 3.0"
+    assert record.segment_count >= 1
+    assert library.find(record.id, "content") or library.segments(record.id)
+
+
+def test_coverless_alice_is_valid() -> None:
+    book = parse_book(book_path("malformed/epubjs-alice_without_cover.epub").read_bytes(), "a.epub")
+    assert book.metadata.cover is None
+    assert book.warnings == []
+
+
+def test_non_utf8_name_matches_its_manifest_entry() -> None:
+    book = parse_book(book_path("malformed/epubcheck-ocf-filename-not-utf8-error.epub").read_bytes(), "x.epub")
+    assert book.sections[0].href == "EPUB/content_é.xhtml"
+
+
+def test_zip_bomb_by_compression_ratio_is_refused() -> None:
+    bomb = b"\0" * (8 * 1024 * 1024)  # deflates about 1000:1
+    data = make_epub(extra={"OEBPS/padding.bin": bomb})
+    with pytest.raises(BookFormatError, match="ZIP bomb"):
+        parse_book(data, "bomb.epub")
+    assert len(bomb) // len(data) > MAX_ENTRY_RATIO
+
+
+def test_entry_lying_about_its_size_is_refused() -> None:
+    data = bytearray(make_epub([("One", "<p>" + "text " * 2000 + "</p>")], compression=zipfile.ZIP_STORED))
+    # shrink the declared size of ch1.xhtml in its central-directory record: reading must not trust it
+    with zipfile.ZipFile(io.BytesIO(bytes(data))) as archive:
+        info = archive.getinfo("OEBPS/ch1.xhtml")
+    central = data.rfind(b"PK\x01\x02", 0, data.find(b"OEBPS/ch1.xhtml", data.find(b"PK\x01\x02")) + 1)
+    data[central + 24 : central + 28] = (info.file_size // 2).to_bytes(4, "little")
+    with pytest.raises(BookFormatError, match=r"damaged|ZIP bomb"):
+        parse_book(bytes(data), "liar.epub")
+
+
+def test_path_traversal_entries_are_ignored(tmp_path: Path) -> None:
+    data = make_epub(extra={"../../evil.txt": "owned", "/abs/evil.txt": "owned"})
+    book = parse_book(data, "t.epub")
+    assert sum("unsafe path" in w for w in book.warnings) == 2
+    assert not (tmp_path.parent / "evil.txt").exists()
+    assert book.sections[0].segments[1].text == "First chapter text."
+
+
+def test_external_entities_are_never_resolved(tmp_path: Path) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP-SECRET-VALUE")
+    doctype = f'<!DOCTYPE html [<!ENTITY xxe SYSTEM "file://{secret}">]>'
+    raw = chapter("Leak", "<p>before &xxe; after</p>", doctype=doctype)
+    data = make_epub([("Leak", "")], raw_chapters={"ch1.xhtml": raw})
+    book = parse_book(data, "xxe.epub")
+    text = " ".join(s.text for section in book.sections for s in section.segments)
+    assert "TOP-SECRET-VALUE" not in text
+    assert "before" in text
+
+
+def test_billion_laughs_does_not_expand() -> None:
+    entities = '<!ENTITY a "haha">' + "".join(
+        f'<!ENTITY {c} "{("&" + p + ";") * 10}">' for p, c in zip("abcdefgh", "bcdefghi", strict=True)
+    )
+    raw = chapter("Laughs", "<p>&i;</p>", doctype=f"<!DOCTYPE html [{entities}]>")
+    data = make_epub([("Laughs", "")], raw_chapters={"ch1.xhtml": raw})
+    try:
+        book = parse_book(data, "laughs.epub")
+    except BookFormatError:
+        return  # refusing is fine too
+    assert book.segment_count < 100 and max(len(s.text) for x in book.sections for s in x.segments) < 10_000
+
+
+ENCRYPTION = """<?xml version="1.0"?>
+<encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" xmlns:enc="http://www.w3.org/2001/04/xmlenc#">
+  <enc:EncryptedData>
+    <enc:EncryptionMethod Algorithm="{algorithm}"/>
+    <enc:CipherData><enc:CipherReference URI="{uri}"/></enc:CipherData>
+  </enc:EncryptedData>
+</encryption>"""
+
+
+def test_drm_encrypted_text_is_refused_as_drm(library: Library) -> None:
+    encryption = ENCRYPTION.format(algorithm="http://www.w3.org/2001/04/xmlenc#aes128-cbc", uri="OEBPS/ch1.xhtml")
+    data = make_epub(extra={"META-INF/encryption.xml": encryption})
+    with pytest.raises(DrmProtectedError, match="this book is DRM-protected"):
+        library.import_bytes(data, "drm.epub")
+    assert _library_is_empty(library)
+
+
+def test_font_obfuscation_is_not_drm() -> None:
+    encryption = ENCRYPTION.format(algorithm="http://www.idpf.org/2008/embedding", uri="OEBPS/fonts/a.otf")
+    book = parse_book(make_epub(extra={"META-INF/encryption.xml": encryption}), "font.epub")
+    assert book.segment_count == 2
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "message"),
+    [
+        ("notes.pdf", b"%PDF-1.7", "not supported yet"),
+        ("book.xyz", b"hello", "not a book format"),
+        ("binary.txt", b"\x00\x01\x02\x00" * 100, "binary"),
+        ("empty.md", b"", "empty"),
+        ("blank.txt", b"   \n\n  ", "no text"),
+    ],
+)
+def test_other_bad_files_get_the_same_typed_error(name: str, data: bytes, message: str) -> None:
+    with pytest.raises(BookFormatError, match=message):
+        parse_book(data, name)
+
+
+def test_missing_file_is_a_clear_error(library: Library, tmp_path: Path) -> None:
+    with pytest.raises(BookFormatError, match="no file at"):
+        library.import_file(tmp_path / "nope.epub")

@@ -1,0 +1,96 @@
+"""Plain-text books: encodings, line breaks, hard-wrap joining, chapter headings."""
+
+import pytest
+from conftest import book_path
+
+from core.books import SegmentKind, parse_book
+from core.books.text import decode_text
+
+CHINESE = "第一章 开始\n\n　　他说：“你好，世界。”这是一个测试。\n"
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "utf-16", "gb18030", "gbk", "big5", "shift_jis"])
+def test_encodings_are_detected(encoding: str) -> None:
+    text = {
+        "big5": "第一章 開始\n\n　　他說：「你好，世界。」這是一個測試，我們要看看繁體中文的編碼是否能被正確識別出來。\n",
+        "shift_jis": "第一章 始まり\n\n　　吾輩は猫である。名前はまだ無い。どこで生れたかとんと見当がつかぬ。何でも薄暗いじめじめした所でニャーニャー泣いていた事だけは記憶している。\n",
+    }.get(encoding, CHINESE * 3)
+    assert decode_text(text.encode(encoding)).lstrip("\ufeff") == text
+
+
+def test_line_breaks_are_normalised_and_wrapped_lines_joined() -> None:
+    wrapped = (
+        "It was the best of times, it was the worst of times, it was the age of\r\n"
+        "wisdom, it was the age of foolishness, it was the epoch of belief, it\r\n"
+        "was the epoch of incredulity.\r\n"
+        "\r\n"
+        "There were a king with a large jaw and a queen with a plain face, on the\r"
+        "throne of England; there were a king with a large jaw and a queen with\r"
+        "a fair face, on the throne of France.\r\n\r\n"
+    ) * 3
+    book = parse_book(wrapped.encode(), "dickens.txt")
+    paragraphs = [s.text for s in book.sections[0].segments]
+    assert paragraphs[0] == (
+        "It was the best of times, it was the worst of times, it was the age of wisdom, it was the age of "
+        "foolishness, it was the epoch of belief, it was the epoch of incredulity."
+    )
+    assert len(paragraphs) == 6
+
+
+def test_unwrapped_lines_stay_separate_paragraphs() -> None:
+    lines = "\n".join(f"Line {i} is a whole paragraph of its own, of varying length{'!' * (i * 7)}" for i in range(20))
+    book = parse_book(lines.encode(), "lines.txt")
+    assert book.segment_count == 20
+
+
+@pytest.mark.parametrize(
+    "headings",
+    [
+        ["Chapter 1", "Chapter 2", "Chapter 12"],
+        ["CHAPTER I", "CHAPTER XII", "CHAPTER XIII. The End"],
+        ["第一章 初见", "第十二章 重逢", "第十三章"],
+        ["第一回 甄士隐", "第十二回 王熙凤", "第一百二十回 结"],
+        ["卷一", "卷二", "卷十二"],
+        ["# One", "# Two", "# Three"],
+    ],
+)
+def test_chapter_headings_become_sections(headings: list[str]) -> None:
+    body = "\n\n".join(f"{h}\n\nSome text of the chapter here.\n\nMore text here, too." for h in headings)
+    book = parse_book(("Preface text before any chapter.\n\n" + body).encode(), "book.txt")
+    assert [s.title for s in book.sections][1:] == [h.lstrip("# ") for h in headings]
+    assert book.sections[0].title == "book"  # front matter keeps the book's title
+    assert [e.title for e in book.toc][1:] == [h.lstrip("# ") for h in headings]
+    assert all(s.segments[0].kind == SegmentKind.HEADING for s in book.sections[1:])
+
+
+def test_gutenberg_header_gives_title_and_author() -> None:
+    text = "Title: A Tale of Two Cities\nAuthor: Charles Dickens\n\nCHAPTER I\n\nIt was the best of times.\n\nCHAPTER II\n\nMore."
+    book = parse_book(text.encode(), "pg98.txt")
+    assert book.metadata.title == "A Tale of Two Cities"
+    assert book.metadata.authors == ["Charles Dickens"]
+    assert book.metadata.language == "en"
+
+
+NAHAN_STORIES = [
+    "鸭的喜剧", "《呐喊》自序", "头发的故事", "白光", "端午节", "故乡", "孔乙己", "兔和猫", "风波",
+    "明天", "一件小事", "社戏", "狂人日记", "阿Ｑ正传", "药",
+]  # fmt: skip
+
+
+def test_nahan_gets_its_stories_as_sections() -> None:
+    book = parse_book(book_path("zh/luxun_nahan.txt").read_bytes(), "luxun_nahan.txt")
+    titles = [s.title for s in book.sections]
+    for story in NAHAN_STORIES:
+        assert story in titles, story
+    assert len(titles) == len(NAHAN_STORIES) + 1  # and the collection's own 目录 page
+    assert book.metadata.language == "zh"
+    aq = book.sections[titles.index("阿Ｑ正传")]
+    chapters = [
+        e.title for e in next(e for e in book.toc if e.title == "阿Ｑ正传").children if e.title.startswith("第")
+    ]
+    assert chapters[0] == "第一章 序" and len(chapters) == 9
+    assert aq.segments[0].kind == SegmentKind.HEADING
+    kong = book.sections[titles.index("孔乙己")]
+    opening = next(s.text for s in kong.segments if s.text.startswith("鲁镇的酒店的格局"))
+    assert "\n" not in opening and " " not in opening  # hard-wrapped lines joined without spaces
+    assert opening.endswith("慢慢地坐喝。")  # one paragraph, five source lines
