@@ -1,0 +1,90 @@
+"""The first Flet page: its view-model, its controls, and the app starting in web mode."""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import flet as ft
+from conftest import ROOT, book_path
+
+from app.library_model import LibraryViewModel
+from app.library_page import build_library_view
+from core.services import Quire
+from main import parse_args
+
+
+def _texts(control: ft.Control) -> list[str]:
+    found = []
+    stack = [control]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, ft.Text) and isinstance(item.value, str):
+            found.append(item.value)
+        for name in ("controls", "content", "title", "subtitle", "trailing", "leading"):
+            child = getattr(item, name, None)
+            if isinstance(child, list):
+                stack.extend(child)
+            elif isinstance(child, ft.Control):
+                stack.append(child)
+    return found
+
+
+def test_view_model_rows_show_authors_progress_and_warnings(quire: Quire) -> None:
+    model = LibraryViewModel(quire)
+    assert model.rows() == [] and model.summary == "0 books"
+    alice = quire.import_paths([book_path("en/epubjs-alice.epub")])[0].book
+    kusamakura = quire.import_paths([book_path("ja/idpf-kusamakura-japanese-vertical-writing.epub")])[0].book
+    quire.save_position(alice.id, "7.0")
+    rows = {row.book_id: row for row in model.rows()}
+    assert rows[alice.id].subtitle == "Lewis Carroll" and rows[alice.id].badge.endswith("%")
+    assert rows[kusamakura.id].subtitle == "夏目 漱石 · 2 import warning(s)"
+    assert rows[kusamakura.id].badge == "EPUB"
+    assert model.summary == "2 books"
+
+
+def test_library_view_lists_every_book(quire: Quire) -> None:
+    model = LibraryViewModel(quire)
+    assert model.empty_message in _texts(build_library_view(model))
+    quire.import_paths([book_path("en/epubjs-alice.epub"), book_path("zh/luxun_nahan.txt")])
+    texts = _texts(build_library_view(model))
+    assert "Alice's Adventures in Wonderland" in texts and "luxun nahan" in texts and "2 books" in texts
+
+
+def test_main_arguments() -> None:
+    args = parse_args(["--web", "--port", "8123", "--library", "/tmp/x"])
+    assert (args.web, args.port, args.library) == (True, 8123, "/tmp/x")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_app_serves_the_web_ui_offline(tmp_path: Path) -> None:
+    port = _free_port()
+    env = {**os.environ, "QUIRE_LIBRARY": str(tmp_path / "lib")}
+    env.pop("DISPLAY", None)
+    process = subprocess.Popen(
+        [sys.executable, "main.py", "--web", "--port", str(port)],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        page = b""
+        while time.monotonic() < deadline and not page:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as response:
+                    page = response.read()
+            except OSError:
+                assert process.poll() is None, process.stdout.read().decode(errors="replace")
+                time.sleep(0.3)
+        assert b"<html" in page.lower()
+        assert b"flet.noCdn=true" in page  # CanvasKit and fonts served locally: works offline
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

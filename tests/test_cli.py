@@ -1,0 +1,77 @@
+"""The quire command line, run as a user would (in-process and once as a real subprocess)."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, book_path
+
+from core.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_import_list_toc_show_find_remove(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    lib = ["--library", str(tmp_path / "lib")]
+    code, _, err = run(
+        capsys, "import", str(book_path("en/epubjs-alice.epub")), str(book_path("zh/luxun_nahan.txt")), *lib
+    )
+    assert code == 0 and "[2/2]" in err
+    code, out, _ = run(capsys, "list", "--json", *lib)
+    books = json.loads(out)
+    assert [b["title"] for b in books] == ["luxun nahan", "Alice's Adventures in Wonderland"]
+    code, out, _ = run(capsys, "toc", "alice", *lib)
+    assert "3.0  Down The Rabbit-Hole" in out
+    code, out, _ = run(capsys, "show", "alice", "3.2", "-n", "2", *lib)
+    assert out.startswith("[3.2] Alice was beginning") and "[3.3]" in out
+    code, out, _ = run(capsys, "find", "luxun", "孔乙己", "--json", *lib)
+    hits = json.loads(out)
+    assert hits and all("**孔乙己**" in h["snippet"] for h in hits)
+    code, out, _ = run(capsys, "remove", "alice", *lib)
+    assert code == 0 and "Removed Alice" in out
+    code, out, _ = run(capsys, "list", "--json", *lib)
+    assert len(json.loads(out)) == 1
+
+
+def test_bookmarks_highlights_and_export(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    lib = ["--library", str(tmp_path / "lib")]
+    run(capsys, "import", str(book_path("en/epubjs-alice.epub")), *lib)
+    code, out, _ = run(capsys, "bookmarks", "add", "1", "4.0", "--label", "Tears", "--json", *lib)
+    assert json.loads(out)[0]["label"] == "Tears"
+    code, out, _ = run(capsys, "highlights", "add", "1", "3.2", "--color", "green", "--note", "bored", *lib)
+    assert code == 0 and "[green]" in out
+    code, out, _ = run(capsys, "highlights", "list", "--json", *lib)
+    assert json.loads(out)[0]["note"] == "bored"
+    target = tmp_path / "alice.md"
+    code, _, _ = run(capsys, "export", "1", "--format", "md", "-o", str(target), *lib)
+    assert code == 0 and "**Note:** bored" in target.read_text(encoding="utf-8")
+
+
+def test_errors_are_one_line_on_stderr_with_nonzero_exit(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    lib = ["--library", str(tmp_path / "lib")]
+    code, out, err = run(
+        capsys, "import", str(book_path("malformed/epubcheck-ocf-zip-unreadable-empty-fatal.epub")), *lib
+    )
+    assert code == 1 and "refused: the file is empty" in err
+    for args in (["toc", "nothing"], ["show", "1", "x.y"]):
+        code, out, err = run(capsys, *args, *lib)
+        assert code == 1 and out == ""
+        assert err.startswith("quire: error: ") and err.count("\n") == 1
+
+
+def test_python_dash_m_core_uses_quire_library_env(tmp_path: Path) -> None:
+    env = {**os.environ, "QUIRE_LIBRARY": str(tmp_path / "envlib"), "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-m", "core", "import", str(book_path("minimal/epubcheck-minimal.epub")), "--json"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)[0]["book"]["title"] == "Minimal EPUB 3.0"
+    assert (tmp_path / "envlib" / "library.db").exists()

@@ -1,0 +1,160 @@
+"""The library store on real SQLite files: migrations, import, duplicates, removal, full-text search."""
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from conftest import book_path
+
+from core.books import Locator
+from core.errors import BookNotFoundError, LocatorError
+from core.library import Library
+from core.library.db import connect, migrate, schema_version
+from core.library.fts import index_text, match_expression, query_terms
+from core.library.migrations import MIGRATIONS
+
+
+def test_empty_database_migrates_to_the_latest_version(tmp_path: Path) -> None:
+    conn = connect(tmp_path / "new.db")
+    assert schema_version(conn) == MIGRATIONS[-1][0]
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table')")}
+    assert {"books", "sections", "segments", "toc", "positions", "bookmarks", "highlights", "book_tags"} <= tables
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    assert migrate(conn) == MIGRATIONS[-1][0]  # running again changes nothing
+    assert conn.execute("SELECT COUNT(*) FROM schema_migrations").fetchone()[0] == len(MIGRATIONS)
+
+
+def test_import_copies_the_file_under_its_hash_and_stores_everything(library: Library) -> None:
+    record, created = library.import_file(book_path("en/idpf-moby-dick.epub"))
+    assert created and record.title == "Moby-Dick" and record.format == "epub"
+    stored = library.file_path(record.id)
+    assert stored.name == f"{record.content_hash}.epub"
+    assert stored.read_bytes() == book_path("en/idpf-moby-dick.epub").read_bytes()
+    count = library.conn.execute("SELECT COUNT(*) FROM segments WHERE book_id = ?", (record.id,)).fetchone()[0]
+    assert count == record.segment_count > 2000
+    ordinals = [
+        r[0]
+        for r in library.conn.execute(
+            "SELECT ordinal FROM segments WHERE book_id = ? ORDER BY section_idx, idx", (record.id,)
+        )
+    ]
+    assert ordinals == list(range(count))  # global ordinals follow reading order
+    assert library.cover(record.id)[1].startswith("image/")
+    toc = library.toc(record.id)
+    chapter_one = next(row for row in toc if row.title.startswith("Chapter 1."))
+    assert library.segment(record.id, chapter_one.locator).text.startswith("Chapter 1.")
+
+
+def test_importing_the_same_file_twice_gives_the_same_book(library: Library, tmp_path: Path) -> None:
+    source = book_path("en/epubjs-alice.epub")
+    copy = tmp_path / "renamed copy.epub"
+    copy.write_bytes(source.read_bytes())
+    first, created_first = library.import_file(source)
+    second, created_second = library.import_file(copy)
+    assert created_first and not created_second
+    assert first.id == second.id
+    assert len(library.books()) == 1
+    assert len(list(library.files.iterdir())) == 1
+
+
+def test_remove_deletes_rows_annotations_and_file(library: Library) -> None:
+    record, _ = library.import_file(book_path("en/epubjs-alice.epub"))
+    library.conn.execute("INSERT INTO book_tags VALUES (?, 'fiction')", (record.id,))
+    path = library.file_path(record.id)
+    library.remove(record.id)
+    assert not path.exists()
+    for table in ("books", "sections", "segments", "toc", "book_tags", "segments_fts"):
+        assert library.conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] == 0, table
+    with pytest.raises(BookNotFoundError):
+        library.get(record.id)
+
+
+def test_a_failure_mid_import_leaves_nothing_behind(library: Library) -> None:
+    # a real SQLite trigger makes the last insert of the import fail, after books/segments rows were written
+    library.conn.execute("CREATE TRIGGER fail_toc BEFORE INSERT ON toc BEGIN SELECT RAISE(ABORT, 'disk trouble'); END")
+    with pytest.raises(sqlite3.IntegrityError, match="disk trouble"):
+        library.import_file(book_path("en/epubjs-alice.epub"))
+    for table in ("books", "sections", "segments", "segments_fts"):
+        assert library.conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] == 0, table
+    assert list(library.files.iterdir()) == []
+    library.conn.execute("DROP TRIGGER fail_toc")
+    record, created = library.import_file(book_path("en/epubjs-alice.epub"))
+    assert created and library.file_path(record.id).exists()
+
+
+def test_data_survives_reopening_the_database(tmp_path: Path) -> None:
+    first = Library(tmp_path / "lib")
+    record, _ = first.import_file(book_path("zh/luxun_nahan.txt"))
+    first.close()
+    second = Library(tmp_path / "lib")
+    assert [b.id for b in second.books()] == [record.id]
+    assert second.find(record.id, "孔乙己")
+    second.close()
+
+
+def test_resolve_by_id_hash_prefix_and_title(library: Library) -> None:
+    alice, _ = library.import_file(book_path("en/epubjs-alice.epub"))
+    moby, _ = library.import_file(book_path("en/idpf-moby-dick.epub"))
+    assert library.resolve(str(moby.id)).id == moby.id
+    assert library.resolve(alice.content_hash[:8]).id == alice.id
+    assert library.resolve("moby").id == moby.id
+    with pytest.raises(BookNotFoundError, match="quire list"):
+        library.resolve("no such title")
+
+
+def test_bad_locators_are_clear_errors(library: Library) -> None:
+    record, _ = library.import_file(book_path("en/epubjs-alice.epub"))
+    with pytest.raises(LocatorError, match="outside this book"):
+        library.segment(record.id, Locator(999, 0))
+    with pytest.raises(LocatorError, match="characters"):
+        library.segment(record.id, Locator(3, 2, 100_000))
+
+
+# -- full-text search ------------------------------------------------------------------------
+
+
+def test_cjk_text_is_indexed_as_bigrams_and_queries_match_it() -> None:
+    assert index_text("贾宝玉说hello").split() == ["贾宝", "宝玉", "玉说", "说", "hello"]
+    assert match_expression("宝玉") == '"宝玉"'
+    assert match_expression("林黛玉") == '"林黛 黛玉"'
+    assert match_expression("玉") == '"玉"*'
+    assert match_expression("white whale") == '"white" AND "whale"'
+    assert match_expression("  ,,, ") is None
+    assert query_terms('Ahab "said" 船长') == ["ahab", "said", "船长"]
+
+
+def test_chinese_two_character_search_finds_and_locates_the_word(library: Library) -> None:
+    record, _ = library.import_file(book_path("zh/hongloumeng_120.md"))
+    hits = library.find(record.id, "黛玉", limit=10)
+    assert len(hits) == 10
+    for hit in hits:
+        segment = library.segment(record.id, hit.locator)
+        assert segment.text[hit.locator.offset : hit.locator.offset + 2] == "黛玉"
+        assert "**黛玉**" in hit.snippet
+    assert hits == sorted(hits, key=lambda h: -h.score)
+    assert library.find(record.id, "通灵宝玉")  # a four-character phrase
+    assert not library.find(record.id, "黛宝")  # characters present, but never adjacent in that order
+
+
+def test_single_character_chinese_search(library: Library) -> None:
+    record, _ = library.import_file(book_path("zh/luxun_nahan.txt"))
+    hits = library.find(record.id, "药", limit=5)
+    assert hits and all("药" in library.segment(record.id, h.locator).text for h in hits)
+
+
+def test_english_search_uses_words_not_substrings(library: Library) -> None:
+    record, _ = library.import_file(book_path("en/idpf-moby-dick.epub"))
+    hits = library.find(record.id, "Ishmael", limit=50)
+    assert hits and all("ishmael" in library.segment(record.id, h.locator).text.lower() for h in hits)
+    assert not library.find(record.id, "shmae")  # no match inside words
+    call_me = library.find(record.id, "call me ishmael")
+    assert any(library.segment(record.id, h.locator).text.startswith("Call me Ishmael") for h in call_me)
+
+
+def test_search_is_scoped_to_the_book_or_the_library(library: Library) -> None:
+    alice, _ = library.import_file(book_path("en/epubjs-alice.epub"))
+    moby, _ = library.import_file(book_path("en/idpf-moby-dick.epub"))
+    assert {h.book_id for h in library.find(alice.id, "sea", 200)} == {alice.id}
+    assert {h.book_id for h in library.find(moby.id, "sea", 200)} == {moby.id}
+    assert {h.book_id for h in library.find(None, "sea", 500)} == {alice.id, moby.id}

@@ -1,0 +1,117 @@
+"""Platform adapters: the protocols, the in-memory set, and the keyring store through keyring's own API."""
+
+from pathlib import Path
+
+import keyring
+import keyring.backend
+import keyring.errors
+import pytest
+
+from core.errors import QuireError
+from core.services import Quire, default_library_dir
+from platform_adapters import AppPaths, FileAccess, PickedFile, SecretStore, current_platform
+from platform_adapters.capabilities import _importable, detect_capabilities
+from platform_adapters.desktop import DesktopPaths, KeyringSecrets
+from platform_adapters.memory import memory_platform
+
+
+class DictKeyring(keyring.backend.KeyringBackend):
+    """A real keyring backend that keeps passwords in a dict."""
+
+    priority = 1
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.values: dict[tuple[str, str], str] = {}
+
+    def get_password(self, service: str, username: str) -> str | None:
+        return self.values.get((service, username))
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        self.values[(service, username)] = password
+
+    def delete_password(self, service: str, username: str) -> None:
+        if (service, username) not in self.values:
+            raise keyring.errors.PasswordDeleteError("not found")
+        del self.values[(service, username)]
+
+
+class LockedKeyring(DictKeyring):
+    def set_password(self, service: str, username: str, password: str) -> None:
+        raise keyring.errors.KeyringLocked(f"locked while storing {password}")
+
+
+@pytest.fixture
+def keyring_backend() -> DictKeyring:
+    previous = keyring.get_keyring()
+    backend = DictKeyring()
+    keyring.set_keyring(backend)
+    yield backend
+    keyring.set_keyring(previous)
+
+
+def test_memory_platform_satisfies_the_protocols(tmp_path: Path) -> None:
+    platform = memory_platform(tmp_path)
+    assert isinstance(platform.paths, AppPaths)
+    assert isinstance(platform.secrets, SecretStore)
+    assert isinstance(platform.files, FileAccess)
+    platform.secrets.set("openai", "sk-test")
+    assert platform.secrets.get("openai") == "sk-test"
+    platform.secrets.delete("openai")
+    platform.secrets.delete("openai")  # deleting twice is fine
+    assert platform.secrets.get("openai") is None
+    assert platform.paths.data_dir() == tmp_path / "data"
+
+
+def test_keyring_secrets_store_get_and_delete(keyring_backend: DictKeyring) -> None:
+    secrets = KeyringSecrets()
+    secrets.set("deepseek", "sk-123")
+    assert keyring_backend.values == {("quire", "deepseek"): "sk-123"}
+    assert secrets.get("deepseek") == "sk-123"
+    secrets.delete("deepseek")
+    secrets.delete("deepseek")
+    assert secrets.get("deepseek") is None
+
+
+def test_keyring_errors_never_reveal_the_secret() -> None:
+    previous = keyring.get_keyring()
+    keyring.set_keyring(LockedKeyring())
+    try:
+        with pytest.raises(QuireError) as caught:
+            KeyringSecrets().set("anthropic", "sk-very-secret")
+    finally:
+        keyring.set_keyring(previous)
+    assert "sk-very-secret" not in str(caught.value)
+    assert caught.value.__cause__ is None and caught.value.__suppress_context__
+    assert "unlock a keyring" in str(caught.value)
+
+
+def test_picked_files_from_paths_and_bytes(tmp_path: Path) -> None:
+    path = tmp_path / "b.txt"
+    path.write_bytes(b"hello")
+    files = memory_platform(tmp_path).files
+    assert files.open_picked("b.txt", str(path), None).read_bytes() == b"hello"
+    assert files.open_picked("c.txt", None, b"bytes").read_bytes() == b"bytes"
+    with pytest.raises(ValueError, match="neither a path nor data"):
+        PickedFile("d.txt").read_bytes()
+
+
+def test_capabilities_are_detected_without_importing() -> None:
+    capabilities = detect_capabilities()
+    assert isinstance(capabilities.onnxruntime, bool)
+    assert _importable("json") and not _importable("no_such_module_quire")
+    assert capabilities.sqlite_extensions is (
+        _importable("sqlean") or hasattr(__import__("sqlite3").Connection, "enable_load_extension")
+    )
+
+
+def test_library_location_env_overrides_the_platform_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("QUIRE_LIBRARY", str(tmp_path / "from-env"))
+    assert default_library_dir() == tmp_path / "from-env"
+    monkeypatch.delenv("QUIRE_LIBRARY")
+    assert default_library_dir(tmp_path / "data") == tmp_path / "data" / "library"
+    assert default_library_dir() == DesktopPaths().data_dir() / "library"
+    assert current_platform().name == "desktop"
+    quire = Quire(tmp_path / "explicit")
+    assert quire.library.root == tmp_path / "explicit"
+    quire.close()
