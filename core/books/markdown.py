@@ -13,7 +13,7 @@ from core.books.text import decode_text, normalise_newlines, wrap_width
 from core.books.textutil import display_width, guess_language, is_cjk
 from core.errors import BookFormatError
 
-_CJK_SENTENCE_END = "。！？…”」』；"
+_CJK_PUNCTUATION = "。！？…”“」「』『；：，、）（》《—"
 _STYLES = {"em_open": "em", "strong_open": "strong", "link_open": "link"}
 
 
@@ -95,10 +95,11 @@ class _Converter:
                 piece = child.content
             elif child.type == "softbreak":
                 last = next((t for t in reversed(text) if t), " ")[-1]
-                if self.soft_breaks_split and last in _CJK_SENTENCE_END:
-                    emit()  # a CJK file with one paragraph per line and no blank lines between them
+                cjk = is_cjk(last) or last in _CJK_PUNCTUATION
+                if self.soft_breaks_split and cjk:
+                    emit()  # CJK text, not hard-wrapped: one paragraph per line, no blank lines between
                     continue
-                piece = "" if is_cjk(last) or last in _CJK_SENTENCE_END else " "
+                piece = "" if cjk else " "
             elif child.type == "hardbreak":
                 piece = "\n"
             elif child.type in _STYLES:
