@@ -158,3 +158,11 @@ def test_search_is_scoped_to_the_book_or_the_library(library: Library) -> None:
     assert {h.book_id for h in library.find(alice.id, "sea", 200)} == {alice.id}
     assert {h.book_id for h in library.find(moby.id, "sea", 200)} == {moby.id}
     assert {h.book_id for h in library.find(None, "sea", 500)} == {alice.id, moby.id}
+
+
+def test_full_width_letters_and_case_fold_in_search(library: Library) -> None:
+    record, _ = library.import_file(book_path("zh/luxun_nahan.txt"))
+    hits = library.find(record.id, "阿q", limit=5)  # the book writes 阿Ｑ with a full-width Ｑ
+    assert hits
+    text = library.segment(record.id, hits[0].locator).text
+    assert "阿Ｑ" in text and "**阿**" in hits[0].snippet and "**Ｑ**" in hits[0].snippet

@@ -8,6 +8,7 @@ overlapping bigrams plus the run's last character, and queries are rewritten the
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from core.books.textutil import CJK_RUN
@@ -19,13 +20,29 @@ def _bigrams(run: str) -> list[str]:
     return [run[i : i + 2] for i in range(len(run) - 1)] + [run[-1]]
 
 
+def fold(text: str) -> str:
+    """Compatibility-normalised, case-folded text: full-width ＡＢＣ１２ match ABC12, ﬁ matches fi."""
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def _fold_with_map(text: str) -> tuple[str, list[int]]:
+    """``fold(text)`` and, for each of its characters, the index of the original character."""
+    pieces, origin = [], []
+    for index, char in enumerate(text):
+        folded = fold(char)
+        pieces.append(folded)
+        origin.extend([index] * len(folded))
+    return "".join(pieces), origin
+
+
 def index_text(text: str) -> str:
-    """The text stored in the FTS index: CJK runs become bigrams (and a trailing unigram)."""
-    return CJK_RUN.sub(lambda m: " " + " ".join(_bigrams(m.group())) + " ", text)
+    """The text stored in the FTS index: folded, CJK runs as bigrams (and a trailing unigram)."""
+    return CJK_RUN.sub(lambda m: " " + " ".join(_bigrams(m.group())) + " ", fold(text))
 
 
 def query_terms(query: str) -> list[str]:
-    """The terms of a user query: CJK runs and words, in order, lower-cased, without duplicates."""
+    """The terms of a user query: CJK runs and words, in order, folded, without duplicates."""
+    query = fold(query)
     terms: list[str] = []
     position = 0
     for match in CJK_RUN.finditer(query):
@@ -34,7 +51,7 @@ def query_terms(query: str) -> list[str]:
         position = match.end()
     terms += _WORD.findall(query[position:])
     seen: set[str] = set()
-    return [t for t in (t.lower() for t in terms) if not (t in seen or seen.add(t))]
+    return [t for t in terms if not (t in seen or seen.add(t))]
 
 
 def _quote(token: str) -> str:
@@ -72,8 +89,12 @@ class Snippet:
 
 def make_snippet(text: str, query: str, width: int = 60) -> Snippet:
     """Cut a snippet of about ``2 * width`` characters around the first occurrence of a query term."""
-    lowered = text.lower()
-    found = sorted((m.start(), m.end()) for term in query_terms(query) for m in re.finditer(re.escape(term), lowered))
+    folded, origin = _fold_with_map(text)
+    found = sorted(
+        (origin[m.start()], origin[m.end() - 1] + 1)
+        for term in query_terms(query)
+        for m in re.finditer(re.escape(term), folded)
+    )
     first = found[0][0] if found else 0
     start = max(0, first - width)
     end = min(len(text), first + width)
