@@ -160,3 +160,8 @@ def test_other_bad_files_get_the_same_typed_error(name: str, data: bytes, messag
 def test_missing_file_is_a_clear_error(library: Library, tmp_path: Path) -> None:
     with pytest.raises(BookFormatError, match="no file at"):
         library.import_file(tmp_path / "nope.epub")
+
+
+def test_a_folder_is_not_a_book(library: Library, tmp_path: Path) -> None:
+    with pytest.raises(BookFormatError, match="is a folder"):
+        library.import_file(tmp_path)

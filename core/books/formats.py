@@ -70,18 +70,22 @@ def parse_book(data: bytes, name: str) -> Book:
         raise BookFormatError(f"could not read this {format_name} book ({type(error).__name__}: {error})") from error
 
 
-def read_book(path: str | Path) -> Book:
-    """Read a book file from disk."""
+def read_file_bytes(path: str | Path) -> bytes:
+    """A book file's bytes; a missing, unreadable or wrong kind of path is a BookFormatError."""
     path = Path(path)
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except FileNotFoundError as error:
         raise BookFormatError(f"no file at '{path}': check the path") from error
     except IsADirectoryError as error:
         raise BookFormatError(f"'{path}' is a folder, not a book file") from error
-    except PermissionError as error:
-        raise BookFormatError(f"cannot read '{path}': permission denied") from error
-    return parse_book(data, path.name)
+    except OSError as error:
+        raise BookFormatError(f"cannot read '{path}': {error.strerror or error}") from error
+
+
+def read_book(path: str | Path) -> Book:
+    """Read a book file from disk."""
+    return parse_book(read_file_bytes(path), Path(path).name)
 
 
 def content_hash(data: bytes) -> str:

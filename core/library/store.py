@@ -8,10 +8,10 @@ import sqlite3
 import threading
 from pathlib import Path
 
-from core.books.formats import SUPPORTED, content_hash, parse_book
+from core.books.formats import SUPPORTED, content_hash, parse_book, read_file_bytes
 from core.books.locator import Locator
 from core.books.model import Book
-from core.errors import BookFormatError, BookNotFoundError, LibraryError, LocatorError
+from core.errors import BookNotFoundError, LibraryError, LocatorError
 from core.library.db import connect, now
 from core.library.fts import index_text, make_snippet, match_expression
 from core.library.records import BookRecord, SearchHit, SegmentRecord, TocRow
@@ -39,14 +39,7 @@ class Library:
     # -- import -------------------------------------------------------------------------------
     def import_file(self, path: Path | str) -> tuple[BookRecord, bool]:
         """Import a book file; return (record, created). The same file twice gives the same book."""
-        path = Path(path)
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError as error:
-            raise BookFormatError(f"no file at '{path}': check the path") from error
-        except OSError as error:
-            raise BookFormatError(f"cannot read '{path}': {error.strerror or error}") from error
-        return self.import_bytes(data, path.name)
+        return self.import_bytes(read_file_bytes(path), Path(path).name)
 
     def import_bytes(self, data: bytes, name: str) -> tuple[BookRecord, bool]:
         """Import a book from its bytes (file pickers on web and mobile give bytes, not paths)."""
