@@ -123,6 +123,14 @@ def test_missing_image_is_a_warning_and_toc_fragment_resolves() -> None:
     assert book.toc[0].locator == Locator(0, 0)
 
 
+def test_block_anchor_after_loose_text_belongs_to_its_own_block() -> None:
+    book = parse_book(make_epub([("A", 'Loose text<p id="target">Target paragraph</p>')]), "a.epub")
+    segments = book.sections[0].segments
+    loose = next(s for s in segments if s.text == "Loose text")
+    target = next(s for s in segments if s.text == "Target paragraph")
+    assert (loose.anchors, target.anchors) == ((), ("target",))
+
+
 def test_html_named_entities_without_a_dtd_still_read() -> None:
     data = make_epub([("E", "<p>caf&eacute;&nbsp;noir &amp; more</p>")])
     book = parse_book(data, "e.epub")

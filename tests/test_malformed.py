@@ -75,13 +75,30 @@ def test_zip_bomb_by_compression_ratio_is_refused() -> None:
     assert len(bomb) // len(data) > MAX_ENTRY_RATIO
 
 
+def _set_declared_size(data: bytearray, name: bytes, size: int) -> None:
+    """Change an entry's uncompressed size in its central-directory record."""
+    central = data.find(b"PK\x01\x02")
+    while central != -1:
+        name_length = int.from_bytes(data[central + 28 : central + 30], "little")
+        if data[central + 46 : central + 46 + name_length] == name:
+            data[central + 24 : central + 28] = size.to_bytes(4, "little")
+            return
+        central = data.find(b"PK\x01\x02", central + 4)
+    raise AssertionError(f"{name!r} not in the central directory")
+
+
+def test_archive_declaring_more_than_the_total_cap_is_refused_before_unpacking() -> None:
+    data = bytearray(make_epub(extra={"OEBPS/big.bin": b"x" * 1000}, compression=zipfile.ZIP_STORED))
+    _set_declared_size(data, b"OEBPS/big.bin", 600 * 1024 * 1024)
+    with pytest.raises(BookFormatError, match="512 MB"):
+        parse_book(bytes(data), "huge.epub")
+
+
 def test_entry_lying_about_its_size_is_refused() -> None:
     data = bytearray(make_epub([("One", "<p>" + "text " * 2000 + "</p>")], compression=zipfile.ZIP_STORED))
-    # shrink the declared size of ch1.xhtml in its central-directory record: reading must not trust it
     with zipfile.ZipFile(io.BytesIO(bytes(data))) as archive:
-        info = archive.getinfo("OEBPS/ch1.xhtml")
-    central = data.rfind(b"PK\x01\x02", 0, data.find(b"OEBPS/ch1.xhtml", data.find(b"PK\x01\x02")) + 1)
-    data[central + 24 : central + 28] = (info.file_size // 2).to_bytes(4, "little")
+        size = archive.getinfo("OEBPS/ch1.xhtml").file_size
+    _set_declared_size(data, b"OEBPS/ch1.xhtml", size // 2)  # reading must not trust the header
     with pytest.raises(BookFormatError, match=r"damaged|ZIP bomb"):
         parse_book(bytes(data), "liar.epub")
 

@@ -19,6 +19,7 @@ _CONTAINERS = {
     "address", "blockquote", "figure", "colgroup",
 }  # fmt: skip
 _LEAVES = {"p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "pre", "dt", "dd", "figcaption", "caption", "summary"}
+_BLOCK_OTHERS = {"img", "image", "figure", "tr", "hr"}
 _INLINE_STYLES = {"em": "em", "i": "em", "cite": "em", "strong": "strong", "b": "strong", "code": "code"}
 _XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 _SPACES = re.compile(r"[ \t\r\n\f]+")
@@ -106,6 +107,8 @@ class _Walker:
         name = local_name(element)
         if not name or name in _SKIP:
             return
+        if name in _CONTAINERS or name in _LEAVES or name in _BLOCK_OTHERS:
+            self.flush()  # so that this element's id goes to the segment it starts, not the one before
         self.note_anchor(element)
         if name in ("img", "image"):
             src = element.get("src") or element.get(_XLINK_HREF) or element.get("href")
