@@ -24,7 +24,7 @@ class Annotations:
         record = self.library.get(book_id)
         ordinal = self.library.ordinal_of(book_id, locator)
         percent = round(100.0 * (ordinal + 1) / max(1, record.segment_count), 2)
-        self.conn.execute(
+        self.library.write(
             """INSERT INTO positions (book_id, locator, ordinal, percent, reading_seconds, updated_at)
                VALUES (?,?,?,?,?,?)
                ON CONFLICT(book_id) DO UPDATE SET locator = excluded.locator, ordinal = excluded.ordinal,
@@ -50,7 +50,7 @@ class Annotations:
         """Bookmark a place; the label defaults to the start of the segment's text."""
         segment = self.library.segment(book_id, locator)
         label = label.strip() or segment.text[:60]
-        cursor = self.conn.execute(
+        cursor = self.library.write(
             "INSERT INTO bookmarks (book_id, locator, ordinal, label, created_at) VALUES (?,?,?,?,?)",
             (book_id, str(locator), segment.ordinal, label, now()),
         )
@@ -71,7 +71,7 @@ class Annotations:
 
     def remove_bookmark(self, bookmark_id: int) -> None:
         """Delete a bookmark."""
-        self.conn.execute("DELETE FROM bookmarks WHERE id = ?", (bookmark_id,))
+        self.library.write("DELETE FROM bookmarks WHERE id = ?", (bookmark_id,))
 
     # -- highlights ---------------------------------------------------------------------------
     def add_highlight(
@@ -87,7 +87,7 @@ class Annotations:
             raise LocatorError(f"nothing to highlight between {start} and {end}")
         first = self.library.segment(book_id, start)
         stamp = now()
-        cursor = self.conn.execute(
+        cursor = self.library.write(
             """INSERT INTO highlights (book_id, start_locator, end_locator, start_ordinal, color, note, text,
                created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?)""",
             (book_id, str(start), str(end), first.ordinal, color, note, text, stamp, stamp),
@@ -129,7 +129,7 @@ class Annotations:
         current = self.highlight(highlight_id)
         if color is not None and color not in HIGHLIGHT_COLORS:
             raise QuireError(f"unknown colour '{color}': choose one of {', '.join(HIGHLIGHT_COLORS)}")
-        self.conn.execute(
+        self.library.write(
             "UPDATE highlights SET note = ?, color = ?, updated_at = ? WHERE id = ?",
             (current.note if note is None else note, color or current.color, now(), highlight_id),
         )
@@ -137,7 +137,7 @@ class Annotations:
 
     def remove_highlight(self, highlight_id: int) -> None:
         """Delete a highlight."""
-        self.conn.execute("DELETE FROM highlights WHERE id = ?", (highlight_id,))
+        self.library.write("DELETE FROM highlights WHERE id = ?", (highlight_id,))
 
     # -- tags ---------------------------------------------------------------------------------
     def tag(self, book_id: int, tag: str) -> None:
@@ -145,11 +145,11 @@ class Annotations:
         self.library.get(book_id)
         if not tag.strip():
             raise QuireError("a tag cannot be empty")
-        self.conn.execute("INSERT OR IGNORE INTO book_tags VALUES (?, ?)", (book_id, tag.strip()))
+        self.library.write("INSERT OR IGNORE INTO book_tags VALUES (?, ?)", (book_id, tag.strip()))
 
     def untag(self, book_id: int, tag: str) -> None:
         """Remove a tag from a book."""
-        self.conn.execute("DELETE FROM book_tags WHERE book_id = ? AND tag = ?", (book_id, tag.strip()))
+        self.library.write("DELETE FROM book_tags WHERE book_id = ? AND tag = ?", (book_id, tag.strip()))
 
     def all_tags(self) -> list[str]:
         """Every tag used in the library."""

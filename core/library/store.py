@@ -36,6 +36,11 @@ class Library:
         """Close the database connection."""
         self.conn.close()
 
+    def write(self, sql: str, params: tuple = ()) -> sqlite3.Cursor:
+        """Run one writing statement, never inside another thread's import transaction."""
+        with self.lock:
+            return self.conn.execute(sql, params)
+
     # -- import -------------------------------------------------------------------------------
     def import_file(self, path: Path | str) -> tuple[BookRecord, bool]:
         """Import a book file; return (record, created). The same file twice gives the same book."""
