@@ -1,6 +1,5 @@
 """The library store on real SQLite files: migrations, import, duplicates, removal, full-text search."""
 
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -9,7 +8,7 @@ from conftest import book_path
 from core.books import Locator
 from core.errors import BookNotFoundError, LocatorError
 from core.library import Library
-from core.library.db import connect, migrate, schema_version
+from core.library.db import DATABASE_ERRORS, connect, migrate, schema_version
 from core.library.fts import index_text, match_expression, query_terms
 from core.library.migrations import MIGRATIONS
 
@@ -73,7 +72,7 @@ def test_remove_deletes_rows_annotations_and_file(library: Library) -> None:
 def test_a_failure_mid_import_leaves_nothing_behind(library: Library) -> None:
     # a real SQLite trigger makes the last insert of the import fail, after books/segments rows were written
     library.conn.execute("CREATE TRIGGER fail_toc BEFORE INSERT ON toc BEGIN SELECT RAISE(ABORT, 'disk trouble'); END")
-    with pytest.raises(sqlite3.IntegrityError, match="disk trouble"):
+    with pytest.raises(DATABASE_ERRORS, match="disk trouble"):
         library.import_file(book_path("en/epubjs-alice.epub"))
     for table in ("books", "sections", "segments", "segments_fts"):
         assert library.conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] == 0, table

