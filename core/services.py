@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from core.books.locator import Locator, parse_locator
-from core.errors import QuireError
+from core.errors import ModelUnavailableError, QuireError
 from core.export import export_json, export_markdown
 from core.library import (
     Annotations,
@@ -21,6 +22,19 @@ from core.library import (
     SegmentRecord,
     TocRow,
 )
+from core.rag import (
+    ChunkProfile,
+    ChunkStore,
+    Embedder,
+    Indexer,
+    IndexStatus,
+    ModelStore,
+    Passage,
+    Retriever,
+    VectorStore,
+)
+from core.rag.chunker import DEFAULT_TARGET_TOKENS, TokenCounter, approximate_token_count
+from core.rag.models import DEFAULT_MODEL, choose_model, token_counter
 
 LIBRARY_ENV = "QUIRE_LIBRARY"
 
@@ -57,9 +71,29 @@ def default_library_dir(data_dir: Path | None = None) -> Path:
 class Quire:
     """Everything a client can do with the library, by book reference (id, hash prefix or title)."""
 
-    def __init__(self, library_dir: Path | str | None = None) -> None:
-        self.library = Library(Path(library_dir) if library_dir else default_library_dir())
+    def __init__(
+        self, library_dir: Path | str | None = None, *, vector_backend: str = "auto", vector_extension: bool = True
+    ) -> None:
+        self.library = Library(
+            Path(library_dir) if library_dir else default_library_dir(), vector_extension=vector_extension
+        )
         self.annotations = Annotations(self.library)
+        self.models = ModelStore(self.library.root / "models")
+        self.chunks = ChunkStore(self.library, self._default_chunking)
+        self.vectors = VectorStore(self.library, self.chunks, vector_backend)
+        self.retriever = Retriever(self.library, self.chunks, self.vectors, self.embedder)
+        self.indexer = Indexer(self.library, self.chunks, self.vectors)
+        self.remote_embedders: dict[str, Embedder] = {}
+        self._chunking: tuple[ChunkProfile, TokenCounter] | None = None
+
+    def _default_chunking(self) -> tuple[ChunkProfile, TokenCounter]:
+        """Chunks made at import are sized in the default model's tokens (estimated without tokenizers)."""
+        if self._chunking is None:
+            spec = self.models.spec(DEFAULT_MODEL)
+            found = token_counter(spec, self.models)
+            name, count = found if found else ("approximate", approximate_token_count)
+            self._chunking = (ChunkProfile(name, min(DEFAULT_TARGET_TOKENS, spec.max_tokens - 2)), count)
+        return self._chunking
 
     def close(self) -> None:
         """Release the database."""
@@ -174,3 +208,60 @@ class Quire:
             raise QuireError(f"unknown export format '{format_name}': use md or json")
         sections = {row["idx"]: row["title"] for row in self.library.sections(book.id)}
         return export_markdown(book, highlights, bookmarks, sections)
+
+    # -- retrieval ----------------------------------------------------------------------------
+    def embedder(self, name: str) -> Embedder:
+        """An embedder by name: a registered remote endpoint, or an on-device catalog model."""
+        if name in self.remote_embedders:
+            return self.remote_embedders[name]
+        return self.models.load(name)
+
+    def choose_embedder(self, reference: str | int) -> tuple[str, str]:
+        """The embedding model a book gets (by its language, among those available) and why."""
+        book = self.book(reference)
+        name, reason = choose_model(book.language, self.models.available())
+        if name is None:
+            raise ModelUnavailableError(reason)
+        return name, reason
+
+    def index(
+        self,
+        reference: str | int,
+        embedder: str | None = None,
+        progress: Callable[[IndexStatus], None] | None = None,
+        cancel: threading.Event | None = None,
+    ) -> IndexStatus:
+        """Embed a book's chunks (resuming any earlier run), nearest to the reader's position first."""
+        book = self.book(reference)
+        name = embedder or self.choose_embedder(book.id)[0]
+        position = self.annotations.position(book.id)
+        return self.indexer.run(
+            book.id,
+            self.embedder(name),
+            near_ordinal=position.ordinal if position else 0,
+            progress=progress,
+            cancel=cancel,
+        )
+
+    def index_status(self, reference: str | int) -> IndexStatus | None:
+        """How far a book's indexing went (None: never started; keyword search works regardless)."""
+        return self.indexer.status(self.book(reference).id)
+
+    def search(
+        self,
+        reference: str | int | None,
+        query: str,
+        *,
+        mode: str = "hybrid",
+        k: int = 10,
+        before: str | Locator | None = None,
+    ) -> list[Passage]:
+        """Passages for a query in a book (or the library); ``before`` is the spoiler bound, inclusive."""
+        book_id = self.book(reference).id if reference is not None else None
+        max_ordinal = None
+        if before is not None:
+            if book_id is None:
+                raise QuireError("a spoiler bound (before) needs a book")
+            locator = parse_locator(before) if isinstance(before, str) else before
+            max_ordinal = self.library.ordinal_of(book_id, locator)
+        return self.retriever.search(query, book_id=book_id, mode=mode, k=k, max_ordinal=max_ordinal)

@@ -69,6 +69,86 @@ def match_expression(query: str) -> str | None:
     return " AND ".join(parts) if parts else None
 
 
+_STOPWORDS = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "but",
+        "by",
+        "did",
+        "do",
+        "does",
+        "for",
+        "from",
+        "had",
+        "has",
+        "have",
+        "he",
+        "her",
+        "his",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "me",
+        "my",
+        "of",
+        "on",
+        "or",
+        "she",
+        "so",
+        "that",
+        "the",
+        "their",
+        "them",
+        "then",
+        "there",
+        "they",
+        "this",
+        "to",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "whom",
+        "whose",
+        "why",
+        "will",
+        "with",
+        "you",
+        "your",
+    ]
+)
+
+
+def match_any_expression(query: str) -> str | None:
+    """An FTS5 expression matching any query term (for ranked retrieval of natural questions).
+
+    CJK runs contribute each of their bigrams; common English function words are dropped.
+    """
+    tokens: list[str] = []
+    for term in query_terms(query):
+        if CJK_RUN.fullmatch(term):
+            tokens += [_quote(term) + "*"] if len(term) == 1 else [_quote(b) for b in _bigrams(term)[:-1]]
+        elif term not in _STOPWORDS:
+            tokens.append(_quote(term))
+    unique = list(dict.fromkeys(tokens))
+    return " OR ".join(unique) if unique else None
+
+
 @dataclass(frozen=True, slots=True)
 class Snippet:
     """A window of a segment's text around the first match, with the matched ranges marked."""

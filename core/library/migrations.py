@@ -105,6 +105,55 @@ def m001_initial(conn: sqlite3.Connection) -> None:
     )
 
 
+def m002_retrieval(conn: sqlite3.Connection) -> None:
+    """Chunks for retrieval, their keyword index, their vectors, and each book's index state."""
+    _run(
+        conn,
+        """
+        CREATE TABLE chunk_sets (
+            book_id INTEGER PRIMARY KEY REFERENCES books(id) ON DELETE CASCADE,
+            tokenizer TEXT NOT NULL,
+            target_tokens INTEGER NOT NULL,
+            overlap REAL NOT NULL,
+            chunk_count INTEGER NOT NULL,
+            created_at TEXT NOT NULL
+        );
+        CREATE TABLE chunks (
+            id INTEGER PRIMARY KEY,
+            book_id INTEGER NOT NULL REFERENCES books(id) ON DELETE CASCADE,
+            idx INTEGER NOT NULL,
+            section_idx INTEGER NOT NULL,
+            start_ordinal INTEGER NOT NULL,
+            start_offset INTEGER NOT NULL,
+            end_ordinal INTEGER NOT NULL,
+            end_offset INTEGER NOT NULL,
+            tokens INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            UNIQUE (book_id, idx)
+        );
+        CREATE INDEX chunks_book_end ON chunks (book_id, end_ordinal);
+        CREATE VIRTUAL TABLE chunks_fts USING fts5(body, book_id UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
+        CREATE TABLE chunk_vectors (
+            chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
+            book_id INTEGER NOT NULL,
+            model TEXT NOT NULL,
+            embedding BLOB NOT NULL
+        );
+        CREATE INDEX chunk_vectors_model_book ON chunk_vectors (model, book_id);
+        CREATE TABLE book_index (
+            book_id INTEGER PRIMARY KEY REFERENCES books(id) ON DELETE CASCADE,
+            model TEXT NOT NULL,
+            dimension INTEGER NOT NULL,
+            status TEXT NOT NULL,
+            done INTEGER NOT NULL DEFAULT 0,
+            total INTEGER NOT NULL DEFAULT 0,
+            error TEXT NOT NULL DEFAULT '',
+            updated_at TEXT NOT NULL
+        );
+        """,
+    )
+
+
 def _run(conn: sqlite3.Connection, script: str) -> None:
     """Run statements one by one, inside the caller's transaction (executescript would commit it)."""
     for statement in script.split(";\n"):
@@ -114,4 +163,5 @@ def _run(conn: sqlite3.Connection, script: str) -> None:
 
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (1, "initial", m001_initial),
+    (2, "retrieval", m002_retrieval),
 ]

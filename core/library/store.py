@@ -6,6 +6,7 @@ import json
 import os
 import sqlite3
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from core.books.formats import SUPPORTED, content_hash, parse_book, read_file_bytes
@@ -22,15 +23,18 @@ _BOOK_COLUMNS = "b.*, b.cover IS NOT NULL AS has_cover"
 class Library:
     """Books, their text and their full-text index, in ``root/library.db`` and ``root/books/``."""
 
-    def __init__(self, root: Path | str) -> None:
+    def __init__(self, root: Path | str, *, vector_extension: bool = True) -> None:
         self.root = Path(root)
         self.files = self.root / "books"
         try:
             self.files.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise LibraryError(f"cannot create the library folder {self.root}: {error}") from error
-        self.conn = connect(self.root / "library.db")
+        self.conn = connect(self.root / "library.db", vector_extension=vector_extension)
         self.lock = threading.RLock()
+        # Other stores keep rows beside a book's (chunks, vectors); they join the same transactions.
+        self.import_hooks: list[Callable[[sqlite3.Connection, int], None]] = []
+        self.remove_hooks: list[Callable[[sqlite3.Connection, int], None]] = []
 
     def close(self) -> None:
         """Close the database connection."""
@@ -122,6 +126,8 @@ class Library:
             )  # fmt: skip
             parents.append(index)
         self.conn.executemany("INSERT INTO toc VALUES (?,?,?,?,?,?,?)", toc_rows)
+        for hook in self.import_hooks:
+            hook(self.conn, book_id)
         return book_id
 
     # -- books --------------------------------------------------------------------------------
@@ -172,6 +178,8 @@ class Library:
         with self.lock:
             self.conn.execute("BEGIN IMMEDIATE")
             try:
+                for hook in self.remove_hooks:
+                    hook(self.conn, book_id)
                 self.conn.execute("DELETE FROM segments_fts WHERE book_id = ?", (book_id,))
                 self.conn.execute("DELETE FROM books WHERE id = ?", (book_id,))
                 self.conn.execute("COMMIT")

@@ -16,7 +16,9 @@ DEFAULT_TARGET_TOKENS = 192
 DEFAULT_OVERLAP = 0.2
 
 _SENTENCE_END = re.compile(r"(?:[.!?]+[\"'”’)\]]*\s+|[。！？；…]+[”」』）\"']*\s*|\n+)")
-_ATOM = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af][，、,：:]?\s*|[^\s\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]+\s*|\s+")
+_ATOM = re.compile(
+    r"[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af][，、,：:]?\s*|[^\s\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]+\s*|\s+"
+)
 
 
 @dataclass(frozen=True, slots=True)

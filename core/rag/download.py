@@ -61,7 +61,9 @@ def download(
             if response.status_code == 416:  # the part file is already complete
                 response.close()
             elif response.status_code not in (200, 206):
-                raise ModelUnavailableError(f"{host} answered {response.status_code} for {url}: the model cannot be downloaded now")
+                raise ModelUnavailableError(
+                    f"{host} answered {response.status_code} for {url}: the model cannot be downloaded now"
+                )
             expected = sha256 or _server_checksum(response)
             if response.status_code == 200:
                 have = 0  # the server ignored the range: start over
@@ -82,7 +84,9 @@ def download(
             "or keep using the built-in English model"
         ) from error
     except httpx.TransportError as error:
-        raise ModelUnavailableError(f"the download from {host} broke off ({type(error).__name__}); try again to resume") from error
+        raise ModelUnavailableError(
+            f"the download from {host} broke off ({type(error).__name__}); try again to resume"
+        ) from error
     finally:
         if owner:
             client.close()

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.errors import ModelUnavailableError
+from core.rag.chunker import TokenCounter
 from core.rag.download import DownloadProgress, download
 from core.rag.embedder import Embedder
 
@@ -77,7 +78,9 @@ class ModelStore:
         try:
             return CATALOG[name]
         except KeyError:
-            raise ModelUnavailableError(f"unknown embedding model '{name}': choose one of {', '.join(CATALOG)}") from None
+            raise ModelUnavailableError(
+                f"unknown embedding model '{name}': choose one of {', '.join(CATALOG)}"
+            ) from None
 
     def paths(self, spec: ModelSpec) -> tuple[Path, Path]:
         """(model.onnx, tokenizer.json) for a model, wherever they live."""
@@ -120,9 +123,11 @@ class ModelStore:
                 spec = self.spec(name)
                 model, tokenizer = self.paths(spec)
                 if not model.is_file() or not tokenizer.is_file():
-                    raise ModelUnavailableError(f"{name} is not downloaded yet: download it in Settings or with 'quire index --embedder {name}'")
+                    raise ModelUnavailableError(
+                        f"{name} is not downloaded yet: download it in Settings or with 'quire index --embedder {name}'"
+                    )
                 self._loaded[name] = OnnxEmbedder(
-                    spec.name, model, tokenizer, dimension=spec.dimension, max_tokens=spec.max_tokens,
+                    spec.name, model, tokenizer, tokenizer_name=tokenizer_name(spec.name), dimension=spec.dimension, max_tokens=spec.max_tokens,
                     pooling=spec.pooling, query_prefix=spec.query_prefix, passage_prefix=spec.passage_prefix,
                 )  # fmt: skip
             return self._loaded[name]
@@ -146,4 +151,31 @@ def choose_model(language: str, available: list[str]) -> tuple[str | None, str]:
     if fallback is None:
         return None, "no on-device embedding model can run here; keyword search still works"
     wanted = preferences[0]
-    return fallback, f"{wanted} is not downloaded, so {fallback} is used; it understands {primary or 'this'} text only partly"
+    return (
+        fallback,
+        f"{wanted} is not downloaded, so {fallback} is used; it understands {primary or 'this'} text only partly",
+    )
+
+
+def token_counter(spec: ModelSpec, store: ModelStore) -> tuple[str, TokenCounter] | None:
+    """(tokenizer name, counter) from a model's tokenizer alone (no ONNX session), or None if unusable."""
+    if importlib.util.find_spec("tokenizers") is None:
+        return None
+    from tokenizers import Tokenizer
+
+    path = store.paths(spec)[1]
+    if not path.is_file():
+        return None
+    tokenizer = Tokenizer.from_file(str(path))
+    tokenizer.no_truncation()
+    tokenizer.no_padding()
+
+    def count(texts: list[str]) -> list[int]:
+        return [len(e.ids) for e in tokenizer.encode_batch(texts, add_special_tokens=False)]
+
+    return tokenizer_name(spec.name), count
+
+
+def tokenizer_name(model: str) -> str:
+    """The name chunk profiles record for a model's tokenizer."""
+    return f"{model}-tokenizer"

@@ -22,6 +22,7 @@ class OnnxEmbedder(Embedder):
         *,
         dimension: int,
         max_tokens: int,
+        tokenizer_name: str,
         pooling: str = "mean",
         query_prefix: str = "",
         passage_prefix: str = "",
@@ -43,7 +44,7 @@ class OnnxEmbedder(Embedder):
         self.pooling = pooling
         self.query_prefix = query_prefix
         self.passage_prefix = passage_prefix
-        self.tokenizer_name = f"{name}-tokenizer"
+        self.tokenizer_name = tokenizer_name
         self.tokenizer = Tokenizer.from_file(str(tokenizer_path))
         self.tokenizer.enable_truncation(max_length=max_tokens)
         self.tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")

@@ -1,0 +1,150 @@
+"""Chunks of each book: made at import (so keyword search works at once), re-made for a new tokenizer."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from core.library.db import now
+from core.library.fts import index_text, match_any_expression
+from core.library.store import Library
+from core.rag.chunker import DEFAULT_OVERLAP, DEFAULT_TARGET_TOKENS, Chunk, SegmentText, TokenCounter, chunk_segments
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkProfile:
+    """How a book was chunked: whose tokens, what size, how much overlap."""
+
+    tokenizer: str
+    target_tokens: int = DEFAULT_TARGET_TOKENS
+    overlap: float = DEFAULT_OVERLAP
+
+
+@dataclass(frozen=True, slots=True)
+class Filters:
+    """Where a search may look: one book (None: all), a section range, and the spoiler bound."""
+
+    book_id: int | None = None
+    max_ordinal: int | None = None  # only chunks that end at or before this segment ordinal
+    sections: tuple[int, int] | None = None  # inclusive section index range
+
+
+class ChunkStore:
+    """Reads and writes the ``chunks`` table and its keyword index, inside the library's transactions."""
+
+    def __init__(self, library: Library, default: Callable[[], tuple[ChunkProfile, TokenCounter]]) -> None:
+        self.library = library
+        self.default = default
+        self.rechunk_hooks: list[Callable[[sqlite3.Connection, int], None]] = []  # e.g. drop the old vectors
+        library.import_hooks.append(self.on_import)
+        library.remove_hooks.append(self.on_remove)
+
+    # -- writing ------------------------------------------------------------------------------
+    def on_import(self, conn: sqlite3.Connection, book_id: int) -> None:
+        profile, count = self.default()
+        self._write(conn, book_id, profile, count)
+
+    def on_remove(self, conn: sqlite3.Connection, book_id: int) -> None:
+        conn.execute("DELETE FROM chunks_fts WHERE book_id = ?", (book_id,))
+
+    def profile(self, book_id: int) -> ChunkProfile | None:
+        row = self.library.conn.execute("SELECT * FROM chunk_sets WHERE book_id = ?", (book_id,)).fetchone()
+        return ChunkProfile(row["tokenizer"], row["target_tokens"], row["overlap"]) if row else None
+
+    def ensure(self, book_id: int, profile: ChunkProfile, count: TokenCounter) -> bool:
+        """Re-chunk the book if it was chunked another way; True when it was (its vectors are gone then)."""
+        if self.profile(book_id) == profile:
+            return False
+        with self.library.lock:
+            conn = self.library.conn
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                for hook in self.rechunk_hooks:
+                    hook(conn, book_id)
+                self.on_remove(conn, book_id)
+                conn.execute("DELETE FROM chunks WHERE book_id = ?", (book_id,))
+                self._write(conn, book_id, profile, count)
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        return True
+
+    def _write(self, conn: sqlite3.Connection, book_id: int, profile: ChunkProfile, count: TokenCounter) -> None:
+        segments = [
+            SegmentText(r["ordinal"], r["section_idx"], r["text"])
+            for r in conn.execute(
+                "SELECT ordinal, section_idx, text FROM segments WHERE book_id = ? ORDER BY ordinal", (book_id,)
+            )
+        ]
+        chunks = chunk_segments(segments, count, profile.target_tokens, profile.overlap)
+        conn.executemany(
+            "INSERT INTO chunks (book_id, idx, section_idx, start_ordinal, start_offset, end_ordinal, end_offset, tokens, text)"
+            " VALUES (?,?,?,?,?,?,?,?,?)",
+            [
+                (
+                    book_id,
+                    c.index,
+                    c.section,
+                    c.start_ordinal,
+                    c.start_offset,
+                    c.end_ordinal,
+                    c.end_offset,
+                    c.tokens,
+                    c.text,
+                )
+                for c in chunks
+            ],
+        )
+        conn.executemany(
+            "INSERT INTO chunks_fts (rowid, body, book_id) SELECT id, ?, book_id FROM chunks WHERE book_id = ? AND idx = ?",
+            [(index_text(c.text), book_id, c.index) for c in chunks],
+        )
+        conn.execute(
+            "INSERT OR REPLACE INTO chunk_sets VALUES (?,?,?,?,?,?)",
+            (book_id, profile.tokenizer, profile.target_tokens, profile.overlap, len(chunks), now()),
+        )
+
+    # -- reading ------------------------------------------------------------------------------
+    def count(self, book_id: int) -> int:
+        return self.library.conn.execute("SELECT COUNT(*) FROM chunks WHERE book_id = ?", (book_id,)).fetchone()[0]
+
+    def chunks(self, book_id: int) -> list[Chunk]:
+        rows = self.library.conn.execute("SELECT * FROM chunks WHERE book_id = ? ORDER BY idx", (book_id,))
+        return [_chunk(r) for r in rows]
+
+    def rows(self, chunk_ids: list[int]) -> dict[int, sqlite3.Row]:
+        if not chunk_ids:
+            return {}
+        marks = ",".join("?" * len(chunk_ids))
+        return {r["id"]: r for r in self.library.conn.execute(f"SELECT * FROM chunks WHERE id IN ({marks})", chunk_ids)}
+
+    def keyword(self, query: str, filters: Filters, limit: int) -> list[tuple[int, float]]:
+        """(chunk id, BM25 relevance, higher is better) for chunks matching any term, best first."""
+        expression = match_any_expression(query)
+        if expression is None:
+            return []
+        sql = [
+            "SELECT c.id, bm25(chunks_fts) AS rank FROM chunks_fts f JOIN chunks c ON c.id = f.rowid WHERE chunks_fts MATCH ?"
+        ]
+        params: list = [expression]
+        if filters.book_id is not None:
+            sql.append("AND f.book_id = ?")
+            params.append(filters.book_id)
+        if filters.max_ordinal is not None:
+            sql.append("AND c.end_ordinal <= ?")
+            params.append(filters.max_ordinal)
+        if filters.sections is not None:
+            sql.append("AND c.section_idx BETWEEN ? AND ?")
+            params += list(filters.sections)
+        sql.append("ORDER BY rank LIMIT ?")
+        params.append(limit)
+        return [(r[0], -r[1]) for r in self.library.conn.execute(" ".join(sql), params)]
+
+
+def _chunk(row: sqlite3.Row) -> Chunk:
+    return Chunk(
+        row["idx"], row["section_idx"], row["start_ordinal"], row["start_offset"], row["end_ordinal"],
+        row["end_offset"], row["tokens"], row["text"],
+    )  # fmt: skip

@@ -1,0 +1,198 @@
+"""The indexing job: embed a book's chunks in the background, near the reader first, resumable.
+
+Every batch of vectors is committed with the job's progress in one transaction, so a process that
+is killed (even with SIGKILL) resumes where it stopped, with no duplicate or half-written rows.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+
+from core.errors import EmbeddingError, IndexCancelled
+from core.library.db import now
+from core.library.store import Library
+from core.rag.chunker import DEFAULT_OVERLAP, DEFAULT_TARGET_TOKENS
+from core.rag.chunks import ChunkProfile, ChunkStore
+from core.rag.embedder import Embedder
+from core.rag.vectors import VectorStore
+
+DEFAULT_BATCH = 32
+
+
+@dataclass(frozen=True, slots=True)
+class IndexStatus:
+    """Where a book's indexing stands."""
+
+    book_id: int
+    model: str
+    status: str  # pending, running, done, cancelled, error
+    done: int
+    total: int
+    rate: float = 0.0  # chunks per second in this run
+    eta_seconds: float | None = None
+    error: str = ""
+
+    @property
+    def fraction(self) -> float:
+        return self.done / self.total if self.total else 1.0
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+ProgressCallback = Callable[[IndexStatus], None]
+
+
+def chunk_profile_for(embedder: Embedder) -> ChunkProfile:
+    """How books are chunked for an embedder: its tokens, within its input limit."""
+    return ChunkProfile(embedder.tokenizer_name, min(DEFAULT_TARGET_TOKENS, embedder.max_tokens - 2), DEFAULT_OVERLAP)
+
+
+class Indexer:
+    """Runs indexing jobs; one book at a time per call, any number of calls in sequence."""
+
+    def __init__(
+        self, library: Library, chunks: ChunkStore, vectors: VectorStore, batch_size: int = DEFAULT_BATCH
+    ) -> None:
+        self.library = library
+        self.chunks = chunks
+        self.vectors = vectors
+        self.batch_size = batch_size
+
+    def status(self, book_id: int) -> IndexStatus | None:
+        """The saved state of a book's index, or None when it was never indexed."""
+        row = self.library.conn.execute("SELECT * FROM book_index WHERE book_id = ?", (book_id,)).fetchone()
+        if row is None:
+            return None
+        return IndexStatus(book_id, row["model"], row["status"], row["done"], row["total"], error=row["error"])
+
+    def _set(self, book_id: int, **fields: object) -> None:
+        assignments = ", ".join(f"{name} = ?" for name in fields)
+        self.library.write(
+            f"UPDATE book_index SET {assignments}, updated_at = ? WHERE book_id = ?", (*fields.values(), now(), book_id)
+        )
+
+    def _prepare(self, book_id: int, embedder: Embedder) -> int:
+        """Make the chunks and index row fit this embedder; return how many chunks there are."""
+        self.chunks.ensure(book_id, chunk_profile_for(embedder), embedder.count_tokens)
+        status = self.status(book_id)
+        if status is not None and status.model != embedder.name:
+            with self.library.lock:  # a different model: its vectors never mix with this one's
+                self.library.conn.execute("BEGIN IMMEDIATE")
+                try:
+                    self.vectors.delete_book(self.library.conn, book_id)
+                    self.library.conn.execute("COMMIT")
+                except BaseException:
+                    self.library.conn.execute("ROLLBACK")
+                    raise
+        total = self.chunks.count(book_id)
+        done = self.vectors.count(book_id, embedder.name)
+        self.library.write(
+            "INSERT INTO book_index (book_id, model, dimension, status, done, total, error, updated_at) "
+            "VALUES (?,?,?,?,?,?,'',?) ON CONFLICT(book_id) DO UPDATE SET model = excluded.model, "
+            "dimension = excluded.dimension, status = excluded.status, done = excluded.done, total = excluded.total, "
+            "error = '', updated_at = excluded.updated_at",
+            (book_id, embedder.name, embedder.dimension, "running", done, total, now()),
+        )
+        return total
+
+    def _pending(self, book_id: int, near_ordinal: int) -> list[tuple[int, str]]:
+        """Chunks without a vector, nearest to the reader's position first (earlier before later)."""
+        rows = self.library.conn.execute(
+            "SELECT c.id, c.text FROM chunks c LEFT JOIN chunk_vectors v ON v.chunk_id = c.id "
+            "WHERE c.book_id = ? AND v.chunk_id IS NULL "
+            "ORDER BY ABS(c.start_ordinal - ?), c.start_ordinal",
+            (book_id, near_ordinal),
+        )
+        return [(r[0], r[1]) for r in rows]
+
+    def run(
+        self,
+        book_id: int,
+        embedder: Embedder,
+        *,
+        near_ordinal: int = 0,
+        progress: ProgressCallback | None = None,
+        cancel: threading.Event | None = None,
+    ) -> IndexStatus:
+        """Embed every chunk of the book that has no vector yet; return the final status."""
+        self.library.get(book_id)
+        total = self._prepare(book_id, embedder)
+        pending = self._pending(book_id, near_ordinal)
+        done = total - len(pending)
+        started, embedded = time.monotonic(), 0
+        try:
+            for start in range(0, len(pending), self.batch_size):
+                batch = pending[start : start + self.batch_size]
+                vectors = embedder.embed_documents(
+                    [text for _, text in batch], batch_size=self.batch_size, cancel=cancel
+                )
+                with self.library.lock:
+                    conn = self.library.conn
+                    conn.execute("BEGIN IMMEDIATE")
+                    try:
+                        self.vectors.add(conn, embedder.name, [cid for cid, _ in batch], vectors)
+                        done += len(batch)
+                        conn.execute(
+                            "UPDATE book_index SET done = ?, updated_at = ? WHERE book_id = ?", (done, now(), book_id)
+                        )
+                        conn.execute("COMMIT")
+                    except BaseException:
+                        conn.execute("ROLLBACK")
+                        raise
+                embedded += len(batch)
+                if progress:
+                    rate = embedded / max(time.monotonic() - started, 1e-6)
+                    progress(IndexStatus(book_id, embedder.name, "running", done, total, rate, (total - done) / rate))
+        except IndexCancelled:
+            self._set(book_id, status="cancelled")
+            raise
+        except EmbeddingError as error:
+            self._set(book_id, status="error", error=str(error))
+            raise
+        self._set(book_id, status="done", done=done)
+        rate = embedded / max(time.monotonic() - started, 1e-6) if embedded else 0.0
+        final = IndexStatus(book_id, embedder.name, "done", done, total, rate, 0.0)
+        if progress:
+            progress(final)
+        return final
+
+    def start(self, book_id: int, embedder: Embedder, **options: object) -> IndexTask:
+        """Run :meth:`run` in a background thread."""
+        task = IndexTask(self, book_id, embedder, options)
+        task.start()
+        return task
+
+
+class IndexTask(threading.Thread):
+    """A background indexing run: ``cancel()`` stops it after the current batch; ``result()`` waits."""
+
+    def __init__(self, indexer: Indexer, book_id: int, embedder: Embedder, options: dict) -> None:
+        super().__init__(name=f"quire-index-{book_id}", daemon=True)
+        self.indexer = indexer
+        self.book_id = book_id
+        self.embedder = embedder
+        self.options = options
+        self.cancel_event = threading.Event()
+        self.outcome: IndexStatus | None = None
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            self.outcome = self.indexer.run(self.book_id, self.embedder, cancel=self.cancel_event, **self.options)
+        except BaseException as error:  # handed to the waiting thread by result()
+            self.error = error
+
+    def cancel(self) -> None:
+        self.cancel_event.set()
+
+    def result(self, timeout: float | None = None) -> IndexStatus:
+        self.join(timeout)
+        if self.error is not None:
+            raise self.error
+        if self.outcome is None:
+            raise TimeoutError("indexing is still running")
+        return self.outcome

@@ -1,0 +1,153 @@
+"""Hybrid retrieval: keyword (BM25) and vector (cosine) results fused with Reciprocal Rank Fusion."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from core.books.locator import Locator
+from core.library.store import Library
+from core.rag.chunks import ChunkStore, Filters
+from core.rag.embedder import Embedder
+from core.rag.vectors import VectorStore
+
+MODES = ("hybrid", "vector", "keyword")
+RRF_K = 60
+CANDIDATES_PER_RESULT = 4  # each single mode returns this many times k before fusion
+
+
+@dataclass(frozen=True, slots=True)
+class Passage:
+    """A search hit: one chunk's text, its score (higher is better) and the exact places it covers."""
+
+    chunk_id: int
+    book_id: int
+    text: str
+    score: float
+    start: Locator  # first segment, at the character where the chunk starts
+    end: Locator  # last segment, at the character where the chunk ends
+    section_title: str
+    start_ordinal: int
+    end_ordinal: int
+    keyword_rank: int | None = None
+    vector_rank: int | None = None
+
+    @property
+    def locators(self) -> list[Locator]:
+        """Every segment the passage covers, in order."""
+        if self.start.section == self.end.section:
+            return [Locator(self.start.section, g) for g in range(self.start.segment, self.end.segment + 1)]
+        return [self.start.segment_locator, self.end.segment_locator]
+
+    def to_dict(self) -> dict:
+        return {
+            "chunk_id": self.chunk_id,
+            "book_id": self.book_id,
+            "score": round(self.score, 6),
+            "start": str(self.start),
+            "end": str(self.end),
+            "section": self.section_title,
+            "keyword_rank": self.keyword_rank,
+            "vector_rank": self.vector_rank,
+            "text": self.text,
+        }
+
+
+def reciprocal_rank_fusion(rankings: list[list[int]], k: int = RRF_K) -> dict[int, float]:
+    """Sum of 1 / (k + rank) over the rankings each id appears in (ranks start at 1)."""
+    scores: dict[int, float] = {}
+    for ranking in rankings:
+        for rank, item in enumerate(ranking, start=1):
+            scores[item] = scores.get(item, 0.0) + 1.0 / (k + rank)
+    return scores
+
+
+class Retriever:
+    """Searches chunks of one book or the whole library, keyword, vector or both."""
+
+    def __init__(
+        self, library: Library, chunks: ChunkStore, vectors: VectorStore, embedder_for: Callable[[str], Embedder]
+    ) -> None:
+        self.library = library
+        self.chunks = chunks
+        self.vectors = vectors
+        self.embedder_for = embedder_for
+
+    def indexed_models(self, book_id: int | None) -> list[str]:
+        """Models with at least one vector in the book (or the library)."""
+        sql = "SELECT DISTINCT model FROM book_index WHERE done > 0" + (
+            " AND book_id = ?" if book_id is not None else ""
+        )
+        return [r[0] for r in self.library.conn.execute(sql, (book_id,) if book_id is not None else ())]
+
+    def search(
+        self,
+        query: str,
+        *,
+        book_id: int | None = None,
+        mode: str = "hybrid",
+        k: int = 10,
+        max_ordinal: int | None = None,
+        sections: tuple[int, int] | None = None,
+    ) -> list[Passage]:
+        """The best ``k`` passages for a query; the spoiler bound ``max_ordinal`` is never crossed."""
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}")
+        filters = Filters(book_id, max_ordinal, sections)
+        depth = k * CANDIDATES_PER_RESULT
+        keyword: list[tuple[int, float]] = []
+        vector_lists: list[list[tuple[int, float]]] = []
+        if mode in ("hybrid", "keyword"):
+            keyword = self.chunks.keyword(query, filters, depth)
+        if mode in ("hybrid", "vector"):
+            for model in self.indexed_models(book_id):
+                embedder = self.embedder_for(model)
+                vector_lists.append(self.vectors.search(model, embedder.embed_query(query), depth, filters))
+        if mode == "keyword":
+            scored = keyword[:k]
+        elif mode == "vector":
+            merged = sorted((hit for hits in vector_lists for hit in hits), key=lambda h: -h[1])
+            scored = merged[:k]
+        else:
+            fused = reciprocal_rank_fusion(
+                [[cid for cid, _ in keyword]] + [[cid for cid, _ in v] for v in vector_lists]
+            )
+            scored = sorted(fused.items(), key=lambda item: -item[1])[:k]
+        keyword_rank = {cid: rank for rank, (cid, _) in enumerate(keyword, start=1)}
+        vector_rank: dict[int, int] = {}
+        for hits in vector_lists:
+            for rank, (cid, _) in enumerate(hits, start=1):
+                vector_rank[cid] = min(rank, vector_rank.get(cid, rank))
+        return self._passages(scored, keyword_rank, vector_rank)
+
+    def _passages(
+        self, scored: list[tuple[int, float]], keyword_rank: dict[int, int], vector_rank: dict[int, int]
+    ) -> list[Passage]:
+        rows = self.chunks.rows([cid for cid, _ in scored])
+        firsts: dict[tuple[int, int], tuple[int, str]] = {}
+        passages = []
+        for cid, score in scored:
+            row = rows[cid]
+            key = (row["book_id"], row["section_idx"])
+            if key not in firsts:
+                section = self.library.conn.execute(
+                    "SELECT first_ordinal, title FROM sections WHERE book_id = ? AND idx = ?", key
+                ).fetchone()
+                firsts[key] = (section[0], section[1])
+            first, title = firsts[key]
+            passages.append(
+                Passage(
+                    chunk_id=cid,
+                    book_id=row["book_id"],
+                    text=row["text"],
+                    score=score,
+                    start=Locator(row["section_idx"], row["start_ordinal"] - first, row["start_offset"]),
+                    end=Locator(row["section_idx"], row["end_ordinal"] - first, row["end_offset"]),
+                    section_title=title,
+                    start_ordinal=row["start_ordinal"],
+                    end_ordinal=row["end_ordinal"],
+                    keyword_rank=keyword_rank.get(cid),
+                    vector_rank=vector_rank.get(cid),
+                )
+            )
+        return passages

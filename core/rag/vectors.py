@@ -1,0 +1,214 @@
+"""Vector storage and k-nearest-neighbour search: sqlite-vec's vec0 where it loads, numpy elsewhere.
+
+The ``chunk_vectors`` table (float32 BLOBs) is the truth and is written on every platform, so a
+library moves freely between a desktop and a phone; a vec0 table per model mirrors it where
+sqlite-vec is loaded and is rebuilt from it when the two disagree. Scores are cosine similarities
+(higher is better) from both back-ends.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.errors import LibraryError
+from core.library.db import has_vector_extension
+from core.library.store import Library
+from core.rag.chunks import ChunkStore, Filters
+
+BACKENDS = ("auto", "numpy", "sqlite-vec")
+
+
+@dataclass
+class _Matrix:
+    version: int
+    ids: np.ndarray
+    sections: np.ndarray
+    end_ordinals: np.ndarray
+    book_ids: np.ndarray
+    vectors: np.ndarray
+
+
+def vec_table(model: str) -> str:
+    """The vec0 table that holds one model's vectors."""
+    return "vec_" + re.sub(r"[^0-9a-z]+", "_", model.lower()).strip("_")
+
+
+class VectorStore:
+    """Writes chunk vectors and finds the nearest ones, with the same filters as keyword search."""
+
+    def __init__(self, library: Library, chunks: ChunkStore, backend: str = "auto") -> None:
+        if backend not in BACKENDS:
+            raise ValueError(f"vector backend must be one of {BACKENDS}")
+        self.library = library
+        self.conn = library.conn
+        available = has_vector_extension(self.conn)
+        if backend == "sqlite-vec" and not available:
+            raise LibraryError(
+                "sqlite-vec cannot be loaded here (install sqlean-py and sqlite-vec); use the numpy backend"
+            )
+        self.backend = "sqlite-vec" if backend != "numpy" and available else "numpy"
+        self._version = 0
+        self._cache: dict[tuple[str, int | None], _Matrix] = {}
+        self._cache_lock = threading.Lock()
+        library.remove_hooks.append(self.delete_book)
+        chunks.rechunk_hooks.append(self.delete_book)
+        if self.backend == "sqlite-vec":
+            self._sync_mirrors()
+
+    # -- writing (inside the caller's transaction) --------------------------------------------
+    def _ensure_mirror(self, conn: sqlite3.Connection, model: str, dimension: int) -> str:
+        table = vec_table(model)
+        conn.execute(
+            f"CREATE VIRTUAL TABLE IF NOT EXISTS {table} USING vec0(chunk_id integer primary key, "
+            f"embedding float[{dimension}] distance_metric=cosine, book_id integer, section_idx integer, end_ordinal integer)"
+        )
+        return table
+
+    def add(self, conn: sqlite3.Connection, model: str, chunk_ids: list[int], vectors: np.ndarray) -> None:
+        """Store vectors for chunks (ids must not have a vector yet)."""
+        vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        marks = ",".join("?" * len(chunk_ids))
+        meta = {
+            r[0]: r
+            for r in conn.execute(
+                f"SELECT id, book_id, section_idx, end_ordinal FROM chunks WHERE id IN ({marks})", chunk_ids
+            )
+        }
+        conn.executemany(
+            "INSERT INTO chunk_vectors (chunk_id, book_id, model, embedding) VALUES (?,?,?,?)",
+            [(cid, meta[cid][1], model, vectors[i].tobytes()) for i, cid in enumerate(chunk_ids)],
+        )
+        if self.backend == "sqlite-vec":
+            table = self._ensure_mirror(conn, model, vectors.shape[1])
+            conn.executemany(
+                f"INSERT INTO {table} (chunk_id, embedding, book_id, section_idx, end_ordinal) VALUES (?,?,?,?,?)",
+                [
+                    (cid, vectors[i].tobytes(), meta[cid][1], meta[cid][2], meta[cid][3])
+                    for i, cid in enumerate(chunk_ids)
+                ],
+            )
+        self._version += 1
+
+    def delete_book(self, conn: sqlite3.Connection, book_id: int) -> None:
+        """Forget every vector of a book (all models)."""
+        if self.backend == "sqlite-vec":
+            for (model,) in conn.execute(
+                "SELECT DISTINCT model FROM chunk_vectors WHERE book_id = ?", (book_id,)
+            ).fetchall():
+                conn.execute(
+                    f"DELETE FROM {vec_table(model)} WHERE chunk_id IN (SELECT chunk_id FROM chunk_vectors WHERE book_id = ?)",
+                    (book_id,),
+                )
+        conn.execute("DELETE FROM chunk_vectors WHERE book_id = ?", (book_id,))
+        self._version += 1
+
+    def _sync_mirrors(self) -> None:
+        """Rebuild a model's vec0 table when it disagrees with the truth (e.g. written on a phone)."""
+        conn = self.conn
+        for model, count in conn.execute("SELECT model, COUNT(*) FROM chunk_vectors GROUP BY model").fetchall():
+            table = vec_table(model)
+            exists = conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (table,)).fetchone()
+            if exists and conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] == count:
+                continue
+            with self.library.lock:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    if exists:
+                        conn.execute(f"DROP TABLE {table}")
+                    first = conn.execute(
+                        "SELECT embedding FROM chunk_vectors WHERE model = ? LIMIT 1", (model,)
+                    ).fetchone()
+                    self._ensure_mirror(conn, model, len(first[0]) // 4)
+                    conn.execute(
+                        f"INSERT INTO {table} (chunk_id, embedding, book_id, section_idx, end_ordinal) "
+                        "SELECT v.chunk_id, v.embedding, v.book_id, c.section_idx, c.end_ordinal "
+                        "FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_id WHERE v.model = ?",
+                        (model,),
+                    )
+                    conn.execute("COMMIT")
+                except BaseException:
+                    conn.execute("ROLLBACK")
+                    raise
+
+    # -- reading ------------------------------------------------------------------------------
+    def count(self, book_id: int, model: str) -> int:
+        return self.conn.execute(
+            "SELECT COUNT(*) FROM chunk_vectors WHERE book_id = ? AND model = ?", (book_id, model)
+        ).fetchone()[0]
+
+    def search(self, model: str, query: np.ndarray, k: int, filters: Filters) -> list[tuple[int, float]]:
+        """(chunk id, cosine similarity) of the ``k`` nearest chunks that pass the filters, best first."""
+        if k <= 0:
+            return []
+        query = np.asarray(query, dtype=np.float32)
+        if self.backend == "sqlite-vec":
+            return self._search_vec(model, query, k, filters)
+        return self._search_numpy(model, query, k, filters)
+
+    def _search_vec(self, model: str, query: np.ndarray, k: int, filters: Filters) -> list[tuple[int, float]]:
+        table = vec_table(model)
+        if not self.conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (table,)).fetchone():
+            return []
+        sql = [f"SELECT chunk_id, distance FROM {table} WHERE embedding MATCH ? AND k = ?"]
+        params: list = [query.tobytes(), min(k, 4096)]
+        if filters.book_id is not None:
+            sql.append("AND book_id = ?")
+            params.append(filters.book_id)
+        if filters.max_ordinal is not None:
+            sql.append("AND end_ordinal <= ?")
+            params.append(filters.max_ordinal)
+        if filters.sections is not None:
+            sql.append("AND section_idx >= ? AND section_idx <= ?")
+            params += list(filters.sections)
+        sql.append("ORDER BY distance")
+        return [(r[0], 1.0 - r[1]) for r in self.conn.execute(" ".join(sql), params)]
+
+    def _matrix(self, model: str, book_id: int | None) -> _Matrix:
+        key = (model, book_id)
+        with self._cache_lock:
+            cached = self._cache.get(key)
+            if cached is not None and cached.version == self._version:
+                return cached
+            sql = (
+                "SELECT v.chunk_id, c.section_idx, c.end_ordinal, v.book_id, v.embedding FROM chunk_vectors v "
+                "JOIN chunks c ON c.id = v.chunk_id WHERE v.model = ?"
+                + (" AND v.book_id = ?" if book_id is not None else "")
+            )
+            rows = self.conn.execute(sql, (model, book_id) if book_id is not None else (model,)).fetchall()
+            if rows:
+                vectors = np.frombuffer(b"".join(r[4] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+            else:
+                vectors = np.zeros((0, 1), dtype=np.float32)
+            matrix = _Matrix(
+                self._version,
+                np.array([r[0] for r in rows], dtype=np.int64),
+                np.array([r[1] for r in rows], dtype=np.int64),
+                np.array([r[2] for r in rows], dtype=np.int64),
+                np.array([r[3] for r in rows], dtype=np.int64),
+                vectors,
+            )
+            self._cache[key] = matrix
+            return matrix
+
+    def _search_numpy(self, model: str, query: np.ndarray, k: int, filters: Filters) -> list[tuple[int, float]]:
+        m = self._matrix(model, filters.book_id)
+        if not len(m.ids):
+            return []
+        mask = np.ones(len(m.ids), dtype=bool)
+        if filters.max_ordinal is not None:
+            mask &= m.end_ordinals <= filters.max_ordinal
+        if filters.sections is not None:
+            mask &= (m.sections >= filters.sections[0]) & (m.sections <= filters.sections[1])
+        candidates = np.flatnonzero(mask)
+        if not len(candidates):
+            return []
+        scores = m.vectors[candidates] @ query if len(candidates) < len(m.ids) else m.vectors @ query
+        k = min(k, len(candidates))
+        top = np.argpartition(-scores, k - 1)[:k]
+        top = top[np.argsort(-scores[top], kind="stable")]
+        return [(int(m.ids[candidates[i]]), float(scores[i])) for i in top]
