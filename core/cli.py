@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from core.errors import QuireError
 from core.library import HIGHLIGHT_COLORS
+from core.rag import MODES, IndexStatus
 from core.services import ImportResult, Quire
 
 
@@ -127,6 +129,50 @@ def cmd_highlights(quire: Quire, args: argparse.Namespace) -> int:
     return 0
 
 
+def _progress_bar(status: IndexStatus) -> None:
+    width = 30
+    filled = int(width * status.fraction)
+    eta = f", about {status.eta_seconds:.0f}s left" if status.eta_seconds else ""
+    line = f"\r[{'#' * filled}{'.' * (width - filled)}] {status.done}/{status.total} chunks, {status.rate:.1f}/s{eta}"
+    print(line, end="" if status.status == "running" else "\n", file=sys.stderr, flush=True)
+
+
+def cmd_index(quire: Quire, args: argparse.Namespace) -> int:
+    name = args.embedder
+    if name and ":" in name:
+        if not args.base_url:
+            raise QuireError(
+                "a remote embedder needs --base-url, e.g. https://api.openai.com/v1 or http://localhost:11434"
+            )
+        key = os.environ.get("QUIRE_EMBEDDING_API_KEY") or None
+        name = quire.use_remote_embedder(name, args.base_url, key)
+    elif not name:
+        name, reason = quire.choose_embedder(args.book)
+        if not args.json:
+            print(f"Embedding model: {reason}.", file=sys.stderr)
+    status = quire.index(args.book, name, progress=None if args.json else _progress_bar)
+    if args.json:
+        _print_json(status.to_dict())
+    return 0
+
+
+def cmd_search(quire: Quire, args: argparse.Namespace) -> int:
+    passages = quire.search(args.book, args.query, mode=args.mode, k=args.k, before=args.before)
+    if args.json:
+        _print_json([p.to_dict() for p in passages])
+        return 0
+    status = quire.index_status(args.book)
+    if args.mode != "keyword" and (status is None or status.done == 0):
+        print("This book is not indexed yet, so only keyword matches are shown: run 'quire index'.", file=sys.stderr)
+    if not passages:
+        print(f"No passages found for '{args.query}'.")
+    for rank, passage in enumerate(passages, start=1):
+        text = " ".join(passage.text.split())
+        print(f"{rank:>2}. [{passage.start}..{passage.end}] {passage.section_title} (score {passage.score:.4f})")
+        print(f"    {text[:300]}{'…' if len(text) > 300 else ''}")
+    return 0
+
+
 def cmd_export(quire: Quire, args: argparse.Namespace) -> int:
     fmt = "json" if args.json else args.format
     text = quire.export(args.book, fmt)
@@ -182,6 +228,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("end", nargs="?", help="locator where it ends (default: end of the start segment)")
     p.add_argument("--color", default="yellow", choices=HIGHLIGHT_COLORS)
     p.add_argument("--note")
+    p = add("index", cmd_index, "embed a book for semantic search (resumes an interrupted run)")
+    p.add_argument("book")
+    p.add_argument(
+        "--embedder", help="a model (all-MiniLM-L6-v2, bge-small-zh-v1.5, ...) or openai:MODEL / ollama:MODEL"
+    )
+    p.add_argument("--base-url", help="endpoint of a remote embedder; its key comes from $QUIRE_EMBEDDING_API_KEY")
+    p = add("search", cmd_search, "find the passages that answer a question (keyword + semantic)")
+    p.add_argument("book")
+    p.add_argument("query")
+    p.add_argument("--mode", choices=MODES, default="hybrid")
+    p.add_argument("--k", type=int, default=5, help="how many passages (default 5)")
+    p.add_argument("--before", metavar="LOCATOR", help="never return text after this locator (spoiler bound)")
     p = add("export", cmd_export, "export a book's highlights and notes")
     p.add_argument("book")
     p.add_argument("--format", choices=["md", "json"], default="md")

@@ -216,6 +216,18 @@ class Quire:
             return self.remote_embedders[name]
         return self.models.load(name)
 
+    def use_remote_embedder(self, spec: str, base_url: str, api_key: str | None = None) -> str:
+        """Register a remote embedder from ``openai:MODEL`` or ``ollama:MODEL``; return its name."""
+        from core.rag.remote import OllamaEmbedder, OpenAIEmbedder
+
+        kind, _, model = spec.partition(":")
+        classes = {"openai": OpenAIEmbedder, "ollama": OllamaEmbedder}
+        if kind not in classes or not model:
+            raise QuireError(f"'{spec}' is not a remote embedder: write openai:MODEL or ollama:MODEL")
+        embedder = classes[kind](model, base_url=base_url, api_key=api_key)
+        self.remote_embedders[embedder.name] = embedder
+        return embedder.name
+
     def choose_embedder(self, reference: str | int) -> tuple[str, str]:
         """The embedding model a book gets (by its language, among those available) and why."""
         book = self.book(reference)

@@ -16,6 +16,9 @@ DEFAULT_TARGET_TOKENS = 192
 DEFAULT_OVERLAP = 0.2
 
 _SENTENCE_END = re.compile(r"(?:[.!?]+[\"'”’)\]]*\s+|[。！？；…]+[”」』）\"']*\s*|\n+)")
+_SENTENCE_SPLIT = re.compile(r".*?(?:[.!?]+[\"'”’)\]]*\s+|[。！？；…]+[”」』）\"']*\s*|\n+|$)", re.S)
+_SENTENCE_TAIL = re.compile(r"(?:[.!?]+[\"'”’)\]]*\s+|[。！？；…]+[”」』）\"']*\s*|\n+)$")
+_CLAUSE = re.compile(r"[^，、,：:；;—]*(?:[，、,：:；;—]+[\"'”’)\]]*\s*|$)")
 _ATOM = re.compile(
     r"[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af][，、,：:]?\s*|[^\s\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]+\s*|\s+"
 )
@@ -77,37 +80,90 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _split_long(segment: SegmentText, start: int, end: int, budget: int, count: TokenCounter) -> list[Piece]:
-    """Cut one over-long sentence between words (or CJK characters) into pieces within the budget."""
-    atoms = [(start + m.start(), start + m.end()) for m in _ATOM.finditer(segment.text[start:end])]
-    tokens = count([segment.text[a:b] for a, b in atoms])
-    pieces: list[Piece] = []
-    piece_start, total = atoms[0][0], 0
-    for (a, b), n in zip(atoms, tokens, strict=True):
-        if total and total + n > budget:
-            pieces.append(Piece(segment.ordinal, piece_start, a, total))
-            piece_start, total = a, 0
-        total += n
-        last_end = b
-    pieces.append(Piece(segment.ordinal, piece_start, last_end, total))
-    return pieces
+def _refine(
+    texts: dict[int, str],
+    spans: list[tuple[int, int, int]],
+    tokens: list[int],
+    budget: int,
+    count: TokenCounter,
+    level: int,
+) -> tuple[list[tuple[int, int, int]], list[int]]:
+    """Split the spans (ordinal, start, end) that are over budget into smaller ones, counting in one batch.
+
+    Level 0 splits into sentences, level 1 into clauses (after commas, colons, dashes), level 2 into
+    words (and single CJK characters).
+    """
+    pattern = (_SENTENCE_SPLIT, _CLAUSE, _ATOM)[level]
+    out: list[tuple[int, int, int]] = []
+    pending: list[int] = []  # positions in ``out`` whose tokens are still to be counted
+    counted: list[int | None] = []
+    for (ordinal, a, b), n in zip(spans, tokens, strict=True):
+        if n <= budget:
+            out.append((ordinal, a, b))
+            counted.append(n)
+            continue
+        text = texts[ordinal]
+        for m in pattern.finditer(text, a, b):
+            if m.end() > m.start():
+                pending.append(len(out))
+                out.append((ordinal, m.start(), m.end()))
+                counted.append(None)
+    fresh = count([texts[out[i][0]][out[i][1] : out[i][2]] for i in pending]) if pending else []
+    for i, n in zip(pending, fresh, strict=True):
+        counted[i] = n
+    return out, [n or 0 for n in counted]
 
 
 def _pieces(segments: Sequence[SegmentText], budget: int, count: TokenCounter) -> list[Piece]:
-    whole = count([s.text for s in segments])
-    pieces: list[Piece] = []
-    for segment, tokens in zip(segments, whole, strict=True):
-        if tokens <= budget:
-            pieces.append(Piece(segment.ordinal, 0, len(segment.text), tokens))
+    """Whole segments where they fit, else their sentences (clauses, words when even those do not).
+
+    Every text is tokenized once, in one batch: a segment's count is the sum of its sentences'
+    (exact for WordPiece, whose pre-tokenizer splits at the spaces and punctuation that end them).
+    """
+    texts = {s.ordinal: s.text for s in segments}
+    sentences = [
+        (s.ordinal, m.start(), m.end())
+        for s in segments
+        for m in _SENTENCE_SPLIT.finditer(s.text)
+        if m.end() > m.start()
+    ]
+    counts = count([texts[o][a:b] for o, a, b in sentences])
+    totals: dict[int, int] = {}
+    for (ordinal, _, _), n in zip(sentences, counts, strict=True):
+        totals[ordinal] = totals.get(ordinal, 0) + n
+    spans: list[tuple[int, int, int]] = []
+    tokens: list[int] = []
+    for (ordinal, a, b), n in zip(sentences, counts, strict=True):
+        if totals[ordinal] <= budget:
+            if not spans or spans[-1][0] != ordinal:
+                spans.append((ordinal, 0, len(texts[ordinal])))
+                tokens.append(totals[ordinal])
             continue
-        spans = sentence_spans(segment.text)
-        sentence_tokens = count([segment.text[a:b] for a, b in spans])
-        for (a, b), n in zip(spans, sentence_tokens, strict=True):
-            if n <= budget:
-                pieces.append(Piece(segment.ordinal, a, b, n))
-            else:
-                pieces.extend(_split_long(segment, a, b, budget, count))
+        spans.append((ordinal, a, b))
+        tokens.append(n)
+    for level in (1, 2):
+        if all(n <= budget for n in tokens):
+            break
+        spans, tokens = _refine(texts, spans, tokens, budget, count, level)
+    pieces: list[Piece] = []
+    for (ordinal, a, b), n in zip(spans, tokens, strict=True):
+        previous = pieces[-1] if pieces else None
+        # the finer cuts of one long sentence are packed back together up to the budget
+        if (
+            previous
+            and previous.ordinal == ordinal
+            and previous.end == a
+            and previous.tokens + n <= budget
+            and not _ends_sentence(texts[ordinal][max(0, a - 8) : a])
+        ):
+            pieces[-1] = Piece(ordinal, previous.start, b, previous.tokens + n)
+        else:
+            pieces.append(Piece(ordinal, a, b, n))
     return pieces
+
+
+def _ends_sentence(text: str) -> bool:
+    return not text or bool(_SENTENCE_TAIL.search(text))
 
 
 def _chunk_text(pieces: Sequence[Piece], texts: dict[int, str]) -> str:
@@ -137,8 +193,12 @@ def chunk_segments(
         if segment.text.strip():
             by_section.setdefault(segment.section, []).append(segment)
     overlap_tokens = int(target_tokens * overlap)
-    for section, members in by_section.items():
-        pieces = _pieces(members, target_tokens, count_tokens)
+    section_of = {s.ordinal: s.section for s in segments}
+    all_pieces = _pieces([s for members in by_section.values() for s in members], target_tokens, count_tokens)
+    grouped: dict[int, list[Piece]] = {}
+    for piece in all_pieces:
+        grouped.setdefault(section_of[piece.ordinal], []).append(piece)
+    for section, pieces in grouped.items():
         i = 0
         while i < len(pieces):
             j, total = i, 0

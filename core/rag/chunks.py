@@ -97,9 +97,10 @@ class ChunkStore:
                 for c in chunks
             ],
         )
+        ids = dict(conn.execute("SELECT idx, id FROM chunks WHERE book_id = ?", (book_id,)).fetchall())
         conn.executemany(
-            "INSERT INTO chunks_fts (rowid, body, book_id) SELECT id, ?, book_id FROM chunks WHERE book_id = ? AND idx = ?",
-            [(index_text(c.text), book_id, c.index) for c in chunks],
+            "INSERT INTO chunks_fts (rowid, body, book_id) VALUES (?,?,?)",
+            [(ids[c.index], index_text(c.text), book_id) for c in chunks],
         )
         conn.execute(
             "INSERT OR REPLACE INTO chunk_sets VALUES (?,?,?,?,?,?)",

@@ -40,7 +40,7 @@ class Embedder(ABC):
         cancel: threading.Event | None = None,
     ) -> np.ndarray:
         """Embed passages; batches group texts of similar length to waste little on padding."""
-        result = np.zeros((len(texts), self.dimension), dtype=np.float32)
+        result: np.ndarray | None = None
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         done = 0
         for start in range(0, len(order), batch_size):
@@ -48,11 +48,13 @@ class Embedder(ABC):
                 raise IndexCancelled("indexing was cancelled; run it again to resume")
             indices = order[start : start + batch_size]
             vectors = self._embed_batch([self.passage_prefix + texts[i] for i in indices])
+            if result is None:  # remote models may learn their dimension from the first answer
+                result = np.zeros((len(texts), vectors.shape[1]), dtype=np.float32)
             result[indices] = vectors
             done += len(indices)
             if progress:
                 progress(done, len(texts))
-        return result
+        return result if result is not None else np.zeros((0, self.dimension), dtype=np.float32)
 
     def embed_query(self, text: str) -> np.ndarray:
         """The vector of one search query."""

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import importlib.util
+import json
+import re
 import threading
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -173,7 +176,55 @@ def token_counter(spec: ModelSpec, store: ModelStore) -> tuple[str, TokenCounter
     def count(texts: list[str]) -> list[int]:
         return [len(e.ids) for e in tokenizer.encode_batch(texts, add_special_tokens=False)]
 
+    if _splits_every_han_character(path):
+        return tokenizer_name(spec.name), _with_han_shortcut(count)
     return tokenizer_name(spec.name), count
+
+
+def _splits_every_han_character(path: Path) -> bool:
+    """True for BERT WordPiece tokenizers, which make each Han character and punctuation mark one token."""
+    config = json.loads(path.read_text(encoding="utf-8"))
+    normalizer, pre = config.get("normalizer") or {}, config.get("pre_tokenizer") or {}
+    return (
+        (config.get("model") or {}).get("type") == "WordPiece"
+        and normalizer.get("type") == "BertNormalizer"
+        and normalizer.get("handle_chinese_chars", False)
+        and pre.get("type") == "BertPreTokenizer"
+    )
+
+
+# BERT's own definition of a Chinese character (tokenization_bert._is_chinese_char).
+_HAN = re.compile(
+    "[\u4e00-\u9fff\u3400-\u4dbf\uf900-\ufaff\U00020000-\U0002a6df\U0002a700-\U0002ceaf\U0002f800-\U0002fa1f]"
+)
+
+
+def _with_han_shortcut(count: TokenCounter) -> TokenCounter:
+    """Count text made only of Han characters, punctuation and spaces without tokenizing it.
+
+    For BERT's tokenizer each such character is exactly one token (a Han character is split off on
+    its own, punctuation too, spaces vanish), so Chinese books chunk about twice as fast.
+    """
+
+    def tokens_if_simple(text: str) -> int | None:
+        total = 0
+        for char in text:
+            if char.isspace():
+                continue
+            if _HAN.match(char) or unicodedata.category(char).startswith("P"):
+                total += 1
+            else:
+                return None
+        return total
+
+    def shortcut(texts: list[str]) -> list[int]:
+        quick = [tokens_if_simple(t) for t in texts]
+        slow = [i for i, n in enumerate(quick) if n is None]
+        for i, n in zip(slow, count([texts[i] for i in slow]) if slow else [], strict=True):
+            quick[i] = n
+        return quick  # type: ignore[return-value]
+
+    return shortcut
 
 
 def tokenizer_name(model: str) -> str:

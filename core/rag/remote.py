@@ -1,0 +1,145 @@
+"""Remote embedding endpoints: any OpenAI-compatible ``/embeddings`` API, and Ollama's ``/api/embed``.
+
+Timeouts, retries with exponential backoff on 429 and 5xx (honouring Retry-After), and one clear
+ProviderError for everything else. The API key is sent as a bearer token and never appears in an
+error message.
+"""
+
+from __future__ import annotations
+
+import time
+
+import httpx
+import numpy as np
+
+from core.errors import ProviderError
+from core.rag.chunker import approximate_token_count
+from core.rag.embedder import Embedder, normalise
+
+RETRY_STATUSES = {429, 500, 502, 503, 504}
+
+
+class RemoteEmbedder(Embedder):
+    """Shared HTTP behaviour; subclasses say where to post and how to read the answer."""
+
+    path = ""
+    tokenizer_name = "approximate"
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str,
+        api_key: str | None = None,
+        dimension: int | None = None,
+        max_tokens: int = 512,
+        timeout: float = 30.0,
+        retries: int = 4,
+        backoff: float = 0.5,
+        client: httpx.Client | None = None,
+    ) -> None:
+        self.model = model
+        self.name = f"{self.kind}:{model}"
+        self.base_url = base_url.rstrip("/")
+        self.host = httpx.URL(self.base_url).host or self.base_url
+        self.dimension = dimension or 0
+        self.max_tokens = max_tokens
+        self.retries = retries
+        self.backoff = backoff
+        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self.client = client or httpx.Client(timeout=timeout, headers=headers)
+
+    kind = "remote"
+
+    def count_tokens(self, texts: list[str]) -> list[int]:
+        return approximate_token_count(texts)
+
+    def payload(self, texts: list[str]) -> dict:
+        return {"model": self.model, "input": texts}
+
+    def vectors(self, body: dict, count: int) -> list[list[float]]:
+        raise NotImplementedError
+
+    def _embed_batch(self, texts: list[str]) -> np.ndarray:
+        body = self._post(self.payload(texts))
+        try:
+            rows = self.vectors(body, len(texts))
+            matrix = np.array(rows, dtype=np.float32)
+        except (KeyError, IndexError, TypeError, ValueError) as error:
+            raise ProviderError(
+                f"{self.host} answered with something that is not embeddings ({type(error).__name__})"
+            ) from None
+        if matrix.ndim != 2 or matrix.shape[0] != len(texts):
+            raise ProviderError(
+                f"{self.host} returned {matrix.shape[0] if matrix.ndim else 0} vectors for {len(texts)} texts"
+            )
+        if self.dimension and matrix.shape[1] != self.dimension:
+            raise ProviderError(
+                f"{self.host} returned {matrix.shape[1]}-dimensional vectors, expected {self.dimension}"
+            )
+        self.dimension = matrix.shape[1]
+        return normalise(matrix)
+
+    def _post(self, payload: dict) -> dict:
+        url = self.base_url + self.path
+        for attempt in range(self.retries + 1):
+            try:
+                response = self.client.post(url, json=payload)
+            except httpx.TimeoutException:
+                if attempt < self.retries:
+                    time.sleep(self.backoff * 2**attempt)
+                    continue
+                raise ProviderError(f"{self.host} did not answer in time; try again, or check the server") from None
+            except httpx.TransportError as error:
+                raise ProviderError(
+                    f"cannot connect to {self.host} ({type(error).__name__}): is the server running and the URL right?"
+                ) from None
+            if response.status_code in RETRY_STATUSES and attempt < self.retries:
+                time.sleep(_retry_after(response) or self.backoff * 2**attempt)
+                continue
+            return self._read(response)
+        raise AssertionError("unreachable")
+
+    def _read(self, response: httpx.Response) -> dict:
+        status = response.status_code
+        if status in (401, 403):
+            raise ProviderError(f"{self.host} refused the API key ({status}): check the key in Settings")
+        if status == 404:
+            raise ProviderError(f"{self.host} does not know the model '{self.model}' or the URL is wrong (404)")
+        if status == 429:
+            raise ProviderError(f"{self.host} is rate-limiting requests (429); wait a minute and try again")
+        if status >= 400:
+            raise ProviderError(f"{self.host} failed with HTTP {status}; try again later")
+        try:
+            return response.json()
+        except ValueError:
+            raise ProviderError(f"{self.host} answered with something that is not JSON") from None
+
+
+def _retry_after(response: httpx.Response) -> float | None:
+    value = response.headers.get("retry-after", "")
+    try:
+        return min(float(value), 30.0)
+    except ValueError:
+        return None
+
+
+class OpenAIEmbedder(RemoteEmbedder):
+    """Any OpenAI-compatible endpoint (OpenAI, SiliconFlow, LM Studio, vLLM...); base URL ends in /v1."""
+
+    kind = "openai"
+    path = "/embeddings"
+
+    def vectors(self, body: dict, count: int) -> list[list[float]]:
+        data = sorted(body["data"], key=lambda item: item["index"])
+        return [item["embedding"] for item in data]
+
+
+class OllamaEmbedder(RemoteEmbedder):
+    """Ollama's /api/embed (base URL like http://localhost:11434)."""
+
+    kind = "ollama"
+    path = "/api/embed"
+
+    def vectors(self, body: dict, count: int) -> list[list[float]]:
+        return body["embeddings"]
