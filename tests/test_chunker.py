@@ -1,5 +1,6 @@
 """Chunking: whole segments and sentences, sizes in the model's own tokens, exact coverage."""
 
+import itertools
 import re
 
 import pytest
@@ -49,9 +50,7 @@ def test_moby_dick_chunks_fit_the_model_and_cover_the_book(count) -> None:
     assert sum(r > 192 + 8 for r in real) == 0
     _check_coverage(segments, chunks)
     shared = sum(
-        1
-        for a, b in zip(chunks, chunks[1:], strict=False)
-        if a.section == b.section and b.start_ordinal <= a.end_ordinal
+        1 for a, b in itertools.pairwise(chunks) if a.section == b.section and b.start_ordinal <= a.end_ordinal
     )
     assert shared > len(chunks) * 0.5  # neighbouring chunks overlap
 
@@ -104,10 +103,11 @@ def test_a_sentence_longer_than_the_budget_is_cut_between_words(count) -> None:
 def test_overlap_carries_about_a_fifth_of_the_target(count) -> None:
     sentences = [SegmentText(i, 0, f"This is sentence number {i} of the test.") for i in range(60)]
     chunks = chunk_segments(sentences, count, 100, 0.2)
-    for a, b in zip(chunks, chunks[1:], strict=False):
+    for a, b in itertools.pairwise(chunks):
         overlap = a.end_ordinal - b.start_ordinal + 1
         assert overlap >= 1
-        assert count([s.text for s in sentences[b.start_ordinal : a.end_ordinal + 1]]) and overlap <= 3
+        carried = sum(count([s.text for s in sentences[b.start_ordinal : a.end_ordinal + 1]]))
+        assert carried <= 20  # 20% of the 100-token target
 
 
 def test_sentence_spans_cover_text() -> None:
