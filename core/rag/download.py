@@ -13,7 +13,6 @@ import httpx
 from core.errors import IndexCancelled, ModelUnavailableError
 
 DownloadProgress = Callable[[int, int | None], None]  # (bytes so far, total bytes or None)
-CHUNK = 1024 * 256
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 
 
@@ -71,7 +70,7 @@ def download(
             mode = "ab" if response.status_code == 206 else "wb"
             if response.status_code != 416:
                 with partial.open(mode) as out:
-                    for block in response.iter_bytes(CHUNK):
+                    for block in response.iter_bytes():  # as it arrives: nothing received is lost on a cut
                         if cancel is not None and cancel.is_set():
                             raise IndexCancelled("the download was cancelled; it resumes where it stopped")
                         out.write(block)

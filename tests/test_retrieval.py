@@ -1,0 +1,229 @@
+"""Hybrid retrieval and indexing on real books, the real ONNX model and real SQLite, both vector back-ends."""
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import ROOT, book_path
+from httpkit import LocalServer, Reply, Request
+
+from core.errors import IndexCancelled
+from core.library.db import has_vector_extension
+from core.rag.vectors import vec_table
+from core.services import Quire
+
+QUERIES = [
+    "Why did Alice follow the rabbit?",
+    "the Cheshire cat grinning",
+    "a mad tea party with the Hatter",
+    "the Queen wants to cut off heads",
+    "Alice grows very tall after drinking",
+]
+
+
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A library with Alice imported and fully indexed (with the numpy back-end, the portable one)."""
+    folder = tmp_path_factory.mktemp("indexed")
+    quire = Quire(folder, vector_backend="numpy")
+    book = quire.import_paths([book_path("en/epubjs-alice.epub")])[0].book
+    quire.index(book.id)
+    quire.close()
+    return folder
+
+
+def _backends() -> list[str]:
+    probe = Quire(Path(os.environ.get("TMPDIR", "/tmp")) / f"quire-probe-{os.getpid()}")
+    available = has_vector_extension(probe.library.conn)
+    probe.close()
+    return ["numpy", "sqlite-vec"] if available else ["numpy"]
+
+
+@pytest.fixture(params=_backends())
+def quire(indexed: Path, request: pytest.FixtureRequest) -> Quire:
+    q = Quire(indexed, vector_backend=request.param)
+    assert q.vectors.backend == request.param
+    yield q
+    q.close()
+
+
+def test_keyword_search_works_the_moment_a_book_is_imported(tmp_path: Path) -> None:
+    quire = Quire(tmp_path)
+    nahan = quire.import_paths([book_path("zh/luxun_nahan.txt")])[0].book
+    assert quire.index_status(nahan.id) is None
+    for mode in ("keyword", "hybrid"):
+        passages = quire.search(nahan.id, "孔乙己还欠十九个钱", mode=mode, k=5)
+        assert passages and "十九个钱" in passages[0].text
+    assert quire.search(nahan.id, "孔乙己", mode="vector") == []
+    quire.close()
+
+
+def test_both_backends_return_the_same_top_k(indexed: Path) -> None:
+    if len(_backends()) < 2:
+        pytest.skip("sqlite-vec cannot be loaded here (sqlean-py and sqlite-vec are not installed)")
+    results = {}
+    for backend in ("numpy", "sqlite-vec"):
+        quire = Quire(indexed, vector_backend=backend)
+        results[backend] = [
+            [(p.chunk_id, round(p.score, 4)) for p in quire.search(1, q, mode="vector", k=8)] for q in QUERIES
+        ]
+        quire.close()
+    assert results["numpy"] == results["sqlite-vec"]
+
+
+def test_vector_and_hybrid_find_the_right_chapter(quire: Quire) -> None:
+    expected = {QUERIES[1]: "Pig And Pepper", QUERIES[2]: "A Mad Tea-Party"}
+    for query, chapter in expected.items():
+        for mode in ("vector", "hybrid"):
+            top = quire.search(1, query, mode=mode, k=3)
+            assert chapter in [p.section_title for p in top], (mode, query, [p.section_title for p in top])
+    hybrid = quire.search(1, QUERIES[2], mode="hybrid", k=5)
+    assert all(p.keyword_rank or p.vector_rank for p in hybrid)
+    assert hybrid == sorted(hybrid, key=lambda p: -p.score)
+
+
+def test_passage_locators_point_at_its_text(quire: Quire) -> None:
+    for passage in quire.search(1, QUERIES[0], k=5):
+        first = quire.show(1, passage.start.segment_locator)[0]
+        assert passage.text.startswith(first.text[passage.start.offset :].strip()[:30])
+        last = quire.show(1, passage.end.segment_locator)[0]
+        assert passage.text.endswith(last.text[: passage.end.offset].strip()[-30:])
+        assert passage.locators[0] == passage.start.segment_locator
+
+
+def test_the_spoiler_bound_is_never_crossed(quire: Quire) -> None:
+    bound = "6.0"  # the reader is at the start of chapter 4 (section 6)
+    bound_ordinal = quire.library.ordinal_of(1, quire.show(1, bound)[0].locator)
+    for query in [*QUERIES, "Off with her head", "tea party"]:
+        for mode in ("keyword", "vector", "hybrid"):
+            for passage in quire.search(1, query, mode=mode, k=10, before=bound):
+                assert passage.end_ordinal <= bound_ordinal, (query, mode, str(passage.end))
+    late = quire.search(1, "the Mad Hatter's tea party", k=10, before=bound)
+    assert all(p.section_title != "A Mad Tea-Party" for p in late)
+
+
+def test_library_wide_search_covers_every_indexed_book(quire: Quire) -> None:
+    passages = quire.search(None, QUERIES[1], k=3)
+    assert {p.book_id for p in passages} == {1}
+
+
+def _openai_mock(request: Request) -> Reply:
+    texts = request.json()["input"]
+    rng = np.random.default_rng(abs(hash(tuple(texts))) % 2**32)
+    return Reply(200, {"data": [{"index": i, "embedding": rng.standard_normal(8).tolist()} for i in range(len(texts))]})
+
+
+@pytest.mark.parametrize("backend", _backends())
+def test_partial_index_cancel_resume_and_model_change(tmp_path: Path, backend: str) -> None:
+    quire = Quire(tmp_path, vector_backend=backend)
+    book = quire.import_paths([book_path("en/epubjs-alice.epub")])[0].book
+    quire.indexer.batch_size = 8
+    middle = quire.book(book.id).segment_count // 2
+    quire.save_position(book.id, quire.library.segments(book.id, middle, 1)[0].locator)
+    cancel = threading.Event()
+    with pytest.raises(IndexCancelled):
+        quire.index(book.id, progress=lambda status: cancel.set(), cancel=cancel)
+    status = quire.index_status(book.id)
+    assert (status.status, status.done) == ("cancelled", 8) and status.total > 8
+    # fan-out: the first batch is the chunks nearest the reader's position
+    rows = quire.library.conn.execute(
+        "SELECT c.start_ordinal, v.chunk_id IS NOT NULL FROM chunks c LEFT JOIN chunk_vectors v ON v.chunk_id = c.id WHERE c.book_id = ?",
+        (book.id,),
+    ).fetchall()
+    embedded = sorted(abs(r[0] - middle) for r in rows if r[1])
+    others = sorted(abs(r[0] - middle) for r in rows if not r[1])
+    assert embedded[-1] <= others[0]
+    # a partly embedded book: hybrid still answers; vector hits come only from embedded chunks
+    assert quire.search(book.id, "the Cheshire cat", mode="hybrid", k=5)
+    embedded_ids = {r[0] for r in quire.library.conn.execute("SELECT chunk_id FROM chunk_vectors")}
+    assert {p.chunk_id for p in quire.search(book.id, "the Cheshire cat", mode="vector", k=20)} <= embedded_ids
+    final = quire.index(book.id)
+    assert (final.status, final.done) == ("done", final.total)
+    assert quire.vectors.count(book.id, "all-MiniLM-L6-v2") == quire.chunks.count(book.id)
+    # another model: re-chunked in its own tokens, the old vectors dropped, never mixed
+    with LocalServer(_openai_mock) as server:
+        name = quire.use_remote_embedder("openai:mock-embed", server.url + "/v1")
+        status = quire.index(book.id, name)
+        assert status.model == "openai:mock-embed" and status.done == status.total
+        assert quire.chunks.profile(book.id).tokenizer == "approximate"
+        models = {r[0] for r in quire.library.conn.execute("SELECT DISTINCT model FROM chunk_vectors")}
+        assert models == {"openai:mock-embed"}
+        if backend == "sqlite-vec":
+            assert (
+                quire.library.conn.execute(f"SELECT COUNT(*) FROM {vec_table('all-MiniLM-L6-v2')}").fetchone()[0] == 0
+            )
+        assert quire.search(book.id, "rabbit", mode="vector", k=3)
+    quire.close()
+
+
+def test_removing_a_book_removes_its_chunks_and_vectors(tmp_path: Path) -> None:
+    quire = Quire(tmp_path)
+    book = quire.import_paths([book_path("minimal/epubcheck-minimal.epub")])[0].book
+    quire.index(book.id)
+    quire.remove(book.id)
+    for table in ("chunks", "chunks_fts", "chunk_vectors", "chunk_sets", "book_index"):
+        assert quire.library.conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] == 0, table
+    if quire.vectors.backend == "sqlite-vec":
+        assert quire.library.conn.execute(f"SELECT COUNT(*) FROM {vec_table('all-MiniLM-L6-v2')}").fetchone()[0] == 0
+    quire.close()
+
+
+CHILD = """
+import sys
+from core.services import Quire
+quire = Quire(sys.argv[1])
+quire.indexer.batch_size = 4
+quire.index(1)
+"""
+
+
+def test_a_killed_indexing_process_resumes_without_duplicates(tmp_path: Path) -> None:
+    quire = Quire(tmp_path)
+    book = quire.import_paths([book_path("en/epubjs-alice.epub")])[0].book
+    total = quire.chunks.count(book.id)
+    quire.close()
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(tmp_path)], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}
+    )
+    probe = sqlite3.connect(tmp_path / "library.db", timeout=10)
+    deadline = time.monotonic() + 120
+    done = 0
+    while time.monotonic() < deadline and done < 12:
+        time.sleep(0.05)
+        row = (
+            probe.execute("SELECT done FROM book_index WHERE book_id = ?", (book.id,)).fetchone()
+            if _has_table(probe)
+            else None
+        )
+        done = row[0] if row else 0
+        assert child.poll() is None, "the child finished before it could be killed: make the book bigger"
+    os.kill(child.pid, signal.SIGKILL)
+    child.wait()
+    probe.close()
+    assert 12 <= done < total
+    quire = Quire(tmp_path)
+    stored = quire.library.conn.execute("SELECT COUNT(*) FROM chunk_vectors").fetchone()[0]
+    assert stored == quire.index_status(book.id).done  # vectors and progress were committed together
+    status = quire.index(book.id)
+    assert status.done == status.total == total
+    ids = [r[0] for r in quire.library.conn.execute("SELECT chunk_id FROM chunk_vectors")]
+    assert len(ids) == len(set(ids)) == total
+    embedder = quire.embedder("all-MiniLM-L6-v2")
+    sample = quire.library.conn.execute(
+        "SELECT c.text, v.embedding FROM chunks c JOIN chunk_vectors v ON v.chunk_id = c.id ORDER BY c.id LIMIT 5"
+    ).fetchall()
+    fresh = embedder.embed_documents([row[0] for row in sample])
+    stored_vectors = np.stack([np.frombuffer(row[1], dtype=np.float32) for row in sample])
+    assert np.abs(fresh - stored_vectors).max() < 1e-4
+    quire.close()
+
+
+def _has_table(conn: sqlite3.Connection) -> bool:
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'book_index'").fetchone() is not None
