@@ -135,9 +135,8 @@ def test_interrupted_download_resumes_with_a_range_request(tmp_path: Path) -> No
 
 
 def test_checksum_mismatch_deletes_the_file(tmp_path: Path) -> None:
-    with LocalServer(RangeServer(etag=None)) as server:
-        with pytest.raises(ModelUnavailableError, match="checksum mismatch"):
-            download(f"{server.url}/model.onnx", tmp_path / "model.onnx", sha256="0" * 64)
+    with LocalServer(RangeServer(etag=None)) as server, pytest.raises(ModelUnavailableError, match="checksum mismatch"):
+        download(f"{server.url}/model.onnx", tmp_path / "model.onnx", sha256="0" * 64)
     assert list(tmp_path.iterdir()) == []
 
 
