@@ -75,3 +75,21 @@ def test_python_dash_m_core_uses_quire_library_env(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)[0]["book"]["title"] == "Minimal EPUB 3.0"
     assert (tmp_path / "envlib" / "library.db").exists()
+
+
+def test_index_and_search_commands(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    lib = ["--library", str(tmp_path / "lib")]
+    run(capsys, "import", str(book_path("minimal/epubcheck-minimal.epub")), str(book_path("zh/luxun_nahan.txt")), *lib)
+    code, out, err = run(capsys, "search", "luxun", "孔乙己", "--mode", "keyword", "--k", "2", *lib)
+    assert code == 0 and out.startswith(" 1. [") and "孔乙己" in out
+    code, out, err = run(capsys, "search", "luxun", "孔乙己", *lib)
+    assert "not indexed yet" in err
+    code, out, err = run(capsys, "index", "minimal", *lib)
+    assert code == 0 and "Embedding model: all-MiniLM-L6-v2" in err and "chunks" in err
+    code, out, _ = run(capsys, "search", "minimal", "content", "--json", *lib)
+    passages = json.loads(out)
+    assert passages and passages[0]["vector_rank"] == 1 and passages[0]["start"].startswith("0.")
+    code, out, err = run(capsys, "search", "minimal", "content", "--before", "0.0", "--json", *lib)
+    assert code == 0 and json.loads(out) == []  # the one chunk reaches past the reader's position
+    code, out, err = run(capsys, "index", "minimal", "--embedder", "openai:x", *lib)
+    assert code == 1 and "--base-url" in err

@@ -1,0 +1,48 @@
+"""Helpers shared by the benchmarks: percentiles, a bare onnxruntime baseline, the Moby-Dick library."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+
+from core.rag.models import ModelStore
+from core.services import Quire
+
+MOBY = Path("../shared/data/books/en/idpf-moby-dick.epub")
+
+
+def percentile(values: list[float], q: float) -> float:
+    return float(np.percentile(values, q * 100)) if values else float("nan")
+
+
+def bare_onnx_rate(texts: list[str], batch_size: int = 32) -> float:
+    """Passages per second of the bare model: tokenizer + session.run, in the given order, no extras."""
+    import onnxruntime
+    from tokenizers import Tokenizer
+
+    store = ModelStore(Path("/nonexistent"))
+    model, tokenizer_path = store.paths(store.spec("all-MiniLM-L6-v2"))
+    tokenizer = Tokenizer.from_file(str(tokenizer_path))
+    tokenizer.enable_truncation(256)
+    tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = 2
+    session = onnxruntime.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+    started = time.perf_counter()
+    for start in range(0, len(texts), batch_size):
+        encodings = tokenizer.encode_batch(texts[start : start + batch_size])
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        session.run(None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)})
+    return len(texts) / (time.perf_counter() - started)
+
+
+def moby_chunks(folder: Path) -> list[str]:
+    """The chunk texts Quire makes of Moby-Dick."""
+    quire = Quire(folder)
+    book = quire.import_paths([MOBY])[0].book
+    texts = [c.text for c in quire.chunks.chunks(book.id)]
+    quire.close()
+    return texts

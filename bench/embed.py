@@ -1,0 +1,57 @@
+"""Embedding throughput: Quire's embedder against the bare onnxruntime session on the same inputs.
+
+    python -m bench.embed [--count 256] [--json]
+
+The inputs are Quire's own chunks of Moby-Dick (up to 192 tokens each). Our pipeline adds batching
+by length, pooling and normalisation; the target is an overhead under 10% (a ratio above 0.9).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench.common import bare_onnx_rate, moby_chunks
+from core.rag.models import ModelStore
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=256, help="how many passages")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as folder:
+        texts = moby_chunks(Path(folder))[200 : 200 + args.count]
+        embedder = ModelStore(Path(folder) / "models").load("all-MiniLM-L6-v2")
+        embedder.embed_documents(texts[:8])  # warm up both
+        bare_onnx_rate(texts[:8])
+        started = time.perf_counter()
+        embedder.embed_documents(texts, batch_size=32)
+        ours = len(texts) / (time.perf_counter() - started)
+        bare = bare_onnx_rate(texts)
+    result = {
+        "passages": len(texts),
+        "quire_per_s": round(ours, 2),
+        "bare_onnxruntime_per_s": round(bare, 2),
+        "ratio": round(ours / bare, 3),
+        "sentence_transformers": "not installed"
+        if importlib.util.find_spec("sentence_transformers") is None
+        else "installed (not run: it needs the model hub)",
+    }
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        print(
+            f"{result['passages']} Moby-Dick chunks: Quire {ours:.1f}/s, bare onnxruntime {bare:.1f}/s, ratio {ours / bare:.2f}"
+        )
+        print(f"sentence-transformers: {result['sentence_transformers']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,54 @@
+"""The benchmarks run, at small scale, through the same code paths they measure."""
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import DATA, book_path
+
+from bench import embed, ingest, retrieval
+
+
+def _qa(relative: str) -> Path:
+    book_path("minimal/epubcheck-minimal.epub")  # skips with the reason when ../shared/data is absent
+    return DATA / "qa" / relative
+
+
+def test_retrieval_benchmark_scores_every_mode_and_the_baseline(capsys: pytest.CaptureFixture[str]) -> None:
+    code = retrieval.main(
+        [
+            "--dataset",
+            "fairytaleqa",
+            "--data",
+            str(_qa("en/fairytaleqa")),
+            "--limit-docs",
+            "1",
+            "--limit-questions",
+            "8",
+            "--json",
+        ]
+    )
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0 and report["questions"] == 8
+    run = report["runs"]["192"]
+    for mode in ("keyword", "vector", "hybrid"):
+        assert 0.0 <= run[mode]["recall@1"] <= run[mode]["recall@5"] <= run[mode]["recall@10"] <= 1.0
+    assert run["hybrid"]["recall@10"] > 0.5  # real retrieval, not noise
+    assert set(report["baseline"]) == {"recall@1", "recall@5", "recall@10", "mrr@10"}
+
+
+def test_retrieval_benchmark_reads_cmrc2018(capsys: pytest.CaptureFixture[str]) -> None:
+    documents = retrieval.load_cmrc2018(_qa("zh/cmrc2018"), "dev")
+    assert len(documents) == 1 and len(documents[0].sections) == 848 and len(documents[0].questions) == 3219
+
+
+def test_ingest_and_embed_benchmarks_print_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    folder = tmp_path / "books"
+    folder.mkdir()
+    (folder / "nahan.txt").write_bytes(book_path("zh/luxun_nahan.txt").read_bytes())
+    assert ingest.main(["--data", str(folder), "--repeat", "1", "--json"]) == 0
+    [row] = json.loads(capsys.readouterr().out)
+    assert row["sections"] == 16 and row["chunks"] > 100 and row["search_p50_ms"] > 0
+    assert embed.main(["--count", "16", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["passages"] == 16 and result["quire_per_s"] > 0 and result["bare_onnxruntime_per_s"] > 0
