@@ -137,6 +137,22 @@ def _progress_bar(status: IndexStatus) -> None:
     print(line, end="" if status.status == "running" else "\n", file=sys.stderr, flush=True)
 
 
+def _download_bar(done: int, total: int | None) -> None:
+    size = f"{done / 1e6:.1f}" + (f" of {total / 1e6:.1f}" if total else "")
+    print(f"\rdownloading the model: {size} MB", end="", file=sys.stderr, flush=True)
+
+
+def cmd_models(quire: Quire, args: argparse.Namespace) -> int:
+    models = quire.models_status()
+    if args.json:
+        _print_json(models)
+        return 0
+    for model in models:
+        state = "ready" if model["available"] else "downloads on first use"
+        print(f"{model['name']:24} {','.join(model['languages']):6} {model['dimension']:>4}d  {state}")
+    return 0
+
+
 def cmd_index(quire: Quire, args: argparse.Namespace) -> int:
     name = args.embedder
     if name and ":" in name:
@@ -150,7 +166,12 @@ def cmd_index(quire: Quire, args: argparse.Namespace) -> int:
         name, reason = quire.choose_embedder(args.book)
         if not args.json:
             print(f"Embedding model: {reason}.", file=sys.stderr)
-    status = quire.index(args.book, name, progress=None if args.json else _progress_bar)
+    status = quire.index(
+        args.book,
+        name,
+        progress=None if args.json else _progress_bar,
+        download_progress=None if args.json else _download_bar,
+    )
     if args.json:
         _print_json(status.to_dict())
     return 0
@@ -234,6 +255,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--embedder", help="a model (all-MiniLM-L6-v2, bge-small-zh-v1.5, ...) or openai:MODEL / ollama:MODEL"
     )
     p.add_argument("--base-url", help="endpoint of a remote embedder; its key comes from $QUIRE_EMBEDDING_API_KEY")
+    add("models", cmd_models, "list the on-device embedding models")
     p = add("search", cmd_search, "find the passages that answer a question (keyword + semantic)")
     p.add_argument("book")
     p.add_argument("query")

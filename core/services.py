@@ -34,7 +34,7 @@ from core.rag import (
     VectorStore,
 )
 from core.rag.chunker import DEFAULT_TARGET_TOKENS, TokenCounter, approximate_token_count
-from core.rag.models import DEFAULT_MODEL, choose_model, token_counter
+from core.rag.models import CATALOG, DEFAULT_MODEL, choose_model, token_counter
 
 LIBRARY_ENV = "QUIRE_LIBRARY"
 
@@ -242,10 +242,13 @@ class Quire:
         embedder: str | None = None,
         progress: Callable[[IndexStatus], None] | None = None,
         cancel: threading.Event | None = None,
+        download_progress: Callable[[int, int | None], None] | None = None,
     ) -> IndexStatus:
         """Embed a book's chunks (resuming any earlier run), nearest to the reader's position first."""
         book = self.book(reference)
         name = embedder or self.choose_embedder(book.id)[0]
+        if name in CATALOG and not self.models.is_available(name):
+            self.models.fetch(name, progress=download_progress, cancel=cancel)  # first use: download it
         position = self.annotations.position(book.id)
         return self.indexer.run(
             book.id,
@@ -267,6 +270,7 @@ class Quire:
         mode: str = "hybrid",
         k: int = 10,
         before: str | Locator | None = None,
+        sections: tuple[int, int] | None = None,
     ) -> list[Passage]:
         """Passages for a query in a book (or the library); ``before`` is the spoiler bound, inclusive."""
         book_id = self.book(reference).id if reference is not None else None
@@ -276,4 +280,12 @@ class Quire:
                 raise QuireError("a spoiler bound (before) needs a book")
             locator = parse_locator(before) if isinstance(before, str) else before
             max_ordinal = self.library.ordinal_of(book_id, locator)
-        return self.retriever.search(query, book_id=book_id, mode=mode, k=k, max_ordinal=max_ordinal)
+        return self.retriever.search(query, book_id=book_id, mode=mode, k=k, max_ordinal=max_ordinal, sections=sections)
+
+    def models_status(self) -> list[dict]:
+        """The embedding models Quire knows, and whether each can run here now."""
+        return [
+            {"name": spec.name, "languages": list(spec.languages), "dimension": spec.dimension,
+             "available": self.models.is_available(spec.name)}
+            for spec in CATALOG.values()
+        ]  # fmt: skip

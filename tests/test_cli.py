@@ -93,3 +93,23 @@ def test_index_and_search_commands(capsys: pytest.CaptureFixture[str], tmp_path:
     assert code == 0 and json.loads(out) == []  # the one chunk reaches past the reader's position
     code, out, err = run(capsys, "index", "minimal", "--embedder", "openai:x", *lib)
     assert code == 1 and "--base-url" in err
+
+
+def test_a_model_is_downloaded_on_first_use_and_offline_says_so(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from httpkit import closed_port
+
+    from core.rag import models
+
+    unreachable = f"http://127.0.0.1:{closed_port()}"
+    monkeypatch.setitem(models.CATALOG, "bge-small-zh-v1.5", models.ModelSpec(
+        "bge-small-zh-v1.5", ("zh",), 512, 512, "cls",
+        files=(models.ModelFile("model.onnx", f"{unreachable}/model.onnx"), models.ModelFile("tokenizer.json", f"{unreachable}/t.json")),
+    ))  # fmt: skip
+    lib = ["--library", str(tmp_path / "lib")]
+    run(capsys, "import", str(book_path("zh/luxun_nahan.txt")), *lib)
+    code, out, err = run(capsys, "index", "1", "--embedder", "bge-small-zh-v1.5", *lib)
+    assert code == 1 and "you seem to be offline" in err and err.count("\n") == 1
+    code, out, _ = run(capsys, "models", "--json", *lib)
+    assert {m["name"]: m["available"] for m in json.loads(out)}["bge-small-zh-v1.5"] is False

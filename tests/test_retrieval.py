@@ -109,6 +109,12 @@ def test_the_spoiler_bound_is_never_crossed(quire: Quire) -> None:
     assert all(p.section_title != "A Mad Tea-Party" for p in late)
 
 
+def test_section_range_filter(quire: Quire) -> None:
+    for mode in ("keyword", "vector", "hybrid"):
+        passages = quire.search(1, "Alice", mode=mode, k=10, sections=(4, 5))
+        assert passages and {p.start.section for p in passages} <= {4, 5}
+
+
 def test_library_wide_search_covers_every_indexed_book(quire: Quire) -> None:
     passages = quire.search(None, QUERIES[1], k=3)
     assert {p.book_id for p in passages} == {1}
