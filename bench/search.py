@@ -83,29 +83,21 @@ def synthetic_library(workdir: Path, count: int) -> tuple[Path, int]:
     rng = random.Random(0)
     vectors = np.random.default_rng(0).standard_normal((count, 384)).astype(np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-    conn.execute("BEGIN")
-    conn.execute("DELETE FROM chunks WHERE book_id = ?", (book.id,))
-    conn.execute("DELETE FROM chunks_fts WHERE book_id = ?", (book.id,))
     base = 10_000_000
     rows = [
         (base + i, book.id, i, 0, 0, 0, 0, 0, 150, " ".join(rng.choice(words) for _ in range(110)))
         for i in range(count)
     ]
-    conn.executemany("INSERT INTO chunks VALUES (?,?,?,?,?,?,?,?,?,?)", rows)
-    conn.executemany(
-        "INSERT INTO chunks_fts (rowid, body, book_id) VALUES (?,?,?)",
-        [(r[0], index_text(r[9]), book.id) for r in rows],
-    )
-    conn.execute("COMMIT")
+    with quire.library.transaction():
+        conn.execute("DELETE FROM chunks WHERE book_id = ?", (book.id,))
+        conn.execute("DELETE FROM chunks_fts WHERE book_id = ?", (book.id,))
+        conn.executemany("INSERT INTO chunks VALUES (?,?,?,?,?,?,?,?,?,?)", rows)
+        bodies = [(r[0], index_text(r[9]), book.id) for r in rows]
+        conn.executemany("INSERT INTO chunks_fts (rowid, body, book_id) VALUES (?,?,?)", bodies)
     for start in range(0, count, 5000):
-        conn.execute("BEGIN")
-        quire.vectors.add(
-            conn,
-            "all-MiniLM-L6-v2",
-            [base + i for i in range(start, min(count, start + 5000))],
-            vectors[start : start + 5000],
-        )
-        conn.execute("COMMIT")
+        with quire.library.transaction():
+            ids = [base + i for i in range(start, min(count, start + 5000))]
+            quire.vectors.add(conn, "all-MiniLM-L6-v2", ids, vectors[start : start + 5000])
     conn.execute(
         "INSERT OR REPLACE INTO book_index VALUES (?, 'all-MiniLM-L6-v2', 384, 'done', ?, ?, '', ?)",
         (book.id, count, count, now()),

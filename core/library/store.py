@@ -6,7 +6,8 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from core.books.formats import SUPPORTED, content_hash, parse_book, read_file_bytes
@@ -40,6 +41,18 @@ class Library:
         """Close the database connection."""
         self.conn.close()
 
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (BEGIN IMMEDIATE), held against other threads; rolled back on error."""
+        with self.lock:
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.conn
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+            self.conn.execute("COMMIT")
+
     def write(self, sql: str, params: tuple = ()) -> sqlite3.Cursor:
         """Run one writing statement, never inside another thread's import transaction."""
         with self.lock:
@@ -60,20 +73,16 @@ class Library:
         suffix = Path(name).suffix.lower() if Path(name).suffix.lower() in SUPPORTED else f".{book.format}"
         final = self.files / f"{digest}{suffix}"
         temporary = self.files / f".{digest}.{os.getpid()}.part"
-        with self.lock:
-            try:
-                temporary.write_bytes(data)
-                self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            temporary.write_bytes(data)
+            with self.transaction():
                 book_id = self._insert(book, digest, name, len(data))
-                os.replace(temporary, final)
-                self.conn.execute("COMMIT")
-            except BaseException:
-                if self.conn.in_transaction:
-                    self.conn.execute("ROLLBACK")
-                temporary.unlink(missing_ok=True)
-                if not self.conn.execute("SELECT 1 FROM books WHERE content_hash = ?", (digest,)).fetchone():
-                    final.unlink(missing_ok=True)
-                raise
+                os.replace(temporary, final)  # the file is in place before the rows are committed
+        except BaseException:
+            temporary.unlink(missing_ok=True)
+            if not self.conn.execute("SELECT 1 FROM books WHERE content_hash = ?", (digest,)).fetchone():
+                final.unlink(missing_ok=True)
+            raise
         return self.get(book_id), True
 
     def _insert(self, book: Book, digest: str, name: str, size: int) -> int:
@@ -175,17 +184,11 @@ class Library:
     def remove(self, book_id: int) -> BookRecord:
         """Delete a book's rows (annotations included) and its file."""
         record = self.get(book_id)
-        with self.lock:
-            self.conn.execute("BEGIN IMMEDIATE")
-            try:
-                for hook in self.remove_hooks:
-                    hook(self.conn, book_id)
-                self.conn.execute("DELETE FROM segments_fts WHERE book_id = ?", (book_id,))
-                self.conn.execute("DELETE FROM books WHERE id = ?", (book_id,))
-                self.conn.execute("COMMIT")
-            except BaseException:
-                self.conn.execute("ROLLBACK")
-                raise
+        with self.transaction() as conn:
+            for hook in self.remove_hooks:
+                hook(conn, book_id)
+            conn.execute("DELETE FROM segments_fts WHERE book_id = ?", (book_id,))
+            conn.execute("DELETE FROM books WHERE id = ?", (book_id,))
         for path in self.files.glob(f"{record.content_hash}.*"):
             path.unlink(missing_ok=True)
         return record

@@ -29,6 +29,21 @@ class Filters:
     max_ordinal: int | None = None  # only chunks that end at or before this segment ordinal
     sections: tuple[int, int] | None = None  # inclusive section index range
 
+    def where(self, book: str, end_ordinal: str, section: str) -> tuple[list[str], list[int]]:
+        """SQL conditions (for the caller to AND together) and their parameters, on the given columns."""
+        clauses: list[str] = []
+        params: list[int] = []
+        if self.book_id is not None:
+            clauses.append(f"{book} = ?")
+            params.append(self.book_id)
+        if self.max_ordinal is not None:
+            clauses.append(f"{end_ordinal} <= ?")
+            params.append(self.max_ordinal)
+        if self.sections is not None:
+            clauses += [f"{section} >= ?", f"{section} <= ?"]
+            params += list(self.sections)
+        return clauses, params
+
 
 class ChunkStore:
     """Reads and writes the ``chunks`` table and its keyword index, inside the library's transactions."""
@@ -56,19 +71,12 @@ class ChunkStore:
         """Re-chunk the book if it was chunked another way; True when it was (its vectors are gone then)."""
         if self.profile(book_id) == profile:
             return False
-        with self.library.lock:
-            conn = self.library.conn
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                for hook in self.rechunk_hooks:
-                    hook(conn, book_id)
-                self.on_remove(conn, book_id)
-                conn.execute("DELETE FROM chunks WHERE book_id = ?", (book_id,))
-                self._write(conn, book_id, profile, count)
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
+        with self.library.transaction() as conn:
+            for hook in self.rechunk_hooks:
+                hook(conn, book_id)
+            self.on_remove(conn, book_id)
+            conn.execute("DELETE FROM chunks WHERE book_id = ?", (book_id,))
+            self._write(conn, book_id, profile, count)
         return True
 
     def _write(self, conn: sqlite3.Connection, book_id: int, profile: ChunkProfile, count: TokenCounter) -> None:
@@ -126,19 +134,10 @@ class ChunkStore:
         expression = match_any_expression(query)
         if expression is None:
             return []
-        sql = [
-            "SELECT c.id, bm25(chunks_fts) AS rank FROM chunks_fts f JOIN chunks c ON c.id = f.rowid WHERE chunks_fts MATCH ?"
-        ]
-        params: list = [expression]
-        if filters.book_id is not None:
-            sql.append("AND f.book_id = ?")
-            params.append(filters.book_id)
-        if filters.max_ordinal is not None:
-            sql.append("AND c.end_ordinal <= ?")
-            params.append(filters.max_ordinal)
-        if filters.sections is not None:
-            sql.append("AND c.section_idx BETWEEN ? AND ?")
-            params += list(filters.sections)
+        clauses, params = filters.where("f.book_id", "c.end_ordinal", "c.section_idx")
+        sql = ["SELECT c.id, bm25(chunks_fts) AS rank FROM chunks_fts f JOIN chunks c ON c.id = f.rowid"]
+        sql += ["WHERE chunks_fts MATCH ?", *(f"AND {clause}" for clause in clauses)]
+        params = [expression, *params]
         sql.append("ORDER BY rank LIMIT ?")
         params.append(limit)
         return [(r[0], -r[1]) for r in self.library.conn.execute(" ".join(sql), params)]

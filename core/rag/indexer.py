@@ -80,14 +80,8 @@ class Indexer:
         self.chunks.ensure(book_id, chunk_profile_for(embedder), embedder.count_tokens)
         status = self.status(book_id)
         if status is not None and status.model != embedder.name:
-            with self.library.lock:  # a different model: its vectors never mix with this one's
-                self.library.conn.execute("BEGIN IMMEDIATE")
-                try:
-                    self.vectors.delete_book(self.library.conn, book_id)
-                    self.library.conn.execute("COMMIT")
-                except BaseException:
-                    self.library.conn.execute("ROLLBACK")
-                    raise
+            with self.library.transaction() as conn:  # a different model: its vectors never mix with this one's
+                self.vectors.delete_book(conn, book_id)
         total = self.chunks.count(book_id)
         done = self.vectors.count(book_id, embedder.name)
         self.library.write(
@@ -130,19 +124,12 @@ class Indexer:
                 vectors = embedder.embed_documents(
                     [text for _, text in batch], batch_size=self.batch_size, cancel=cancel
                 )
-                with self.library.lock:
-                    conn = self.library.conn
-                    conn.execute("BEGIN IMMEDIATE")
-                    try:
-                        self.vectors.add(conn, embedder.name, [cid for cid, _ in batch], vectors)
-                        done += len(batch)
-                        conn.execute(
-                            "UPDATE book_index SET done = ?, updated_at = ? WHERE book_id = ?", (done, now(), book_id)
-                        )
-                        conn.execute("COMMIT")
-                    except BaseException:
-                        conn.execute("ROLLBACK")
-                        raise
+                with self.library.transaction() as conn:
+                    self.vectors.add(conn, embedder.name, [cid for cid, _ in batch], vectors)
+                    done += len(batch)
+                    conn.execute(
+                        "UPDATE book_index SET done = ?, updated_at = ? WHERE book_id = ?", (done, now(), book_id)
+                    )
                 embedded += len(batch)
                 if progress:
                     rate = embedded / max(time.monotonic() - started, 1e-6)

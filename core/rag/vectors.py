@@ -115,25 +115,17 @@ class VectorStore:
             exists = conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (table,)).fetchone()
             if exists and conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] == count:
                 continue
-            with self.library.lock:
-                conn.execute("BEGIN IMMEDIATE")
-                try:
-                    if exists:
-                        conn.execute(f"DROP TABLE {table}")
-                    first = conn.execute(
-                        "SELECT embedding FROM chunk_vectors WHERE model = ? LIMIT 1", (model,)
-                    ).fetchone()
-                    self._ensure_mirror(conn, model, len(first[0]) // 4)
-                    conn.execute(
-                        f"INSERT INTO {table} (chunk_id, embedding, book_id, section_idx, end_ordinal) "
-                        "SELECT v.chunk_id, v.embedding, v.book_id, c.section_idx, c.end_ordinal "
-                        "FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_id WHERE v.model = ?",
-                        (model,),
-                    )
-                    conn.execute("COMMIT")
-                except BaseException:
-                    conn.execute("ROLLBACK")
-                    raise
+            with self.library.transaction():
+                if exists:
+                    conn.execute(f"DROP TABLE {table}")
+                first = conn.execute("SELECT embedding FROM chunk_vectors WHERE model = ? LIMIT 1", (model,)).fetchone()
+                self._ensure_mirror(conn, model, len(first[0]) // 4)
+                conn.execute(
+                    f"INSERT INTO {table} (chunk_id, embedding, book_id, section_idx, end_ordinal) "
+                    "SELECT v.chunk_id, v.embedding, v.book_id, c.section_idx, c.end_ordinal "
+                    "FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_id WHERE v.model = ?",
+                    (model,),
+                )
 
     # -- reading ------------------------------------------------------------------------------
     def count(self, book_id: int, model: str) -> int:
@@ -154,17 +146,10 @@ class VectorStore:
         table = vec_table(model)
         if not self.conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (table,)).fetchone():
             return []
+        clauses, params = filters.where("book_id", "end_ordinal", "section_idx")
         sql = [f"SELECT chunk_id, distance FROM {table} WHERE embedding MATCH ? AND k = ?"]
-        params: list = [query.tobytes(), min(k, 4096)]
-        if filters.book_id is not None:
-            sql.append("AND book_id = ?")
-            params.append(filters.book_id)
-        if filters.max_ordinal is not None:
-            sql.append("AND end_ordinal <= ?")
-            params.append(filters.max_ordinal)
-        if filters.sections is not None:
-            sql.append("AND section_idx >= ? AND section_idx <= ?")
-            params += list(filters.sections)
+        sql += [f"AND {clause}" for clause in clauses]
+        params = [query.tobytes(), min(k, 4096), *params]
         sql.append("ORDER BY distance")
         return [(r[0], 1.0 - r[1]) for r in self.conn.execute(" ".join(sql), params)]
 
