@@ -26,7 +26,6 @@ from pathlib import Path
 import numpy as np
 
 from core.rag.chunker import DEFAULT_TARGET_TOKENS
-from core.rag.chunks import ChunkProfile
 from core.services import Quire
 
 KS = (1, 5, 10)
@@ -130,14 +129,13 @@ def run(
     with tempfile.TemporaryDirectory() as folder:
         for target in targets:
             quire = Quire(Path(folder) / f"t{target}")
+            quire.indexer.target_tokens = target
             embedder = quire.embedder("all-MiniLM-L6-v2")
-            profile = ChunkProfile(embedder.tokenizer_name, target)
             rankings: dict[str, list[list[str]]] = {"keyword": [], "vector": [], "hybrid": []}
             started = time.perf_counter()
             chunks = 0
             for document in documents:
                 book = quire.import_bytes(document.html(), f"{document.name}.html").book
-                quire.chunks.ensure(book.id, profile, embedder.count_tokens)
                 quire.indexer.run(book.id, embedder)
                 chunks += quire.chunks.count(book.id)
                 for question, _ in document.questions:

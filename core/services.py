@@ -81,7 +81,7 @@ class Quire:
         self.models = ModelStore(self.library.root / "models")
         self.chunks = ChunkStore(self.library, self._default_chunking)
         self.vectors = VectorStore(self.library, self.chunks, vector_backend)
-        self.retriever = Retriever(self.library, self.chunks, self.vectors, self.embedder)
+        self.retriever = Retriever(self.library, self.chunks, self.vectors, self.embedder, self._model_languages)
         self.indexer = Indexer(self.library, self.chunks, self.vectors)
         self.remote_embedders: dict[str, Embedder] = {}
         self._chunking: tuple[ChunkProfile, TokenCounter] | None = None
@@ -210,6 +210,11 @@ class Quire:
         return export_markdown(book, highlights, bookmarks, sections)
 
     # -- retrieval ----------------------------------------------------------------------------
+    @staticmethod
+    def _model_languages(name: str) -> tuple[str, ...]:
+        """Languages a model is good at ("*": many, or unknown for a remote model)."""
+        return CATALOG[name].languages if name in CATALOG else ("*",)
+
     def embedder(self, name: str) -> Embedder:
         """An embedder by name: a registered remote endpoint, or an on-device catalog model."""
         if name in self.remote_embedders:

@@ -132,7 +132,7 @@ def m002_retrieval(conn: sqlite3.Connection) -> None:
             UNIQUE (book_id, idx)
         );
         CREATE INDEX chunks_book_end ON chunks (book_id, end_ordinal);
-        CREATE VIRTUAL TABLE chunks_fts USING fts5(body, book_id UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
+        CREATE VIRTUAL TABLE chunks_fts USING fts5(body, book_id UNINDEXED, tokenize = 'porter unicode61 remove_diacritics 2');
         CREATE TABLE chunk_vectors (
             chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
             book_id INTEGER NOT NULL,

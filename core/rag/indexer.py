@@ -46,9 +46,9 @@ class IndexStatus:
 ProgressCallback = Callable[[IndexStatus], None]
 
 
-def chunk_profile_for(embedder: Embedder) -> ChunkProfile:
-    """How books are chunked for an embedder: its tokens, within its input limit."""
-    return ChunkProfile(embedder.tokenizer_name, min(DEFAULT_TARGET_TOKENS, embedder.max_tokens - 2), DEFAULT_OVERLAP)
+def chunk_profile_for(embedder: Embedder, target_tokens: int = DEFAULT_TARGET_TOKENS) -> ChunkProfile:
+    """How books are chunked for an embedder: in its tokens, within its input limit."""
+    return ChunkProfile(embedder.tokenizer_name, min(target_tokens, embedder.max_tokens - 2), DEFAULT_OVERLAP)
 
 
 class Indexer:
@@ -77,7 +77,7 @@ class Indexer:
 
     def _prepare(self, book_id: int, embedder: Embedder) -> int:
         """Make the chunks and index row fit this embedder; return how many chunks there are."""
-        self.chunks.ensure(book_id, chunk_profile_for(embedder), embedder.count_tokens)
+        self.chunks.ensure(book_id, chunk_profile_for(embedder, self.target_tokens), embedder.count_tokens)
         status = self.status(book_id)
         if status is not None and status.model != embedder.name:
             with self.library.transaction() as conn:  # a different model: its vectors never mix with this one's
