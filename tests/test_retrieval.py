@@ -233,3 +233,36 @@ def test_a_killed_indexing_process_resumes_without_duplicates(tmp_path: Path) ->
 
 def _has_table(conn: sqlite3.Connection) -> bool:
     return conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'book_index'").fetchone() is not None
+
+
+def test_reciprocal_rank_fusion_with_weights() -> None:
+    from core.rag.search import VECTOR_WEIGHT, VECTOR_WEIGHT_FOREIGN, reciprocal_rank_fusion, vector_weight
+
+    fused = reciprocal_rank_fusion([[1, 2, 3], [3, 1]], [1.0, 0.5])
+    assert fused[1] == pytest.approx(1 / 61 + 0.5 / 62)
+    assert fused[2] == pytest.approx(1 / 62)
+    assert fused[3] == pytest.approx(1 / 63 + 0.5 / 61)
+    assert reciprocal_rank_fusion([[7], [7]]) == {7: pytest.approx(2 / 61)}
+    assert vector_weight(("en",), "en-US") == VECTOR_WEIGHT
+    assert vector_weight(("en",), "zh") == VECTOR_WEIGHT_FOREIGN < VECTOR_WEIGHT
+    assert vector_weight(("*",), "ja") == vector_weight(("en",), None) == VECTOR_WEIGHT
+
+
+def test_indexing_runs_in_the_background_and_can_be_cancelled(tmp_path: Path) -> None:
+    quire = Quire(tmp_path)
+    book = quire.import_paths([book_path("en/epubjs-alice.epub")])[0].book
+    quire.indexer.batch_size = 4
+    seen = []
+    task = quire.indexer.start(book.id, quire.embedder("all-MiniLM-L6-v2"), progress=seen.append)
+    deadline = time.monotonic() + 60
+    while not seen and task.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert seen, f"no progress from the background task: {task.error!r}"
+    task.cancel()
+    with pytest.raises(IndexCancelled):
+        task.result(timeout=60)
+    assert not task.is_alive()
+    status = quire.index_status(book.id)
+    assert status.status == "cancelled" and 0 < status.done < status.total
+    assert seen[0].rate > 0 and seen[0].eta_seconds > 0 and seen[0].done == 4
+    quire.close()

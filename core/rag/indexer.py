@@ -61,6 +61,7 @@ class Indexer:
         self.chunks = chunks
         self.vectors = vectors
         self.batch_size = batch_size
+        self.target_tokens = DEFAULT_TARGET_TOKENS  # chunk size; bench.retrieval compares others
 
     def status(self, book_id: int) -> IndexStatus | None:
         """The saved state of a book's index, or None when it was never indexed."""
