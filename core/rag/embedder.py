@@ -22,6 +22,7 @@ class Embedder(ABC):
     query_prefix: str = ""
     passage_prefix: str = ""
     tokenizer_name: str = "approximate"
+    batch_size: int = 32  # texts per model call
 
     @abstractmethod
     def _embed_batch(self, texts: list[str]) -> np.ndarray:
@@ -35,11 +36,12 @@ class Embedder(ABC):
         self,
         texts: list[str],
         *,
-        batch_size: int = 32,
+        batch_size: int | None = None,
         progress: Progress | None = None,
         cancel: threading.Event | None = None,
     ) -> np.ndarray:
         """Embed passages; batches group texts of similar length to waste little on padding."""
+        batch_size = batch_size or self.batch_size
         result: np.ndarray | None = None
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         done = 0

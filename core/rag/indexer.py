@@ -19,7 +19,7 @@ from core.rag.chunks import ChunkProfile, ChunkStore
 from core.rag.embedder import Embedder
 from core.rag.vectors import VectorStore
 
-DEFAULT_BATCH = 32
+DEFAULT_BATCH = 32  # chunks embedded per committed transaction (the model has its own batch size)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,9 +122,7 @@ class Indexer:
         try:
             for start in range(0, len(pending), self.batch_size):
                 batch = pending[start : start + self.batch_size]
-                vectors = embedder.embed_documents(
-                    [text for _, text in batch], batch_size=self.batch_size, cancel=cancel
-                )
+                vectors = embedder.embed_documents([text for _, text in batch], cancel=cancel)
                 with self.library.transaction() as conn:
                     self.vectors.add(conn, embedder.name, [cid for cid, _ in batch], vectors)
                     done += len(batch)

@@ -24,6 +24,7 @@ class RemoteEmbedder(Embedder):
 
     path = ""
     tokenizer_name = "approximate"
+    batch_size = 64  # texts per HTTP request
 
     def __init__(
         self,
