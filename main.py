@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 
 import flet as ft
 
@@ -27,7 +28,10 @@ def main(argv: list[str] | None = None) -> None:
     def start(page: ft.Page) -> None:
         library_page(page, LibraryViewModel(quire))
 
-    headless = os.name != "nt" and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY")
+    # Only Linux can lack a display server; macOS and Windows desktops always have a screen.
+    headless = (
+        sys.platform.startswith("linux") and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY")
+    )
     web = args.web or headless
     port = args.port or (8550 if web else 0)
     view = ft.AppView.WEB_BROWSER if web else ft.AppView.FLET_APP
