@@ -9,6 +9,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from core.agent import answer_offline
 from core.errors import QuireError
 from core.library import HIGHLIGHT_COLORS
 from core.rag import MODES, IndexStatus
@@ -194,6 +195,15 @@ def cmd_search(quire: Quire, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_ask(quire: Quire, args: argparse.Namespace) -> int:
+    answer = answer_offline(quire, args.book, args.question, spoilers=args.spoilers, k=args.k)
+    if args.json:
+        _print_json(answer.to_dict())
+    else:
+        print(answer.text)
+    return 0
+
+
 def cmd_export(quire: Quire, args: argparse.Namespace) -> int:
     fmt = "json" if args.json else args.format
     text = quire.export(args.book, fmt)
@@ -262,6 +272,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mode", choices=MODES, default="hybrid")
     p.add_argument("--k", type=int, default=5, help="how many passages (default 5)")
     p.add_argument("--before", metavar="LOCATOR", help="never return text after this locator (spoiler bound)")
+    p = add("ask", cmd_ask, "ask about a book (until an AI provider is set up: the passages that answer it, cited)")
+    p.add_argument("book")
+    p.add_argument("question")
+    p.add_argument("--k", type=int, default=5, help="how many passages (default 5)")
+    p.add_argument("--spoilers", action="store_true", help="also search past your reading position")
     p = add("export", cmd_export, "export a book's highlights and notes")
     p.add_argument("book")
     p.add_argument("--format", choices=["md", "json"], default="md")

@@ -129,6 +129,29 @@ class ChunkStore:
         marks = ",".join("?" * len(chunk_ids))
         return {r["id"]: r for r in self.library.conn.execute(f"SELECT * FROM chunks WHERE id IN ({marks})", chunk_ids)}
 
+    def layout(self, chunk_id: int) -> list[tuple[int, int, int, int]]:
+        """Where a chunk's text comes from: (position in the chunk text, ordinal, offset in segment, length).
+
+        Mirrors how the chunker joins text: each covered segment's slice, stripped, joined by newlines.
+        """
+        row = self.library.conn.execute("SELECT * FROM chunks WHERE id = ?", (chunk_id,)).fetchone()
+        segments = self.library.conn.execute(
+            "SELECT ordinal, text FROM segments WHERE book_id = ? AND ordinal BETWEEN ? AND ? ORDER BY ordinal",
+            (row["book_id"], row["start_ordinal"], row["end_ordinal"]),
+        ).fetchall()
+        layout, position = [], 0
+        for ordinal, text in segments:
+            start = row["start_offset"] if ordinal == row["start_ordinal"] else 0
+            end = row["end_offset"] if ordinal == row["end_ordinal"] else len(text)
+            piece = text[start:end]
+            if not piece.strip():
+                continue
+            lead = len(piece) - len(piece.lstrip())
+            length = len(piece.strip())
+            layout.append((position, ordinal, start + lead, length))
+            position += length + 1  # the newline that joins pieces
+        return layout
+
     def keyword(self, query: str, filters: Filters, limit: int) -> list[tuple[int, float]]:
         """(chunk id, BM25 relevance, higher is better) for chunks matching any term, best first.
 

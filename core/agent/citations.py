@@ -1,0 +1,112 @@
+"""Citations: find a quoted phrase inside a retrieved passage and pin it to exact book locators.
+
+Matching ignores case, width (NFKC), whitespace and punctuation, so a model that writes "Call me
+Ishmael" for "Call me Ishmael." or straight quotes for curly ones still matches; a quote may skip
+text with an ellipsis. A quote that is not in the passage is refused: Quire never shows a citation it
+could not verify.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from core.books.locator import Locator
+from core.errors import QuireError
+from core.rag.chunks import ChunkStore
+from core.rag.search import Passage
+
+MIN_QUOTE_CHARACTERS = 4  # after normalising: shorter quotes would match by chance
+_ELLIPSIS = re.compile(r"\s*(?:\.\.\.|…|⋯)+\s*")
+
+
+class CitationError(QuireError):
+    """A quote could not be found in the passage it names; the message tells the model what to do."""
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """A verified quote: the book's own words between two exact locators."""
+
+    book_id: int
+    passage: int  # the number the passage had in the answer, [1], [2]...
+    start: Locator
+    end: Locator
+    quote: str  # the book's text, not the model's rendering of it
+
+    def to_dict(self) -> dict:
+        return {
+            "book_id": self.book_id,
+            "passage": self.passage,
+            "start": str(self.start),
+            "end": str(self.end),
+            "quote": self.quote,
+        }
+
+
+def _keep(char: str) -> bool:
+    category = unicodedata.category(char)
+    return not (category[0] in "PSZ" or char.isspace() or category == "Cc")
+
+
+def _normalise(text: str) -> tuple[str, list[int]]:
+    """Comparable text (folded, no spaces or punctuation) and each character's index in ``text``."""
+    out, origin = [], []
+    for index, char in enumerate(text):
+        for folded in unicodedata.normalize("NFKC", char).casefold():
+            if _keep(folded):
+                out.append(folded)
+                origin.append(index)
+    return "".join(out), origin
+
+
+def find_quote(text: str, quote: str) -> tuple[int, int] | None:
+    """The (start, end) of ``quote`` in ``text`` under loose matching, or None."""
+    haystack, origin = _normalise(text)
+    fragments = [f for f in (_normalise(part)[0] for part in _ELLIPSIS.split(quote)) if f]
+    if sum(len(f) for f in fragments) < MIN_QUOTE_CHARACTERS:
+        return None
+    position, first = 0, None
+    for fragment in fragments:
+        found = haystack.find(fragment, position)
+        if found < 0:
+            return None
+        first = found if first is None else first
+        position = found + len(fragment)
+    return origin[first], origin[position - 1] + 1
+
+
+def resolve_citation(chunks: ChunkStore, passage: Passage, number: int, quote: str) -> Citation:
+    """Pin a quote from passage ``[number]`` to locators; CitationError when it is not there."""
+    span = find_quote(passage.text, quote)
+    if span is None:
+        raise CitationError(
+            f"the quote is not in passage [{number}]: cite only words that appear in that passage, copied exactly"
+        )
+    layout = chunks.layout(passage.chunk_id)
+    first_ordinal = passage.start_ordinal - passage.start.segment
+    start = _locate(layout, span[0], passage.start.section, first_ordinal)
+    end = _locate(layout, span[1] - 1, passage.start.section, first_ordinal)
+    end = end.at(end.offset + 1)
+    texts = dict(
+        chunks.library.conn.execute(
+            "SELECT ordinal, text FROM segments WHERE book_id = ? AND ordinal BETWEEN ? AND ?",
+            (passage.book_id, first_ordinal + start.segment, first_ordinal + end.segment),
+        ).fetchall()
+    )
+    pieces = []
+    for ordinal in range(first_ordinal + start.segment, first_ordinal + end.segment + 1):
+        text = texts[ordinal]
+        a = start.offset if ordinal == first_ordinal + start.segment else 0
+        b = end.offset if ordinal == first_ordinal + end.segment else len(text)
+        pieces.append(text[a:b])
+    return Citation(passage.book_id, number, start, end, "\n".join(pieces))
+
+
+def _locate(layout: list[tuple[int, int, int, int]], position: int, section: int, first_ordinal: int) -> Locator:
+    """The segment locator (with offset) of a character position in a chunk's text."""
+    for chunk_position, ordinal, offset, length in layout:
+        if chunk_position <= position < chunk_position + length:
+            return Locator(section, ordinal - first_ordinal, offset + position - chunk_position)
+    raise CitationError("the quote spans the break between two paragraphs; quote within one paragraph")

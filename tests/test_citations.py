@@ -1,0 +1,86 @@
+"""Citations verified against the book, and the offline answer that uses them (spoiler-safe)."""
+
+from pathlib import Path
+
+import pytest
+from conftest import book_path
+
+from core.agent import CitationError, answer_offline, find_quote, resolve_citation
+from core.agent.offline import NOT_STARTED
+from core.cli import main
+from core.services import Quire
+
+
+@pytest.fixture(scope="module")
+def moby(tmp_path_factory: pytest.TempPathFactory) -> Quire:
+    quire = Quire(tmp_path_factory.mktemp("moby"))
+    quire.import_paths([book_path("en/idpf-moby-dick.epub")])
+    yield quire
+    quire.close()
+
+
+def test_find_quote_tolerates_case_spacing_and_punctuation() -> None:
+    text = "“Call me Ishmael.”  Some years ago—never mind how long precisely—having little money"
+    start, end = find_quote(text, "call me ishmael some years ago - never mind")
+    assert text[start:end] == "Call me Ishmael.”  Some years ago—never mind"
+    start, end = find_quote(text, "Call me Ishmael … having little money")
+    assert text[start:end].startswith("Call me") and text[start:end].endswith("little money")
+    assert find_quote(text, "Call me Queequeg") is None
+    assert find_quote(text, "me") is None  # too short to mean anything
+    assert find_quote("红楼梦中，宝玉说：“好！”", "宝玉说好") == (5, 11)  # 宝玉说：“好
+
+
+def test_a_quote_resolves_to_the_exact_segment_and_characters(moby: Quire) -> None:
+    passage = next(p for p in moby.search(1, "Call me Ishmael", mode="keyword", k=10) if "Call me Ishmael" in p.text)
+    citation = resolve_citation(moby.chunks, passage, 1, "call me ISHMAEL. Some years ago")
+    segment = moby.show(1, citation.start.segment_locator)[0]
+    assert segment.text.startswith("Call me Ishmael.")
+    assert citation.start.offset == 0 and citation.quote == "Call me Ishmael. Some years ago"
+    assert segment.text[citation.start.offset : citation.end.offset] == citation.quote
+
+
+def test_a_quote_across_paragraphs_keeps_each_paragraphs_text(moby: Quire) -> None:
+    passage = next(p for p in moby.search(1, "Loomings Call me Ishmael", mode="keyword", k=5) if p.start != p.end)
+    layout = moby.chunks.layout(passage.chunk_id)
+    assert len(layout) >= 2
+    first_text = passage.text[: layout[0][3]]
+    second_text = passage.text[layout[1][0] : layout[1][0] + layout[1][3]]
+    citation = resolve_citation(moby.chunks, passage, 2, first_text[-20:] + " " + second_text[:20])
+    assert citation.start.segment < citation.end.segment
+    head, tail = citation.quote.split("\n")
+    assert first_text.endswith(head) and len(head) >= 15
+    assert second_text.startswith(tail) and len(tail) >= 15
+
+
+def test_a_fabricated_quote_is_refused(moby: Quire) -> None:
+    passage = next(p for p in moby.search(1, "Call me Ishmael", mode="keyword", k=10) if "Call me Ishmael" in p.text)
+    with pytest.raises(CitationError, match=r"not in passage \[3\]"):
+        resolve_citation(moby.chunks, passage, 3, "Call me Captain Nemo, said the whale")
+
+
+def test_offline_answer_never_shows_text_past_the_reader(moby: Quire) -> None:
+    assert answer_offline(moby, 1, "Who is Queequeg?").text == NOT_STARTED
+    moby.save_position(1, "20.0")
+    bound = moby.position(1).ordinal
+    answer = answer_offline(moby, 1, "Queequeg and his harpoon", k=6)
+    assert answer.passages and all(p.end_ordinal <= bound for p in answer.passages)
+    assert answer.text.startswith("No AI provider is set up")
+    for citation in answer.citations:
+        segment = moby.show(1, citation.start.segment_locator)[0]
+        assert citation.quote.split("\n")[0] in segment.text
+        assert f"({citation.start})" in answer.text
+    free = answer_offline(moby, 1, "the white whale sinks the Pequod", spoilers=True, k=3)
+    assert any(p.end_ordinal > bound for p in free.passages)
+
+
+def test_cli_ask(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    lib = ["--library", str(tmp_path / "lib")]
+    main(["import", str(book_path("zh/luxun_nahan.txt")), *lib])
+    main(["ask", "1", "孔乙己欠了多少钱", "--spoilers", "--json", *lib])
+    import json
+
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["mode"] == "search-results" and answer["citations"]
+    assert "孔乙己" in answer["passages"][0]["text"]
+    for citation in answer["citations"]:
+        assert find_quote(answer["passages"][citation["passage"] - 1]["text"], citation["quote"]) is not None
