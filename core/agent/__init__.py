@@ -1,4 +1,4 @@
-"""The reading agent: citations checked against the book, spoiler-safe answers, and (next) the LLM loop."""
+"""The reading agent: book tools bounded by the reader's position, verified citations, streamed events."""
 
 from core.agent.citations import Citation, CitationError, find_quote, resolve_citation
 from core.agent.offline import OfflineAnswer, answer_offline

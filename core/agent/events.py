@@ -1,0 +1,87 @@
+"""The one event stream the UI and the CLI read while the agent works."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class AgentEvent:
+    """Base of every event; ``kind`` names it on the wire (JSON lines)."""
+
+    kind = "event"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.kind, **asdict(self)}
+
+
+@dataclass(frozen=True, slots=True)
+class ReasoningDelta(AgentEvent):
+    text: str
+    kind = "reasoning"
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallStarted(AgentEvent):
+    """A tool call's name has arrived; its arguments are still streaming."""
+
+    call_id: str
+    name: str
+    index: int
+    kind = "tool_call_started"
+
+
+@dataclass(frozen=True, slots=True)
+class ToolArgsDelta(AgentEvent):
+    index: int
+    text: str
+    kind = "tool_args"
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallReady(AgentEvent):
+    """The complete arguments of a tool call."""
+
+    call_id: str
+    name: str
+    args: dict
+    kind = "tool_call_ready"
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResult(AgentEvent):
+    call_id: str
+    name: str
+    content: str
+    error: bool = False
+    kind = "tool_result"
+
+
+@dataclass(frozen=True, slots=True)
+class TextDelta(AgentEvent):
+    text: str
+    kind = "text"
+
+
+@dataclass(frozen=True, slots=True)
+class CitationEvent(AgentEvent):
+    """A verified citation: passage number, exact locators, the book's words."""
+
+    passage: int
+    start: str
+    end: str
+    quote: str
+    kind = "citation"
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorEvent(AgentEvent):
+    message: str
+    kind = "error"
+
+
+@dataclass(frozen=True, slots=True)
+class Done(AgentEvent):
+    reason: str = "finished"  # finished, stopped, limit, repeated, error
+    kind = "done"

@@ -1,0 +1,171 @@
+"""The book tools the agent may call. Every tool that reads book text stays before the spoiler bound.
+
+Tools check their own preconditions and arguments and answer with short sentences the model can act
+on. Book text reaches the model wrapped as untrusted data (``<book_text>``), never as instructions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from langchain_core.tools import BaseTool, StructuredTool
+
+from core.agent.citations import Citation, CitationError, resolve_citation
+from core.errors import QuireError
+from core.rag.search import MODES, Passage
+
+PAGE_CHARACTERS = 3000
+MAX_PASSAGES = 10
+
+
+def untrusted(text: str) -> str:
+    """Book text as data: inside <book_text> tags that the text itself cannot close."""
+    safe = text.replace("<book_text", "‹book_text").replace("</book_text", "‹/book_text")
+    return f"<book_text>\n{safe}\n</book_text>"
+
+
+@dataclass
+class ReadingSession:
+    """What the agent may see in one conversation: the open book, the bound, what it has cited."""
+
+    quire: object  # core.services.Quire (not imported: the facade imports this package)
+    book_id: int | None
+    spoilers_allowed: bool = False
+    passages: dict[int, Passage] = field(default_factory=dict)
+    citations: list[Citation] = field(default_factory=list)
+
+    @property
+    def bound(self) -> int | None:
+        """The last segment ordinal the reader has reached (None: no bound)."""
+        if self.spoilers_allowed or self.book_id is None:
+            return None
+        position = self.quire.position(self.book_id)
+        return position.ordinal if position else -1
+
+    @property
+    def indexed(self) -> bool:
+        status = self.quire.index_status(self.book_id) if self.book_id is not None else None
+        return bool(status and status.done)
+
+    def available_tools(self) -> set[str]:
+        """The tools that make sense now (the middleware offers only these to the model)."""
+        names = {"list_books", "reading_progress"}
+        if self.book_id is not None:
+            names |= {"table_of_contents", "read_chapter", "cite"}
+            names |= {"search_book"} if self.indexed else {"keyword_search"}
+        return names
+
+    # -- the tools ----------------------------------------------------------------------------
+    def list_books(self) -> str:
+        """List the books in the reader's library."""
+        books = self.quire.books()
+        if not books:
+            return "The library is empty."
+        return "\n".join(
+            f"{b.id}: {b.title} — {', '.join(b.authors) or 'unknown author'} ({b.language})" for b in books
+        )
+
+    def reading_progress(self) -> str:
+        """How far the reader has read in the open book."""
+        if self.book_id is None:
+            return "No book is open."
+        position = self.quire.position(self.book_id)
+        if position is None:
+            return "The reader has not started this book."
+        section = self.quire.show(self.book_id, position.locator.segment_locator)[0].section_title
+        return f"The reader is {position.percent:.0f}% through the book, in '{section}'."
+
+    def table_of_contents(self) -> str:
+        """The open book's table of contents, numbered; read_chapter takes those numbers."""
+        rows = self._toc()
+        return (
+            "\n".join(f"{i}. {'  ' * r.depth}{r.title}" for i, r in enumerate(rows, start=1))
+            or "This book has no table of contents."
+        )
+
+    def read_chapter(self, entry: int, page: int = 1) -> str:
+        """Read a chapter by its number in the table of contents, one page (about 3,000 characters) at a time."""
+        rows = self._toc()
+        if not 1 <= entry <= len(rows):
+            return f"No entry {entry}: this book's table of contents has {len(rows)} entries."
+        if page < 1:
+            return "Pages start at 1."
+        row = rows[entry - 1]
+        if row.locator is None:
+            return f"Entry {entry} does not point into the book's text."
+        segments = self.quire.section(self.book_id, row.locator.section)
+        bound = self.bound
+        visible = [s for s in segments if bound is None or s.ordinal <= bound]
+        if not visible:
+            return "The reader has not reached this chapter yet, so it cannot be read (spoiler protection)."
+        pages, current, size = [], [], 0
+        for segment in visible:
+            if current and size + len(segment.text) > PAGE_CHARACTERS:
+                pages.append(current)
+                current, size = [], 0
+            current.append(segment)
+            size += len(segment.text)
+        pages.append(current)
+        if page > len(pages):
+            return f"Entry {entry} has {len(pages)} page(s) the reader may see."
+        text = "\n".join(f"({s.locator}) {s.text}" for s in pages[page - 1])
+        cut = (
+            " It continues past the reader's position, which is hidden."
+            if len(visible) < len(segments) and page == len(pages)
+            else ""
+        )
+        return f"'{row.title}', page {page} of {len(pages)}.{cut}\n{untrusted(text)}"
+
+    def _search(self, query: str, mode: str, k: int) -> str:
+        if not query.strip():
+            return "Give a query: a few words or a question."
+        if mode not in MODES:
+            return f"mode must be one of {', '.join(MODES)}."
+        k = max(1, min(k, MAX_PASSAGES))
+        bound = self.bound
+        if bound == -1:
+            return "The reader has not started this book, so nothing may be searched yet (spoiler protection)."
+        before = None
+        if bound is not None:
+            before = self.quire.library.segments(self.book_id, bound, 1)[0].locator
+        passages = self.quire.search(self.book_id, query, mode=mode, k=k, before=before)
+        if not passages:
+            return "Nothing in the part of the book the reader can see matches."
+        lines = []
+        for passage in passages:
+            number = len(self.passages) + 1
+            self.passages[number] = passage
+            lines.append(f"[{number}] {passage.section_title} ({passage.start}):\n{untrusted(passage.text)}")
+        return "\n\n".join(lines)
+
+    def search_book(self, query: str, mode: str = "hybrid", k: int = 6) -> str:
+        """Search the open book (keyword + meaning). Returns numbered passages to cite."""
+        return self._search(query, mode, k)
+
+    def keyword_search(self, query: str, k: int = 6) -> str:
+        """Search the open book by its words (it is not indexed for meaning yet). Returns numbered passages."""
+        return self._search(query, "keyword", k)
+
+    def cite(self, passage: int, quote: str) -> str:
+        """Cite a few exact words from a numbered passage; Quire checks them against the book."""
+        if passage not in self.passages:
+            return f"There is no passage [{passage}]: search first, then cite a number from the results."
+        try:
+            citation = resolve_citation(self.quire.chunks, self.passages[passage], passage, quote)
+        except CitationError as error:
+            return f"Citation refused: {error}."
+        self.citations.append(citation)
+        return f"Citation [{passage}] verified at {citation.start}."
+
+    def _toc(self):
+        if self.book_id is None:
+            raise QuireError("no book is open")
+        return self.quire.toc(self.book_id)
+
+    def tools(self) -> list[BaseTool]:
+        """Every tool, as LangChain tools (the middleware filters them per call)."""
+        functions = [
+            self.list_books, self.reading_progress, self.table_of_contents, self.read_chapter,
+            self.search_book, self.keyword_search, self.cite,
+        ]  # fmt: skip
+        return [StructuredTool.from_function(f, name=f.__name__, description=f.__doc__) for f in functions]
