@@ -6,6 +6,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 from langchain.agents import create_agent
 from langchain.agents.middleware import ToolCallLimitMiddleware
 from langchain_core.language_models import BaseChatModel
@@ -26,9 +27,18 @@ from core.agent.events import (
 )
 from core.agent.middleware import ReadingContextMiddleware, RepeatedCallGuard
 from core.agent.prompt import SYSTEM_PROMPT
+from core.agent.providers import ProviderConfig, describe_provider_error
 from core.agent.tools import ReadingSession
+from core.errors import ProviderError
 
 TOOL_CALL_LIMIT = 12
+PROVIDER_ERRORS: tuple[type[BaseException], ...] = (httpx.HTTPError, ProviderError)
+try:
+    import openai
+
+    PROVIDER_ERRORS += (openai.APIError,)
+except ImportError:  # pragma: no cover - only without langchain-openai
+    pass
 RECURSION_LIMIT = 60  # graph steps; a backstop behind the tool-call limit
 
 
@@ -36,9 +46,15 @@ class ReadingAgent:
     """One conversation about one book (or the library), with a chat model and the book tools."""
 
     def __init__(
-        self, session: ReadingSession, model: BaseChatModel, *, tool_call_limit: int = TOOL_CALL_LIMIT
+        self,
+        session: ReadingSession,
+        model: BaseChatModel,
+        *,
+        tool_call_limit: int = TOOL_CALL_LIMIT,
+        provider: ProviderConfig | None = None,
     ) -> None:
         self.session = session
+        self.provider = provider
         self.guard = RepeatedCallGuard()
         self.limit = ToolCallLimitMiddleware(run_limit=tool_call_limit, exit_behavior="end")
         self.agent = create_agent(
@@ -65,6 +81,10 @@ class ReadingAgent:
                     yield from _message_events(item["data"][0])
                 elif item["type"] == "updates":
                     for node, update in item["data"].items():
+                        if self.provider is not None and node == "model" and _cut_short(update or {}):
+                            yield ErrorEvent(describe_provider_error(StreamCut(), self.provider))
+                            yield Done("error")
+                            return
                         for event in _update_events(node, update or {}):
                             tool_calls += isinstance(event, ToolCallReady)
                             yield event
@@ -77,12 +97,30 @@ class ReadingAgent:
             yield ErrorEvent("the agent took too many steps and was stopped; try a narrower question")
             yield Done("limit")
             return
+        except PROVIDER_ERRORS as error:
+            yield ErrorEvent(describe_provider_error(error, self.provider) or f"the AI provider failed: {error}")
+            yield Done("error")
+            return
         if self.guard.repeated:
             yield Done("repeated")
         elif tool_calls >= self.limit.run_limit:
             yield Done("limit")
         else:
             yield Done()
+
+
+class StreamCut(Exception):
+    """A provider's stream ended without saying it had finished."""
+
+
+def _cut_short(update: dict) -> bool:
+    """True when the model's message never got a finish reason: its stream broke off."""
+    messages = [m for m in update.get("messages", []) if isinstance(m, AIMessage)]
+    return (
+        bool(messages)
+        and not any(m.response_metadata.get("finish_reason") for m in messages)
+        and any(m.response_metadata.get("model_provider") for m in messages)
+    )
 
 
 def _message_events(chunk: Any) -> Iterator[AgentEvent]:
