@@ -9,7 +9,6 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from core.agent import answer_offline
 from core.errors import QuireError
 from core.library import HIGHLIGHT_COLORS
 from core.rag import MODES, IndexStatus
@@ -196,12 +195,39 @@ def cmd_search(quire: Quire, args: argparse.Namespace) -> int:
 
 
 def cmd_ask(quire: Quire, args: argparse.Namespace) -> int:
-    answer = answer_offline(quire, args.book, args.question, spoilers=args.spoilers, k=args.k)
-    if args.json:
-        _print_json(answer.to_dict())
-    else:
-        print(answer.text)
-    return 0
+    from core.agent.conversation import ask
+    from core.agent.events import CitationEvent, Done, ErrorEvent, TextDelta, ToolCallReady
+    from core.agent.providers import ProviderConfig
+
+    provider = None
+    if args.provider:
+        if not args.model:
+            raise QuireError("say which model: --model NAME (e.g. gpt-4o-mini, deepseek-chat, llama3.1)")
+        provider = ProviderConfig(args.provider, args.model, base_url=args.base_url or "")
+    book_id = quire.book(args.book).id
+    secrets = None
+    if provider is not None:
+        from platform_adapters import current_platform
+
+        secrets = current_platform().secrets
+    failed = False
+    for event in ask(
+        quire, book_id, args.question, thread_id=args.thread, provider=provider, spoilers=args.spoilers, secrets=secrets
+    ):
+        failed |= isinstance(event, ErrorEvent)
+        if args.json:
+            print(json.dumps(event.to_dict(), ensure_ascii=False), flush=True)
+        elif isinstance(event, TextDelta):
+            print(event.text, end="", flush=True)
+        elif isinstance(event, ToolCallReady):
+            print(f"\n→ {event.name}({json.dumps(event.args, ensure_ascii=False)})", file=sys.stderr, flush=True)
+        elif isinstance(event, CitationEvent):
+            print(f"\n  [{event.passage}] {event.start}: {event.quote[:100]}", flush=True)
+        elif isinstance(event, ErrorEvent):
+            print(f"\nquire: error: {event.message}", file=sys.stderr, flush=True)
+        elif isinstance(event, Done):
+            print()
+    return 1 if failed else 0
 
 
 def cmd_export(quire: Quire, args: argparse.Namespace) -> int:
@@ -272,11 +298,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mode", choices=MODES, default="hybrid")
     p.add_argument("--k", type=int, default=5, help="how many passages (default 5)")
     p.add_argument("--before", metavar="LOCATOR", help="never return text after this locator (spoiler bound)")
-    p = add("ask", cmd_ask, "ask about a book (until an AI provider is set up: the passages that answer it, cited)")
+    p = add("ask", cmd_ask, "ask about a book; without --provider: the passages that answer it, cited")
     p.add_argument("book")
     p.add_argument("question")
-    p.add_argument("--k", type=int, default=5, help="how many passages (default 5)")
     p.add_argument("--spoilers", action="store_true", help="also search past your reading position")
+    p.add_argument("--thread", type=int, help="continue this thread (default: a new one)")
+    p.add_argument("--provider", choices=["openai", "openai-compatible", "deepseek", "anthropic", "ollama"])
+    p.add_argument("--model", help="the provider's model name")
+    p.add_argument(
+        "--base-url", help="endpoint (defaults per provider); the API key comes from the keyring or the environment"
+    )
     p = add("export", cmd_export, "export a book's highlights and notes")
     p.add_argument("book")
     p.add_argument("--format", choices=["md", "json"], default="md")

@@ -73,14 +73,18 @@ def test_offline_answer_never_shows_text_past_the_reader(moby: Quire) -> None:
     assert any(p.end_ordinal > bound for p in free.passages)
 
 
-def test_cli_ask(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    lib = ["--library", str(tmp_path / "lib")]
-    main(["import", str(book_path("zh/luxun_nahan.txt")), *lib])
-    main(["ask", "1", "孔乙己欠了多少钱", "--spoilers", "--json", *lib])
+def test_cli_ask_without_a_provider_answers_with_cited_passages(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     import json
 
-    answer = json.loads(capsys.readouterr().out)
-    assert answer["mode"] == "search-results" and answer["citations"]
-    assert "孔乙己" in answer["passages"][0]["text"]
-    for citation in answer["citations"]:
-        assert find_quote(answer["passages"][citation["passage"] - 1]["text"], citation["quote"]) is not None
+    lib = ["--library", str(tmp_path / "lib")]
+    main(["import", str(book_path("zh/luxun_nahan.txt")), *lib])
+    capsys.readouterr()
+    assert main(["ask", "1", "孔乙己欠了多少钱", "--spoilers", "--json", *lib]) == 0
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert events[0]["type"] == "thread" and events[-1] == {"type": "done", "reason": "finished"}
+    text = next(e["text"] for e in events if e["type"] == "text")
+    assert text.startswith("No AI provider is set up") and "孔乙己" in text
+    citations = [e for e in events if e["type"] == "citation"]
+    assert citations and all(f"({c['start']})" in text for c in citations)

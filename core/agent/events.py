@@ -17,6 +17,14 @@ class AgentEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class ThreadEvent(AgentEvent):
+    """The thread this answer belongs to (first event of every run)."""
+
+    thread_id: int
+    kind = "thread"
+
+
+@dataclass(frozen=True, slots=True)
 class ReasoningDelta(AgentEvent):
     text: str
     kind = "reasoning"

@@ -14,7 +14,7 @@ import httpx
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage
 
-from core.errors import ProviderError
+from core.errors import ProviderError, QuireError
 
 PROVIDERS = ("openai", "openai-compatible", "deepseek", "anthropic", "ollama")
 DEFAULT_BASE_URLS = {
@@ -49,7 +49,10 @@ class ProviderConfig:
 
 def api_key(config: ProviderConfig, secrets: Any | None) -> str | None:
     """The key from the secret store, else the provider's usual environment variable."""
-    stored = secrets.get(config.secret_name) if secrets is not None else None
+    try:
+        stored = secrets.get(config.secret_name) if secrets is not None else None
+    except QuireError:  # no usable keyring on this machine: fall back to the environment
+        stored = None
     return (
         stored or os.environ.get(ENV_KEYS.get(config.kind, "QUIRE_LLM_API_KEY")) or os.environ.get("QUIRE_LLM_API_KEY")
     )

@@ -154,6 +154,37 @@ def m002_retrieval(conn: sqlite3.Connection) -> None:
     )
 
 
+def m003_chat(conn: sqlite3.Connection) -> None:
+    """Chat threads per book, messages, and each message's ordered parts."""
+    _run(
+        conn,
+        """
+        CREATE TABLE threads (
+            id INTEGER PRIMARY KEY,
+            book_id INTEGER REFERENCES books(id) ON DELETE CASCADE,
+            title TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        );
+        CREATE INDEX threads_book ON threads (book_id, updated_at);
+        CREATE TABLE messages (
+            id INTEGER PRIMARY KEY,
+            thread_id INTEGER NOT NULL REFERENCES threads(id) ON DELETE CASCADE,
+            role TEXT NOT NULL,
+            status TEXT NOT NULL DEFAULT 'complete',
+            created_at TEXT NOT NULL
+        );
+        CREATE TABLE message_parts (
+            message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+            idx INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            data TEXT NOT NULL,
+            PRIMARY KEY (message_id, idx)
+        );
+        """,
+    )
+
+
 def _run(conn: sqlite3.Connection, script: str) -> None:
     """Run statements one by one, inside the caller's transaction (executescript would commit it)."""
     for statement in script.split(";\n"):
@@ -164,4 +195,5 @@ def _run(conn: sqlite3.Connection, script: str) -> None:
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (1, "initial", m001_initial),
     (2, "retrieval", m002_retrieval),
+    (3, "chat", m003_chat),
 ]

@@ -1,0 +1,65 @@
+"""One question in a thread: run the agent (or the offline answer), stream events, store the message."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+
+from core.agent.events import AgentEvent, CitationEvent, Done, TextDelta, ThreadEvent
+from core.agent.offline import answer_offline
+from core.agent.providers import ProviderConfig, make_chat_model
+from core.agent.runner import ReadingAgent
+from core.agent.threads import ChatStore, Part, PartRecorder
+from core.agent.tools import ReadingSession
+
+STATUS = {"finished": "complete", "error": "error", "stopped": "stopped", "limit": "complete", "repeated": "complete"}
+
+
+def ask(
+    quire: Any,
+    book_id: int | None,
+    question: str,
+    *,
+    thread_id: int | None = None,
+    provider: ProviderConfig | None = None,
+    model: BaseChatModel | None = None,
+    spoilers: bool = False,
+    secrets: Any | None = None,
+) -> Iterator[AgentEvent]:
+    """Events of one answer; the question and the answer (even a stopped one) are saved to the thread."""
+    store = ChatStore(quire.library)
+    if thread_id is None:
+        thread_id = store.new_thread(book_id, question)
+    history = store.history(thread_id)
+    store.add_message(thread_id, "user", [Part("text", {"text": question})])
+    recorder = PartRecorder()
+    status = "stopped"  # until the run says otherwise (a consumer that stops early leaves it so)
+    try:
+        yield ThreadEvent(thread_id)
+        if provider is None and model is None:
+            events = _offline_events(quire, book_id, question, spoilers)
+        else:
+            session = ReadingSession(quire, book_id, spoilers_allowed=spoilers)
+            agent = ReadingAgent(session, model or make_chat_model(provider, secrets), provider=provider)
+            events = agent.stream(question, history)
+        for event in events:
+            recorder.add(event)
+            if isinstance(event, Done):
+                status = STATUS.get(event.reason, "complete")
+            yield event
+    finally:
+        store.add_message(thread_id, "assistant", recorder.parts, status)
+
+
+def _offline_events(quire: Any, book_id: int | None, question: str, spoilers: bool) -> Iterator[AgentEvent]:
+    if book_id is None:
+        yield TextDelta("No AI provider is set up, and no book is open: open a book to search it, or add a provider.")
+        yield Done()
+        return
+    answer = answer_offline(quire, book_id, question, spoilers=spoilers)
+    yield TextDelta(answer.text)
+    for citation in answer.citations:
+        yield CitationEvent(citation.passage, str(citation.start), str(citation.end), citation.quote)
+    yield Done()

@@ -1,0 +1,147 @@
+"""Chat threads: messages stored as ordered parts, enough to rebuild the model's history exactly."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+
+from core.agent.events import AgentEvent, CitationEvent, ReasoningDelta, TextDelta, ToolCallReady, ToolResult
+from core.library.db import now
+from core.library.store import Library
+
+
+@dataclass
+class Part:
+    """One piece of a message, in the order it streamed: text, reasoning, tool_call or citation."""
+
+    kind: str
+    data: dict
+    turn: int = 0  # which model turn of the run produced it (a turn ends when its tool results arrive)
+
+
+@dataclass
+class StoredMessage:
+    id: int
+    role: str  # user or assistant
+    status: str  # complete, stopped, error
+    parts: list[Part] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return "".join(p.data["text"] for p in self.parts if p.kind == "text")
+
+
+class PartRecorder:
+    """Folds the event stream into parts: consecutive deltas merge, tool calls gather their results."""
+
+    def __init__(self) -> None:
+        self.parts: list[Part] = []
+        self.turn = 0
+        self._after_result = False
+
+    def add(self, event: AgentEvent) -> None:
+        if isinstance(event, ReasoningDelta | TextDelta | ToolCallReady) and self._after_result:
+            self.turn += 1
+            self._after_result = False
+        if isinstance(event, ReasoningDelta | TextDelta):
+            kind = "reasoning" if isinstance(event, ReasoningDelta) else "text"
+            last = self.parts[-1] if self.parts else None
+            if last and last.kind == kind and last.turn == self.turn:
+                last.data["text"] += event.text
+            else:
+                self.parts.append(Part(kind, {"text": event.text}, self.turn))
+        elif isinstance(event, ToolCallReady):
+            self.parts.append(
+                Part("tool_call", {"id": event.call_id, "name": event.name, "args": event.args}, self.turn)
+            )
+        elif isinstance(event, ToolResult):
+            for part in self.parts:
+                if part.kind == "tool_call" and part.data["id"] == event.call_id:
+                    part.data.update(result=event.content, error=event.error)
+            self._after_result = True
+        elif isinstance(event, CitationEvent):
+            self.parts.append(
+                Part(
+                    "citation",
+                    {"passage": event.passage, "start": event.start, "end": event.end, "quote": event.quote},
+                    self.turn,
+                )
+            )
+
+
+class ChatStore:
+    """Threads and messages in the library database."""
+
+    def __init__(self, library: Library) -> None:
+        self.library = library
+
+    def new_thread(self, book_id: int | None, title: str) -> int:
+        stamp = now()
+        cursor = self.library.write(
+            "INSERT INTO threads (book_id, title, created_at, updated_at) VALUES (?,?,?,?)",
+            (book_id, title[:80], stamp, stamp),
+        )
+        return cursor.lastrowid
+
+    def threads(self, book_id: int | None) -> list[dict]:
+        rows = self.library.conn.execute(
+            "SELECT id, title, updated_at FROM threads WHERE book_id IS ? ORDER BY updated_at DESC, id DESC", (book_id,)
+        )
+        return [dict(r) for r in rows]
+
+    def add_message(self, thread_id: int, role: str, parts: list[Part], status: str = "complete") -> int:
+        with self.library.transaction() as conn:
+            message_id = conn.execute(
+                "INSERT INTO messages (thread_id, role, status, created_at) VALUES (?,?,?,?)",
+                (thread_id, role, status, now()),
+            ).lastrowid
+            conn.executemany(
+                "INSERT INTO message_parts VALUES (?,?,?,?)",
+                [
+                    (message_id, i, p.kind, json.dumps({**p.data, "turn": p.turn}, ensure_ascii=False))
+                    for i, p in enumerate(parts)
+                ],
+            )
+            conn.execute("UPDATE threads SET updated_at = ? WHERE id = ?", (now(), thread_id))
+        return message_id
+
+    def messages(self, thread_id: int) -> list[StoredMessage]:
+        result = []
+        for row in self.library.conn.execute(
+            "SELECT * FROM messages WHERE thread_id = ? ORDER BY id", (thread_id,)
+        ).fetchall():
+            message = StoredMessage(row["id"], row["role"], row["status"])
+            for part in self.library.conn.execute(
+                "SELECT kind, data FROM message_parts WHERE message_id = ? ORDER BY idx", (row["id"],)
+            ):
+                data = json.loads(part["data"])
+                message.parts.append(Part(part["kind"], data, data.pop("turn", 0)))
+            result.append(message)
+        return result
+
+    def history(self, thread_id: int) -> list[BaseMessage]:
+        """The thread as LangChain messages: tool call ids, results and DeepSeek reasoning included."""
+        history: list[BaseMessage] = []
+        for message in self.messages(thread_id):
+            if message.role == "user":
+                history.append(HumanMessage(message.text))
+                continue
+            turns: dict[int, list[Part]] = {}
+            for part in message.parts:
+                turns.setdefault(part.turn, []).append(part)
+            for parts in turns.values():
+                calls = [p.data for p in parts if p.kind == "tool_call"]
+                reasoning = "".join(p.data["text"] for p in parts if p.kind == "reasoning")
+                text = "".join(p.data["text"] for p in parts if p.kind == "text")
+                extra = {"reasoning_content": reasoning} if reasoning else {}
+                tool_calls = [{"id": c["id"], "name": c["name"], "args": c["args"], "type": "tool_call"} for c in calls]
+                history.append(AIMessage(content=text, tool_calls=tool_calls, additional_kwargs=extra))
+                history += [
+                    ToolMessage(
+                        c.get("result", "(no result: the run was stopped)"), tool_call_id=c["id"], name=c["name"]
+                    )
+                    for c in calls
+                ]
+        return history
