@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
 from langchain.agents.middleware import AgentMiddleware, AgentState, ModelRequest, ModelResponse, hook_config
-from langchain_core.messages import AIMessage
+from langchain_core.messages import AIMessage, ToolMessage
 
 from core.agent.prompt import dynamic_context
 from core.agent.tools import ReadingSession
@@ -63,3 +66,34 @@ class RepeatedCallGuard(AgentMiddleware):
     @hook_config(can_jump_to=["end"])
     async def aafter_model(self, state: AgentState, runtime: Any) -> dict[str, Any] | None:
         return self.after_model(state, runtime)
+
+
+class ToolTimeoutMiddleware(AgentMiddleware):
+    """Gives each tool call a time limit; a slow tool answers with a sentence instead of hanging the run."""
+
+    def __init__(self, seconds: float = 20.0) -> None:
+        super().__init__()
+        self.seconds = seconds
+        self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="quire-tool")
+
+    def _late(self, request: Any) -> ToolMessage:
+        call = request.tool_call
+        return ToolMessage(
+            f"The tool {call['name']} took longer than {self.seconds:.0f} s and was stopped; try a narrower request.",
+            tool_call_id=call["id"],
+            name=call["name"],
+            status="error",
+        )
+
+    def wrap_tool_call(self, request: Any, handler: Callable[[Any], Any]) -> Any:
+        future = self.pool.submit(handler, request)
+        try:
+            return future.result(timeout=self.seconds)
+        except FutureTimeout:
+            return self._late(request)
+
+    async def awrap_tool_call(self, request: Any, handler: Callable[[Any], Awaitable[Any]]) -> Any:
+        try:
+            return await asyncio.wait_for(handler(request), timeout=self.seconds)
+        except TimeoutError:
+            return self._late(request)

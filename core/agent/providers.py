@@ -36,7 +36,8 @@ class ProviderConfig:
     temperature: float = 0.3
     max_tokens: int = 2048
     timeout: float = 60.0
-    max_retries: int = 2
+    max_retries: int = 2  # the client retries transient failures (429, 5xx, timeouts) with backoff
+    context_window: int = 32_000  # tokens; older turns are summarised past three quarters of it
 
     @property
     def url(self) -> str:

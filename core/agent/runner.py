@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 from langchain.agents import create_agent
-from langchain.agents.middleware import ToolCallLimitMiddleware
+from langchain.agents.middleware import SummarizationMiddleware, ToolCallLimitMiddleware
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, ToolMessage
 from langgraph.errors import GraphRecursionError
@@ -25,13 +25,14 @@ from core.agent.events import (
     ToolCallStarted,
     ToolResult,
 )
-from core.agent.middleware import ReadingContextMiddleware, RepeatedCallGuard
+from core.agent.middleware import ReadingContextMiddleware, RepeatedCallGuard, ToolTimeoutMiddleware
 from core.agent.prompt import SYSTEM_PROMPT
 from core.agent.providers import ProviderConfig, describe_provider_error
 from core.agent.tools import ReadingSession
 from core.errors import ProviderError
 
 TOOL_CALL_LIMIT = 12
+TOOL_TIMEOUT_SECONDS = 20.0
 PROVIDER_ERRORS: tuple[type[BaseException], ...] = (httpx.HTTPError, ProviderError)
 try:
     import openai
@@ -51,6 +52,7 @@ class ReadingAgent:
         model: BaseChatModel,
         *,
         tool_call_limit: int = TOOL_CALL_LIMIT,
+        tool_timeout: float = TOOL_TIMEOUT_SECONDS,
         provider: ProviderConfig | None = None,
     ) -> None:
         self.session = session
@@ -61,7 +63,13 @@ class ReadingAgent:
             model,
             session.tools(),
             system_prompt=SYSTEM_PROMPT,
-            middleware=[ReadingContextMiddleware(session), self.guard, self.limit],
+            middleware=[
+                ReadingContextMiddleware(session),
+                self.guard,
+                self.limit,
+                ToolTimeoutMiddleware(tool_timeout),
+                *_summarization(model, provider),
+            ],
         )
 
     def stream(self, question: str, history: list | None = None) -> Iterator[AgentEvent]:
@@ -107,6 +115,15 @@ class ReadingAgent:
             yield Done("limit")
         else:
             yield Done()
+
+
+def _summarization(model: BaseChatModel, provider: ProviderConfig | None) -> list:
+    """Old turns are summarised only when a real conversation nears the model's context window."""
+    if provider is None:
+        return []
+    return [
+        SummarizationMiddleware(model, trigger=("tokens", int(provider.context_window * 0.75)), keep=("messages", 20))
+    ]
 
 
 class StreamCut(Exception):

@@ -31,6 +31,7 @@ class ReadingSession:
     quire: object  # core.services.Quire (not imported: the facade imports this package)
     book_id: int | None
     spoilers_allowed: bool = False
+    selection: str = ""  # the passage the reader selected in the reader, if any
     passages: dict[int, Passage] = field(default_factory=dict)
     citations: list[Citation] = field(default_factory=list)
 
@@ -49,10 +50,14 @@ class ReadingSession:
 
     def available_tools(self) -> set[str]:
         """The tools that make sense now (the middleware offers only these to the model)."""
-        names = {"list_books", "reading_progress"}
+        names = {"list_books", "reading_progress", "search_notes"}
         if self.book_id is not None:
-            names |= {"table_of_contents", "read_chapter", "cite"}
-            names |= {"search_book"} if self.indexed else {"keyword_search"}
+            names |= {"table_of_contents", "read_chapter", "current_chapter", "around_position", "cite"}
+            names |= {"selected_text"} if self.selection else set()
+            if self.indexed:
+                names |= {"search_book", "chapter_passages", "find_quotes", "compare_sections"}
+            else:
+                names |= {"keyword_search"}
         return names
 
     # -- the tools ----------------------------------------------------------------------------
@@ -131,12 +136,7 @@ class ReadingSession:
         passages = self.quire.search(self.book_id, query, mode=mode, k=k, before=before)
         if not passages:
             return "Nothing in the part of the book the reader can see matches."
-        lines = []
-        for passage in passages:
-            number = len(self.passages) + 1
-            self.passages[number] = passage
-            lines.append(f"[{number}] {passage.section_title} ({passage.start}):\n{untrusted(passage.text)}")
-        return "\n\n".join(lines)
+        return "\n\n".join(self._number(p, p.section_title) for p in passages)
 
     def search_book(self, query: str, mode: str = "hybrid", k: int = 6) -> str:
         """Search the open book (keyword + meaning). Returns numbered passages to cite."""
@@ -157,6 +157,92 @@ class ReadingSession:
         self.citations.append(citation)
         return f"Citation [{passage}] verified at {citation.start}."
 
+    def search_notes(self, query: str) -> str:
+        """Search the reader's own highlights and notes (in the open book, or all books)."""
+        words = [w.lower() for w in query.split() if w.strip()]
+        if not words:
+            return "Give a few words to look for."
+        found = [
+            h for h in self.quire.highlights(self.book_id) if any(w in (h.text + " " + h.note).lower() for w in words)
+        ]
+        if not found:
+            return "No highlight or note matches."
+        return "\n".join(
+            f"- ({h.start}) [{h.color}] {untrusted(h.text)} note: {h.note or '(none)'}" for h in found[:20]
+        )
+
+    def current_chapter(self, page: int = 1) -> str:
+        """Read the chapter the reader is in, up to where they are, a page at a time."""
+        position = self.quire.position(self.book_id)
+        if position is None:
+            return "The reader has not started this book."
+        rows = self._toc()
+        entries = [
+            i for i, r in enumerate(rows, start=1) if r.locator and r.locator.section == position.locator.section
+        ]
+        if not entries:
+            return "The reader's chapter is not in the table of contents; use around_position."
+        return self.read_chapter(entries[0], page)
+
+    def around_position(self, paragraphs: int = 6) -> str:
+        """The paragraphs just before (and at) the reader's position: what they are reading now."""
+        position = self.quire.position(self.book_id)
+        if position is None:
+            return "The reader has not started this book."
+        count = max(1, min(paragraphs, 20))
+        start = max(0, position.ordinal - count + 1)
+        segments = self.quire.library.segments(self.book_id, start, position.ordinal - start + 1)
+        return untrusted("\n".join(f"({s.locator}) {s.text}" for s in segments))
+
+    def selected_text(self) -> str:
+        """The passage the reader has selected, to explain or discuss."""
+        return untrusted(self.selection) if self.selection else "The reader has not selected anything."
+
+    def chapter_passages(self, entry: int, k: int = 8) -> str:
+        """Passages spread through one chapter (by table-of-contents number), to summarise it."""
+        rows = self._toc()
+        if not 1 <= entry <= len(rows) or rows[entry - 1].locator is None:
+            return f"No entry {entry}: this book's table of contents has {len(rows)} entries."
+        section = rows[entry - 1].locator.section
+        bound = self.bound
+        ids = [
+            r[0]
+            for r in self.quire.library.conn.execute(
+                "SELECT id FROM chunks WHERE book_id = ? AND section_idx = ? AND end_ordinal <= ? ORDER BY idx",
+                (self.book_id, section, bound if bound is not None else 1 << 62),
+            )
+        ]
+        if not ids:
+            return "The reader has not reached this chapter yet (spoiler protection)."
+        k = max(1, min(k, MAX_PASSAGES))
+        picked = ids[:: max(1, len(ids) // k)][:k]
+        passages = self.quire.retriever.passages([(cid, 0.0) for cid in picked])
+        return "\n\n".join(self._number(p, rows[entry - 1].title) for p in passages)
+
+    def find_quotes(self, topic: str, k: int = 6) -> str:
+        """Exact lines about a topic (keyword search), numbered, ready to quote and cite."""
+        return self._search(topic, "keyword", k)
+
+    def compare_sections(self, entry_a: int, entry_b: int, aspect: str) -> str:
+        """Passages about one aspect from two chapters (table-of-contents numbers), side by side."""
+        rows = self._toc()
+        out = []
+        for entry in (entry_a, entry_b):
+            if not 1 <= entry <= len(rows) or rows[entry - 1].locator is None:
+                return f"No entry {entry}: this book's table of contents has {len(rows)} entries."
+            section = rows[entry - 1].locator.section
+            passages = self.quire.retriever.search(
+                aspect, book_id=self.book_id, k=3, max_ordinal=self.bound, sections=(section, section)
+            )
+            out.append(f"From '{rows[entry - 1].title}':")
+            out += [self._number(p, p.section_title) for p in passages] or ["(nothing the reader may see)"]
+        return "\n\n".join(out)
+
+    def _number(self, passage: Passage, title: str) -> str:
+        number = len(self.passages) + 1
+        self.passages[number] = passage
+        return f"[{number}] {title} ({passage.start}):\n{untrusted(passage.text)}"
+
     def _toc(self):
         if self.book_id is None:
             raise QuireError("no book is open")
@@ -165,7 +251,8 @@ class ReadingSession:
     def tools(self) -> list[BaseTool]:
         """Every tool, as LangChain tools (the middleware filters them per call)."""
         functions = [
-            self.list_books, self.reading_progress, self.table_of_contents, self.read_chapter,
-            self.search_book, self.keyword_search, self.cite,
+            self.list_books, self.reading_progress, self.search_notes, self.table_of_contents, self.read_chapter,
+            self.current_chapter, self.around_position, self.selected_text, self.search_book, self.keyword_search,
+            self.chapter_passages, self.find_quotes, self.compare_sections, self.cite,
         ]  # fmt: skip
         return [StructuredTool.from_function(f, name=f.__name__, description=f.__doc__) for f in functions]

@@ -143,11 +143,16 @@ class Retriever:
         for hits in vector_lists:
             for rank, (cid, _) in enumerate(hits, start=1):
                 vector_rank[cid] = min(rank, vector_rank.get(cid, rank))
-        return self._passages(scored, keyword_rank, vector_rank)
+        return self.passages(scored, keyword_rank, vector_rank)
 
-    def _passages(
-        self, scored: list[tuple[int, float]], keyword_rank: dict[int, int], vector_rank: dict[int, int]
+    def passages(
+        self,
+        scored: list[tuple[int, float]],
+        keyword_rank: dict[int, int] | None = None,
+        vector_rank: dict[int, int] | None = None,
     ) -> list[Passage]:
+        """Passages for (chunk id, score) pairs, in that order."""
+        keyword_rank, vector_rank = keyword_rank or {}, vector_rank or {}
         rows = self.chunks.rows([cid for cid, _ in scored])
         firsts: dict[tuple[int, int], tuple[int, str]] = {}
         passages = []
