@@ -192,3 +192,19 @@ def test_a_slow_tool_is_stopped_with_a_sentence(quire: Quire) -> None:
     result = next(e for e in events if isinstance(e, ToolResult))
     assert result.error and "took longer than 0 s" in result.content
     assert events[-1] == Done("finished")
+
+
+def test_provider_chunk_shapes_become_the_same_events() -> None:
+    from langchain_core.messages import AIMessageChunk
+
+    from core.agent.runner import _message_events
+
+    anthropic = AIMessageChunk(
+        content=[{"type": "thinking", "thinking": "Hmm.", "index": 0}, {"type": "text", "text": "Hi", "index": 1}]
+    )
+    deepseek = AIMessageChunk(content="", additional_kwargs={"reasoning_content": "Let me think."})
+    openai = AIMessageChunk(content="Hello", tool_call_chunks=[{"name": "cite", "args": "", "id": "c9", "index": 0}])
+    assert [e.to_dict() for e in _message_events(anthropic)] == [
+        {"type": "reasoning", "text": "Hmm."}, {"type": "text", "text": "Hi"}]  # fmt: skip
+    assert [e.to_dict() for e in _message_events(deepseek)] == [{"type": "reasoning", "text": "Let me think."}]
+    assert [e.kind for e in _message_events(openai)] == ["text", "tool_call_started"]

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from conftest import DATA, book_path
 
-from bench import embed, ingest, retrieval
+from bench import agent, embed, ingest, retrieval
 
 
 def _qa(relative: str) -> Path:
@@ -52,3 +52,10 @@ def test_ingest_and_embed_benchmarks_print_json(capsys: pytest.CaptureFixture[st
     assert embed.main(["--count", "16", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["passages"] == 16 and result["quire_per_s"] > 0 and result["bare_onnxruntime_per_s"] > 0
+
+
+def test_agent_overhead_benchmark(capsys: pytest.CaptureFixture[str]) -> None:
+    book_path("en/epubjs-alice.epub")
+    assert agent.main(["--runs", "2", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert 0 < result["overhead_ms_per_turn_p50"] < 1000

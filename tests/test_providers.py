@@ -125,3 +125,12 @@ def test_tool_results_reach_the_provider_only_once(quire: Quire) -> None:
         events = list(_agent(quire, mock).stream("rabbit?"))
     assert len([e for e in events if isinstance(e, ToolResult)]) == 1
     assert sum(m["role"] == "tool" for m in mock.requests[1]["body"]["messages"]) == 1
+
+
+def test_anthropic_extended_thinking_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
+    model = make_chat_model(ProviderConfig("anthropic", "claude-sonnet-4-5", thinking_tokens=4000, max_tokens=2048))
+    assert model.thinking == {"type": "enabled", "budget_tokens": 4000}
+    assert model.max_tokens >= 5024 and model.temperature == 1.0
+    plain = make_chat_model(ProviderConfig("anthropic", "claude-sonnet-4-5"))
+    assert plain.thinking is None

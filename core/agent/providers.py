@@ -38,6 +38,7 @@ class ProviderConfig:
     timeout: float = 60.0
     max_retries: int = 2  # the client retries transient failures (429, 5xx, timeouts) with backoff
     context_window: int = 32_000  # tokens; older turns are summarised past three quarters of it
+    thinking_tokens: int = 0  # Anthropic extended thinking budget (0: off)
 
     @property
     def url(self) -> str:
@@ -75,6 +76,9 @@ def make_chat_model(config: ProviderConfig, secrets: Any | None = None) -> BaseC
             from langchain_anthropic import ChatAnthropic
         except ImportError as error:
             raise ProviderError("the Anthropic provider needs the langchain-anthropic package") from error
+        if config.thinking_tokens:  # extended thinking needs temperature 1 and room beyond the budget
+            common.update(temperature=1.0, max_tokens=max(config.max_tokens, config.thinking_tokens + 1024))
+            common["thinking"] = {"type": "enabled", "budget_tokens": config.thinking_tokens}
         return ChatAnthropic(api_key=key, base_url=config.url, **common)
     from langchain_openai import ChatOpenAI
 

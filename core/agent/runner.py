@@ -153,6 +153,8 @@ def _message_events(chunk: Any) -> Iterator[AgentEvent]:
                 yield TextDelta(block)
             elif block.get("type") == "reasoning" and block.get("reasoning"):
                 yield ReasoningDelta(block["reasoning"])
+            elif block.get("type") == "thinking" and block.get("thinking"):  # Anthropic's raw blocks
+                yield ReasoningDelta(block["thinking"])
             elif block.get("type") == "text" and block.get("text"):
                 yield TextDelta(block["text"])
     reasoning = chunk.additional_kwargs.get("reasoning_content")
