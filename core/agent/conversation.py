@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.language_models import BaseChatModel
 
@@ -14,11 +14,14 @@ from core.agent.runner import ReadingAgent
 from core.agent.threads import ChatStore, Part, PartRecorder
 from core.agent.tools import ReadingSession
 
+if TYPE_CHECKING:
+    from core.services import Quire
+
 STATUS = {"finished": "complete", "error": "error", "stopped": "stopped", "limit": "complete", "repeated": "complete"}
 
 
 def ask(
-    quire: Any,
+    quire: Quire,
     book_id: int | None,
     question: str,
     *,
@@ -53,7 +56,7 @@ def ask(
         store.add_message(thread_id, "assistant", recorder.parts, status)
 
 
-def _offline_events(quire: Any, book_id: int | None, question: str, spoilers: bool) -> Iterator[AgentEvent]:
+def _offline_events(quire: Quire, book_id: int | None, question: str, spoilers: bool) -> Iterator[AgentEvent]:
     if book_id is None:
         yield TextDelta("No AI provider is set up, and no book is open: open a book to search it, or add a provider.")
         yield Done()

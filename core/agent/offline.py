@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from core.agent.citations import Citation, CitationError, resolve_citation
 from core.rag.search import Passage
+
+if TYPE_CHECKING:
+    from core.services import Quire
 
 NO_PROVIDER = (
     "No AI provider is set up, so here are the passages of the book that best match your question "
@@ -47,7 +51,9 @@ def lead_quote(text: str, limit: int = 160) -> str:
     return sentence
 
 
-def answer_offline(quire, reference: str | int, question: str, *, spoilers: bool = False, k: int = 5) -> OfflineAnswer:
+def answer_offline(
+    quire: Quire, reference: str | int, question: str, *, spoilers: bool = False, k: int = 5
+) -> OfflineAnswer:
     """Answer from search alone. With spoiler protection (the default) nothing past the reader's place shows."""
     book = quire.book(reference)
     before = None

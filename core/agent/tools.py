@@ -7,12 +7,16 @@ on. Book text reaches the model wrapped as untrusted data (``<book_text>``), nev
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from langchain_core.tools import BaseTool, StructuredTool
 
 from core.agent.citations import Citation, CitationError, resolve_citation
 from core.errors import QuireError
 from core.rag.search import MODES, Passage
+
+if TYPE_CHECKING:
+    from core.services import Quire
 
 PAGE_CHARACTERS = 3000
 MAX_PASSAGES = 10
@@ -28,7 +32,7 @@ def untrusted(text: str) -> str:
 class ReadingSession:
     """What the agent may see in one conversation: the open book, the bound, what it has cited."""
 
-    quire: object  # core.services.Quire (not imported: the facade imports this package)
+    quire: Quire
     book_id: int | None
     spoilers_allowed: bool = False
     selection: str = ""  # the passage the reader selected in the reader, if any
