@@ -88,3 +88,35 @@ def test_app_serves_the_web_ui_offline(tmp_path: Path) -> None:
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_library_sorts_searches_filters_and_imports(quire: Quire) -> None:
+    from app.i18n import Translator
+    from platform_adapters.base import PickedFile
+
+    model = LibraryViewModel(quire, Translator("en"))
+    outcomes = model.import_files([
+        PickedFile("alice.epub", data=book_path("en/epubjs-alice.epub").read_bytes()),
+        PickedFile("broken.epub", data=b""),
+        PickedFile("hlm.md", path=book_path("zh/hongloumeng_120.md")),
+        PickedFile("again.epub", data=book_path("en/epubjs-alice.epub").read_bytes()),
+    ])  # fmt: skip
+    assert [o.ok for o in outcomes] == [True, False, True, True]
+    assert outcomes[1].message == "Could not import broken.epub: the file is empty: there is no book in it"
+    assert outcomes[3].message == "Alice's Adventures in Wonderland is already in your library"
+    titles = lambda: [r.title for r in model.rows()]  # noqa: E731
+    assert titles() == ["hlm", "Alice's Adventures in Wonderland"]  # most recent first
+    model.sort = "title"
+    assert titles() == ["Alice's Adventures in Wonderland", "hlm"]
+    quire.save_position(1, "8.0")
+    model.sort = "progress"
+    assert titles()[0] == "Alice's Adventures in Wonderland"
+    model.query = "carroll"
+    assert titles() == ["Alice's Adventures in Wonderland"]
+    model.query = ""
+    quire.tag(2, "中文")
+    model.tag = "中文"
+    assert titles() == ["hlm"]
+    assert model.remove_prompt(1) == "Remove “Alice's Adventures in Wonderland” and its notes?"
+    zh = LibraryViewModel(quire, Translator("zh"))
+    assert zh.summary == "2 本书" and zh.remove_prompt(2) == "删除《hlm》及其笔记？"
