@@ -1,0 +1,146 @@
+"""View-model of the reader: a window of segments around the place, navigation, position and reading time."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from core.books.locator import Locator
+from core.library import Bookmark, Highlight, SearchHit, SegmentRecord, TocRow
+from core.services import Quire
+
+WINDOW = 80  # segments rendered at once: long chapters never build thousands of controls
+PAGE = 12  # segments per page in paginated mode
+IDLE_CAP_SECONDS = 300  # longer pauses do not count as reading time
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """A coloured range to draw over a segment's text (a highlight or a search hit)."""
+
+    ordinal: int
+    start: int
+    end: int
+    color: str
+
+
+class ReaderViewModel:
+    """One open book. Views render ``visible`` and call the navigation methods; nothing else."""
+
+    def __init__(self, quire: Quire, book_id: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.quire = quire
+        self.book = quire.book(book_id)
+        self.clock = clock
+        self.visible: list[SegmentRecord] = []
+        self.current: SegmentRecord | None = None
+        self.search_marks: list[Mark] = []
+        self._last_activity = clock()
+
+    # -- opening and moving -------------------------------------------------------------------
+    def open(self) -> SegmentRecord:
+        """Show the saved position (exactly), or the start of the book."""
+        position = self.quire.position(self.book.id)
+        return self.go_to(position.locator if position else Locator(0, 0), save=False)
+
+    def go_to(self, locator: Locator | str, *, save: bool = True) -> SegmentRecord:
+        """Jump to a locator (from the TOC, a bookmark, a search hit or a citation)."""
+        target = self.quire.show(self.book.id, locator)[0]
+        start = max(0, target.ordinal - WINDOW // 4)
+        self.visible = self.quire.library.segments(self.book.id, start, WINDOW)
+        self.current = target
+        if save:
+            self.save_position()
+        return target
+
+    def scrolled_to(self, ordinal: int) -> None:
+        """The reader scrolled so that this segment is at the top; load more text when near an edge."""
+        record = next((s for s in self.visible if s.ordinal == ordinal), None)
+        if record is None:
+            record = self.quire.library.segments(self.book.id, ordinal, 1)[0]
+        self.current = record
+        first, last = self.visible[0].ordinal, self.visible[-1].ordinal
+        if (ordinal - first < WINDOW // 8 and first > 0) or last - ordinal < WINDOW // 8:
+            start = max(0, ordinal - WINDOW // 4)
+            self.visible = self.quire.library.segments(self.book.id, start, WINDOW)
+        self.save_position()
+
+    def next_page(self) -> SegmentRecord:
+        return self._move(PAGE)
+
+    def previous_page(self) -> SegmentRecord:
+        return self._move(-PAGE)
+
+    def _move(self, step: int) -> SegmentRecord:
+        assert self.current is not None, "open() first"
+        ordinal = min(max(0, self.current.ordinal + step), self.book.segment_count - 1)
+        record = self.quire.library.segments(self.book.id, ordinal, 1)[0]
+        return self.go_to(record.locator)
+
+    # -- where the reader is ------------------------------------------------------------------
+    def save_position(self) -> None:
+        """Remember the place and add the reading time since the last activity (pauses capped)."""
+        now = self.clock()
+        spent = min(now - self._last_activity, IDLE_CAP_SECONDS)
+        self._last_activity = now
+        if self.current is not None:
+            self.quire.save_position(self.book.id, self.current.locator, read_seconds=max(0.0, spent))
+
+    @property
+    def percent(self) -> float:
+        position = self.quire.position(self.book.id)
+        return position.percent if position else 0.0
+
+    @property
+    def chapter_title(self) -> str:
+        return self.current.section_title if self.current else ""
+
+    def toc(self) -> list[TocRow]:
+        return self.quire.toc(self.book.id)
+
+    # -- bookmarks, highlights, search ----------------------------------------------------------
+    def add_bookmark(self) -> Bookmark:
+        assert self.current is not None, "open() first"
+        return self.quire.add_bookmark(self.book.id, str(self.current.locator))
+
+    def bookmarks(self) -> list[Bookmark]:
+        return self.quire.bookmarks(self.book.id)
+
+    def highlight(self, start: Locator, end: Locator, color: str = "yellow", note: str = "") -> Highlight:
+        return self.quire.add_highlight(self.book.id, str(start), str(end), color, note)
+
+    def marks(self) -> list[Mark]:
+        """Highlights and the current search hit, as ranges on the visible segments."""
+        if not self.visible:
+            return []
+        first, last = self.visible[0].ordinal, self.visible[-1].ordinal
+        marks = []
+        for h in self.quire.highlights(self.book.id):
+            start = self.quire.library.ordinal_of(self.book.id, h.start.segment_locator)
+            end = self.quire.library.ordinal_of(self.book.id, h.end.segment_locator)
+            for segment in self.visible:
+                if not start <= segment.ordinal <= end:
+                    continue
+                a = (h.start.offset or 0) if segment.ordinal == start else 0
+                b = h.end.offset if segment.ordinal == end and h.end.offset is not None else len(segment.text)
+                marks.append(Mark(segment.ordinal, a, b, h.color))
+        marks += [m for m in self.search_marks if first <= m.ordinal <= last]
+        return marks
+
+    def search(self, query: str) -> list[SearchHit]:
+        return self.quire.find(self.book.id, query, limit=50)
+
+    def open_hit(self, hit: SearchHit, query: str) -> SegmentRecord:
+        """Jump to a search hit and mark the matched words."""
+        record = self.go_to(hit.locator.segment_locator)
+        offset = hit.locator.offset or 0
+        length = next(
+            (
+                len(term)
+                for term in query.split()
+                if record.text[offset : offset + len(term)].casefold() == term.casefold()
+            ),
+            len(query),
+        )
+        self.search_marks = [Mark(record.ordinal, offset, offset + length, "search")]
+        return record

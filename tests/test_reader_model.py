@@ -1,0 +1,81 @@
+"""The reader's view-model on a real book: windows, navigation, position and time, marks, search."""
+
+from pathlib import Path
+
+import pytest
+from conftest import book_path
+
+from app.reader_model import IDLE_CAP_SECONDS, PAGE, WINDOW, Mark, ReaderViewModel
+from core.books import Locator
+from core.services import Quire
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def moby(tmp_path: Path) -> Quire:
+    quire = Quire(tmp_path)
+    quire.import_paths([book_path("en/idpf-moby-dick.epub")])
+    yield quire
+    quire.close()
+
+
+def test_opening_renders_a_window_not_the_whole_book(moby: Quire) -> None:
+    reader = ReaderViewModel(moby, 1)
+    first = reader.open()
+    assert first.locator == Locator(0, 0) and len(reader.visible) == WINDOW < moby.book(1).segment_count
+    chapter = next(r for r in reader.toc() if r.title.startswith("Chapter 1."))
+    reader.go_to(chapter.locator)
+    assert reader.chapter_title.startswith("Chapter 1.") and reader.current.locator == chapter.locator
+    assert reader.visible[0].ordinal <= reader.current.ordinal <= reader.visible[-1].ordinal
+
+
+def test_position_is_restored_exactly_and_reading_time_counts_only_activity(moby: Quire) -> None:
+    clock = Clock()
+    reader = ReaderViewModel(moby, 1, clock)
+    reader.open()
+    reader.go_to("20.5")
+    clock.now += 40
+    reader.next_page()
+    clock.now += 10_000  # left the book open overnight
+    reader.scrolled_to(reader.current.ordinal + 3)
+    position = moby.position(1)
+    assert position.reading_seconds == pytest.approx(40 + IDLE_CAP_SECONDS)
+    again = ReaderViewModel(moby, 1)
+    assert again.open().locator == position.locator
+    assert again.percent == position.percent > 0
+
+
+def test_paging_moves_by_a_page_and_stops_at_the_ends(moby: Quire) -> None:
+    reader = ReaderViewModel(moby, 1)
+    reader.open()
+    assert reader.previous_page().ordinal == 0
+    assert reader.next_page().ordinal == PAGE
+    last = moby.book(1).segment_count - 1
+    reader.go_to(moby.library.segments(1, last - 2, 1)[0].locator)
+    assert reader.next_page().ordinal == last
+
+
+def test_highlights_and_search_hits_become_marks(moby: Quire) -> None:
+    reader = ReaderViewModel(moby, 1)
+    reader.open()
+    hits = reader.search("Queequeg")
+    assert hits
+    record = reader.open_hit(hits[0], "Queequeg")
+    assert Mark(record.ordinal, hits[0].locator.offset, hits[0].locator.offset + 8, "search") in reader.marks()
+    start = record.locator.at(0)
+    end = record.locator.at(10)
+    reader.highlight(start, end, "green", "first mention")
+    assert Mark(record.ordinal, 0, 10, "green") in reader.marks()
+    following = reader.visible[reader.visible.index(record) + 1]
+    reader.highlight(record.locator.at(5), following.locator.at(7), "pink")
+    assert Mark(record.ordinal, 5, len(record.text), "pink") in reader.marks()
+    assert Mark(following.ordinal, 0, 7, "pink") in reader.marks()
+    bookmark = reader.add_bookmark()
+    assert bookmark.locator == record.locator and reader.bookmarks() == [bookmark]
