@@ -1,0 +1,89 @@
+"""Reader and AI settings, saved as JSON in the app's data folder; API keys only in the secret store."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+
+from core.agent.providers import PROVIDERS, ProviderConfig
+from platform_adapters.base import SecretStore
+
+THEMES = ("system", "light", "dark", "sepia")
+LAYOUTS = ("scroll", "paginated")
+FONTS = ("serif", "sans-serif", "monospace")
+
+
+@dataclass
+class Settings:
+    """Everything the reader can choose. Unknown or broken values fall back to the defaults."""
+
+    theme: str = "system"
+    language: str = "system"
+    font_size: int = 18
+    line_height: float = 1.6
+    margins: int = 24
+    font_family: str = "serif"
+    layout: str = "scroll"
+    spoiler_protection: bool = True
+    auto_index: bool = False
+    local_only: bool = False
+    provider: dict = field(default_factory=dict)  # a ProviderConfig without its key
+
+    def clamp(self) -> Settings:
+        """Bring every value into its allowed range."""
+        defaults = Settings()
+        self.theme = self.theme if self.theme in THEMES else defaults.theme
+        self.language = self.language if self.language in ("system", "en", "zh") else defaults.language
+        self.layout = self.layout if self.layout in LAYOUTS else defaults.layout
+        self.font_family = self.font_family if self.font_family in FONTS else defaults.font_family
+        self.font_size = int(min(max(self.font_size, 10), 40))
+        self.line_height = float(min(max(self.line_height, 1.0), 2.5))
+        self.margins = int(min(max(self.margins, 0), 120))
+        if self.provider and self.provider.get("kind") not in PROVIDERS:
+            self.provider = {}
+        return self
+
+    def provider_config(self) -> ProviderConfig | None:
+        """The chosen AI provider, or None (then answers come from search alone)."""
+        if not self.provider:
+            return None
+        known = {f.name for f in fields(ProviderConfig)}
+        return ProviderConfig(**{k: v for k, v in self.provider.items() if k in known})
+
+
+class SettingsStore:
+    """Loads and saves Settings atomically; keys go to the SecretStore, never into the file."""
+
+    def __init__(self, folder: Path, secrets: SecretStore) -> None:
+        self.path = Path(folder) / "settings.json"
+        self.secrets = secrets
+
+    def load(self) -> Settings:
+        try:
+            raw = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return Settings()
+        known = {f.name for f in fields(Settings)}
+        try:
+            return Settings(**{k: v for k, v in raw.items() if k in known}).clamp()
+        except TypeError:
+            return Settings()
+
+    def save(self, settings: Settings) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = self.path.with_suffix(".tmp")
+        temporary.write_text(json.dumps(asdict(settings.clamp()), ensure_ascii=False, indent=2), encoding="utf-8")
+        os.replace(temporary, self.path)
+
+    def set_provider(self, settings: Settings, config: ProviderConfig, api_key: str | None) -> None:
+        """Choose a provider; its key (if given) goes to the secret store only."""
+        settings.provider = asdict(config)
+        if api_key:
+            self.secrets.set(config.secret_name, api_key)
+        self.save(settings)
+
+    def has_key(self, config: ProviderConfig) -> bool:
+        """Whether a key is stored (the settings screen shows only this, never the key)."""
+        return bool(self.secrets.get(config.secret_name))
