@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.machinery
 import importlib.util
 import json
 import re
@@ -88,7 +89,7 @@ class ModelStore:
     def paths(self, spec: ModelSpec) -> tuple[Path, Path]:
         """(model.onnx, tokenizer.json) for a model, wherever they live."""
         if spec.package:
-            found = importlib.util.find_spec(spec.package)
+            found = _spec(spec.package)
             model = Path(found.origin).parent / "model.onnx" if found and found.origin else self.folder / "missing"
         else:
             model = self.folder / spec.name / "model.onnx"
@@ -137,7 +138,15 @@ class ModelStore:
 
 
 def _runtime_available() -> bool:
-    return all(importlib.util.find_spec(m) is not None for m in ("onnxruntime", "tokenizers"))
+    return all(_spec(m) is not None for m in ("onnxruntime", "tokenizers"))
+
+
+def _spec(module: str) -> importlib.machinery.ModuleSpec | None:
+    """The module's spec, or None when it is not installed or cannot be loaded on this device."""
+    try:
+        return importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        return None
 
 
 def choose_model(language: str, available: list[str]) -> tuple[str | None, str]:
@@ -162,7 +171,7 @@ def choose_model(language: str, available: list[str]) -> tuple[str | None, str]:
 
 def token_counter(spec: ModelSpec, store: ModelStore) -> tuple[str, TokenCounter] | None:
     """(tokenizer name, counter) from a model's tokenizer alone (no ONNX session), or None if unusable."""
-    if importlib.util.find_spec("tokenizers") is None:
+    if _spec("tokenizers") is None:
         return None
     from tokenizers import Tokenizer
 

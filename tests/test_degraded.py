@@ -1,0 +1,58 @@
+"""Quire still works where onnxruntime, tokenizers and sqlite-vec cannot be imported (as on some phones)."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import ROOT, book_path
+
+SCRIPT = r"""
+import importlib.abc, json, sys
+BLOCKED = {"onnxruntime", "tokenizers", "sqlite_vec", "sqlean"}
+
+class Block(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in BLOCKED:
+            raise ModuleNotFoundError(f"No module named {name!r} (blocked for this test)")
+        return None
+
+sys.meta_path.insert(0, Block())
+from core.errors import ModelUnavailableError
+from core.services import Quire
+from app.library_model import LibraryViewModel
+from app.library_page import build_library_view
+
+quire = Quire(sys.argv[1])
+book = quire.import_paths([sys.argv[2]])[0].book
+report = {
+    "driver": type(quire.library.conn).__module__,
+    "vector_backend": quire.vectors.backend,
+    "chunking": quire.chunks.profile(book.id).tokenizer,
+    "chunks": quire.chunks.count(book.id),
+    "keyword_hits": len(quire.search(book.id, "Queequeg", mode="keyword", k=3)),
+    "find_hits": len(quire.find(book.id, "Queequeg")),
+    "models": [m["name"] for m in quire.models_status() if m["available"]],
+    "view": type(build_library_view(LibraryViewModel(quire))).__name__,
+}
+try:
+    quire.index(book.id)
+except ModelUnavailableError as error:
+    report["index_error"] = str(error)
+print(json.dumps(report))
+"""
+
+
+def test_the_core_and_the_library_page_work_without_the_native_extras(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT, str(tmp_path / "lib"), str(book_path("en/idpf-moby-dick.epub"))],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["driver"].startswith("sqlite3") and report["vector_backend"] == "numpy"
+    assert report["chunking"] == "approximate" and report["chunks"] > 1000
+    assert report["keyword_hits"] == 3 and report["find_hits"] > 0
+    assert report["models"] == [] and report["view"] == "Column"
+    assert "keyword search still works" in report["index_error"]
