@@ -96,6 +96,17 @@ def cmd_remove(quire: Quire, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_position(quire: Quire, args: argparse.Namespace) -> int:
+    position = quire.save_position(args.book, args.locator) if args.locator else quire.position(args.book)
+    if args.json:
+        _print_json(position.to_dict() if position else None)
+    elif position is None:
+        print("Not started yet.")
+    else:
+        print(f"At {position.locator}, {position.percent:.1f}% read, {position.reading_seconds / 60:.0f} min so far.")
+    return 0
+
+
 def cmd_bookmarks(quire: Quire, args: argparse.Namespace) -> int:
     if args.action == "add":
         if not args.locator:
@@ -273,6 +284,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, default=20)
     p = add("remove", cmd_remove, "remove a book, its notes and its file")
     p.add_argument("book")
+    p = add("position", cmd_position, "show or set where you are in a book (the spoiler bound)")
+    p.add_argument("book")
+    p.add_argument("locator", nargs="?", help="set the position to this locator")
     p = add("bookmarks", cmd_bookmarks, "add or list bookmarks")
     p.add_argument("action", choices=["add", "list"])
     p.add_argument("book")

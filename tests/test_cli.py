@@ -113,3 +113,12 @@ def test_a_model_is_downloaded_on_first_use_and_offline_says_so(
     assert code == 1 and "you seem to be offline" in err and err.count("\n") == 1
     code, out, _ = run(capsys, "models", "--json", *lib)
     assert {m["name"]: m["available"] for m in json.loads(out)}["bge-small-zh-v1.5"] is False
+
+
+def test_position_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    lib = ["--library", str(tmp_path / "lib")]
+    run(capsys, "import", str(book_path("en/epubjs-alice.epub")), *lib)
+    assert run(capsys, "position", "1", *lib)[1] == "Not started yet.\n"
+    code, out, _ = run(capsys, "position", "1", "5.3", "--json", *lib)
+    assert code == 0 and json.loads(out)["locator"] == "5.3"
+    assert run(capsys, "position", "1", *lib)[1].startswith("At 5.3, ")
