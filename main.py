@@ -8,8 +8,7 @@ import sys
 
 import flet as ft
 
-from app.library_model import LibraryViewModel
-from app.library_page import library_page
+from app.shell import QuireApp
 from core.services import Quire
 
 
@@ -26,7 +25,7 @@ def main(argv: list[str] | None = None) -> None:
     quire = Quire(args.library)
 
     def start(page: ft.Page) -> None:
-        library_page(page, LibraryViewModel(quire))
+        QuireApp(page, quire).render()
 
     # Only Linux can lack a display server; macOS and Windows desktops always have a screen.
     headless = (

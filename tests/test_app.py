@@ -24,6 +24,8 @@ def _texts(control: ft.Control) -> list[str]:
         item = stack.pop()
         if isinstance(item, ft.Text) and isinstance(item.value, str):
             found.append(item.value)
+        if isinstance(item, ft.TextButton) and isinstance(item.content, str):
+            found.append(item.content)
         for name in ("controls", "content", "title", "subtitle", "trailing", "leading"):
             child = getattr(item, name, None)
             if isinstance(child, list):
@@ -120,3 +122,51 @@ def test_library_sorts_searches_filters_and_imports(quire: Quire) -> None:
     assert model.remove_prompt(1) == "Remove “Alice's Adventures in Wonderland” and its notes?"
     zh = LibraryViewModel(quire, Translator("zh"))
     assert zh.summary == "2 本书" and zh.remove_prompt(2) == "删除《hlm》及其笔记？"
+
+
+class StandInPage:
+    """Just the part of ft.Page the shell touches: controls, add, size, and event slots."""
+
+    def __init__(self, width: int) -> None:
+        self.width = width
+        self.controls: list = []
+        self.title = ""
+        self.theme_mode = None
+        self.padding = 0
+        self.on_keyboard_event = None
+        self.on_resize = None
+
+    def add(self, *controls: object) -> None:
+        self.controls.extend(controls)
+
+
+class Key:
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
+def test_shell_opens_a_book_pages_with_keys_and_returns(quire: Quire) -> None:
+    from app.shell import QuireApp
+
+    quire.import_paths([book_path("en/epubjs-alice.epub")])
+    page = StandInPage(1440)
+    shell = QuireApp(page, quire)
+    shell.render()
+    assert "Alice's Adventures in Wonderland" in _texts(page.controls[0])
+    shell.open_book(1)
+    desktop = _texts(page.controls[0])
+    assert "Contents" in desktop and "Cover" in " ".join(desktop)
+    assert shell.reader.current.ordinal == 0
+    page.on_keyboard_event(Key("Page Down"))
+    assert shell.reader.current.ordinal == 12
+    page.on_keyboard_event(Key("Arrow Left"))
+    assert shell.reader.current.ordinal == 0
+    shell.navigate("4.0")
+    assert shell.reader.chapter_title == "The Pool Of Tears"
+    page.on_keyboard_event(Key("Escape"))
+    assert shell.reader is None and str(quire.position(1).locator) == "4.0"
+    phone = StandInPage(390)
+    small = QuireApp(phone, quire)
+    small.open_book(1)
+    assert small.reader.current.locator == quire.position(1).locator  # reopened exactly where it was left
+    assert "Contents" not in _texts(phone.controls[0])
