@@ -21,6 +21,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
+from bench.common import percentile
 from core.books import parse_book
 from core.books.textutil import CJK_RUN
 from core.library import Library
@@ -55,11 +56,6 @@ def sample_queries(library: Library, book_id: int, count: int = 30) -> list[str]
             if words:
                 queries.append(rng.choice(words).lower())
     return queries
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def measure_book(path: Path, repeat: int) -> dict:

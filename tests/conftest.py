@@ -41,3 +41,12 @@ def quire(tmp_path: Path) -> Quire:
     q = Quire(tmp_path / "quire")
     yield q
     q.close()
+
+
+@pytest.fixture
+def alice_quire(tmp_path: Path) -> Quire:
+    """A library holding Alice in Wonderland (book id 1)."""
+    q = Quire(tmp_path / "alice")
+    q.import_paths([book_path("en/epubjs-alice.epub")])
+    yield q
+    q.close()

@@ -4,7 +4,6 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import book_path
 from fakechat import ScriptedChatModel
 
 from core.agent.events import CitationEvent, Done, ReasoningDelta, TextDelta, ToolCallReady, ToolCallStarted, ToolResult
@@ -14,11 +13,8 @@ from core.services import Quire
 
 
 @pytest.fixture
-def quire(tmp_path: Path) -> Quire:
-    q = Quire(tmp_path)
-    q.import_paths([book_path("en/epubjs-alice.epub")])
-    yield q
-    q.close()
+def quire(alice_quire: Quire) -> Quire:
+    return alice_quire
 
 
 def _run(session: ReadingSession, turns: list, question: str = "q", **options) -> tuple[list, ScriptedChatModel]:

@@ -1,9 +1,6 @@
 """The agent through real provider clients (ChatOpenAI, ChatDeepSeek) against a local SSE server."""
 
-from pathlib import Path
-
 import pytest
-from conftest import book_path
 from openai_mock import OpenAIMock, tool_call_deltas
 
 from core.agent.events import CitationEvent, Done, ErrorEvent, ReasoningDelta, TextDelta, ToolCallStarted, ToolResult
@@ -15,11 +12,8 @@ from core.services import Quire
 
 
 @pytest.fixture
-def quire(tmp_path: Path) -> Quire:
-    q = Quire(tmp_path)
-    q.import_paths([book_path("en/epubjs-alice.epub")])
-    yield q
-    q.close()
+def quire(alice_quire: Quire) -> Quire:
+    return alice_quire
 
 
 def _agent(quire: Quire, mock: OpenAIMock, kind: str = "openai-compatible", retries: int = 0) -> ReadingAgent:

@@ -15,11 +15,8 @@ from core.services import Quire
 
 
 @pytest.fixture
-def quire(tmp_path: Path) -> Quire:
-    q = Quire(tmp_path)
-    q.import_paths([book_path("en/epubjs-alice.epub")])
-    yield q
-    q.close()
+def quire(alice_quire: Quire) -> Quire:
+    return alice_quire
 
 
 TURNS = [
