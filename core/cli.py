@@ -253,13 +253,24 @@ def cmd_export(quire: Quire, args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument(
-        "--library", metavar="DIR", help="library folder (default: $QUIRE_LIBRARY or the app's data folder)"
-    )
-    common.add_argument("--json", action="store_true", help="print machine-readable JSON")
+    def common_options(default: object) -> argparse.ArgumentParser:
+        # Accepted before and after the command. After it, an unset option must not overwrite the value given
+        # before it (argparse copies a sub-command's defaults over the main parser's), hence SUPPRESS there.
+        options = argparse.ArgumentParser(add_help=False)
+        options.add_argument(
+            "--library",
+            metavar="DIR",
+            default=default,
+            help="library folder (default: $QUIRE_LIBRARY or the app's data folder)",
+        )
+        options.add_argument(
+            "--json", action="store_true", default=False if default is None else default, help="print JSON"
+        )
+        return options
+
+    common = common_options(argparse.SUPPRESS)
     parser = argparse.ArgumentParser(
-        prog="quire", description="Quire: read, search and annotate your books.", parents=[common]
+        prog="quire", description="Quire: read, search and annotate your books.", parents=[common_options(None)]
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 

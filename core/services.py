@@ -193,9 +193,25 @@ class Quire:
         """Highlights of one book, or of the whole library."""
         return self.annotations.highlights(self.book(reference).id if reference is not None else None)
 
+    def update_highlight(self, highlight_id: int, *, note: str | None = None, color: str | None = None) -> Highlight:
+        """Change a highlight's note or colour."""
+        return self.annotations.update_highlight(highlight_id, note=note, color=color)
+
+    def remove_highlight(self, highlight_id: int) -> None:
+        """Delete a highlight and its note."""
+        self.annotations.remove_highlight(highlight_id)
+
+    def remove_bookmark(self, bookmark_id: int) -> None:
+        """Delete a bookmark."""
+        self.annotations.remove_bookmark(bookmark_id)
+
     def tag(self, reference: str | int, tag: str) -> None:
         """Tag a book."""
         self.annotations.tag(self.book(reference).id, tag)
+
+    def tags(self) -> list[str]:
+        """Every tag in the library, sorted."""
+        return self.annotations.all_tags()
 
     def export(self, reference: str | int, format_name: str = "md") -> str:
         """Highlights, notes and bookmarks of a book as Markdown ('md') or JSON ('json')."""

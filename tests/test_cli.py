@@ -122,3 +122,13 @@ def test_position_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) ->
     code, out, _ = run(capsys, "position", "1", "5.3", "--json", *lib)
     assert code == 0 and json.loads(out)["locator"] == "5.3"
     assert run(capsys, "position", "1", *lib)[1].startswith("At 5.3, ")
+
+
+def test_options_work_before_and_after_the_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    library = str(tmp_path / "lib")
+    code, _, _ = run(capsys, "--library", library, "import", str(book_path("en/epubjs-alice.epub")))
+    assert code == 0
+    _, before, _ = run(capsys, "--library", library, "--json", "list")
+    _, after, _ = run(capsys, "list", "--library", library, "--json")
+    assert [b["title"] for b in json.loads(before)] == ["Alice's Adventures in Wonderland"]
+    assert before == after
