@@ -26,7 +26,10 @@ class QuireApp:
         self.library = LibraryViewModel(quire, self.t)
         self.reader: ReaderViewModel | None = None
         page.title = self.t("app.title")
-        page.theme_mode = ft.ThemeMode.SYSTEM
+        from app.settings import Settings
+        from app.theme import apply_theme
+
+        apply_theme(page, Settings())
         page.padding = 16
         page.on_keyboard_event = self.on_key
         page.on_resize = lambda e: self.render()

@@ -1,0 +1,69 @@
+"""Themes: Material 3 light and dark from one seed colour, and a sepia paper theme for long reading."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from app.settings import Settings
+
+SEED = "#5C6BC0"  # indigo: calm, readable accents in both light and dark
+SEPIA = ft.ColorScheme(
+    primary="#8B5A2B",
+    on_primary="#FFFFFF",
+    surface="#F4ECD8",
+    on_surface="#4B3A2A",
+    on_surface_variant="#6E5A45",
+    surface_container="#EADFC6",
+    surface_container_low="#EFE5CE",
+    surface_container_high="#E4D7BA",
+    surface_container_highest="#DDCFAF",
+    outline="#A08A6C",
+    outline_variant="#CDBB98",
+    secondary_container="#E4D3B0",
+    on_secondary_container="#4B3A2A",
+)
+HIGHLIGHT_COLORS = {
+    "yellow": "#FFE58A",
+    "green": "#BFE8B0",
+    "blue": "#B5D5F5",
+    "pink": "#F6C1D4",
+    "purple": "#D8C4F0",
+    "search": "#FFB74D",
+}
+FONT_FAMILIES = {"serif": "Noto Serif", "sans-serif": "Noto Sans", "monospace": "monospace"}
+# The web client draws text itself and, offline, cannot fetch fallback fonts: without this bundled font
+# (Droid Sans Fallback, Apache-2.0, from Debian's fonts-droid-fallback) Chinese renders as empty boxes.
+CJK_FONT = "Droid Sans Fallback"
+FONTS = {CJK_FONT: "fonts/DroidSansFallbackFull.ttf"}
+TEXT_STYLES = (
+    "display_large display_medium display_small headline_large headline_medium headline_small "
+    "title_large title_medium title_small label_large label_medium label_small body_large body_medium body_small"
+).split()
+
+
+def _theme(**values: object) -> ft.Theme:
+    fallback = ft.TextStyle(font_family_fallback=[CJK_FONT])
+    text_theme = ft.TextTheme(**dict.fromkeys(TEXT_STYLES, fallback))
+    return ft.Theme(use_material3=True, text_theme=text_theme, primary_text_theme=text_theme, **values)
+
+
+def apply_theme(page: ft.Page, settings: Settings) -> None:
+    """Set the page's theme mode and colour schemes from the reader's choice (system by default)."""
+    page.fonts = dict(FONTS)
+    page.theme = _theme(color_scheme_seed=SEED)
+    page.dark_theme = _theme(color_scheme_seed=SEED)
+    if settings.theme == "sepia":
+        page.theme = _theme(color_scheme=SEPIA, scaffold_bgcolor=SEPIA.surface)
+        page.theme_mode = ft.ThemeMode.LIGHT
+    elif settings.theme == "light":
+        page.theme_mode = ft.ThemeMode.LIGHT
+    elif settings.theme == "dark":
+        page.theme_mode = ft.ThemeMode.DARK
+    else:
+        page.theme_mode = ft.ThemeMode.SYSTEM
+
+
+def highlight_color(name: str, dark: bool = False) -> str:
+    """The background colour of a highlight; darker, translucent tints on dark themes keep text readable."""
+    color = HIGHLIGHT_COLORS.get(name, HIGHLIGHT_COLORS["yellow"])
+    return ft.Colors.with_opacity(0.45, color) if dark else color
