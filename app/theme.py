@@ -35,10 +35,23 @@ FONT_FAMILIES = {"serif": "Noto Serif", "sans-serif": "Noto Sans", "monospace": 
 # (Droid Sans Fallback, Apache-2.0, from Debian's fonts-droid-fallback) Chinese renders as empty boxes.
 CJK_FONT = "Droid Sans Fallback"
 FONTS = {CJK_FONT: "fonts/DroidSansFallbackFull.ttf"}
-TEXT_STYLES = (
-    "display_large display_medium display_small headline_large headline_medium headline_small "
-    "title_large title_medium title_small label_large label_medium label_small body_large body_medium body_small"
-).split()
+TEXT_STYLES = [
+    "display_large",
+    "display_medium",
+    "display_small",
+    "headline_large",
+    "headline_medium",
+    "headline_small",
+    "title_large",
+    "title_medium",
+    "title_small",
+    "label_large",
+    "label_medium",
+    "label_small",
+    "body_large",
+    "body_medium",
+    "body_small",
+]
 
 
 def _theme(**values: object) -> ft.Theme:
