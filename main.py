@@ -9,7 +9,11 @@ import sys
 import flet as ft
 
 from app.shell import QuireApp
+from core.agent.providers import PROVIDERS
 from core.services import Quire
+from platform_adapters import SecretStore, current_platform
+
+PHONES = (ft.PagePlatform.ANDROID, ft.PagePlatform.IOS)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -20,12 +24,25 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+async def secret_store(page: ft.Page) -> SecretStore:
+    """Secure storage on phones and in the in-browser build; the OS keyring where Python runs on a computer."""
+    if (page.platform in PHONES and not page.web) or sys.platform == "emscripten":
+        from flet_secure_storage import SecureStorage
+
+        from platform_adapters.mobile import SecureStorageSecrets
+
+        secrets = SecureStorageSecrets(SecureStorage(), page.run_task)
+        await secrets.load(f"provider:{kind}" for kind in PROVIDERS)
+        return secrets
+    return current_platform().secrets
+
+
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     quire = Quire(args.library)
 
-    def start(page: ft.Page) -> None:
-        QuireApp(page, quire).render()
+    async def start(page: ft.Page) -> None:
+        QuireApp(page, quire, secrets=await secret_store(page)).render()
 
     # Only Linux can lack a display server; macOS and Windows desktops always have a screen.
     headless = (

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.i18n import Translator
+from core.library import TocRow
 from core.services import Quire
 from platform_adapters.base import PickedFile
 
@@ -30,6 +31,16 @@ class ImportOutcome:
     name: str
     ok: bool
     message: str
+
+
+@dataclass(frozen=True, slots=True)
+class BookDetails:
+    """What the details dialog shows about one book."""
+
+    title: str
+    facts: list[tuple[str, str]]  # (label, value) in the reader's language
+    toc: list[TocRow]
+    warnings: list[str]
 
 
 class LibraryViewModel:
@@ -83,18 +94,49 @@ class LibraryViewModel:
 
     def import_files(self, files: list[PickedFile]) -> list[ImportOutcome]:
         """Import picked files one by one; each gets its own message, a bad one does not stop the rest."""
-        outcomes = []
-        for picked in files:
-            result = self.quire.import_bytes(picked.read_bytes(), picked.name)
-            if result.error:
-                outcomes.append(
-                    ImportOutcome(picked.name, False, self.t("import.refused", name=picked.name, reason=result.error))
-                )
-            elif result.created:
-                outcomes.append(ImportOutcome(picked.name, True, self.t("import.done", title=result.book.title)))
-            else:
-                outcomes.append(ImportOutcome(picked.name, True, self.t("import.duplicate", title=result.book.title)))
-        return outcomes
+        return [self.import_one(picked) for picked in files]
+
+    def import_one(self, picked: PickedFile) -> ImportOutcome:
+        """Import one picked file; a file that cannot be read is refused like a bad book."""
+        try:
+            data = picked.read_bytes()
+        except (OSError, ValueError) as error:
+            return ImportOutcome(picked.name, False, self.t("import.refused", name=picked.name, reason=error))
+        result = self.quire.import_bytes(data, picked.name)
+        if result.error:
+            return ImportOutcome(picked.name, False, self.t("import.refused", name=picked.name, reason=result.error))
+        if result.created:
+            return ImportOutcome(picked.name, True, self.t("import.done", title=result.book.title))
+        return ImportOutcome(picked.name, True, self.t("import.duplicate", title=result.book.title))
+
+    def details(self, book_id: int) -> BookDetails:
+        """Metadata, contents, import warnings, reading progress and index status of one book."""
+        t = self.t
+        book = self.quire.book(book_id)
+        position = self.quire.position(book_id)
+        index = self.quire.index_status(book_id)
+        if index is None:
+            index_text = t("details.index.none")
+        elif index.status == "done":
+            index_text = t("details.index.done", model=index.model)
+        else:
+            index_text = t("details.index.partial", done=index.done, total=index.total, status=index.status)
+        reading = (
+            t("details.reading", p=f"{position.percent:.0f}", minutes=round(position.reading_seconds / 60))
+            if position
+            else t("library.new")
+        )
+        facts = [
+            (t("details.author"), ", ".join(book.authors) or t("library.unknown_author")),
+            (t("details.language"), book.language),
+            (t("details.publisher"), book.publisher),
+            (t("details.format"), f"{book.format.upper()} · {book.file_size / 1024:.0f} KB · {book.char_count:,}"),
+            (t("details.progress"), reading),
+            (t("details.index"), index_text),
+            (t("details.tags"), ", ".join(book.tags)),
+            (t("details.description"), book.description[:600]),
+        ]
+        return BookDetails(book.title, facts, self.quire.toc(book_id), list(book.warnings))
 
     def remove_prompt(self, book_id: int) -> str:
         """The confirmation question before removing a book."""

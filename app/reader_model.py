@@ -25,6 +25,16 @@ class Mark:
     color: str
 
 
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """Text the reader selected inside one segment (characters start to end)."""
+
+    ordinal: int
+    start: int
+    end: int
+    text: str
+
+
 class ReaderViewModel:
     """One open book. Views render ``visible`` and call the navigation methods; nothing else."""
 
@@ -35,7 +45,11 @@ class ReaderViewModel:
         self.visible: list[SegmentRecord] = []
         self.current: SegmentRecord | None = None
         self.search_marks: list[Mark] = []
+        self.search_query = ""
+        self.search_hits: list[SearchHit] = []
+        self.selection: Selection | None = None
         self._last_activity = clock()
+        self._last_saved = float("-inf")
 
     # -- opening and moving -------------------------------------------------------------------
     def open(self) -> SegmentRecord:
@@ -46,24 +60,49 @@ class ReaderViewModel:
     def go_to(self, locator: Locator | str, *, save: bool = True) -> SegmentRecord:
         """Jump to a locator (from the TOC, a bookmark, a search hit or a citation)."""
         target = self.quire.show(self.book.id, locator)[0]
-        start = max(0, target.ordinal - WINDOW // 4)
-        self.visible = self.quire.library.segments(self.book.id, start, WINDOW)
+        # The window starts at the target, so it is at the top of the screen; earlier text is one tap away.
+        self.visible = self.quire.library.segments(self.book.id, target.ordinal, WINDOW)
         self.current = target
         if save:
             self.save_position()
         return target
 
-    def scrolled_to(self, ordinal: int) -> None:
-        """The reader scrolled so that this segment is at the top; load more text when near an edge."""
-        record = next((s for s in self.visible if s.ordinal == ordinal), None)
-        if record is None:
-            record = self.quire.library.segments(self.book.id, ordinal, 1)[0]
-        self.current = record
-        first, last = self.visible[0].ordinal, self.visible[-1].ordinal
-        if (ordinal - first < WINDOW // 8 and first > 0) or last - ordinal < WINDOW // 8:
-            start = max(0, ordinal - WINDOW // 4)
-            self.visible = self.quire.library.segments(self.book.id, start, WINDOW)
+    def scrolled(self, fraction: float) -> None:
+        """Scroll mode: the list was scrolled to ``fraction`` (0..1) of its length; remember that segment.
+
+        Saved at most once a second, so a fling does not write to the database on every frame.
+        """
+        if not self.visible:
+            return
+        index = min(int(fraction * len(self.visible)), len(self.visible) - 1)
+        self.current = self.visible[max(0, index)]
+        if self.clock() - self._last_saved >= 1.0:
+            self.save_position()
+
+    def page_segments(self) -> list[SegmentRecord]:
+        """Paginated mode: the segments of the page that starts at the current one."""
+        assert self.current is not None, "open() first"
+        return self.quire.library.segments(self.book.id, self.current.ordinal, PAGE)
+
+    def load_more(self, forward: bool) -> None:
+        """Scroll mode: continue the window after its last segment (or before its first)."""
+        if not self.visible:
+            return
+        edge = self.visible[-1] if forward else self.visible[0]
+        if (forward and edge.ordinal >= self.book.segment_count - 1) or (not forward and edge.ordinal == 0):
+            return
+        start = edge.ordinal if forward else max(0, edge.ordinal - WINDOW + 1)
+        self.visible = self.quire.library.segments(self.book.id, start, WINDOW)
+        self.current = edge
         self.save_position()
+
+    @property
+    def at_start(self) -> bool:
+        return bool(self.visible) and self.visible[0].ordinal == 0
+
+    @property
+    def at_end(self) -> bool:
+        return bool(self.visible) and self.visible[-1].ordinal >= self.book.segment_count - 1
 
     def next_page(self) -> SegmentRecord:
         return self._move(PAGE)
@@ -82,7 +121,7 @@ class ReaderViewModel:
         """Remember the place and add the reading time since the last activity (pauses capped)."""
         now = self.clock()
         spent = min(now - self._last_activity, IDLE_CAP_SECONDS)
-        self._last_activity = now
+        self._last_activity = self._last_saved = now
         if self.current is not None:
             self.quire.save_position(self.book.id, self.current.locator, read_seconds=max(0.0, spent))
 
@@ -90,6 +129,11 @@ class ReaderViewModel:
     def percent(self) -> float:
         position = self.quire.position(self.book.id)
         return position.percent if position else 0.0
+
+    @property
+    def reading_minutes(self) -> int:
+        position = self.quire.position(self.book.id)
+        return round(position.reading_seconds / 60) if position else 0
 
     @property
     def chapter_title(self) -> str:
@@ -105,6 +149,46 @@ class ReaderViewModel:
 
     def bookmarks(self) -> list[Bookmark]:
         return self.quire.bookmarks(self.book.id)
+
+    def current_bookmark(self) -> Bookmark | None:
+        """The bookmark on the current segment, if there is one."""
+        if self.current is None:
+            return None
+        here = self.current.locator.segment_locator
+        return next((b for b in self.bookmarks() if b.locator.segment_locator == here), None)
+
+    def toggle_bookmark(self) -> Bookmark | None:
+        """Bookmark the current segment, or remove its bookmark; returns the new bookmark or None."""
+        existing = self.current_bookmark()
+        if existing is not None:
+            self.quire.remove_bookmark(existing.id)
+            return None
+        return self.add_bookmark()
+
+    def select(self, ordinal: int, start: int, end: int) -> Selection | None:
+        """The reader selected characters start..end of a segment (an empty range clears the selection)."""
+        start, end = sorted((start, end))
+        record = next((s for s in self.visible if s.ordinal == ordinal), None)
+        if record is None or end <= start:
+            self.selection = None
+        else:
+            end = min(end, len(record.text))
+            self.selection = Selection(ordinal, start, end, record.text[start:end])
+        return self.selection
+
+    def highlight_selection(self, color: str, note: str = "") -> Highlight:
+        """Highlight what is selected (the current segment when nothing is) in one of the five colours."""
+        if self.selection is not None:
+            record = next(s for s in self.visible if s.ordinal == self.selection.ordinal)
+            base = record.locator.segment_locator
+            start = Locator(base.section, base.segment, self.selection.start)
+            end = Locator(base.section, base.segment, self.selection.end)
+        else:
+            assert self.current is not None, "open() first"
+            start = self.current.locator.segment_locator
+            end = Locator(start.section, start.segment, len(self.current.text))
+        self.selection = None
+        return self.highlight(start, end, color, note)
 
     def highlight(self, start: Locator, end: Locator, color: str = "yellow", note: str = "") -> Highlight:
         return self.quire.add_highlight(self.book.id, str(start), str(end), color, note)
@@ -128,7 +212,10 @@ class ReaderViewModel:
         return marks
 
     def search(self, query: str) -> list[SearchHit]:
-        return self.quire.find(self.book.id, query, limit=50)
+        """Full-text search in this book; the hits stay for the search panel."""
+        self.search_query = query.strip()
+        self.search_hits = self.quire.find(self.book.id, self.search_query, limit=50) if self.search_query else []
+        return self.search_hits
 
     def open_hit(self, hit: SearchHit, query: str) -> SegmentRecord:
         """Jump to a search hit and mark the matched words."""

@@ -1,89 +1,328 @@
-"""The reader view: the book's text with reading typography, its contents beside it on wide screens."""
+"""The reader view: the book's text with reading typography, marks, panels (contents, search, notes, appearance)."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import flet as ft
 
 from app.i18n import Translator
-from app.reader_model import ReaderViewModel
-from core.library import SegmentRecord
+from app.reader_model import Mark, ReaderViewModel
+from app.settings import Settings
+from app.theme import CJK_FONT, FONT_FAMILIES, highlight_color
+from core.library import HIGHLIGHT_COLORS, SegmentRecord
 
-WIDE = 900  # px: from here the table of contents stays open beside the text
+WIDE = 900  # px: from here panels open beside the text instead of over it
 TEXT_WIDTH = 720
+SWIPE_VELOCITY = 300  # px/s: a faster horizontal fling turns the page
 
 
-def segment_control(segment: SegmentRecord, font_size: int = 18) -> ft.Control:
-    """One segment with the typography of its kind."""
+@dataclass
+class ReaderActions:
+    """What the reader view can ask the shell to do."""
+
+    back: Callable[[], None]
+    navigate: Callable[[str], None]  # "next", "previous" or a locator
+    panel: Callable[[str | None], None]  # open "toc", "search", "notes", "appearance"; None closes
+    scrolled: Callable[[float], None]
+    select: Callable[[int, int, int], None]  # ordinal, start, end
+    highlight: Callable[[str], None]  # colour
+    toggle_bookmark: Callable[[], None]
+    search: Callable[[str], None]
+    open_hit: Callable[[int], None]  # index into the model's search hits
+    load_more: Callable[[bool], None]  # forward?
+
+
+def _spans(text: str, marks: list[Mark], dark: bool) -> list[ft.TextSpan]:
+    """The text cut at mark edges, marked parts on their colour."""
+    edges = sorted({0, len(text), *(m.start for m in marks), *(m.end for m in marks)})
+    spans = []
+    for a, b in itertools.pairwise(edges):
+        if a >= b:
+            continue
+        covering = [m for m in marks if m.start <= a and b <= m.end]
+        style = ft.TextStyle(bgcolor=highlight_color(covering[-1].color, dark)) if covering else None
+        spans.append(ft.TextSpan(text[a:b], style=style))
+    return spans
+
+
+def segment_control(
+    segment: SegmentRecord,
+    settings: Settings,
+    marks: list[Mark] | None = None,
+    *,
+    dark: bool = False,
+    on_select: Callable[[int, int, int], None] | None = None,
+) -> ft.Control:
+    """One segment with the typography of its kind and its highlight or search marks."""
+    size = settings.font_size
+    family = FONT_FAMILIES.get(settings.font_family)
+    style = ft.TextStyle(height=settings.line_height, font_family=family, font_family_fallback=[CJK_FONT])
     text = segment.text
+    marks = marks or []
+
+    def selected(e: ft.TextSelectionChangeEvent) -> None:
+        if on_select is not None:
+            on_select(segment.ordinal, e.selection.base_offset, e.selection.extent_offset)
+
+    def body(**extra: object) -> ft.Text:
+        return ft.Text(
+            "" if marks else text,
+            spans=_spans(text, marks, dark) if marks else None,
+            selectable=True,
+            on_selection_change=selected if on_select else None,
+            style=style,
+            **{"size": size, **extra},
+        )
+
     if segment.kind == "heading":
-        size = {1: font_size + 10, 2: font_size + 6}.get(segment.level, font_size + 3)
-        return ft.Text(text, size=size, weight=ft.FontWeight.BOLD, selectable=True)
+        return body(size={1: size + 10, 2: size + 6}.get(segment.level, size + 3), weight=ft.FontWeight.BOLD)
     if segment.kind == "quote":
         return ft.Container(
-            ft.Text(text, size=font_size, italic=True, selectable=True),
+            body(italic=True),
             padding=ft.Padding.only(left=16),
             border=ft.Border.only(left=ft.BorderSide(3, ft.Colors.OUTLINE_VARIANT)),
         )
     if segment.kind == "list_item":
-        return ft.Row([ft.Text("•", size=font_size), ft.Text(text, size=font_size, selectable=True, expand=True)])
+        return ft.Row([ft.Text("•", size=size), body(expand=True)], vertical_alignment=ft.CrossAxisAlignment.START)
     if segment.kind == "preformatted":
-        return ft.Text(text, size=font_size - 2, font_family="monospace", selectable=True)
+        return ft.Text(text, size=size - 2, font_family="monospace", selectable=True)
     if segment.kind == "image":
-        return ft.Text(f"[{text or 'image'}]", size=font_size - 2, italic=True, color=ft.Colors.ON_SURFACE_VARIANT)
-    return ft.Text(text, size=font_size, selectable=True, style=ft.TextStyle(height=1.6))
+        return ft.Text(f"[{text or 'image'}]", size=size - 2, italic=True, color=ft.Colors.ON_SURFACE_VARIANT)
+    return body()
+
+
+def _text_area(
+    model: ReaderViewModel, settings: Settings, actions: ReaderActions, t: Translator, dark: bool, width: float
+) -> ft.Control:
+    marks: dict[int, list[Mark]] = {}
+    for mark in model.marks():
+        marks.setdefault(mark.ordinal, []).append(mark)
+    paginated = settings.layout == "paginated"
+    segments = model.page_segments() if paginated else model.visible
+    controls: list[ft.Control] = [
+        segment_control(s, settings, marks.get(s.ordinal), dark=dark, on_select=actions.select) for s in segments
+    ]
+    if not paginated:
+        if not model.at_start:
+            controls.insert(0, ft.TextButton(t("reader.earlier"), on_click=lambda e: actions.load_more(False)))
+        if not model.at_end:
+            controls.append(ft.TextButton(t("reader.continue"), on_click=lambda e: actions.load_more(True)))
+
+    def scrolled(e: ft.OnScrollEvent) -> None:
+        if e.max_scroll_extent:
+            actions.scrolled(max(0.0, min(1.0, e.pixels / e.max_scroll_extent)))
+
+    listing = ft.ListView(
+        controls=controls,
+        spacing=max(8, settings.font_size * 0.8),
+        expand=True,
+        padding=ft.Padding.symmetric(horizontal=settings.margins, vertical=16),
+        on_scroll=None if paginated else scrolled,
+        scroll_interval=250,
+    )
+
+    def swiped(e: ft.DragEndEvent) -> None:
+        velocity = e.primary_velocity or 0.0
+        if velocity < -SWIPE_VELOCITY:
+            actions.navigate("next")
+        elif velocity > SWIPE_VELOCITY:
+            actions.navigate("previous")
+
+    measure = TEXT_WIDTH + 2 * settings.margins  # a comfortable line length, centred on wide screens
+    return ft.Container(
+        ft.GestureDetector(content=listing, on_horizontal_drag_end=swiped, expand=True),
+        width=measure if width > measure else None,
+        expand=width <= measure,
+    )
+
+
+def _selection_bar(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> ft.Control | None:
+    if model.selection is None:
+        return None
+    swatches = [
+        ft.IconButton(
+            ft.Icons.CIRCLE,
+            icon_color=highlight_color(color),
+            tooltip=t("reader.highlight.color", color=t(f"color.{color}")),
+            on_click=lambda e, color=color: actions.highlight(color),
+        )
+        for color in HIGHLIGHT_COLORS
+    ]
+    return ft.Container(
+        ft.Row(
+            [
+                ft.Text(t("reader.highlight"), weight=ft.FontWeight.W_600),
+                *swatches,
+                ft.IconButton(ft.Icons.CLOSE, tooltip=t("common.cancel"), on_click=lambda e: actions.select(-1, 0, 0)),
+            ],
+            wrap=True,
+            alignment=ft.MainAxisAlignment.CENTER,
+        ),
+        bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH,
+        border_radius=12,
+        padding=4,
+    )
+
+
+def toc_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> ft.Control:
+    """The table of contents; the current chapter is marked."""
+    current = model.current.locator.section if model.current else -1
+    rows = [
+        ft.ListTile(
+            title=ft.Text(
+                row.title, max_lines=2, weight=ft.FontWeight.BOLD if row.locator.section == current else None
+            ),
+            content_padding=ft.Padding.only(left=12 + 16 * row.depth, right=8),
+            dense=True,
+            selected=row.locator.section == current,
+            on_click=lambda e, loc=str(row.locator): actions.navigate(loc),
+        )
+        for row in model.toc()
+        if row.locator is not None
+    ]
+    return ft.ListView(rows or [ft.Text(t("reader.toc.empty"))], expand=True)
+
+
+def search_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> ft.Control:
+    """A search field and the hits as snippets; a hit opens its passage with the words marked."""
+    field = ft.TextField(
+        value=model.search_query,
+        hint_text=t("reader.search"),
+        prefix_icon=ft.Icons.SEARCH,
+        autofocus=True,
+        dense=True,
+        on_submit=lambda e: actions.search(e.control.value or ""),
+    )
+    if model.search_query and not model.search_hits:
+        results: list[ft.Control] = [ft.Text(t("reader.search.none", query=model.search_query))]
+    else:
+        results = [
+            ft.ListTile(
+                title=ft.Text(hit.section_title, size=12, color=ft.Colors.ON_SURFACE_VARIANT, max_lines=1),
+                subtitle=ft.Text(hit.snippet.replace("**", ""), max_lines=3),
+                dense=True,
+                on_click=lambda e, i=index: actions.open_hit(i),
+            )
+            for index, hit in enumerate(model.search_hits)
+        ]
+    count = [ft.Text(t("reader.search.count", n=len(model.search_hits)), size=12)] if model.search_hits else []
+    return ft.Column([field, *count, ft.ListView(results, expand=True)], expand=True)
+
+
+def _panel_frame(title: str, content: ft.Control, actions: ReaderActions, t: Translator, width: float | None):
+    return ft.Container(
+        ft.Column(
+            [
+                ft.Row(
+                    [
+                        ft.Text(title, size=16, weight=ft.FontWeight.BOLD, expand=True),
+                        ft.IconButton(
+                            ft.Icons.CLOSE, tooltip=t("common.close"), on_click=lambda e: actions.panel(None)
+                        ),
+                    ]
+                ),
+                content,
+            ],
+            expand=True,
+        ),
+        width=width,
+        expand=width is None,
+        padding=ft.Padding.only(left=8, right=8),
+    )
 
 
 def build_reader_view(
     model: ReaderViewModel,
     t: Translator,
     *,
+    settings: Settings,
     width: float,
-    on_back: Callable[[], None],
-    on_navigate: Callable[[str], None],
+    actions: ReaderActions,
+    panel: str | None = None,
+    panel_content: ft.Control | None = None,
+    dark: bool = False,
 ) -> ft.Control:
-    """The whole reader screen for the model's current window."""
-    text = ft.ListView(
-        controls=[segment_control(s) for s in model.visible],
-        spacing=14,
-        expand=True,
-        padding=ft.Padding.symmetric(horizontal=24, vertical=16),
-    )
+    """The whole reader screen; ``panel_content`` is the body of the notes or appearance panel when open."""
+    phone = width < WIDE
+    bookmarked = model.current_bookmark() is not None
+    tools = [
+        ft.IconButton(ft.Icons.TOC, tooltip=t("reader.toc"), on_click=lambda e: actions.panel("toc")),
+        ft.IconButton(ft.Icons.SEARCH, tooltip=t("reader.search"), on_click=lambda e: actions.panel("search")),
+        ft.IconButton(
+            ft.Icons.BOOKMARK if bookmarked else ft.Icons.BOOKMARK_BORDER,
+            tooltip=t("reader.bookmark.remove") if bookmarked else t("reader.bookmark"),
+            on_click=lambda e: actions.toggle_bookmark(),
+        ),
+        ft.IconButton(
+            ft.Icons.STICKY_NOTE_2_OUTLINED, tooltip=t("notes.title"), on_click=lambda e: actions.panel("notes")
+        ),
+        ft.IconButton(
+            ft.Icons.FORMAT_SIZE, tooltip=t("reader.appearance"), on_click=lambda e: actions.panel("appearance")
+        ),
+    ]
     header = ft.Row(
         [
-            ft.IconButton(ft.Icons.ARROW_BACK, tooltip=t("library.title"), on_click=lambda e: on_back()),
-            ft.Text(model.book.title, size=18, weight=ft.FontWeight.BOLD, expand=True, no_wrap=True),
-            ft.Text(t("reader.percent", p=f"{model.percent:.0f}")),
-        ]
-    )
-    pager = ft.Row(
-        [
-            ft.IconButton(ft.Icons.CHEVRON_LEFT, tooltip="Previous page", on_click=lambda e: on_navigate("previous")),
-            ft.Text(model.chapter_title, expand=True, text_align=ft.TextAlign.CENTER, no_wrap=True),
-            ft.IconButton(ft.Icons.CHEVRON_RIGHT, tooltip="Next page", on_click=lambda e: on_navigate("next")),
-        ]
-    )
-    reading = ft.Column([header, ft.Container(text, width=TEXT_WIDTH, expand=True), pager], expand=True)
-    if width < WIDE:
-        return reading
-    contents = ft.ListView(
-        controls=[
-            ft.TextButton(
-                ("  " * row.depth) + row.title,
-                on_click=lambda e, loc=str(row.locator): on_navigate(loc),
-            )
-            for row in model.toc()
-            if row.locator is not None
+            ft.IconButton(ft.Icons.ARROW_BACK, tooltip=t("library.title"), on_click=lambda e: actions.back()),
+            ft.Column(
+                [
+                    ft.Text(model.book.title, size=16, weight=ft.FontWeight.BOLD, no_wrap=True, max_lines=1),
+                    ft.Text(model.chapter_title, size=12, color=ft.Colors.ON_SURFACE_VARIANT, max_lines=1),
+                ],
+                spacing=0,
+                expand=True,
+            ),
+            *tools,
         ],
-        width=280,
+        spacing=0,
     )
-    return ft.Row(
+    footer = ft.Row(
         [
-            ft.Column([ft.Text(t("reader.toc"), size=16, weight=ft.FontWeight.BOLD), contents], width=280),
-            ft.VerticalDivider(),
-            reading,
+            ft.IconButton(
+                ft.Icons.CHEVRON_LEFT, tooltip=t("reader.previous"), on_click=lambda e: actions.navigate("previous")
+            ),
+            ft.Text(
+                t("reader.percent", p=f"{model.percent:.0f}"),
+                expand=True,
+                text_align=ft.TextAlign.CENTER,
+                size=12,
+            ),
+            ft.IconButton(
+                ft.Icons.CHEVRON_RIGHT, tooltip=t("reader.next"), on_click=lambda e: actions.navigate("next")
+            ),
+        ]
+    )
+    selection = _selection_bar(model, actions, t)
+    side = 0 if panel is None or phone else (300 if panel == "toc" else 360)
+    text_space = width - side - 40
+    reading = ft.Column(
+        [
+            header,
+            ft.Row(
+                [_text_area(model, settings, actions, t, dark, text_space)],
+                alignment=ft.MainAxisAlignment.CENTER,
+                expand=True,
+                vertical_alignment=ft.CrossAxisAlignment.STRETCH,
+            ),
+            *([selection] if selection else []),
+            footer,
         ],
         expand=True,
-        vertical_alignment=ft.CrossAxisAlignment.START,
     )
+    if panel is None:
+        return reading
+    titles = {"toc": "reader.toc", "search": "reader.search", "notes": "notes.title", "appearance": "reader.appearance"}
+    if panel == "toc":
+        content = toc_panel(model, actions, t)
+    elif panel == "search":
+        content = search_panel(model, actions, t)
+    else:
+        content = panel_content or ft.Text("")
+    if phone:  # a full-screen sheet over the text, closed with its X, Esc or a choice
+        return _panel_frame(t(titles[panel]), content, actions, t, None)
+    frame = _panel_frame(t(titles[panel]), content, actions, t, 300 if panel == "toc" else 360)
+    if panel == "toc":
+        return ft.Row([frame, ft.VerticalDivider(width=1), reading], expand=True)
+    return ft.Row([reading, ft.VerticalDivider(width=1), frame], expand=True)

@@ -1,59 +1,270 @@
-"""The app shell: shows the library or a book, and routes keys and clicks to the view-models."""
+"""The app shell: owns the page, switches screens, and routes keys, clicks and dialogs to the view-models."""
 
 from __future__ import annotations
+
+import asyncio
+from pathlib import Path
 
 import flet as ft
 
 from app.i18n import Translator
 from app.library_model import LibraryViewModel
-from app.library_page import build_library_view
+from app.library_page import LibraryActions, build_details_dialog, build_library_view
+from app.notes_model import NotesViewModel
+from app.notes_page import NotesActions, build_notes_list, build_notes_screen, note_dialog
 from app.reader_model import ReaderViewModel
-from app.reader_page import build_reader_view
+from app.reader_page import ReaderActions, build_reader_view
+from app.settings import Settings, SettingsStore
+from app.settings_page import build_settings_screen, reading_controls
+from app.theme import apply_theme
+from core.books.formats import SUPPORTED
 from core.books.locator import parse_locator
+from core.library import Highlight
 from core.services import Quire
+from platform_adapters.base import PickedFile, SecretStore
+from platform_adapters.memory import MemorySecrets
 
 NEXT_KEYS = {"Arrow Right", "Arrow Down", "Page Down", " "}
 PREVIOUS_KEYS = {"Arrow Left", "Arrow Up", "Page Up"}
 
 
 class QuireApp:
-    """Owns the page; every screen is rebuilt from a view-model when it changes."""
+    """One window (or browser tab) of Quire; every screen is rebuilt from its view-model when it changes."""
 
-    def __init__(self, page: ft.Page, quire: Quire, translate: Translator | None = None) -> None:
+    def __init__(
+        self,
+        page: ft.Page,
+        quire: Quire,
+        *,
+        secrets: SecretStore | None = None,
+        settings_folder: Path | None = None,
+    ) -> None:
         self.page = page
         self.quire = quire
-        self.t = translate or Translator()
+        self.store = SettingsStore(settings_folder or quire.library.root, secrets or MemorySecrets())
+        self.settings: Settings = self.store.load()
+        self.t = Translator(self.settings.language)
         self.library = LibraryViewModel(quire, self.t)
         self.reader: ReaderViewModel | None = None
+        self.screen = "library"  # library, reader, notes, settings
+        self.panel: str | None = None  # reader side panel: toc, search, notes, appearance
+        self.message = ""  # the last import summary, for tests and screen readers
         page.title = self.t("app.title")
-        from app.settings import Settings
-        from app.theme import apply_theme
-
-        apply_theme(page, Settings())
-        page.padding = 16
+        page.padding = 12
         page.on_keyboard_event = self.on_key
         page.on_resize = lambda e: self.render()
+        apply_theme(page, self.settings)
+
+    # -- drawing ------------------------------------------------------------------------------
+    @property
+    def width(self) -> float:
+        return self.page.width or 1024
+
+    @property
+    def dark(self) -> bool:
+        if self.settings.theme == "dark":
+            return True
+        return self.settings.theme == "system" and self.page.platform_brightness == ft.Brightness.DARK
 
     def render(self) -> None:
-        width = self.page.width or 1024
-        if self.reader is None:
-            view = build_library_view(self.library, on_open=self.open_book)
-        else:
-            view = build_reader_view(
-                self.reader, self.t, width=width, on_back=self.close_book, on_navigate=self.navigate
+        """Build the current screen and show it."""
+        if self.screen == "reader" and self.reader is not None:
+            view = self._reader_view()
+        elif self.screen == "notes":
+            view = build_notes_screen(NotesViewModel(self.quire), self._notes_actions(None), self.t, self.go_library)
+        elif self.screen == "settings":
+            view = build_settings_screen(
+                self.settings, self.store, self.t, changed=self.settings_changed, on_back=self.go_library
             )
-        self.page.controls.clear()
-        self.page.add(view)
+        else:
+            view = build_library_view(self.library, self._library_actions(), self.t, width=self.width)
+        self.page.controls[:] = [ft.SafeArea(view, expand=True)]
+        self.page.update()
 
+    def _library_actions(self) -> LibraryActions:
+        return LibraryActions(
+            open_book=self.open_book,
+            show_details=self.show_details,
+            import_books=lambda: self.page.run_task(self.pick_and_import),
+            open_notes=lambda: self.go("notes"),
+            open_settings=lambda: self.go("settings"),
+            changed=self.render,
+        )
+
+    def _reader_actions(self) -> ReaderActions:
+        return ReaderActions(
+            back=self.close_book,
+            navigate=self.navigate,
+            panel=self.open_panel,
+            scrolled=self.scrolled,
+            select=self.select,
+            highlight=self.highlight,
+            toggle_bookmark=self.toggle_bookmark,
+            search=self.search,
+            open_hit=self.open_hit,
+            load_more=self.load_more,
+        )
+
+    def _notes_actions(self, book_id: int | None) -> NotesActions:
+        model = NotesViewModel(self.quire, book_id)
+
+        def recolour(h: Highlight, color: str) -> None:
+            model.set_color(h.id, color)
+            self.render()
+
+        def remove(h: Highlight) -> None:
+            model.remove(h.id)
+            self.render()
+
+        return NotesActions(
+            open_highlight=self.open_highlight,
+            edit_note=lambda h: self.edit_note(h, model),
+            set_color=recolour,
+            remove=remove,
+            export=lambda: self.page.run_task(self.export_notes, model),
+        )
+
+    def _reader_view(self) -> ft.Control:
+        assert self.reader is not None
+        content = None
+        if self.panel == "notes":
+            content = build_notes_list(
+                NotesViewModel(self.quire, self.reader.book.id), self._notes_actions(self.reader.book.id), self.t
+            )
+        elif self.panel == "appearance":
+            content = ft.ListView(
+                reading_controls(self.settings, self.settings_changed, self.t), spacing=8, expand=True
+            )
+        return build_reader_view(
+            self.reader,
+            self.t,
+            settings=self.settings,
+            width=self.width,
+            actions=self._reader_actions(),
+            panel=self.panel,
+            panel_content=content,
+            dark=self.dark,
+        )
+
+    def notify(self, text: str) -> None:
+        """A short message at the bottom of the screen."""
+        self.message = text
+        self.page.show_dialog(ft.SnackBar(ft.Text(text), duration=4000))
+
+    # -- screens ------------------------------------------------------------------------------
+    def go(self, screen: str) -> None:
+        self.screen = screen
+        self.render()
+
+    def go_library(self) -> None:
+        self.go("library")
+
+    def settings_changed(self) -> None:
+        """Save the settings and apply theme and language at once."""
+        self.store.save(self.settings)
+        if self.t.language != Translator(self.settings.language).language:
+            self.t = Translator(self.settings.language)
+            self.library.t = self.t
+            self.page.title = self.t("app.title")
+        apply_theme(self.page, self.settings)
+        self.render()
+
+    # -- library ------------------------------------------------------------------------------
     def open_book(self, book_id: int) -> None:
         self.reader = ReaderViewModel(self.quire, book_id)
         self.reader.open()
+        self.screen = "reader"
+        self.panel = "toc" if self.width >= 1200 else None
         self.render()
 
+    def show_details(self, book_id: int) -> None:
+        def opened(book: int) -> None:
+            self.page.pop_dialog()
+            self.open_book(book)
+
+        def closed() -> None:
+            self.page.pop_dialog()
+
+        self.page.show_dialog(
+            build_details_dialog(
+                self.library, book_id, self.t, on_open=opened, on_remove=self.confirm_remove, on_close=closed
+            )
+        )
+
+    def confirm_remove(self, book_id: int) -> None:
+        """Ask before removing a book and its notes."""
+
+        def remove(e: ft.Event) -> None:
+            self.page.pop_dialog()
+            self.library.remove(book_id)
+            self.render()
+
+        self.page.pop_dialog()
+        self.page.show_dialog(
+            ft.AlertDialog(
+                title=ft.Text(self.t("library.remove")),
+                content=ft.Text(self.library.remove_prompt(book_id)),
+                actions=[
+                    ft.TextButton(self.t("common.cancel"), on_click=lambda e: self.page.pop_dialog()),
+                    ft.FilledButton(self.t("library.remove"), on_click=remove),
+                ],
+            )
+        )
+
+    async def pick_and_import(self) -> None:
+        """Let the reader pick book files (paths on desktops, bytes in a browser) and import them."""
+        files = await ft.FilePicker().pick_files(
+            dialog_title=self.t("library.import"),
+            allow_multiple=True,
+            file_type=ft.FilePickerFileType.CUSTOM,
+            allowed_extensions=sorted({ext.lstrip(".") for ext in SUPPORTED}),
+            with_data=bool(self.page.web),
+        )
+        picked = [
+            PickedFile(f.name, path=Path(f.path) if f.path else None, data=getattr(f, "bytes", None))
+            for f in files or []
+        ]
+        await self.import_picked(picked)
+
+    async def import_picked(self, picked: list[PickedFile]) -> None:
+        """Import files one by one in a worker thread, with a progress dialog and one line per file."""
+        if not picked:
+            return
+        progress = ft.ProgressBar(value=0)
+        status = ft.Text("")
+        lines = ft.Column([], tight=True, scroll=ft.ScrollMode.AUTO, height=160)
+        dialog = ft.AlertDialog(
+            title=ft.Text(self.t("library.import")),
+            content=ft.Column([status, progress, lines], tight=True, width=420),
+            actions=[ft.TextButton(self.t("common.close"), on_click=lambda e: self.page.pop_dialog())],
+        )
+        self.page.show_dialog(dialog)
+        outcomes = []
+        for number, item in enumerate(picked, 1):
+            status.value = self.t("import.progress", n=number, total=len(picked), name=item.name)
+            self.page.update()
+            outcome = await asyncio.to_thread(self.library.import_one, item)
+            outcomes.append(outcome)
+            lines.controls.append(
+                ft.Text(("✓ " if outcome.ok else "✗ ") + outcome.message, color=None if outcome.ok else ft.Colors.ERROR)
+            )
+            progress.value = number / len(picked)
+            self.page.update()
+        ok = sum(o.ok for o in outcomes)
+        status.value = self.t("import.summary", ok=ok, failed=len(outcomes) - ok)
+        self.message = status.value
+        self.render()
+
+    # -- reader -------------------------------------------------------------------------------
     def close_book(self) -> None:
         if self.reader is not None:
             self.reader.save_position()
         self.reader = None
+        self.panel = None
+        self.go_library()
+
+    def open_panel(self, name: str | None) -> None:
+        self.panel = None if name == self.panel else name
         self.render()
 
     def navigate(self, where: str) -> None:
@@ -65,13 +276,98 @@ class QuireApp:
             self.reader.previous_page()
         else:
             self.reader.go_to(parse_locator(where))
+            if self.width < 900:
+                self.panel = None  # on a phone the contents sheet closes on a choice
         self.render()
 
-    def on_key(self, event: ft.KeyboardEvent) -> None:
+    def scrolled(self, fraction: float) -> None:
+        if self.reader is not None:
+            self.reader.scrolled(fraction)
+
+    def load_more(self, forward: bool) -> None:
+        if self.reader is not None:
+            self.reader.load_more(forward)
+            self.render()
+
+    def select(self, ordinal: int, start: int, end: int) -> None:
         if self.reader is None:
             return
+        had = self.reader.selection is not None
+        now = self.reader.select(ordinal, start, end)
+        if had or now is not None:  # only redraw when the selection bar appears or goes
+            self.render()
+
+    def highlight(self, color: str) -> None:
+        if self.reader is not None:
+            self.reader.highlight_selection(color)
+            self.render()
+
+    def toggle_bookmark(self) -> None:
+        if self.reader is not None:
+            added = self.reader.toggle_bookmark()
+            self.render()
+            self.notify(self.t("reader.bookmark.added") if added else self.t("reader.bookmark.removed"))
+
+    def search(self, query: str) -> None:
+        if self.reader is not None:
+            self.reader.search(query)
+            self.render()
+
+    def open_hit(self, index: int) -> None:
+        if self.reader is None or index >= len(self.reader.search_hits):
+            return
+        self.reader.open_hit(self.reader.search_hits[index], self.reader.search_query)
+        if self.width < 900:
+            self.panel = None
+        self.render()
+
+    def open_highlight(self, highlight: Highlight) -> None:
+        if self.reader is None or self.reader.book.id != highlight.book_id:
+            self.open_book(highlight.book_id)
+        assert self.reader is not None
+        self.reader.go_to(highlight.start.segment_locator)
+        self.screen = "reader"
+        if self.width < 900:
+            self.panel = None
+        self.render()
+
+    def edit_note(self, highlight: Highlight, model: NotesViewModel) -> None:
+        def save(text: str) -> None:
+            model.set_note(highlight.id, text)
+            self.page.pop_dialog()
+            self.render()
+
+        self.page.show_dialog(note_dialog(highlight, self.t, save, lambda: self.page.pop_dialog()))
+
+    async def export_notes(self, model: NotesViewModel) -> None:
+        """Save the notes as Markdown: the system's save dialog where there is one, else the exports folder."""
+        name, text = model.export_markdown()
+        data = text.encode("utf-8")
+        if self.page.web:
+            await ft.FilePicker().save_file(file_name=name, src_bytes=data)  # the browser downloads it
+            self.notify(self.t("notes.exported", path=name))
+            return
+        path = model.save_export(self.quire.library.root / "exports")
+        self.notify(self.t("notes.exported", path=str(path)))
+
+    # -- keys ---------------------------------------------------------------------------------
+    def on_key(self, event: ft.KeyboardEvent) -> None:
+        """Desktop shortcuts: arrows and Page keys turn pages, Ctrl+F searches, Esc closes panels, then the book."""
         if event.key == "Escape":
-            self.close_book()
+            if self.panel is not None:
+                self.open_panel(None)
+            elif self.screen == "reader":
+                self.close_book()
+            elif self.screen != "library":
+                self.go_library()
+            return
+        if self.reader is None or self.screen != "reader":
+            return
+        if event.key.upper() == "F" and (getattr(event, "ctrl", False) or getattr(event, "meta", False)):
+            self.panel = "search"
+            self.render()
+        elif self.panel in ("search", "notes", "appearance"):
+            return  # keys go to the panel's fields, not to page turning
         elif event.key in NEXT_KEYS:
             self.navigate("next")
         elif event.key in PREVIOUS_KEYS:

@@ -6,7 +6,14 @@ __all__ = ["AppPaths", "Capabilities", "FileAccess", "PickedFile", "Platform", "
 
 
 def current_platform() -> Platform:
-    """The adapters for the platform this process runs on (desktop for now; mobile and web come with the app)."""
-    from platform_adapters.desktop import desktop_platform
+    """The adapters for this process: a packaged app's Flet storage folders, else the desktop's folders.
 
-    return desktop_platform()
+    Phones replace the secret store with secure storage once the app has a page (see ``main.py``).
+    """
+    from platform_adapters.desktop import desktop_platform
+    from platform_adapters.mobile import FletStoragePaths, is_packaged_app
+
+    platform = desktop_platform()
+    if is_packaged_app():
+        return Platform("packaged", FletStoragePaths(), platform.secrets, platform.capabilities, platform.files)
+    return platform

@@ -12,7 +12,6 @@ import flet as ft
 from conftest import ROOT, book_path
 
 from app.library_model import LibraryViewModel
-from app.library_page import build_library_view
 from core.services import Quire
 from main import parse_args
 
@@ -46,14 +45,6 @@ def test_view_model_rows_show_authors_progress_and_warnings(quire: Quire) -> Non
     assert rows[kusamakura.id].subtitle == "夏目 漱石 · 2 import warning(s)"
     assert rows[kusamakura.id].badge == "EPUB"
     assert model.summary == "2 books"
-
-
-def test_library_view_lists_every_book(quire: Quire) -> None:
-    model = LibraryViewModel(quire)
-    assert model.empty_message in _texts(build_library_view(model))
-    quire.import_paths([book_path("en/epubjs-alice.epub"), book_path("zh/luxun_nahan.txt")])
-    texts = _texts(build_library_view(model))
-    assert "Alice's Adventures in Wonderland" in texts and "luxun nahan" in texts and "2 books" in texts
 
 
 def test_main_arguments() -> None:
@@ -122,51 +113,3 @@ def test_library_sorts_searches_filters_and_imports(quire: Quire) -> None:
     assert model.remove_prompt(1) == "Remove “Alice's Adventures in Wonderland” and its notes?"
     zh = LibraryViewModel(quire, Translator("zh"))
     assert zh.summary == "2 本书" and zh.remove_prompt(2) == "删除《hlm》及其笔记？"
-
-
-class StandInPage:
-    """Just the part of ft.Page the shell touches: controls, add, size, and event slots."""
-
-    def __init__(self, width: int) -> None:
-        self.width = width
-        self.controls: list = []
-        self.title = ""
-        self.theme_mode = None
-        self.padding = 0
-        self.on_keyboard_event = None
-        self.on_resize = None
-
-    def add(self, *controls: object) -> None:
-        self.controls.extend(controls)
-
-
-class Key:
-    def __init__(self, key: str) -> None:
-        self.key = key
-
-
-def test_shell_opens_a_book_pages_with_keys_and_returns(quire: Quire) -> None:
-    from app.shell import QuireApp
-
-    quire.import_paths([book_path("en/epubjs-alice.epub")])
-    page = StandInPage(1440)
-    shell = QuireApp(page, quire)
-    shell.render()
-    assert "Alice's Adventures in Wonderland" in _texts(page.controls[0])
-    shell.open_book(1)
-    desktop = _texts(page.controls[0])
-    assert "Contents" in desktop and "Cover" in " ".join(desktop)
-    assert shell.reader.current.ordinal == 0
-    page.on_keyboard_event(Key("Page Down"))
-    assert shell.reader.current.ordinal == 12
-    page.on_keyboard_event(Key("Arrow Left"))
-    assert shell.reader.current.ordinal == 0
-    shell.navigate("4.0")
-    assert shell.reader.chapter_title == "The Pool Of Tears"
-    page.on_keyboard_event(Key("Escape"))
-    assert shell.reader is None and str(quire.position(1).locator) == "4.0"
-    phone = StandInPage(390)
-    small = QuireApp(phone, quire)
-    small.open_book(1)
-    assert small.reader.current.locator == quire.position(1).locator  # reopened exactly where it was left
-    assert "Contents" not in _texts(phone.controls[0])

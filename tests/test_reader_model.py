@@ -44,8 +44,9 @@ def test_position_is_restored_exactly_and_reading_time_counts_only_activity(moby
     clock.now += 40
     reader.next_page()
     clock.now += 10_000  # left the book open overnight
-    reader.scrolled_to(reader.current.ordinal + 3)
+    reader.scrolled(0.5)  # scroll mode: half-way down the window
     position = moby.position(1)
+    assert position.ordinal == reader.visible[len(reader.visible) // 2].ordinal
     assert position.reading_seconds == pytest.approx(40 + IDLE_CAP_SECONDS)
     again = ReaderViewModel(moby, 1)
     assert again.open().locator == position.locator

@@ -1,0 +1,80 @@
+"""View-model of the notes view: highlights and notes of one book or the whole library, edits and export."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from core.library import Highlight
+from core.services import Quire
+
+
+@dataclass(frozen=True, slots=True)
+class NoteGroup:
+    """The highlights of one chapter of one book, in reading order."""
+
+    book_id: int
+    book_title: str
+    chapter: str
+    highlights: list[Highlight]
+
+
+class NotesViewModel:
+    """Notes for ``book_id``, or for every book when it is None."""
+
+    def __init__(self, quire: Quire, book_id: int | None = None) -> None:
+        self.quire = quire
+        self.book_id = book_id
+
+    def groups(self) -> list[NoteGroup]:
+        """Highlights grouped by book, then chapter, in reading order."""
+        titles = {book.id: book.title for book in self.quire.books()}
+        chapters: dict[int, dict[int, str]] = {}
+        ordered = sorted(
+            self.quire.highlights(self.book_id), key=lambda h: (titles.get(h.book_id, ""), h.start.sort_key())
+        )
+        groups: list[NoteGroup] = []
+        for highlight in ordered:
+            if highlight.book_id not in chapters:
+                rows = self.quire.library.sections(highlight.book_id)
+                chapters[highlight.book_id] = {row["idx"]: row["title"] for row in rows}
+            chapter = chapters[highlight.book_id].get(highlight.start.section, "")
+            last = groups[-1] if groups else None
+            if last and last.book_id == highlight.book_id and last.chapter == chapter:
+                last.highlights.append(highlight)
+            else:
+                groups.append(NoteGroup(highlight.book_id, titles.get(highlight.book_id, ""), chapter, [highlight]))
+        return groups
+
+    def set_note(self, highlight_id: int, note: str) -> Highlight:
+        return self.quire.update_highlight(highlight_id, note=note)
+
+    def set_color(self, highlight_id: int, color: str) -> Highlight:
+        return self.quire.update_highlight(highlight_id, color=color)
+
+    def remove(self, highlight_id: int) -> None:
+        self.quire.remove_highlight(highlight_id)
+
+    def export_markdown(self) -> tuple[str, str]:
+        """A file name and the Markdown of this book's notes (or every annotated book's, one after another)."""
+        if self.book_id is not None:
+            book = self.quire.book(self.book_id)
+            return f"{safe_file_name(book.title)}.md", self.quire.export(book.id, "md")
+        annotated = {h.book_id for h in self.quire.highlights()}
+        parts = [self.quire.export(book.id, "md") for book in self.quire.books() if book.id in annotated]
+        return "quire-notes.md", "\n\n".join(parts)
+
+    def save_export(self, folder: Path) -> Path:
+        """Write the Markdown export into ``folder`` and return the file's path."""
+        name, text = self.export_markdown()
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / name
+        path.write_text(text, encoding="utf-8")
+        return path
+
+
+def safe_file_name(title: str) -> str:
+    """A title usable as a file name on every platform (keeps Chinese, drops path and reserved characters)."""
+    cleaned = re.sub(r'[\\/:*?"<>|\x00-\x1f]+', " ", title).strip(" .")
+    return re.sub(r"\s+", " ", cleaned)[:100] or "notes"

@@ -1,0 +1,130 @@
+"""The notes view: highlights with their notes, grouped by book and chapter; edit, recolour, delete, export."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import flet as ft
+
+from app.i18n import Translator
+from app.notes_model import NotesViewModel
+from app.theme import highlight_color
+from core.library import HIGHLIGHT_COLORS, Highlight
+
+
+@dataclass
+class NotesActions:
+    """What the notes view can ask the shell to do."""
+
+    open_highlight: Callable[[Highlight], None]
+    edit_note: Callable[[Highlight], None]
+    set_color: Callable[[Highlight, str], None]
+    remove: Callable[[Highlight], None]
+    export: Callable[[], None]
+
+
+def _highlight_card(highlight: Highlight, actions: NotesActions, t: Translator) -> ft.Control:
+    colors = ft.PopupMenuButton(
+        icon=ft.Icons.PALETTE_OUTLINED,
+        tooltip=t("notes.color"),
+        items=[
+            ft.PopupMenuItem(
+                content=ft.Row([ft.Icon(ft.Icons.CIRCLE, color=highlight_color(c)), ft.Text(t(f"color.{c}"))]),
+                on_click=lambda e, c=c: actions.set_color(highlight, c),
+            )
+            for c in HIGHLIGHT_COLORS
+        ],
+    )
+    return ft.Container(
+        ft.Column(
+            [
+                ft.Container(
+                    ft.Text(highlight.text, max_lines=6, selectable=True),
+                    border=ft.Border.only(left=ft.BorderSide(4, highlight_color(highlight.color))),
+                    padding=ft.Padding.only(left=10),
+                    on_click=lambda e: actions.open_highlight(highlight),
+                    tooltip=t("notes.open"),
+                ),
+                *([ft.Text(highlight.note, italic=True)] if highlight.note.strip() else []),
+                ft.Row(
+                    [
+                        ft.TextButton(
+                            t("notes.edit") if highlight.note.strip() else t("notes.add"),
+                            icon=ft.Icons.EDIT_NOTE,
+                            on_click=lambda e: actions.edit_note(highlight),
+                        ),
+                        colors,
+                        ft.IconButton(
+                            ft.Icons.DELETE_OUTLINE,
+                            tooltip=t("notes.delete"),
+                            on_click=lambda e: actions.remove(highlight),
+                        ),
+                    ],
+                    spacing=0,
+                ),
+            ],
+            spacing=4,
+        ),
+        padding=8,
+        border_radius=8,
+        bgcolor=ft.Colors.SURFACE_CONTAINER_LOW,
+    )
+
+
+def build_notes_list(model: NotesViewModel, actions: NotesActions, t: Translator) -> ft.Control:
+    """Every group with its highlights, and an export button; a friendly line when there is nothing yet."""
+    groups = model.groups()
+    controls: list[ft.Control] = [
+        ft.Row(
+            [
+                ft.Text(t("notes.count", n=sum(len(g.highlights) for g in groups)), expand=True),
+                ft.OutlinedButton(
+                    t("notes.export"), icon=ft.Icons.DOWNLOAD, on_click=lambda e: actions.export(), disabled=not groups
+                ),
+            ]
+        )
+    ]
+    if not groups:
+        controls.append(ft.Text(t("notes.empty"), color=ft.Colors.ON_SURFACE_VARIANT))
+    last_book = None
+    for group in groups:
+        if model.book_id is None and group.book_id != last_book:
+            controls.append(ft.Text(group.book_title, size=18, weight=ft.FontWeight.BOLD))
+            last_book = group.book_id
+        controls.append(ft.Text(group.chapter, size=14, weight=ft.FontWeight.W_600, color=ft.Colors.PRIMARY))
+        controls += [_highlight_card(h, actions, t) for h in group.highlights]
+    return ft.ListView(controls, spacing=8, expand=True)
+
+
+def build_notes_screen(
+    model: NotesViewModel, actions: NotesActions, t: Translator, on_back: Callable[[], None]
+) -> ft.Control:
+    """The library-wide notes screen."""
+    return ft.Column(
+        [
+            ft.Row(
+                [
+                    ft.IconButton(ft.Icons.ARROW_BACK, tooltip=t("library.title"), on_click=lambda e: on_back()),
+                    ft.Text(t("notes.all"), size=22, weight=ft.FontWeight.BOLD),
+                ]
+            ),
+            build_notes_list(model, actions, t),
+        ],
+        expand=True,
+    )
+
+
+def note_dialog(
+    highlight: Highlight, t: Translator, on_save: Callable[[str], None], on_cancel: Callable[[], None]
+) -> ft.AlertDialog:
+    """Write or edit the note of a highlight."""
+    field = ft.TextField(value=highlight.note, multiline=True, min_lines=3, max_lines=8, autofocus=True, width=420)
+    return ft.AlertDialog(
+        title=ft.Text(t("reader.note")),
+        content=ft.Column([ft.Text(highlight.text, italic=True, max_lines=4), field], tight=True),
+        actions=[
+            ft.TextButton(t("common.cancel"), on_click=lambda e: on_cancel()),
+            ft.FilledButton(t("common.save"), on_click=lambda e: on_save(field.value or "")),
+        ],
+    )

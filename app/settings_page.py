@@ -1,0 +1,173 @@
+"""The settings screen: reading defaults and theme, interface language, and the AI provider section."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import flet as ft
+
+from app.i18n import Translator
+from app.settings import FONTS, LAYOUTS, THEMES, Settings, SettingsStore
+from core.agent.providers import DEFAULT_BASE_URLS, PROVIDERS, ProviderConfig
+
+
+def reading_controls(settings: Settings, changed: Callable[[], None], t: Translator) -> list[ft.Control]:
+    """Theme, font, size, spacing, margins and layout; each change is saved and shown at once."""
+
+    def setter(name: str, convert: Callable[[object], object] = lambda v: v):
+        def handle(e: ft.Event) -> None:
+            value = e.control.selected[0] if isinstance(e.control, ft.SegmentedButton) else e.control.value
+            setattr(settings, name, convert(value))
+            changed()
+
+        return handle
+
+    def segmented(name: str, choices: tuple[str, ...], label: str) -> ft.Control:
+        return ft.SegmentedButton(
+            segments=[ft.Segment(value=c, label=ft.Text(t(f"{label}.{c}"))) for c in choices],
+            selected=[getattr(settings, name)],
+            on_change=setter(name),
+            show_selected_icon=False,
+        )
+
+    def slider(name: str, low: float, high: float, steps: int, label: str) -> ft.Control:
+        return ft.Column(
+            [
+                ft.Text(f"{t(label)}: {getattr(settings, name)}"),
+                ft.Slider(
+                    value=getattr(settings, name),
+                    min=low,
+                    max=high,
+                    divisions=steps,
+                    on_change_end=setter(name, lambda v: round(float(v), 1)),
+                ),
+            ],
+            spacing=0,
+        )
+
+    return [
+        ft.Text(t("settings.theme"), weight=ft.FontWeight.W_600),
+        segmented("theme", THEMES, "settings.theme"),
+        slider("font_size", 12, 32, 20, "settings.font_size"),
+        slider("line_height", 1.2, 2.2, 10, "settings.line_height"),
+        slider("margins", 0, 96, 12, "settings.margins"),
+        ft.Text(t("settings.font"), weight=ft.FontWeight.W_600),
+        segmented("font_family", FONTS, "settings.font"),
+        ft.Text(t("settings.layout"), weight=ft.FontWeight.W_600),
+        segmented("layout", LAYOUTS, "settings.layout"),
+    ]
+
+
+def provider_controls(
+    settings: Settings, store: SettingsStore, changed: Callable[[], None], t: Translator
+) -> list[ft.Control]:
+    """Provider, model, endpoint and key; the key field says only whether a key is stored."""
+    current = settings.provider_config()
+    kind = ft.Dropdown(
+        label=t("settings.provider"),
+        value=current.kind if current else "none",
+        options=[ft.DropdownOption(key="none", text=t("settings.provider.none"))]
+        + [ft.DropdownOption(key=k, text=k) for k in PROVIDERS],
+        width=320,
+    )
+    model = ft.TextField(label=t("settings.model"), value=current.model if current else "", width=320)
+    base_url = ft.TextField(
+        label=t("settings.base_url"),
+        value=current.base_url if current else "",
+        hint_text=DEFAULT_BASE_URLS.get(current.kind, "") if current else "",
+        width=320,
+    )
+    has_key = bool(current and store.has_key(current))
+    key = ft.TextField(
+        label=t("settings.api_key"),
+        password=True,
+        can_reveal_password=True,
+        hint_text=t("settings.api_key.saved") if has_key else t("settings.api_key.missing"),
+        width=320,
+    )
+    status = ft.Text(t("settings.api_key.saved") if has_key else "", size=12)
+
+    def save(e: ft.Event) -> None:
+        if kind.value in (None, "none"):
+            settings.provider = {}
+            store.save(settings)
+        else:
+            config = ProviderConfig(
+                kind=kind.value, model=(model.value or "").strip(), base_url=(base_url.value or "").strip()
+            )
+            store.set_provider(settings, config, (key.value or "").strip() or None)
+        key.value = ""
+        changed()
+
+    def switch(name: str, label: str) -> ft.Control:
+        def handle(e: ft.Event) -> None:
+            setattr(settings, name, bool(e.control.value))
+            changed()
+
+        return ft.Switch(label=t(label), value=getattr(settings, name), on_change=handle)
+
+    return [
+        kind,
+        model,
+        base_url,
+        key,
+        status,
+        ft.FilledButton(t("common.save"), icon=ft.Icons.SAVE, on_click=save),
+        switch("local_only", "settings.local_only"),
+        switch("spoiler_protection", "settings.spoilers"),
+        switch("auto_index", "settings.auto_index"),
+    ]
+
+
+def build_settings_screen(
+    settings: Settings,
+    store: SettingsStore,
+    t: Translator,
+    *,
+    changed: Callable[[], None],
+    on_back: Callable[[], None],
+) -> ft.Control:
+    """Every setting on one scrolling page."""
+
+    def set_language(e: ft.Event) -> None:
+        settings.language = e.control.value or "system"
+        changed()
+
+    language = ft.Dropdown(
+        label=t("settings.language"),
+        value=settings.language,
+        options=[
+            ft.DropdownOption(key="system", text=t("settings.language.system")),
+            ft.DropdownOption(key="en", text="English"),
+            ft.DropdownOption(key="zh", text="中文"),
+        ],
+        on_select=set_language,
+        width=320,
+    )
+    section = lambda key: ft.Text(t(key), size=18, weight=ft.FontWeight.BOLD)  # noqa: E731
+    return ft.Column(
+        [
+            ft.Row(
+                [
+                    ft.IconButton(ft.Icons.ARROW_BACK, tooltip=t("library.title"), on_click=lambda e: on_back()),
+                    ft.Text(t("settings.title"), size=22, weight=ft.FontWeight.BOLD),
+                ]
+            ),
+            ft.ListView(
+                [
+                    section("settings.reading"),
+                    *reading_controls(settings, changed, t),
+                    ft.Divider(),
+                    section("settings.language"),
+                    language,
+                    ft.Divider(),
+                    section("settings.ai"),
+                    *provider_controls(settings, store, changed, t),
+                ],
+                spacing=10,
+                expand=True,
+                padding=ft.Padding.only(right=12),
+            ),
+        ],
+        expand=True,
+    )

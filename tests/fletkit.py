@@ -1,0 +1,106 @@
+"""Client-less page tests: a real Flet Session and Page over a connection that only records, and helpers
+to find controls in the page's tree and fire their events through the session, as a client would."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+
+import flet as ft
+from flet.messaging.connection import Connection
+from flet.messaging.session import Session
+from flet.pubsub.pubsub_hub import PubSubHub
+
+
+class RecordingConnection(Connection):
+    """A connection with no client at the other end: messages are kept, not sent."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sent: list = []
+
+    def send_message(self, message) -> None:
+        self.sent.append(message)
+
+
+async def new_session(width: int, height: int = 900) -> Session:
+    """A connected session whose page reports the given size, as a browser window of that size would."""
+    connection = RecordingConnection()
+    connection.loop = asyncio.get_running_loop()
+    connection.executor = ThreadPoolExecutor(max_workers=2)
+    connection.pubsubhub = PubSubHub(loop=connection.loop, executor=connection.executor)
+    session = Session(connection)
+    session.get_page_patch()  # what registering a client does: mounts the page's views, dialogs and services
+    await session.connect(connection)
+    session.apply_patch(session.page._i, {"width": width, "height": height, "web": True})
+    return session
+
+
+def walk(root: object) -> Iterator[ft.BaseControl]:
+    """Every control under ``root`` (depth first), following the usual child slots."""
+    stack = [root]
+    seen: set[int] = set()
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(reversed(item))
+            continue
+        if not isinstance(item, ft.BaseControl) or id(item) in seen:
+            continue
+        seen.add(id(item))
+        yield item
+        for name in ("controls", "content", "title", "subtitle", "leading", "trailing", "actions", "segments",
+                     "items", "label", "spans"):  # fmt: skip
+            child = getattr(item, name, None)
+            if isinstance(child, (list, ft.BaseControl)):
+                stack.append(child)
+
+
+def texts(root: object) -> list[str]:
+    """All visible strings: Text values and spans, button labels, tooltips."""
+    found = []
+    for control in walk(root):
+        if isinstance(control, ft.Text):
+            found.append(control.value or "".join(s.text or "" for s in control.spans or []))
+        elif isinstance(control, ft.TextSpan) and control.text:
+            found.append(control.text)
+        elif isinstance(getattr(control, "content", None), str):
+            found.append(control.content)
+        tooltip = getattr(control, "tooltip", None)
+        if isinstance(tooltip, str):
+            found.append(tooltip)
+    return found
+
+
+def find(root: object, *, text: str | None = None, tooltip: str | None = None, kind: type | None = None):
+    """The first control with this text (exactly), tooltip, or type; AssertionError when there is none."""
+    for control in walk(root):
+        if kind is not None and not isinstance(control, kind):
+            continue
+        if tooltip is not None and getattr(control, "tooltip", None) != tooltip:
+            continue
+        if text is not None:
+            own = control.value if isinstance(control, ft.Text) else getattr(control, "content", None)
+            if own != text:
+                continue
+        return control
+    raise AssertionError(f"no control with text={text!r} tooltip={tooltip!r} kind={kind}")
+
+
+async def fire(session: Session, control: ft.BaseControl, event: str = "click", data: object = None) -> None:
+    """Deliver an event to a control through the session, then let scheduled tasks run."""
+    await session.dispatch_event(control._i, event, data)
+    for _ in range(5):
+        await asyncio.sleep(0.01)
+
+
+def clickable(root: object, text: str) -> ft.BaseControl:
+    """The innermost control with an on_click handler that shows ``text`` (a list tile, a button)."""
+    best = None
+    for control in walk(root):
+        if getattr(control, "on_click", None) and text in texts(control):
+            best = control  # depth first: a later match inside an earlier one is more specific
+    if best is None:
+        raise AssertionError(f"nothing clickable shows {text!r}")
+    return best

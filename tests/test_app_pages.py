@@ -1,0 +1,256 @@
+"""Every screen built on a real Flet page (client-less session) and driven through its event handlers."""
+
+import asyncio
+import json
+from pathlib import Path
+
+import flet as ft
+import pytest
+from conftest import book_path
+from fletkit import clickable, find, fire, new_session, texts
+
+from app.shell import QuireApp
+from core.services import Quire
+from platform_adapters.base import PickedFile
+from platform_adapters.memory import MemorySecrets
+
+
+def run(coroutine) -> None:
+    asyncio.run(coroutine)
+
+
+def start(quire: Quire, session, secrets: MemorySecrets | None = None) -> QuireApp:
+    app = QuireApp(session.page, quire, secrets=secrets or MemorySecrets())
+    app.render()
+    return app
+
+
+def screen(app: QuireApp) -> list[str]:
+    return texts(app.page.controls)
+
+
+@pytest.fixture
+def two_books(quire: Quire) -> Quire:
+    quire.import_paths(
+        [book_path("en/idpf-moby-dick.epub"), book_path("ja/idpf-kusamakura-japanese-vertical-writing.epub")]
+    )
+    return quire
+
+
+def test_library_grid_list_search_details_and_remove(two_books: Quire) -> None:
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(two_books, session)
+        shown = screen(app)
+        assert "Moby-Dick" in shown and "2 books" in shown
+        assert any(isinstance(c, ft.Image) for c in _all(app))  # Moby-Dick's own cover
+        await fire(session, find(app.page.controls, tooltip="Show as list"))
+        assert app.library.layout == "list" and find(app.page.controls, kind=ft.ListView)
+        search = find(app.page.controls, kind=ft.TextField)
+        search.value = "melville"
+        await fire(session, search, "submit")
+        assert "Moby-Dick" in screen(app) and not any("草枕" in s for s in screen(app))
+        search = find(app.page.controls, kind=ft.TextField)
+        search.value = "no such book"
+        await fire(session, search, "submit")
+        assert "No book matches your search." in screen(app)
+        app.library.query = ""
+        app.render()
+        kusamakura = next(b for b in two_books.books() if b.id != 1).id
+        app.show_details(kusamakura)
+        dialog = session.page._dialogs.controls[-1]
+        details = texts(dialog)
+        assert "Import warnings" in details and any(s.startswith("⚠") for s in details)
+        assert any(s.startswith("AI index: not indexed") for s in details)
+        await fire(session, clickable(dialog, "Remove book"))
+        confirm = session.page._dialogs.controls[-1]
+        assert any("and its notes?" in s for s in texts(confirm))
+        await fire(session, clickable(confirm.actions, "Remove book"))
+        assert [b.title for b in two_books.books()] == ["Moby-Dick"] and "1 book" in screen(app)
+
+    run(scenario())
+
+
+def _all(app: QuireApp) -> list:
+    from fletkit import walk
+
+    return list(walk(app.page.controls))
+
+
+def test_import_shows_progress_and_a_line_per_file(quire: Quire) -> None:
+    async def scenario() -> None:
+        session = await new_session(390, 844)
+        app = start(quire, session)
+        assert "Your library is empty. Import a book to start reading." in screen(app)
+        await app.import_picked([
+            PickedFile("alice.epub", data=book_path("en/epubjs-alice.epub").read_bytes()),
+            PickedFile("broken.epub", data=b"PK\x03\x04 not really"),
+            PickedFile("gone.txt", path=Path("/nonexistent/gone.txt")),
+        ])  # fmt: skip
+        dialog = session.page._dialogs.controls[-1]
+        lines = texts(dialog)
+        assert "✓ Imported Alice's Adventures in Wonderland" in lines
+        assert any(s.startswith("✗ Could not import broken.epub:") for s in lines)
+        assert any(s.startswith("✗ Could not import gone.txt:") for s in lines)
+        assert app.message == "1 imported, 2 failed"
+        assert "Alice's Adventures in Wonderland" in screen(app)
+
+    run(scenario())
+
+
+def test_reader_contents_keys_search_highlight_notes_bookmark_and_reopen(quire: Quire) -> None:
+    quire.import_paths([book_path("en/idpf-moby-dick.epub")])
+
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(quire, session)
+        app.open_book(1)
+        assert app.panel == "toc" and "Contents" in screen(app)  # contents open beside the text when wide
+        await fire(session, clickable(app.page.controls, "Chapter 1. Loomings."))
+        assert app.reader.chapter_title == "Chapter 1. Loomings."
+        assert app.reader.visible[0].text.startswith("Chapter 1")  # the chosen chapter is at the top
+        start_ordinal = app.reader.current.ordinal
+        await _key(session, "Page Down")
+        assert app.reader.current.ordinal == start_ordinal + 12
+        await _key(session, "F", ctrl=True)
+        assert app.panel == "search"
+        field = find(app.page.controls, kind=ft.TextField)
+        field.value = "Ishmael"
+        await fire(session, field, "submit")
+        found = len(app.reader.search_hits)
+        assert found > 5 and f"{found} matches" in screen(app)
+        await _key(session, " ")  # typing in the search field must not turn pages
+        hits = [c for c in _all(app) if isinstance(c, ft.ListTile) and c.on_click and c.subtitle]
+        await fire(session, hits[0])
+        hit = app.reader.search_hits[0]
+        assert app.reader.current.ordinal == hit.ordinal
+        assert [m.color for m in app.reader.marks() if m.ordinal == hit.ordinal] == ["search"]
+        # select four words of the first paragraph and highlight them green
+        paragraph = next(c for c in _all(app) if isinstance(c, ft.Text) and c.on_selection_change and c.value)
+        await fire(
+            session,
+            paragraph,
+            "selection_change",
+            {"selected_text": "", "selection": {"base_offset": 0, "extent_offset": 12}},
+        )
+        assert app.reader.selection is not None and "Highlight" in screen(app)
+        await fire(session, find(app.page.controls, tooltip="Highlight in Green"))
+        highlight = quire.highlights(1)[0]
+        assert highlight.color == "green" and len(highlight.text) == 12
+        assert any(isinstance(c, ft.TextSpan) and c.style and c.style.bgcolor for c in _all(app))  # drawn marked
+        await fire(session, find(app.page.controls, tooltip="Notes"))
+        assert app.panel == "notes" and "1 highlights" in screen(app)
+        await fire(session, clickable(app.page.controls, "Add note"))
+        note = session.page._dialogs.controls[-1]
+        find(note, kind=ft.TextField).value = "Ishmael's voice, 以实玛利"
+        await fire(session, clickable(note, "Save"))
+        assert quire.highlights(1)[0].note == "Ishmael's voice, 以实玛利"
+        await fire(session, find(app.page.controls, tooltip="Bookmark"))
+        assert [str(b.locator) for b in quire.bookmarks(1)] == [str(app.reader.current.locator.segment_locator)]
+        await fire(session, find(app.page.controls, tooltip="Remove bookmark"))
+        assert quire.bookmarks(1) == []
+        place = app.reader.current.locator
+        await _key(session, "Escape")
+        assert app.panel is None and app.screen == "reader"
+        await _key(session, "Escape")
+        assert app.screen == "library" and quire.position(1).locator == place
+        app.open_book(1)
+        assert app.reader.current.locator == place  # reopened exactly where it was left
+
+    run(scenario())
+
+
+async def _key(session, key: str, ctrl: bool = False) -> None:
+    await fire(
+        session, session.page, "keyboard_event", {"key": key, "ctrl": ctrl, "shift": False, "alt": False, "meta": False}
+    )
+
+
+def test_phone_contents_is_a_sheet_that_closes_on_a_choice(quire: Quire) -> None:
+    quire.import_paths([book_path("en/epubjs-alice.epub")])
+
+    async def scenario() -> None:
+        session = await new_session(390, 844)
+        app = start(quire, session)
+        app.open_book(1)
+        assert app.panel is None and not any(isinstance(c, ft.ListTile) for c in _all(app))  # no contents yet
+        await fire(session, find(app.page.controls, tooltip="Contents"))
+        assert app.panel == "toc" and not any(isinstance(c, ft.GestureDetector) for c in _all(app))  # text hidden
+        await fire(session, clickable(app.page.controls, "The Pool Of Tears"))
+        assert app.panel is None and app.reader.chapter_title == "The Pool Of Tears"
+        # a swipe to the left turns the page
+        before = app.reader.current.ordinal
+        await fire(session, find(app.page.controls, kind=ft.GestureDetector), "horizontal_drag_end",
+                   {"pv": -900, "v": {"x": -900, "y": 0}, "l": {"x": 0, "y": 0}, "g": {"x": 0, "y": 0}})  # fmt: skip
+        assert app.reader.current.ordinal == before + 12
+
+    run(scenario())
+
+
+def test_appearance_theme_language_and_provider_settings_persist(quire: Quire) -> None:
+    quire.import_paths([book_path("zh/luxun_nahan.txt")])
+    secrets = MemorySecrets()
+
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(quire, session, secrets)
+        app.open_book(1)
+        await fire(session, find(app.page.controls, tooltip="Appearance"))
+        theme = find(app.page.controls, kind=ft.SegmentedButton)
+        theme.selected = ["sepia"]
+        await fire(session, theme, "change")
+        assert session.page.theme_mode == ft.ThemeMode.LIGHT and session.page.theme.color_scheme.surface == "#F4ECD8"
+        layout = [c for c in _all(app) if isinstance(c, ft.SegmentedButton)][-1]
+        layout.selected = ["paginated"]
+        await fire(session, layout, "change")
+        assert app.settings.layout == "paginated"
+        await _key(session, "Escape")
+        await _key(session, "Escape")
+        await fire(session, find(app.page.controls, tooltip="Settings"))
+        language = next(c for c in _all(app) if isinstance(c, ft.Dropdown) and c.value == "system")
+        language.value = "zh"
+        await fire(session, language, "select")
+        assert "设置" in screen(app) and "阅读" in screen(app)
+        provider = next(c for c in _all(app) if isinstance(c, ft.Dropdown) and c.value == "none")
+        provider.value = "deepseek"
+        fields = [c for c in _all(app) if isinstance(c, ft.TextField)]
+        fields[0].value = "deepseek-chat"
+        fields[2].value = "sk-secret-123"
+        await fire(session, clickable(app.page.controls, "保存"))
+        saved = json.loads((quire.library.root / "settings.json").read_text(encoding="utf-8"))
+        assert saved["theme"] == "sepia" and saved["layout"] == "paginated" and saved["language"] == "zh"
+        assert saved["provider"]["kind"] == "deepseek" and "sk-secret" not in json.dumps(saved)
+        assert secrets.get("provider:deepseek") == "sk-secret-123"
+        assert "密钥已保存在系统钥匙串中" in screen(app)  # the screen says a key is set, never shows it
+        assert not any("sk-secret" in s for s in screen(app))
+
+    run(scenario())
+    again = QuireApp.__new__(QuireApp)  # a new window reads the same settings
+    from app.settings import SettingsStore
+
+    assert SettingsStore(quire.library.root, secrets).load().theme == "sepia"
+    del again
+
+
+def test_library_notes_screen_edits_and_exports_markdown(quire: Quire) -> None:
+    quire.import_paths([book_path("en/epubjs-alice.epub"), book_path("zh/luxun_nahan.txt")])
+    quire.add_highlight(1, "3.2", color="yellow", note="rabbit")
+    quire.add_highlight(2, "1.3", color="blue")
+
+    async def scenario() -> None:
+        session = await new_session(1440)
+        session.apply_patch(session.page._i, {"web": False})
+        app = start(quire, session)
+        await fire(session, find(app.page.controls, tooltip="All notes"))
+        shown = screen(app)
+        assert "2 highlights" in shown and "Alice's Adventures in Wonderland" in shown and "luxun nahan" in shown
+        await fire(session, find(app.page.controls, tooltip="Delete highlight"))
+        assert len(quire.highlights()) == 1
+        await fire(session, clickable(app.page.controls, "Export Markdown"))
+        await asyncio.sleep(0.1)
+        exported = quire.library.root / "exports" / "quire-notes.md"
+        assert exported.exists() and app.message == f"Notes saved to {exported}"
+        text = exported.read_text(encoding="utf-8")
+        assert text.startswith("---") and "highlights: 1" in text
+
+    run(scenario())
