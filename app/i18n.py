@@ -84,6 +84,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "reader.next": {"en": "Next page", "zh": "下一页"},
     "reader.previous": {"en": "Previous page", "zh": "上一页"},
     "reader.search.count": {"en": "{n} matches", "zh": "{n} 处匹配"},
+    "reader.search.count.capped": {"en": "The first {n} matches", "zh": "前 {n} 处匹配"},
     "reader.search.none": {"en": "Nothing found for “{query}”.", "zh": "没有找到“{query}”。"},
     "reader.toc.empty": {"en": "This book has no table of contents.", "zh": "这本书没有目录。"},
     "notes.title": {"en": "Notes", "zh": "笔记"},

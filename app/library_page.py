@@ -43,14 +43,24 @@ def cover_image(model: LibraryViewModel, row: BookRow, width: int, height: int) 
     )
 
 
-def _grid_card(model: LibraryViewModel, row: BookRow, actions: LibraryActions, t: Translator) -> ft.Control:
+def grid_geometry(width: float) -> tuple[int, int, int]:
+    """Columns, cover width and cover height for a library this wide (two columns at least, on phones)."""
+    columns = max(2, int(width // (COVER_WIDTH + 28)))
+    cover = int(min(COVER_WIDTH, (width - 12 * (columns - 1)) / columns - 12))
+    return columns, cover, int(cover * COVER_HEIGHT / COVER_WIDTH)
+
+
+def _grid_card(
+    model: LibraryViewModel, row: BookRow, actions: LibraryActions, t: Translator, cover: tuple[int, int]
+) -> ft.Control:
+    width, height = cover
     return ft.Container(
         ft.Column(
             [
-                cover_image(model, row, COVER_WIDTH, COVER_HEIGHT),
-                ft.Text(row.title, size=13, weight=ft.FontWeight.W_600, max_lines=2, width=COVER_WIDTH),
-                ft.Text(row.subtitle, size=11, max_lines=1, width=COVER_WIDTH, color=ft.Colors.ON_SURFACE_VARIANT),
-                ft.ProgressBar(value=row.progress / 100, width=COVER_WIDTH, bar_height=3),
+                cover_image(model, row, width, height),
+                ft.Text(row.title, size=13, weight=ft.FontWeight.W_600, max_lines=2, width=width),
+                ft.Text(row.subtitle, size=11, max_lines=1, width=width, color=ft.Colors.ON_SURFACE_VARIANT),
+                ft.ProgressBar(value=row.progress / 100, width=width, bar_height=3),
             ],
             spacing=4,
             tight=True,
@@ -162,10 +172,11 @@ def build_library_view(
     elif not rows:
         body = ft.Text(t("library.no_match"), size=16)
     elif model.layout == "grid":
+        columns, cover_width, cover_height = grid_geometry(width - 24)
         body = ft.GridView(
-            controls=[_grid_card(model, row, actions, t) for row in rows],
-            max_extent=COVER_WIDTH + 24,
-            child_aspect_ratio=0.52,
+            controls=[_grid_card(model, row, actions, t, (cover_width, cover_height)) for row in rows],
+            runs_count=columns,
+            child_aspect_ratio=(cover_width + 12) / (cover_height + 92),
             spacing=12,
             run_spacing=12,
             expand=True,

@@ -13,6 +13,7 @@ from core.services import Quire
 WINDOW = 80  # segments rendered at once: long chapters never build thousands of controls
 PAGE = 12  # segments per page in paginated mode
 IDLE_CAP_SECONDS = 300  # longer pauses do not count as reading time
+SEARCH_LIMIT = 200  # in-book search hits listed (the best-ranked ones, shown in reading order)
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +215,8 @@ class ReaderViewModel:
     def search(self, query: str) -> list[SearchHit]:
         """Full-text search in this book; the hits stay for the search panel."""
         self.search_query = query.strip()
-        self.search_hits = self.quire.find(self.book.id, self.search_query, limit=50) if self.search_query else []
+        hits = self.quire.find(self.book.id, self.search_query, limit=SEARCH_LIMIT) if self.search_query else []
+        self.search_hits = sorted(hits, key=lambda hit: (hit.ordinal, hit.locator.offset or 0))  # in reading order
         return self.search_hits
 
     def open_hit(self, hit: SearchHit, query: str) -> SegmentRecord:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import flet as ft
 
 from app.i18n import Translator
-from app.reader_model import Mark, ReaderViewModel
+from app.reader_model import SEARCH_LIMIT, Mark, ReaderViewModel
 from app.settings import Settings
 from app.theme import CJK_FONT, FONT_FAMILIES, highlight_color
 from core.library import HIGHLIGHT_COLORS, SegmentRecord
@@ -139,7 +139,8 @@ def _text_area(
     )
 
 
-def _selection_bar(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> ft.Control | None:
+def selection_bar(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> ft.Control | None:
+    """The colours (and cancel) offered while text is selected; None when nothing is."""
     if model.selection is None:
         return None
     swatches = [
@@ -151,7 +152,7 @@ def _selection_bar(model: ReaderViewModel, actions: ReaderActions, t: Translator
         )
         for color in HIGHLIGHT_COLORS
     ]
-    return ft.Container(
+    bar = ft.Container(
         ft.Row(
             [
                 ft.Text(t("reader.highlight"), weight=ft.FontWeight.W_600),
@@ -165,6 +166,7 @@ def _selection_bar(model: ReaderViewModel, actions: ReaderActions, t: Translator
         border_radius=12,
         padding=4,
     )
+    return ft.Row([bar], alignment=ft.MainAxisAlignment.CENTER)
 
 
 def toc_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> ft.Control:
@@ -208,7 +210,9 @@ def search_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) 
             )
             for index, hit in enumerate(model.search_hits)
         ]
-    count = [ft.Text(t("reader.search.count", n=len(model.search_hits)), size=12)] if model.search_hits else []
+    found = len(model.search_hits)
+    count_key = "reader.search.count.capped" if found >= SEARCH_LIMIT else "reader.search.count"
+    count = [ft.Text(t(count_key, n=found), size=12)] if model.search_hits else []
     return ft.Column([field, *count, ft.ListView(results, expand=True)], expand=True)
 
 
@@ -243,9 +247,15 @@ def build_reader_view(
     actions: ReaderActions,
     panel: str | None = None,
     panel_content: ft.Control | None = None,
+    selection_slot: ft.Container | None = None,
     dark: bool = False,
 ) -> ft.Control:
-    """The whole reader screen; ``panel_content`` is the body of the notes or appearance panel when open."""
+    """The whole reader screen; ``panel_content`` is the body of the notes or appearance panel when open.
+
+    ``selection_slot`` holds the highlight bar: the shell fills it when text is selected without rebuilding
+    the text (a rebuild would drop the selection the reader just made).
+    """
+    selection_slot = selection_slot if selection_slot is not None else ft.Container()
     phone = width < WIDE
     bookmarked = model.current_bookmark() is not None
     tools = [
@@ -263,6 +273,7 @@ def build_reader_view(
             ft.Icons.FORMAT_SIZE, tooltip=t("reader.appearance"), on_click=lambda e: actions.panel("appearance")
         ),
     ]
+    percent = ft.Text(t("reader.percent", p=f"{model.percent:.0f}"), size=12, text_align=ft.TextAlign.CENTER)
     header = ft.Row(
         [
             ft.IconButton(ft.Icons.ARROW_BACK, tooltip=t("library.title"), on_click=lambda e: actions.back()),
@@ -274,27 +285,22 @@ def build_reader_view(
                 spacing=0,
                 expand=True,
             ),
-            *tools,
+            *([percent] if phone else tools),
         ],
         spacing=0,
     )
-    footer = ft.Row(
-        [
-            ft.IconButton(
-                ft.Icons.CHEVRON_LEFT, tooltip=t("reader.previous"), on_click=lambda e: actions.navigate("previous")
-            ),
-            ft.Text(
-                t("reader.percent", p=f"{model.percent:.0f}"),
-                expand=True,
-                text_align=ft.TextAlign.CENTER,
-                size=12,
-            ),
-            ft.IconButton(
-                ft.Icons.CHEVRON_RIGHT, tooltip=t("reader.next"), on_click=lambda e: actions.navigate("next")
-            ),
-        ]
+    previous = ft.IconButton(
+        ft.Icons.CHEVRON_LEFT, tooltip=t("reader.previous"), on_click=lambda e: actions.navigate("previous")
     )
-    selection = _selection_bar(model, actions, t)
+    following = ft.IconButton(
+        ft.Icons.CHEVRON_RIGHT, tooltip=t("reader.next"), on_click=lambda e: actions.navigate("next")
+    )
+    if phone:  # tools along the bottom, within reach of a thumb
+        footer = ft.Row([previous, *tools, following], alignment=ft.MainAxisAlignment.SPACE_BETWEEN)
+    else:
+        percent.expand = True
+        footer = ft.Row([previous, percent, following])
+    selection_slot.content = selection_bar(model, actions, t)
     side = 0 if panel is None or phone else (300 if panel == "toc" else 360)
     text_space = width - side - 40
     reading = ft.Column(
@@ -306,7 +312,7 @@ def build_reader_view(
                 expand=True,
                 vertical_alignment=ft.CrossAxisAlignment.STRETCH,
             ),
-            *([selection] if selection else []),
+            selection_slot,
             footer,
         ],
         expand=True,

@@ -13,7 +13,7 @@ from app.library_page import LibraryActions, build_details_dialog, build_library
 from app.notes_model import NotesViewModel
 from app.notes_page import NotesActions, build_notes_list, build_notes_screen, note_dialog
 from app.reader_model import ReaderViewModel
-from app.reader_page import ReaderActions, build_reader_view
+from app.reader_page import ReaderActions, build_reader_view, selection_bar
 from app.settings import Settings, SettingsStore
 from app.settings_page import build_settings_screen, reading_controls
 from app.theme import apply_theme
@@ -49,6 +49,7 @@ class QuireApp:
         self.screen = "library"  # library, reader, notes, settings
         self.panel: str | None = None  # reader side panel: toc, search, notes, appearance
         self.message = ""  # the last import summary, for tests and screen readers
+        self.selection_slot = ft.Container()  # the reader's highlight bar, updated on its own
         page.title = self.t("app.title")
         page.padding = 12
         page.on_keyboard_event = self.on_key
@@ -126,6 +127,7 @@ class QuireApp:
 
     def _reader_view(self) -> ft.Control:
         assert self.reader is not None
+        self.selection_slot = ft.Container()
         content = None
         if self.panel == "notes":
             content = build_notes_list(
@@ -143,6 +145,7 @@ class QuireApp:
             actions=self._reader_actions(),
             panel=self.panel,
             panel_content=content,
+            selection_slot=self.selection_slot,
             dark=self.dark,
         )
 
@@ -292,10 +295,11 @@ class QuireApp:
     def select(self, ordinal: int, start: int, end: int) -> None:
         if self.reader is None:
             return
-        had = self.reader.selection is not None
-        now = self.reader.select(ordinal, start, end)
-        if had or now is not None:  # only redraw when the selection bar appears or goes
-            self.render()
+        if ordinal >= 0 and start == end:
+            return  # a caret or a collapsed selection (also sent when text is redrawn): keep what was selected
+        self.reader.select(ordinal, start, end)
+        self.selection_slot.content = selection_bar(self.reader, self._reader_actions(), self.t)
+        self.selection_slot.update()
 
     def highlight(self, color: str) -> None:
         if self.reader is not None:

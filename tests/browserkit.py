@@ -1,0 +1,146 @@
+"""Browser end-to-end helpers: run ``main.py`` as a web server and drive it with Playwright and Chromium.
+
+Flet's web client draws on a canvas; with its semantics tree switched on (one click on the placeholder),
+texts and tooltips become DOM nodes that Playwright can find and click.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(os.environ.get("QUIRE_ARTIFACTS", ROOT / "tests" / "artifacts"))
+
+
+def chromium_path() -> str | None:
+    """Debian's Chromium (what ``.ci/run`` installs), or $QUIRE_CHROMIUM."""
+    return os.environ.get("QUIRE_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextmanager
+def app_server(library: Path, port: int | None = None) -> Iterator[str]:
+    """``python main.py --web --port N`` on a library folder; yields its URL once it answers."""
+    port = port or free_port()
+    env = {**os.environ, "QUIRE_LIBRARY": str(library)}
+    env.pop("DISPLAY", None)
+    log = open(library.parent / f"app-{port}.log", "w")  # noqa: SIM115 - closed below
+    process = subprocess.Popen(
+        [sys.executable, "main.py", "--web", "--port", str(port)], cwd=ROOT, env=env, stdout=log, stderr=log
+    )
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(url, timeout=2):
+                    break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    log_text = (library.parent / f"app-{port}.log").read_text()
+                    raise RuntimeError(f"the app did not start: {log_text}") from None
+                time.sleep(0.2)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
+
+
+class Screen:
+    """One browser page showing the app, with waits that fit a canvas-drawn UI."""
+
+    def __init__(self, page, name: str) -> None:
+        self.page = page
+        self.name = name
+
+    def open(self, url: str) -> Screen:
+        self.page.goto(url)
+        self.page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=60_000)
+        self.page.evaluate("document.querySelector('flt-semantics-placeholder')?.click()")
+        return self
+
+    def labelled(self, label: str):
+        """The node whose accessible label (a tooltip or a card's label) starts with ``label``."""
+        return self.page.locator(f'flt-semantics[aria-label^="{label}"]').first
+
+    def click_label(self, label: str, timeout: float = 20_000) -> None:
+        self.settle(0.4)  # let the last redraw land, or the click may hit a node that is being replaced
+        node = self.labelled(label)
+        node.wait_for(state="visible", timeout=timeout)
+        node.click(force=True)  # the canvas hit-tests by position; empty semantics overlays must not block it
+
+    def text(self, text: str):
+        """A node showing ``text``: as its own text, or in a label Flutter merged from several texts."""
+        labelled = self.page.locator(f'flt-semantics[aria-label*="{text}"]')
+        return self.page.get_by_text(text, exact=False).or_(labelled).first
+
+    def click_text(self, text: str, timeout: float = 20_000) -> None:
+        self.settle(0.4)
+        node = self.text(text)
+        node.wait_for(state="visible", timeout=timeout)
+        node.click(force=True)  # the canvas hit-tests by position; empty semantics overlays must not block it
+
+    def wait_text(self, text: str, timeout: float = 20_000) -> None:
+        try:
+            self.text(text).wait_for(state="visible", timeout=timeout)
+        except Exception:
+            self.shot("failed")  # what the screen showed instead
+            raise
+
+    def shows(self, text: str) -> bool:
+        return self.text(text).count() > 0 and self.text(text).is_visible()
+
+    def settle(self, seconds: float = 0.8) -> None:
+        self.page.wait_for_timeout(seconds * 1000)
+
+    def shot(self, step: str) -> Path:
+        """Save a screenshot under tests/artifacts/ (kept by CI) and return its path."""
+        self.settle(0.6)  # the canvas paints a frame after the semantics tree changes
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        path = ARTIFACTS / f"{self.name}-{step}.png"
+        self.page.screenshot(path=str(path))
+        return path
+
+    def pixel(self, x: int, y: int) -> tuple[int, int, int]:
+        """The colour drawn at (x, y) of the viewport."""
+        from io import BytesIO
+
+        from PIL import Image
+
+        image = Image.open(BytesIO(self.page.screenshot())).convert("RGB")
+        return image.getpixel((x, y))
+
+
+def distinct_colours(path: Path) -> int:
+    """How many colours a screenshot has: a blank or failed screen has very few."""
+    from PIL import Image
+
+    with Image.open(path) as image:
+        return len(image.convert("RGB").resize((360, 240)).getcolors(maxcolors=1 << 20) or [])

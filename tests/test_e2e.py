@@ -1,0 +1,136 @@
+"""Browser end-to-end: the real app in Chromium at desktop and phone sizes, with screenshots kept and checked.
+
+Needs Debian's Chromium (``.ci/run`` installs it). Without it these tests skip, unless QUIRE_REQUIRE_E2E=1
+(as in CI), where a missing browser is a failure.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+from browserkit import CHROMIUM_ARGS, Screen, app_server, chromium_path, distinct_colours
+from conftest import book_path
+
+from core.services import Quire
+
+if not chromium_path() and os.environ.get("QUIRE_REQUIRE_E2E") != "1":
+    pytest.skip("Chromium is not installed (apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api") if os.environ.get("QUIRE_REQUIRE_E2E") != "1" else None
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def _not_blank(path: Path) -> None:
+    assert distinct_colours(path) > 12, f"{path.name} looks blank"
+
+
+def _place(library: Path) -> str:
+    """The chapter the app saved as the reading position (read from the library file, as a second client)."""
+    quire = Quire(library)
+    try:
+        position = quire.position(1)
+        return quire.library.segments(1, position.ordinal, 1)[0].section_title if position else ""
+    finally:
+        quire.close()
+
+
+def _wait_place(screen: Screen, library: Path, chapter: str) -> None:
+    for _ in range(40):
+        if _place(library) == chapter:
+            return
+        screen.settle(0.25)
+    raise AssertionError(f"the reader is at {_place(library)!r}, not {chapter!r}")
+
+
+def test_desktop_import_read_jump_theme_search_highlight_and_reopen(browser, tmp_path: Path) -> None:
+    library = tmp_path / "lib"
+    with app_server(library) as url:
+        page = browser.new_page(viewport={"width": 1440, "height": 900})
+        screen = Screen(page, "desktop").open(url)
+        screen.wait_text("Your library is empty")
+        _not_blank(screen.shot("1-empty-library"))
+        with page.expect_file_chooser() as chooser:
+            screen.click_label("Import books")
+        bad = book_path("malformed/epubcheck-ocf-zip-unreadable-image-with-epub-extension-fatal.epub")
+        chooser.value.set_files([str(book_path("en/idpf-moby-dick.epub")), str(bad)])
+        screen.wait_text("1 imported, 1 failed", timeout=60_000)
+        assert screen.shows("Imported Moby-Dick")
+        _not_blank(screen.shot("2-import-report"))
+        screen.click_text("Close")
+        screen.click_label("Open Moby-Dick")
+        screen.wait_text("Contents")
+        screen.click_text("Chapter 1. Loomings.")
+        _wait_place(screen, library, "Chapter 1. Loomings.")
+        _not_blank(screen.shot("3-reader-chapter-1"))
+
+        screen.click_label("Appearance")
+        screen.click_text("Dark")
+        screen.settle()
+        dark = screen.pixel(1000, 450)
+        assert sum(dark) < 150, f"dark theme background is {dark}"
+        _not_blank(screen.shot("4-dark-theme"))
+        screen.click_text("Sepia")
+        screen.settle()
+        sepia = screen.pixel(1000, 450)
+        assert sepia[0] > sepia[2] + 15 and sum(sepia) > 500, f"sepia background is {sepia}"
+        screen.click_label("Close")
+
+        page.keyboard.press("Control+f")
+        search = page.locator("input").first
+        search.wait_for(timeout=20_000)
+        search.fill("Rokovoko")
+        search.press("Enter")
+        screen.wait_text("matches")
+        _not_blank(screen.shot("5-search-results"))
+        screen.click_text("Queequeg was a native")
+        _wait_place(screen, library, "Chapter 12. Biographical.")
+        _not_blank(screen.shot("6-search-hit-marked"))
+        screen.click_label("Close")
+        screen.settle()
+
+        # double-click a word of the first paragraph (the hit, now at the top of the text) to select it
+        page.mouse.dblclick(400, 138)
+        screen.click_label("Highlight in Yellow")
+        screen.settle()
+        _not_blank(screen.shot("7-highlight"))
+        screen.click_label("Notes")
+        screen.wait_text("1 highlights")
+        screen.click_label("Close")
+
+        screen.click_label("Library")
+        screen.wait_text("1 book")
+        screen.click_label("Open Moby-Dick")
+        screen.settle()
+        _not_blank(screen.shot("8-reopened"))
+        page.close()
+    assert _place(library) == "Chapter 12. Biographical."  # reopened at the same place
+    quire = Quire(library)
+    highlight = quire.highlights(1)[0]
+    assert highlight.color == "yellow" and highlight.text.strip() and highlight.start.section == 17
+
+
+def test_phone_layout_contents_sheet_and_reader(browser, tmp_path: Path) -> None:
+    library = tmp_path / "lib"
+    Quire(library).import_paths([book_path("en/epubjs-alice.epub"), book_path("zh/hongloumeng_120.md")])
+    with app_server(library) as url:
+        page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        screen = Screen(page, "phone").open(url)
+        screen.wait_text("2 books")
+        _not_blank(screen.shot("1-library"))
+        screen.click_label("Open hongloumeng")
+        screen.wait_text("第一回")  # the chapter title in the header
+        _not_blank(screen.shot("2-reader-chinese"))
+        screen.click_label("Contents")
+        screen.click_text("第三回")
+        screen.wait_text("林黛玉抛父进京都")
+        _not_blank(screen.shot("3-after-contents"))
+        page.close()
