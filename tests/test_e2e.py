@@ -4,6 +4,7 @@ Needs Debian's Chromium (``.ci/run`` installs it). Without it these tests skip, 
 (as in CI), where a missing browser is a failure.
 """
 
+import json
 import os
 from pathlib import Path
 
@@ -134,3 +135,12 @@ def test_phone_layout_contents_sheet_and_reader(browser, tmp_path: Path) -> None
         screen.wait_text("林黛玉抛父进京都")
         _not_blank(screen.shot("3-after-contents"))
         page.close()
+
+
+def test_ui_benchmark_measures_start_open_and_memory(capsys: pytest.CaptureFixture[str]) -> None:
+    from bench import ui
+
+    ui.main(["--repeat", "1", "--json"])
+    result = json.loads(capsys.readouterr().out)
+    assert result["start_s"] > 0 and result["start_baseline_s"] > 0 and result["open_p50_s"] > 0
+    assert 20 < result["rss_mb_with_book_open"] < 2000
