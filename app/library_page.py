@@ -217,6 +217,7 @@ def build_details_dialog(
     on_open: Callable[[int], None],
     on_remove: Callable[[int], None],
     on_close: Callable[[], None],
+    on_tag: Callable[[int, str], None] | None = None,
 ) -> ft.AlertDialog:
     """A book's details: metadata, contents, import warnings, reading and index status; open or remove it."""
     details = model.details(book_id)
@@ -225,9 +226,16 @@ def build_details_dialog(
     if len(details.toc) > 40:
         contents.append(ft.Text(t("details.more", n=len(details.toc) - 40), size=13, italic=True))
     warnings = [ft.Text(f"⚠ {w}", size=13, color=ft.Colors.ERROR) for w in details.warnings]
+    tag_field = ft.TextField(
+        hint_text=t("details.add_tag"),
+        dense=True,
+        prefix_icon=ft.Icons.LABEL_OUTLINE,
+        on_submit=(lambda e: on_tag(book_id, e.control.value or "")) if on_tag else None,
+    )
     body = ft.Column(
         [
             *facts,
+            tag_field,
             ft.Text(t("reader.toc"), weight=ft.FontWeight.BOLD),
             *(contents or [ft.Text("—")]),
             *([ft.Text(t("details.warnings"), weight=ft.FontWeight.BOLD), *warnings] if warnings else []),

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.library import Highlight
+from core.library import Bookmark, Highlight
 from core.services import Quire
 
 
@@ -46,6 +46,20 @@ class NotesViewModel:
             else:
                 groups.append(NoteGroup(highlight.book_id, titles.get(highlight.book_id, ""), chapter, [highlight]))
         return groups
+
+    def bookmarks(self) -> list[tuple[Bookmark, str]]:
+        """This book's bookmarks with the start of the text they mark (empty for the library-wide view)."""
+        if self.book_id is None:
+            return []
+        marked = []
+        for bookmark in self.quire.bookmarks(self.book_id):
+            segment = self.quire.show(self.book_id, bookmark.locator)[0]
+            excerpt = segment.text if len(segment.text) <= 90 else segment.text[:90] + "…"
+            marked.append((bookmark, f"{segment.section_title} · {excerpt}"))
+        return marked
+
+    def remove_bookmark(self, bookmark_id: int) -> None:
+        self.quire.remove_bookmark(bookmark_id)
 
     def set_note(self, highlight_id: int, note: str) -> Highlight:
         return self.quire.update_highlight(highlight_id, note=note)

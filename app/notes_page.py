@@ -10,7 +10,7 @@ import flet as ft
 from app.i18n import Translator
 from app.notes_model import NotesViewModel
 from app.theme import highlight_color
-from core.library import HIGHLIGHT_COLORS, Highlight
+from core.library import HIGHLIGHT_COLORS, Bookmark, Highlight
 
 
 @dataclass
@@ -22,6 +22,8 @@ class NotesActions:
     set_color: Callable[[Highlight, str], None]
     remove: Callable[[Highlight], None]
     export: Callable[[], None]
+    open_bookmark: Callable[[Bookmark], None] | None = None
+    remove_bookmark: Callable[[Bookmark], None] | None = None
 
 
 def _highlight_card(highlight: Highlight, actions: NotesActions, t: Translator) -> ft.Control:
@@ -85,6 +87,23 @@ def build_notes_list(model: NotesViewModel, actions: NotesActions, t: Translator
             ]
         )
     ]
+    bookmarks = model.bookmarks()
+    if bookmarks:
+        controls.append(ft.Text(t("notes.bookmarks"), size=14, weight=ft.FontWeight.W_600, color=ft.Colors.PRIMARY))
+        controls += [
+            ft.ListTile(
+                leading=ft.Icon(ft.Icons.BOOKMARK),
+                title=ft.Text(where, max_lines=2, size=13),
+                dense=True,
+                on_click=(lambda e, b=bookmark: actions.open_bookmark(b)) if actions.open_bookmark else None,
+                trailing=ft.IconButton(
+                    ft.Icons.DELETE_OUTLINE,
+                    tooltip=t("reader.bookmark.remove"),
+                    on_click=(lambda e, b=bookmark: actions.remove_bookmark(b)) if actions.remove_bookmark else None,
+                ),
+            )
+            for bookmark, where in bookmarks
+        ]
     if not groups:
         controls.append(ft.Text(t("notes.empty"), color=ft.Colors.ON_SURFACE_VARIANT))
     last_book = None

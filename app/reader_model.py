@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from core.books.locator import Locator
+from core.errors import LocatorError
 from core.library import Bookmark, Highlight, SearchHit, SegmentRecord, TocRow
 from core.services import Quire
 
@@ -67,6 +68,18 @@ class ReaderViewModel:
         if save:
             self.save_position()
         return target
+
+    def go_to_place(self, text: str) -> SegmentRecord:
+        """Jump to what the reader typed: a percentage ("40%") or a locator ("12.3"); LocatorError if neither."""
+        text = text.strip()
+        if text.endswith("%"):
+            try:
+                percent = float(text[:-1])
+            except ValueError:
+                raise LocatorError(f"'{text}' is not a percentage: write it like 40%") from None
+            ordinal = round(min(max(percent, 0.0), 100.0) / 100 * (self.book.segment_count - 1))
+            return self.go_to(self.quire.library.segments(self.book.id, ordinal, 1)[0].locator)
+        return self.go_to(text)
 
     def scrolled(self, fraction: float) -> None:
         """Scroll mode: the list was scrolled to ``fraction`` (0..1) of its length; remember that segment.

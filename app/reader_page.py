@@ -24,7 +24,7 @@ class ReaderActions:
     """What the reader view can ask the shell to do."""
 
     back: Callable[[], None]
-    navigate: Callable[[str], None]  # "next", "previous" or a locator
+    navigate: Callable[[str], None]  # "next", "previous", a locator, or a percentage ("40%")
     panel: Callable[[str | None], None]  # open "toc", "search", "notes", "appearance"; None closes
     scrolled: Callable[[float], None]
     select: Callable[[int, int, int], None]  # ordinal, start, end
@@ -185,7 +185,13 @@ def toc_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> 
         for row in model.toc()
         if row.locator is not None
     ]
-    return ft.ListView(rows or [ft.Text(t("reader.toc.empty"))], expand=True)
+    go_to = ft.TextField(
+        hint_text=t("reader.goto"),
+        dense=True,
+        prefix_icon=ft.Icons.MY_LOCATION,
+        on_submit=lambda e: actions.navigate(e.control.value or ""),
+    )
+    return ft.Column([go_to, ft.ListView(rows or [ft.Text(t("reader.toc.empty"))], expand=True)], expand=True)
 
 
 def search_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> ft.Control:
@@ -248,12 +254,14 @@ def build_reader_view(
     panel: str | None = None,
     panel_content: ft.Control | None = None,
     selection_slot: ft.Container | None = None,
+    percent_text: ft.Text | None = None,
     dark: bool = False,
 ) -> ft.Control:
     """The whole reader screen; ``panel_content`` is the body of the notes or appearance panel when open.
 
     ``selection_slot`` holds the highlight bar: the shell fills it when text is selected without rebuilding
-    the text (a rebuild would drop the selection the reader just made).
+    the text (a rebuild would drop the selection the reader just made); ``percent_text`` likewise shows
+    the percentage read, updated on its own while the reader scrolls.
     """
     selection_slot = selection_slot if selection_slot is not None else ft.Container()
     phone = width < WIDE
@@ -273,7 +281,9 @@ def build_reader_view(
             ft.Icons.FORMAT_SIZE, tooltip=t("reader.appearance"), on_click=lambda e: actions.panel("appearance")
         ),
     ]
-    percent = ft.Text(t("reader.percent", p=f"{model.percent:.0f}"), size=12, text_align=ft.TextAlign.CENTER)
+    percent = percent_text if percent_text is not None else ft.Text()
+    percent.value = t("reader.percent", p=f"{model.percent:.0f}")
+    percent.size, percent.text_align, percent.expand = 12, ft.TextAlign.CENTER, None
     header = ft.Row(
         [
             ft.IconButton(ft.Icons.ARROW_BACK, tooltip=t("library.title"), on_click=lambda e: actions.back()),

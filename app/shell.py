@@ -18,8 +18,8 @@ from app.settings import Settings, SettingsStore
 from app.settings_page import build_settings_screen, reading_controls
 from app.theme import apply_theme
 from core.books.formats import SUPPORTED
-from core.books.locator import parse_locator
-from core.library import Highlight
+from core.errors import QuireError
+from core.library import Bookmark, Highlight
 from core.services import Quire
 from platform_adapters.base import PickedFile, SecretStore
 from platform_adapters.memory import MemorySecrets
@@ -50,6 +50,7 @@ class QuireApp:
         self.panel: str | None = None  # reader side panel: toc, search, notes, appearance
         self.message = ""  # the last import summary, for tests and screen readers
         self.selection_slot = ft.Container()  # the reader's highlight bar, updated on its own
+        self.percent_text = ft.Text()  # the reader's "n% read", updated on its own while scrolling
         page.title = self.t("app.title")
         page.padding = 12
         page.on_keyboard_event = self.on_key
@@ -117,7 +118,16 @@ class QuireApp:
             model.remove(h.id)
             self.render()
 
+        def open_bookmark(bookmark: Bookmark) -> None:
+            self.navigate(str(bookmark.locator))
+
+        def remove_bookmark(bookmark: Bookmark) -> None:
+            model.remove_bookmark(bookmark.id)
+            self.render()
+
         return NotesActions(
+            open_bookmark=open_bookmark,
+            remove_bookmark=remove_bookmark,
             open_highlight=self.open_highlight,
             edit_note=lambda h: self.edit_note(h, model),
             set_color=recolour,
@@ -128,6 +138,7 @@ class QuireApp:
     def _reader_view(self) -> ft.Control:
         assert self.reader is not None
         self.selection_slot = ft.Container()
+        self.percent_text = ft.Text()
         content = None
         if self.panel == "notes":
             content = build_notes_list(
@@ -146,6 +157,7 @@ class QuireApp:
             panel=self.panel,
             panel_content=content,
             selection_slot=self.selection_slot,
+            percent_text=self.percent_text,
             dark=self.dark,
         )
 
@@ -190,9 +202,23 @@ class QuireApp:
 
         self.page.show_dialog(
             build_details_dialog(
-                self.library, book_id, self.t, on_open=opened, on_remove=self.confirm_remove, on_close=closed
+                self.library,
+                book_id,
+                self.t,
+                on_open=opened,
+                on_remove=self.confirm_remove,
+                on_close=closed,
+                on_tag=self.add_tag,
             )
         )
+
+    def add_tag(self, book_id: int, tag: str) -> None:
+        """Tag a book from its details; the dialog shows the new tag and the library its filter chip."""
+        if tag.strip():
+            self.quire.tag(book_id, tag.strip())
+        self.page.pop_dialog()
+        self.render()
+        self.show_details(book_id)
 
     def confirm_remove(self, book_id: int) -> None:
         """Ask before removing a book and its notes."""
@@ -278,14 +304,23 @@ class QuireApp:
         elif where == "previous":
             self.reader.previous_page()
         else:
-            self.reader.go_to(parse_locator(where))
+            try:
+                self.reader.go_to_place(where)
+            except QuireError as error:
+                self.notify(self.t("reader.goto.error", reason=error))
+                return
             if self.width < 900:
                 self.panel = None  # on a phone the contents sheet closes on a choice
         self.render()
 
     def scrolled(self, fraction: float) -> None:
-        if self.reader is not None:
-            self.reader.scrolled(fraction)
+        if self.reader is None:
+            return
+        self.reader.scrolled(fraction)
+        shown = self.t("reader.percent", p=f"{self.reader.percent:.0f}")
+        if self.percent_text.value != shown:
+            self.percent_text.value = shown
+            self.page.update()  # a diff: only the changed text goes to the client
 
     def load_more(self, forward: bool) -> None:
         if self.reader is not None:
@@ -299,7 +334,7 @@ class QuireApp:
             return  # a caret or a collapsed selection (also sent when text is redrawn): keep what was selected
         self.reader.select(ordinal, start, end)
         self.selection_slot.content = selection_bar(self.reader, self._reader_actions(), self.t)
-        self.selection_slot.update()
+        self.page.update()
 
     def highlight(self, color: str) -> None:
         if self.reader is not None:

@@ -254,3 +254,54 @@ def test_library_notes_screen_edits_and_exports_markdown(quire: Quire) -> None:
         assert text.startswith("---") and "highlights: 1" in text
 
     run(scenario())
+
+
+def test_go_to_a_place_bookmark_list_and_tags(quire: Quire) -> None:
+    quire.import_paths([book_path("en/epubjs-alice.epub"), book_path("zh/hongloumeng_120.md")])
+
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(quire, session)
+        app.show_details(2)
+        dialog = session.page._dialogs.controls[-1]
+        tag = next(c for c in _all_in(dialog) if isinstance(c, ft.TextField))
+        tag.value = "中文"
+        await fire(session, tag, "submit")
+        assert quire.book(2).tags == ["中文"]
+        session.page.pop_dialog()
+        app.render()
+        chip = next(c for c in _all(app) if isinstance(c, ft.Chip) and texts(c) == ["中文"])
+        await fire(session, chip, "select")
+        assert [r.title for r in app.library.rows()] == ["hongloumeng 120"]
+        app.open_book(2)
+        go_to = next(c for c in _all(app) if isinstance(c, ft.TextField))  # the contents panel's "go to" field
+        go_to.value = "50%"
+        await fire(session, go_to, "submit")
+        assert app.reader.chapter_title.startswith("第五十一回") and 49 < quire.position(2).percent < 51
+        app.reader._last_saved = float("-inf")  # as if a second had passed since the last save
+        app.scrolled(0.9)  # scrolled down the window: the place and the "% read" follow without a rebuild
+        assert app.percent_text.value == f"{quire.position(2).percent:.0f}% read" != "50% read"
+        here = app.reader.chapter_title
+        go_to = next(c for c in _all(app) if isinstance(c, ft.TextField))
+        go_to.value = "999.0"
+        await fire(session, go_to, "submit")
+        assert app.message == (
+            "Not a place in this book (999.0 is outside this book, whose sections are numbered 0 to 119)."
+            " Write a percentage like 40% or a place like 12.3."
+        )
+        assert app.reader.chapter_title == here
+        await fire(session, find(app.page.controls, tooltip="Bookmark"))
+        app.navigate("0.0")
+        await fire(session, find(app.page.controls, tooltip="Notes"))
+        assert any(s.startswith(here) for s in screen(app))  # the bookmark, with its chapter and text
+        bookmark = next(c for c in _all(app) if isinstance(c, ft.ListTile) and c.leading is not None)
+        await fire(session, bookmark)
+        assert app.reader.chapter_title == here
+
+    run(scenario())
+
+
+def _all_in(root) -> list:
+    from fletkit import walk
+
+    return list(walk(root))

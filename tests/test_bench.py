@@ -1,6 +1,7 @@
 """The benchmarks run, at small scale, through the same code paths they measure."""
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -59,3 +60,18 @@ def test_agent_overhead_benchmark(capsys: pytest.CaptureFixture[str]) -> None:
     assert agent.main(["--runs", "2", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert 0 < result["overhead_ms_per_turn_p50"] < 1000
+
+
+@pytest.mark.e2e
+def test_ui_benchmark_measures_start_open_and_memory(capsys: pytest.CaptureFixture[str]) -> None:
+    from browserkit import chromium_path
+
+    from bench import ui
+
+    if not chromium_path() and os.environ.get("QUIRE_REQUIRE_E2E") != "1":
+        pytest.skip("Chromium is not installed (apt-get install chromium)")
+
+    ui.main(["--repeat", "1", "--json"])
+    result = json.loads(capsys.readouterr().out)
+    assert result["start_s"] > 0 and result["start_baseline_s"] > 0 and result["open_p50_s"] > 0
+    assert 20 < result["rss_mb_with_book_open"] < 2000

@@ -115,3 +115,60 @@ def test_library_location_env_overrides_the_platform_folder(tmp_path: Path, monk
     quire = Quire(tmp_path / "explicit")
     assert quire.library.root == tmp_path / "explicit"
     quire.close()
+
+
+def test_packaged_app_paths_come_from_flets_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from platform_adapters.mobile import DATA_ENV, TEMP_ENV, FletStoragePaths, is_packaged_app
+
+    environ = {DATA_ENV: str(tmp_path / "data"), TEMP_ENV: str(tmp_path / "tmp")}
+    paths = FletStoragePaths(environ)
+    assert isinstance(paths, AppPaths) and is_packaged_app(environ) and not is_packaged_app({})
+    assert (paths.data_dir(), paths.cache_dir()) == (tmp_path / "data", tmp_path / "tmp")
+    with pytest.raises(RuntimeError, match="not a packaged Flet app"):
+        FletStoragePaths({})
+    monkeypatch.delenv("QUIRE_LIBRARY", raising=False)
+    monkeypatch.setenv(DATA_ENV, str(tmp_path / "data"))
+    assert current_platform().name == "packaged" and default_library_dir() == tmp_path / "data" / "library"
+
+
+class DeviceStorage:
+    """Stands in for the phone's Keychain/Keystore behind flet_secure_storage (async, like the real one)."""
+
+    def __init__(self, values: dict[str, str]) -> None:
+        self.values = dict(values)
+
+    async def get(self, key: str) -> str | None:
+        return self.values.get(key)
+
+    async def set(self, key: str, value: str) -> None:
+        self.values[key] = value
+
+    async def remove(self, key: str) -> None:
+        self.values.pop(key, None)
+
+
+def test_secure_storage_secrets_read_once_and_write_through() -> None:
+    import asyncio
+    import inspect
+
+    from flet_secure_storage import SecureStorage
+
+    from platform_adapters.mobile import SecureStorageSecrets
+
+    for name in ("get", "set", "remove"):  # the methods used exist on the real service, and are async
+        assert inspect.iscoroutinefunction(getattr(SecureStorage, name))
+    device = DeviceStorage({"provider:openai": "sk-phone", "unrelated": "x"})
+
+    async def scenario() -> None:
+        pending: list = []
+        secrets = SecureStorageSecrets(device, lambda make: pending.append(asyncio.ensure_future(make())))
+        await secrets.load(["provider:openai", "provider:deepseek"])
+        assert isinstance(secrets, SecretStore)
+        assert secrets.get("provider:openai") == "sk-phone" and secrets.get("unrelated") is None
+        secrets.set("provider:deepseek", "sk-new")
+        secrets.delete("provider:openai")
+        assert secrets.get("provider:deepseek") == "sk-new" and secrets.get("provider:openai") is None
+        await asyncio.gather(*pending)
+        assert device.values == {"provider:deepseek": "sk-new", "unrelated": "x"}
+
+    asyncio.run(scenario())

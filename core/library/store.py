@@ -252,7 +252,12 @@ class Library:
         ).fetchall()
         if not rows:
             self.get(book_id)
-            raise LocatorError(f"locator {locator} is outside this book: see 'quire toc' for valid places")
+            sections = self.conn.execute(
+                "SELECT COUNT(DISTINCT section_idx) FROM segments WHERE book_id = ?", (book_id,)
+            ).fetchone()[0]
+            raise LocatorError(
+                f"{locator} is outside this book, whose sections are numbered 0 to {max(sections - 1, 0)}"
+            )
         record = self._segment_records(rows)[0]
         if locator.offset is not None and locator.offset > len(record.text):
             raise LocatorError(
