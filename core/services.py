@@ -22,6 +22,7 @@ from core.library import (
     SegmentRecord,
     TocRow,
 )
+from core.network_policy import NetworkPolicy
 from core.rag import (
     ChunkProfile,
     ChunkStore,
@@ -78,7 +79,8 @@ class Quire:
             Path(library_dir) if library_dir else default_library_dir(), vector_extension=vector_extension
         )
         self.annotations = Annotations(self.library)
-        self.models = ModelStore(self.library.root / "models")
+        self.network = NetworkPolicy()  # local-only mode: set network.local_only
+        self.models = ModelStore(self.library.root / "models", self.network)
         self.chunks = ChunkStore(self.library, self._default_chunking)
         self.vectors = VectorStore(self.library, self.chunks, vector_backend)
         self.retriever = Retriever(self.library, self.chunks, self.vectors, self.embedder, self._model_languages)
@@ -245,6 +247,7 @@ class Quire:
         classes = {"openai": OpenAIEmbedder, "ollama": OllamaEmbedder}
         if kind not in classes or not model:
             raise QuireError(f"'{spec}' is not a remote embedder: write openai:MODEL or ollama:MODEL")
+        self.network.check(base_url, f"the {kind} embedding endpoint")
         embedder = classes[kind](model, base_url=base_url, api_key=api_key)
         self.remote_embedders[embedder.name] = embedder
         return embedder.name

@@ -7,12 +7,13 @@ from typing import TYPE_CHECKING, Any
 
 from langchain_core.language_models import BaseChatModel
 
-from core.agent.events import AgentEvent, CitationEvent, Done, TextDelta, ThreadEvent
+from core.agent.events import AgentEvent, CitationEvent, Done, ErrorEvent, TextDelta, ThreadEvent
 from core.agent.offline import answer_offline
 from core.agent.providers import ProviderConfig, make_chat_model
 from core.agent.runner import ReadingAgent
 from core.agent.threads import ChatStore, Part, PartRecorder
 from core.agent.tools import ReadingSession
+from core.network_policy import LocalOnlyError, is_local_url
 
 if TYPE_CHECKING:
     from core.services import Quire
@@ -43,6 +44,8 @@ def ask(
         yield ThreadEvent(thread_id)
         if provider is None and model is None:
             events = _offline_events(quire, book_id, question, spoilers)
+        elif provider is not None and quire.network.local_only and not is_local_url(provider.url):
+            events = _refused(quire, provider)
         else:
             session = ReadingSession(quire, book_id, spoilers_allowed=spoilers)
             agent = ReadingAgent(session, model or make_chat_model(provider, secrets), provider=provider)
@@ -54,6 +57,15 @@ def ask(
             yield event
     finally:
         store.add_message(thread_id, "assistant", recorder.parts, status)
+
+
+def _refused(quire: Quire, provider: ProviderConfig) -> Iterator[AgentEvent]:
+    """Local-only mode and a remote provider: say so, contact nothing."""
+    try:
+        quire.network.check(provider.url, f"the {provider.kind} provider")
+    except LocalOnlyError as error:
+        yield ErrorEvent(str(error))
+    yield Done("error")
 
 
 def _offline_events(quire: Quire, book_id: int | None, question: str, spoilers: bool) -> Iterator[AgentEvent]:

@@ -91,6 +91,26 @@ class ChatStore:
         )
         return [dict(r) for r in rows]
 
+    def rename(self, thread_id: int, title: str) -> None:
+        self.library.write("UPDATE threads SET title = ? WHERE id = ?", (title.strip()[:80] or "…", thread_id))
+
+    def delete(self, thread_id: int) -> None:
+        """Remove a thread; its messages and their parts go with it (foreign keys cascade)."""
+        self.library.write("DELETE FROM threads WHERE id = ?", (thread_id,))
+
+    def drop_last_exchange(self, thread_id: int) -> str | None:
+        """Remove the last question and its answer (to ask it again); returns the question, or None."""
+        rows = self.library.conn.execute(
+            "SELECT id, role FROM messages WHERE thread_id = ? ORDER BY id DESC LIMIT 2", (thread_id,)
+        ).fetchall()
+        question = next((r for r in rows if r["role"] == "user"), None)
+        if question is None:
+            return None
+        text = next(m.text for m in self.messages(thread_id) if m.id == question["id"])
+        doomed = [r["id"] for r in rows if r["id"] >= question["id"]]
+        self.library.write(f"DELETE FROM messages WHERE id IN ({','.join('?' * len(doomed))})", tuple(doomed))
+        return text
+
     def add_message(self, thread_id: int, role: str, parts: list[Part], status: str = "complete") -> int:
         with self.library.transaction() as conn:
             message_id = conn.execute(

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.errors import ModelUnavailableError
+from core.network_policy import NetworkPolicy
 from core.rag.chunker import TokenCounter
 from core.rag.download import DownloadProgress, download
 from core.rag.embedder import Embedder
@@ -73,8 +74,9 @@ DEFAULT_MODEL = "all-MiniLM-L6-v2"
 class ModelStore:
     """Model files on this device: shipped in packages and assets, or downloaded to ``folder``."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, policy: NetworkPolicy | None = None) -> None:
         self.folder = Path(folder)
+        self.policy = policy or NetworkPolicy()  # local-only mode forbids downloads
         self._loaded: dict[str, Embedder] = {}
         self._lock = threading.Lock()
 
@@ -116,6 +118,7 @@ class ModelStore:
         for file in spec.files:
             target = self.folder / spec.name / file.name
             if not target.is_file():
+                self.policy.check(file.url, f"the download of {name}")
                 download(file.url, target, sha256=file.sha256, progress=progress, cancel=cancel)
 
     def load(self, name: str) -> Embedder:

@@ -1,0 +1,301 @@
+"""View-model of the chat panel: threads of a book, and the part reducer that turns agent events into
+what the panel draws (thinking, tool cards, text, citations), with streaming, throttling and stop."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from core.agent.conversation import ask
+from core.agent.events import (
+    AgentEvent,
+    CitationEvent,
+    Done,
+    ErrorEvent,
+    ReasoningDelta,
+    TextDelta,
+    ThreadEvent,
+    ToolArgsDelta,
+    ToolCallReady,
+    ToolCallStarted,
+    ToolResult,
+)
+from core.agent.providers import ProviderConfig
+from core.agent.threads import ChatStore, StoredMessage
+from core.services import Quire
+
+FLUSH_INTERVAL = 0.1  # seconds: streamed text is redrawn at most ten times a second
+
+
+@dataclass
+class ViewPart:
+    """One thing the panel draws inside an answer, in the order it streamed."""
+
+    kind: str  # reasoning, tool, text, error
+    text: str = ""  # reasoning, text or error text; a tool's arguments as they stream
+    name: str = ""  # tool name
+    call_id: str = ""
+    args: dict | None = None
+    result: str = ""
+    state: str = "running"  # tools: running, done, error
+
+
+@dataclass
+class Citation:
+    """A numbered chip under an answer; opening it shows the quoted words in the book."""
+
+    number: int
+    start: str
+    end: str
+    quote: str
+
+
+@dataclass
+class ViewMessage:
+    role: str  # user, assistant
+    parts: list[ViewPart] = field(default_factory=list)
+    citations: list[Citation] = field(default_factory=list)
+    status: str = "complete"  # streaming, complete, stopped, error
+
+    @property
+    def text(self) -> str:
+        return "".join(p.text for p in self.parts if p.kind == "text")
+
+
+class PartReducer:
+    """Folds agent events into a ViewMessage; tells the UI when a redraw is due (throttled text)."""
+
+    def __init__(self, message: ViewMessage, clock: Callable[[], float] = time.monotonic) -> None:
+        self.message = message
+        self.clock = clock
+        self.dirty = False
+        self._urgent = False
+        self._last_flush = float("-inf")
+        self._tools_by_index: dict[int, ViewPart] = {}
+
+    def apply(self, event: AgentEvent) -> None:
+        parts = self.message.parts
+        if isinstance(event, ReasoningDelta | TextDelta):
+            kind = "reasoning" if isinstance(event, ReasoningDelta) else "text"
+            if parts and parts[-1].kind == kind:
+                parts[-1].text += event.text
+            else:
+                parts.append(ViewPart(kind, event.text, state="done"))
+                self._urgent = True
+        elif isinstance(event, ToolCallStarted):  # the card appears as soon as the name is known
+            card = ViewPart("tool", name=event.name, call_id=event.call_id)
+            parts.append(card)
+            self._tools_by_index[event.index] = card
+            self._urgent = True
+        elif isinstance(event, ToolArgsDelta):
+            if event.index in self._tools_by_index:
+                self._tools_by_index[event.index].text += event.text
+        elif isinstance(event, ToolCallReady):
+            card = self._card(event.call_id, event.name)
+            card.args = event.args
+        elif isinstance(event, ToolResult):
+            card = self._card(event.call_id, event.name)
+            card.result, card.state = event.content, "error" if event.error else "done"
+            self._urgent = True
+        elif isinstance(event, CitationEvent):
+            number = len(self.message.citations) + 1
+            self.message.citations.append(Citation(number, event.start, event.end, event.quote))
+            self._urgent = True
+        elif isinstance(event, ErrorEvent):
+            parts.append(ViewPart("error", event.message, state="error"))
+            self._urgent = True
+        elif isinstance(event, Done):
+            self.message.status = {"stopped": "stopped", "error": "error"}.get(event.reason, "complete")
+            for part in parts:
+                if part.kind == "tool" and part.state == "running":
+                    part.state = "error" if self.message.status != "complete" else "done"
+            self._urgent = True
+        self.dirty = True
+
+    def _card(self, call_id: str, name: str) -> ViewPart:
+        for part in self.message.parts:
+            if part.kind == "tool" and part.call_id == call_id:
+                return part
+        card = ViewPart("tool", name=name, call_id=call_id)  # a provider that sent no start event
+        self.message.parts.append(card)
+        return card
+
+    def flush_due(self) -> bool:
+        """True when the UI should redraw now: a new part at once, streamed text at most every 100 ms."""
+        now = self.clock()
+        if self.dirty and (self._urgent or now - self._last_flush >= FLUSH_INTERVAL):
+            self.dirty = self._urgent = False
+            self._last_flush = now
+            return True
+        return False
+
+
+def view_message(stored: StoredMessage) -> ViewMessage:
+    """A saved message as the panel draws it."""
+    message = ViewMessage(stored.role, status=stored.status)
+    for part in stored.parts:
+        data = part.data
+        if part.kind in ("text", "reasoning"):
+            message.parts.append(ViewPart(part.kind, data.get("text", ""), state="done"))
+        elif part.kind == "tool_call":
+            state = "error" if data.get("error") else ("done" if "result" in data else "error")
+            message.parts.append(
+                ViewPart(
+                    "tool",
+                    name=data["name"],
+                    call_id=data["id"],
+                    args=data.get("args"),
+                    result=data.get("result", ""),
+                    state=state,
+                )  # fmt: skip
+            )
+        elif part.kind == "citation":
+            number = len(message.citations) + 1
+            message.citations.append(Citation(number, data["start"], data["end"], data["quote"]))
+    return message
+
+
+class ChatViewModel:
+    """The chat of one book: its threads, the open thread's messages, and the answer being streamed."""
+
+    def __init__(
+        self,
+        quire: Quire,
+        book_id: int,
+        *,
+        provider: Callable[[], ProviderConfig | None] = lambda: None,
+        secrets: object | None = None,
+        spoilers: Callable[[], bool] = lambda: False,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.quire = quire
+        self.book_id = book_id
+        self.store = ChatStore(quire.library)
+        self.provider = provider
+        self.secrets = secrets
+        self.spoilers = spoilers
+        self.clock = clock
+        self.messages: list[ViewMessage] = []
+        self.thread_id: int | None = None
+        self.streaming = False
+        self._stop = threading.Event()
+        self._worker: threading.Thread | None = None
+        latest = self.threads()
+        if latest:
+            self.open_thread(latest[0]["id"])
+
+    # -- threads ------------------------------------------------------------------------------
+    def threads(self) -> list[dict]:
+        return self.store.threads(self.book_id)
+
+    def open_thread(self, thread_id: int) -> None:
+        self.thread_id = thread_id
+        self.messages = [view_message(m) for m in self.store.messages(thread_id)]
+
+    def new_thread(self) -> None:
+        """An empty conversation; it is saved with its first question."""
+        self.thread_id = None
+        self.messages = []
+
+    def rename(self, title: str) -> None:
+        if self.thread_id is not None:
+            self.store.rename(self.thread_id, title)
+
+    def delete_thread(self) -> None:
+        if self.thread_id is not None:
+            self.store.delete(self.thread_id)
+        latest = self.threads()
+        self.open_thread(latest[0]["id"]) if latest else self.new_thread()
+
+    @property
+    def title(self) -> str:
+        return next((t["title"] for t in self.threads() if t["id"] == self.thread_id), "")
+
+    # -- asking -------------------------------------------------------------------------------
+    @property
+    def mode(self) -> str:
+        """'local-only', 'offline' (search answers, no provider) or the provider's kind."""
+        if self.quire.network.local_only:
+            return "local-only"
+        config = self.provider()
+        return config.kind if config else "offline"
+
+    def events(self, question: str) -> Iterator[AgentEvent]:
+        """The agent's events for a question in the open thread (offline answers without a provider)."""
+        return ask(
+            self.quire,
+            self.book_id,
+            question,
+            thread_id=self.thread_id,
+            provider=self.provider(),
+            secrets=self.secrets,
+            spoilers=self.spoilers(),
+        )
+
+    def ask(self, question: str, on_change: Callable[[], None]) -> threading.Thread | None:
+        """Stream an answer in a worker thread; ``on_change`` is called when the panel should redraw."""
+        question = question.strip()
+        if not question or self.streaming:
+            return None
+        self.messages.append(ViewMessage("user", [ViewPart("text", question, state="done")]))
+        answer = ViewMessage("assistant", status="streaming")
+        self.messages.append(answer)
+        reducer = PartReducer(answer, self.clock)
+        self._stop.clear()
+        self.streaming = True
+
+        def work() -> None:
+            events = self.events(question)
+            try:
+                for event in events:
+                    if isinstance(event, ThreadEvent):
+                        self.thread_id = event.thread_id
+                        continue
+                    reducer.apply(event)
+                    if reducer.flush_due():
+                        on_change()
+                    if self._stop.is_set():
+                        reducer.apply(Done("stopped"))
+                        break
+            except Exception as error:  # a provider failure the agent did not turn into an event
+                reducer.apply(ErrorEvent(str(error) or type(error).__name__))
+                reducer.apply(Done("error"))
+            finally:
+                events.close()  # saves the answer so far (a stopped one is kept, marked stopped)
+                if answer.status == "streaming":
+                    answer.status = "complete"
+                self.streaming = False
+                on_change()
+
+        self._worker = threading.Thread(target=work, name="quire-chat", daemon=True)
+        self._worker.start()
+        return self._worker
+
+    def stop(self) -> None:
+        """Stop the answer being streamed; what arrived stays, marked stopped."""
+        self._stop.set()
+
+    def wait(self, timeout: float = 30.0) -> None:
+        """Wait for the answer being streamed (tests, and closing the app)."""
+        if self._worker is not None:
+            self._worker.join(timeout)
+
+    def regenerate(self, on_change: Callable[[], None]) -> threading.Thread | None:
+        """Ask the last question again, replacing its answer."""
+        if self.thread_id is None or self.streaming:
+            return None
+        question = self.store.drop_last_exchange(self.thread_id)
+        if question is None:
+            return None
+        self.open_thread(self.thread_id)
+        return self.ask(question, on_change)
+
+    def suggestions(self, chapter: str, selection: str | None) -> list[str]:
+        """Questions to start an empty thread with."""
+        found = [f"Summarise {chapter}" if chapter else "Summarise what I have read so far"]
+        found.append("Who are the main characters so far?")
+        if selection:
+            found.append(f"Explain this passage: “{selection[:200]}”")
+        return found
