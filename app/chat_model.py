@@ -149,7 +149,7 @@ def view_message(stored: StoredMessage) -> ViewMessage:
                     args=data.get("args"),
                     result=data.get("result", ""),
                     state=state,
-                )  # fmt: skip
+                )
             )
         elif part.kind == "citation":
             number = len(message.citations) + 1

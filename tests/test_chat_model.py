@@ -142,7 +142,7 @@ def test_threads_new_rename_delete_and_regenerate(alice_quire: Quire) -> None:
     chat.new_thread()
     chat.ask("Queen of Hearts", lambda: None)
     chat.wait()
-    assert chat.thread_id != first and [t["id"] for t in chat.threads()][0] == chat.thread_id
+    assert chat.thread_id != first and next(t["id"] for t in chat.threads()) == chat.thread_id
     chat.rename("Royalty 皇后")
     assert chat.title == "Royalty 皇后"
     chat.regenerate(lambda: None)
