@@ -291,11 +291,3 @@ class ChatViewModel:
             return None
         self.open_thread(self.thread_id)
         return self.ask(question, on_change)
-
-    def suggestions(self, chapter: str, selection: str | None) -> list[str]:
-        """Questions to start an empty thread with."""
-        found = [f"Summarise {chapter}" if chapter else "Summarise what I have read so far"]
-        found.append("Who are the main characters so far?")
-        if selection:
-            found.append(f"Explain this passage: “{selection[:200]}”")
-        return found

@@ -6,7 +6,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from core.books.locator import Locator
+from core.books.locator import Locator, parse_locator
 from core.errors import LocatorError
 from core.library import Bookmark, Highlight, SearchHit, SegmentRecord, TocRow
 from core.services import Quire
@@ -231,6 +231,20 @@ class ReaderViewModel:
         hits = self.quire.find(self.book.id, self.search_query, limit=SEARCH_LIMIT) if self.search_query else []
         self.search_hits = sorted(hits, key=lambda hit: (hit.ordinal, hit.locator.offset or 0))  # in reading order
         return self.search_hits
+
+    def open_citation(self, start: str, end: str) -> SegmentRecord:
+        """Open the book at a cited passage and mark the quoted words (they may run over several segments)."""
+        first, last = parse_locator(start), parse_locator(end)
+        record = self.go_to(first.segment_locator)
+        last_ordinal = self.quire.library.ordinal_of(self.book.id, last.segment_locator)
+        marks = []
+        for segment in self.visible:
+            if record.ordinal <= segment.ordinal <= last_ordinal:
+                a = (first.offset or 0) if segment.ordinal == record.ordinal else 0
+                b = last.offset if segment.ordinal == last_ordinal and last.offset is not None else len(segment.text)
+                marks.append(Mark(segment.ordinal, a, b, "search"))
+        self.search_marks = marks
+        return record
 
     def open_hit(self, hit: SearchHit, query: str) -> SegmentRecord:
         """Jump to a search hit and mark the matched words."""

@@ -17,6 +17,7 @@ from core.library import HIGHLIGHT_COLORS, SegmentRecord
 WIDE = 900  # px: from here panels open beside the text instead of over it
 TEXT_WIDTH = 720
 SWIPE_VELOCITY = 300  # px/s: a faster horizontal fling turns the page
+PANEL_WIDTHS = {"toc": 300, "chat": 440}  # side panels on wide screens; the others are 360
 
 
 @dataclass
@@ -30,6 +31,7 @@ class ReaderActions:
     select: Callable[[int, int, int], None]  # ordinal, start, end
     highlight: Callable[[str], None]  # colour
     toggle_bookmark: Callable[[], None]
+    ask_about: Callable[[], None]  # ask the chat about the selected passage
     search: Callable[[str], None]
     open_hit: Callable[[int], None]  # index into the model's search hits
     load_more: Callable[[bool], None]  # forward?
@@ -157,6 +159,7 @@ def selection_bar(model: ReaderViewModel, actions: ReaderActions, t: Translator)
             [
                 ft.Text(t("reader.highlight"), weight=ft.FontWeight.W_600),
                 *swatches,
+                ft.IconButton(ft.Icons.FORUM_OUTLINED, tooltip=t("reader.ask"), on_click=lambda e: actions.ask_about()),
                 ft.IconButton(ft.Icons.CLOSE, tooltip=t("common.cancel"), on_click=lambda e: actions.select(-1, 0, 0)),
             ],
             wrap=True,
@@ -280,6 +283,7 @@ def build_reader_view(
         ft.IconButton(
             ft.Icons.FORMAT_SIZE, tooltip=t("reader.appearance"), on_click=lambda e: actions.panel("appearance")
         ),
+        ft.IconButton(ft.Icons.FORUM_OUTLINED, tooltip=t("chat.title"), on_click=lambda e: actions.panel("chat")),
     ]
     percent = percent_text if percent_text is not None else ft.Text()
     percent.value = t("reader.percent", p=f"{model.percent:.0f}")
@@ -295,7 +299,7 @@ def build_reader_view(
                 spacing=0,
                 expand=True,
             ),
-            *([percent] if phone else tools),
+            *([percent, tools[2]] if phone else tools),  # on a phone: the bookmark stays at the top
         ],
         spacing=0,
     )
@@ -306,12 +310,13 @@ def build_reader_view(
         ft.Icons.CHEVRON_RIGHT, tooltip=t("reader.next"), on_click=lambda e: actions.navigate("next")
     )
     if phone:  # tools along the bottom, within reach of a thumb
-        footer = ft.Row([previous, *tools, following], alignment=ft.MainAxisAlignment.SPACE_BETWEEN)
+        bottom = [tool for index, tool in enumerate(tools) if index != 2]
+        footer = ft.Row([previous, *bottom, following], alignment=ft.MainAxisAlignment.SPACE_BETWEEN)
     else:
         percent.expand = True
         footer = ft.Row([previous, percent, following])
     selection_slot.content = selection_bar(model, actions, t)
-    side = 0 if panel is None or phone else (300 if panel == "toc" else 360)
+    side = 0 if panel is None or phone else PANEL_WIDTHS.get(panel, 360)
     text_space = width - side - 40
     reading = ft.Column(
         [
@@ -329,7 +334,13 @@ def build_reader_view(
     )
     if panel is None:
         return reading
-    titles = {"toc": "reader.toc", "search": "reader.search", "notes": "notes.title", "appearance": "reader.appearance"}
+    titles = {
+        "toc": "reader.toc",
+        "search": "reader.search",
+        "notes": "notes.title",
+        "appearance": "reader.appearance",
+        "chat": "chat.title",
+    }
     if panel == "toc":
         content = toc_panel(model, actions, t)
     elif panel == "search":
@@ -338,7 +349,7 @@ def build_reader_view(
         content = panel_content or ft.Text("")
     if phone:  # a full-screen sheet over the text, closed with its X, Esc or a choice
         return _panel_frame(t(titles[panel]), content, actions, t, None)
-    frame = _panel_frame(t(titles[panel]), content, actions, t, 300 if panel == "toc" else 360)
+    frame = _panel_frame(t(titles[panel]), content, actions, t, PANEL_WIDTHS.get(panel, 360))
     if panel == "toc":
         return ft.Row([frame, ft.VerticalDivider(width=1), reading], expand=True)
     return ft.Row([reading, ft.VerticalDivider(width=1), frame], expand=True)

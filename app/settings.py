@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 from core.agent.providers import PROVIDERS, ProviderConfig
+from core.errors import QuireError
 from platform_adapters.base import SecretStore
 
 THEMES = ("system", "light", "dark", "sepia")
@@ -86,4 +87,7 @@ class SettingsStore:
 
     def has_key(self, config: ProviderConfig) -> bool:
         """Whether a key is stored (the settings screen shows only this, never the key)."""
-        return bool(self.secrets.get(config.secret_name))
+        try:
+            return bool(self.secrets.get(config.secret_name))
+        except QuireError:  # no usable keyring: as good as no key
+            return False

@@ -9,6 +9,7 @@ import flet as ft
 from app.i18n import Translator
 from app.settings import FONTS, LAYOUTS, THEMES, Settings, SettingsStore
 from core.agent.providers import DEFAULT_BASE_URLS, PROVIDERS, ProviderConfig
+from core.errors import QuireError
 
 
 def reading_controls(settings: Settings, changed: Callable[[], None], t: Translator) -> list[ft.Control]:
@@ -88,6 +89,17 @@ def provider_controls(
     status = ft.Text(t("settings.api_key.saved") if has_key else "", size=12)
 
     def save(e: ft.Event) -> None:
+        try:
+            choose()
+        except QuireError as error:  # e.g. no keyring to keep the key in: say so, keep the rest
+            status.value = str(error)
+            status.color = ft.Colors.ERROR
+            e.control.page.update()
+            return
+        key.value = ""
+        changed()
+
+    def choose() -> None:
         if kind.value in (None, "none"):
             settings.provider = {}
             store.save(settings)
@@ -96,8 +108,6 @@ def provider_controls(
                 kind=kind.value, model=(model.value or "").strip(), base_url=(base_url.value or "").strip()
             )
             store.set_provider(settings, config, (key.value or "").strip() or None)
-        key.value = ""
-        changed()
 
     def switch(name: str, label: str) -> ft.Control:
         def handle(e: ft.Event) -> None:

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
 from pathlib import Path
 
 import flet as ft
 
+from app.chat_model import ChatViewModel, Citation
+from app.chat_page import ChatActions, ChatStatus, build_chat_panel
 from app.i18n import Translator
 from app.library_model import LibraryViewModel
 from app.library_page import LibraryActions, build_details_dialog, build_library_view
@@ -51,11 +55,18 @@ class QuireApp:
         self.message = ""  # the last import summary, for tests and screen readers
         self.selection_slot = ft.Container()  # the reader's highlight bar, updated on its own
         self.percent_text = ft.Text()  # the reader's "n% read", updated on its own while scrolling
+        self.chat: ChatViewModel | None = None
+        self.chat_slot = ft.Container(expand=True)  # the chat panel, redrawn on its own while answers stream
+        self.chat_draft = ft.TextField(expand=True, dense=True, shift_enter=True, min_lines=1, max_lines=4)
+        self.indexing: dict[int, threading.Event] = {}  # book id → cancel flag of a running index job
+        self.index_progress: dict[int, str] = {}  # book id → the last progress line
+        self._last_index_redraw = 0.0
         page.title = self.t("app.title")
         page.padding = 12
         page.on_keyboard_event = self.on_key
         page.on_resize = lambda e: self.render()
         apply_theme(page, self.settings)
+        quire.network.local_only = self.settings.local_only
 
     # -- drawing ------------------------------------------------------------------------------
     @property
@@ -102,6 +113,7 @@ class QuireApp:
             select=self.select,
             highlight=self.highlight,
             toggle_bookmark=self.toggle_bookmark,
+            ask_about=self.ask_about_selection,
             search=self.search,
             open_hit=self.open_hit,
             load_more=self.load_more,
@@ -144,6 +156,9 @@ class QuireApp:
             content = build_notes_list(
                 NotesViewModel(self.quire, self.reader.book.id), self._notes_actions(self.reader.book.id), self.t
             )
+        elif self.panel == "chat":
+            self._fill_chat()
+            content = self.chat_slot
         elif self.panel == "appearance":
             content = ft.ListView(
                 reading_controls(self.settings, self.settings_changed, self.t), spacing=8, expand=True
@@ -182,6 +197,7 @@ class QuireApp:
             self.library.t = self.t
             self.page.title = self.t("app.title")
         apply_theme(self.page, self.settings)
+        self.quire.network.local_only = self.settings.local_only
         self.render()
 
     # -- library ------------------------------------------------------------------------------
@@ -389,6 +405,169 @@ class QuireApp:
         path = model.save_export(self.quire.library.root / "exports")
         self.notify(self.t("notes.exported", path=str(path)))
 
+    # -- chat ---------------------------------------------------------------------------------
+    def _chat_model(self) -> ChatViewModel:
+        assert self.reader is not None
+        if self.chat is None or self.chat.book_id != self.reader.book.id:
+            self.chat = ChatViewModel(
+                self.quire,
+                self.reader.book.id,
+                provider=self.settings.provider_config,
+                secrets=self.store.secrets,
+                spoilers=lambda: not self.settings.spoiler_protection,
+            )
+        return self.chat
+
+    def _chat_status(self) -> ChatStatus:
+        assert self.reader is not None
+        book_id = self.reader.book.id
+        status = self.quire.index_status(book_id)
+        indexing = book_id in self.indexing
+        if indexing:
+            text = self.index_progress.get(book_id) or self.t("chat.index.running", done=0, total="…")
+        elif status is not None and status.status == "done":
+            text = self.t("chat.index.done")
+        elif status is not None and status.error:
+            text = self.t("chat.index.failed", reason=status.error)
+        else:
+            text = self.t("chat.index.none")
+        selection = self.reader.selection.text if self.reader.selection else None
+        return ChatStatus(
+            spoiler_protection=self.settings.spoiler_protection,
+            index_text=text,
+            indexing=indexing,
+            indexed=status is not None and status.status == "done",
+            chapter=self.reader.chapter_title,
+            selection=selection,
+        )
+
+    def _chat_actions(self) -> ChatActions:
+        return ChatActions(
+            ask=self.ask,
+            stop=lambda: self._chat_model().stop(),
+            new_thread=self._chat_do(lambda chat: chat.new_thread()),
+            open_thread=lambda thread_id: self._chat_do(lambda chat: chat.open_thread(thread_id))(),
+            rename=self.rename_thread,
+            delete=self._chat_do(lambda chat: chat.delete_thread()),
+            regenerate=lambda: self._chat_model().regenerate(self._chat_changed),
+            copy=lambda text: self.page.run_task(self._copy, text),
+            open_citation=self.open_citation,
+            set_spoilers=self.set_spoiler_protection,
+            start_index=self.start_index,
+            cancel_index=self.cancel_index,
+            open_settings=lambda: self.go("settings"),
+        )
+
+    def _chat_do(self, change):
+        def run() -> None:
+            change(self._chat_model())
+            self.redraw_chat()
+
+        return run
+
+    def _fill_chat(self) -> None:
+        self.chat_slot.content = build_chat_panel(
+            self._chat_model(), self._chat_status(), self._chat_actions(), self.t, self.chat_draft
+        )
+
+    def redraw_chat(self) -> None:
+        """Redraw just the chat panel (the text beside it stays as it is)."""
+        if self.panel == "chat" and self.reader is not None:
+            self._fill_chat()
+            self.page.update()
+
+    def _chat_changed(self) -> None:
+        """Called from the answer's worker thread: redraw on the app's event loop."""
+
+        async def redraw() -> None:
+            self.redraw_chat()
+
+        self.page.run_task(redraw)
+
+    def ask(self, question: str) -> None:
+        if self.reader is None or not question.strip():
+            return
+        self.chat_draft.value = ""
+        self._chat_model().ask(question, self._chat_changed)
+        self.redraw_chat()
+
+    def ask_about_selection(self) -> None:
+        """'Ask about this': open the chat and ask about the selected passage."""
+        if self.reader is None or self.reader.selection is None:
+            return
+        passage = self.reader.selection.text
+        self.panel = "chat"
+        self.render()
+        self.ask(self.t("chat.suggest.explain", passage=passage[:200]))
+
+    def open_citation(self, citation: Citation) -> None:
+        if self.reader is None:
+            return
+        self.reader.open_citation(citation.start, citation.end)
+        if self.width < 900:
+            self.panel = None  # on a phone the chat sheet gives way to the page
+        self.render()
+
+    def rename_thread(self) -> None:
+        chat = self._chat_model()
+        field = ft.TextField(value=chat.title, autofocus=True, width=360)
+
+        def save(e: ft.Event) -> None:
+            chat.rename(field.value or "")
+            self.page.pop_dialog()
+            self.redraw_chat()
+
+        field.on_submit = save
+        self.page.show_dialog(
+            ft.AlertDialog(
+                title=ft.Text(self.t("chat.thread.title")),
+                content=field,
+                actions=[
+                    ft.TextButton(self.t("common.cancel"), on_click=lambda e: self.page.pop_dialog()),
+                    ft.FilledButton(self.t("common.save"), on_click=save),
+                ],
+            )
+        )
+
+    def set_spoiler_protection(self, on: bool) -> None:
+        self.settings.spoiler_protection = on
+        self.store.save(self.settings)
+        self.redraw_chat()
+
+    async def _copy(self, text: str) -> None:
+        await ft.Clipboard().set(text)
+        self.notify(self.t("chat.copied"))
+
+    def start_index(self) -> None:
+        """Index the open book in the background; the chat panel shows progress, and can cancel."""
+        if self.reader is None or self.reader.book.id in self.indexing:
+            return
+        book_id = self.reader.book.id
+        cancel = threading.Event()
+        self.indexing[book_id] = cancel
+
+        def progress(status) -> None:
+            self.index_progress[book_id] = self.t("chat.index.running", done=status.done, total=status.total)
+            if time.monotonic() - self._last_index_redraw > 0.5:
+                self._last_index_redraw = time.monotonic()
+                self._chat_changed()
+
+        def work() -> None:
+            try:
+                self.quire.index(book_id, progress=progress, cancel=cancel)
+            except QuireError as error:
+                self.index_progress[book_id] = self.t("chat.index.failed", reason=error)
+            finally:
+                self.indexing.pop(book_id, None)
+                self._chat_changed()
+
+        threading.Thread(target=work, name="quire-index", daemon=True).start()
+        self.redraw_chat()
+
+    def cancel_index(self) -> None:
+        if self.reader is not None and self.reader.book.id in self.indexing:
+            self.indexing[self.reader.book.id].set()
+
     # -- keys ---------------------------------------------------------------------------------
     def on_key(self, event: ft.KeyboardEvent) -> None:
         """Desktop shortcuts: arrows and Page keys turn pages, Ctrl+F searches, Esc closes panels, then the book."""
@@ -405,7 +584,7 @@ class QuireApp:
         if event.key.upper() == "F" and (getattr(event, "ctrl", False) or getattr(event, "meta", False)):
             self.panel = "search"
             self.render()
-        elif self.panel in ("search", "notes", "appearance"):
+        elif self.panel in ("search", "notes", "appearance", "chat"):
             return  # keys go to the panel's fields, not to page turning
         elif event.key in NEXT_KEYS:
             self.navigate("next")

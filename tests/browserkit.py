@@ -42,10 +42,11 @@ def free_port() -> int:
 
 
 @contextmanager
-def app_server(library: Path, port: int | None = None) -> Iterator[str]:
+def app_server(library: Path, port: int | None = None, env: dict[str, str] | None = None) -> Iterator[str]:
     """``python main.py --web --port N`` on a library folder; yields its URL once it answers."""
     port = port or free_port()
-    env = {**os.environ, "QUIRE_LIBRARY": str(library)}
+    library.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, **(env or {}), "QUIRE_LIBRARY": str(library)}
     env.pop("DISPLAY", None)
     log = open(library.parent / f"app-{port}.log", "w")  # noqa: SIM115 - closed below
     process = subprocess.Popen(
@@ -95,6 +96,13 @@ class Screen:
         node = self.labelled(label)
         node.wait_for(state="visible", timeout=timeout)
         node.click(force=True)  # the canvas hit-tests by position; empty semantics overlays must not block it
+
+    def type_into(self, hint: str, text: str) -> None:
+        """Focus the text field whose hint starts with ``hint`` and type ``text`` as a person would."""
+        field = self.page.locator(f'textarea[aria-label^="{hint}"], input[aria-label^="{hint}"]').first
+        field.wait_for(state="attached", timeout=20_000)
+        field.click(force=True)
+        self.page.keyboard.type(text)
 
     def text(self, text: str):
         """A node showing ``text``: as its own text, or in a label Flutter merged from several texts."""

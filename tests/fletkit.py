@@ -61,7 +61,9 @@ def texts(root: object) -> list[str]:
     """All visible strings: Text values and spans, button labels, tooltips."""
     found = []
     for control in walk(root):
-        if isinstance(control, ft.Text):
+        if isinstance(control, ft.Markdown):
+            found.append(control.value)
+        elif isinstance(control, ft.Text):
             found.append(control.value or "".join(s.text or "" for s in control.spans or []))
         elif isinstance(control, ft.TextSpan) and control.text:
             found.append(control.text)

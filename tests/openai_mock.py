@@ -1,6 +1,6 @@
 """A local OpenAI-compatible chat server (SSE streaming) on 127.0.0.1, port 0, for end-to-end tests.
 
-Each scripted response is a list of deltas (``{"reasoning_content": ...}``, ``{"content": ...}``,
+Each scripted response is a list of deltas (or ``{"deltas": [...], "delay": s}`` to stream them slowly) (``{"reasoning_content": ...}``, ``{"content": ...}``,
 ``{"tool_calls": [...]}``), or an int status code to fail with, or ``("cut", deltas)`` to drop the
 connection after those deltas. ``strict_deepseek`` answers 400 when an assistant turn that called
 tools comes back without its ``reasoning_content``, as DeepSeek's thinking mode does.
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
@@ -33,6 +34,7 @@ class OpenAIMock:
         self.responses = list(responses)
         self.strict_deepseek = strict_deepseek
         self.requests: list[dict] = []
+        self.dropped = 0  # streams the client hung up on
         mock = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -49,6 +51,9 @@ class OpenAIMock:
                 script = mock.responses.pop(0) if mock.responses else [{"content": "(no script)"}]
                 if isinstance(script, int):
                     return self._status(script, "scripted failure")
+                delay = 0.0
+                if isinstance(script, dict):  # {"deltas": [...], "delay": seconds between deltas}
+                    delay, script = script.get("delay", 0.0), script["deltas"]
                 cut = isinstance(script, tuple)
                 deltas = script[1] if cut else script
                 self.send_response(200)
@@ -58,8 +63,13 @@ class OpenAIMock:
                 for delta in deltas:
                     chunk = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 0, "model": body["model"],
                              "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}  # fmt: skip
-                    self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
-                    self.wfile.flush()
+                    try:
+                        self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                        self.wfile.flush()
+                    except (BrokenPipeError, ConnectionResetError):  # the client stopped reading
+                        mock.dropped += 1
+                        return
+                    time.sleep(delay)
                 if cut:
                     self.wfile.write(b'data: {"id": "chatcmpl-1", "choi')
                     self.wfile.flush()

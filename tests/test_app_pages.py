@@ -305,3 +305,61 @@ def _all_in(root) -> list:
     from fletkit import walk
 
     return list(walk(root))
+
+
+def test_chat_panel_answers_offline_cites_stops_and_indexes(alice_quire: Quire) -> None:
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(alice_quire, session)
+        app.open_book(1)
+        await fire(session, find(app.page.controls, tooltip="Ask the book"))
+        shown = screen(app)
+        assert app.panel == "chat" and "Offline search" in shown and "Who are the main characters so far?" in shown
+        assert "Not indexed yet: the chat searches by keywords meanwhile." in shown
+        protection = next(c for c in _all(app) if isinstance(c, ft.Switch) and c.label == "Spoiler protection")
+        protection.value = False
+        await fire(session, protection, "change")
+        assert app.settings.spoiler_protection is False
+        app.chat_draft.value = "Where is the White Rabbit going?"
+        await fire(session, find(app.page.controls, tooltip="Send"))
+        app.chat.wait()
+        await asyncio.sleep(0.05)  # the redraw scheduled from the worker thread
+        answer = app.chat.messages[-1]
+        assert answer.status == "complete" and answer.citations and app.chat_draft.value == ""
+        chips = [c for c in _all(app) if isinstance(c, ft.Chip) and "[1]" in texts(c)]
+        assert chips, "citation chips are drawn under the answer"
+        await fire(session, chips[0])
+        cited = answer.citations[0]
+        assert str(app.reader.current.locator) == cited.start.split(":")[0]
+        assert any(m.color == "search" for m in app.reader.marks())  # the quoted words are marked
+        assert app.panel == "chat"  # on a wide screen the chat stays open beside the text
+        await fire(session, find(app.page.controls, tooltip="New conversation"))
+        assert app.chat.thread_id is None and app.chat.messages == []
+        await fire(session, clickable(app.page.controls, "Index now"))
+        for _ in range(600):
+            if 1 not in app.indexing:
+                break
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(0.05)
+        assert "Indexed for meaning and keywords." in screen(app)
+
+    run(scenario())
+
+
+def test_phone_chat_is_a_full_screen_sheet_and_a_citation_closes_it(alice_quire: Quire) -> None:
+    async def scenario() -> None:
+        session = await new_session(390, 844)
+        app = start(alice_quire, session)
+        app.settings.spoiler_protection = False
+        app.open_book(1)
+        await fire(session, find(app.page.controls, tooltip="Ask the book"))
+        assert not any(isinstance(c, ft.GestureDetector) for c in _all(app))  # the text is covered
+        suggestion = next(c for c in _all(app) if isinstance(c, ft.OutlinedButton) and "main characters" in c.content)
+        await fire(session, suggestion)
+        app.chat.wait()
+        await asyncio.sleep(0.05)
+        chip = next(c for c in _all(app) if isinstance(c, ft.Chip) and "[1]" in texts(c))
+        await fire(session, chip)
+        assert app.panel is None and any(isinstance(c, ft.GestureDetector) for c in _all(app))
+
+    run(scenario())

@@ -4,6 +4,7 @@ Needs Debian's Chromium (``.ci/run`` installs it). Without it these tests skip, 
 (as in CI), where a missing browser is a failure.
 """
 
+import json
 import os
 from pathlib import Path
 
@@ -150,3 +151,64 @@ def test_phone_layout_contents_sheet_and_reader(browser, tmp_path: Path) -> None
         assert _ordinal(library, 2) > before
         _not_blank(screen.shot("4-scrolled"))
         page.close()
+
+
+def test_chat_streams_parts_cites_and_stops_at_desktop_and_phone_sizes(browser, tmp_path: Path) -> None:
+    from openai_mock import OpenAIMock, tool_call_deltas
+
+    from core.agent.threads import ChatStore
+
+    library = tmp_path / "lib"
+    Quire(library).import_paths([book_path("en/epubjs-alice.epub")])
+    answer = ["The cat ", "grins ", "because ", "it is ", "a Cheshire ", "cat [1]."]
+    script = [
+        [{"reasoning_content": "Look for the grinning cat."},
+         *tool_call_deltas("c1", "keyword_search", {"query": "Cheshire cat grins"})],
+        tool_call_deltas("c2", "cite", {"passage": 1, "quote": "grins like that"}),
+        {"deltas": [{"content": piece} for piece in answer], "delay": 0.6},
+        {"deltas": [{"content": f"word{n} "} for n in range(60)], "delay": 0.3},  # a long answer, to stop
+    ]  # fmt: skip
+    with OpenAIMock(script) as mock:
+        settings = {"provider": {"kind": "deepseek", "model": "deepseek-reasoner", "base_url": mock.url},
+                    "spoiler_protection": False}  # fmt: skip
+        library.mkdir(parents=True, exist_ok=True)
+        (library / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
+        with app_server(library, env={"DEEPSEEK_API_KEY": "sk-test-not-real"}) as url:
+            page = browser.new_page(viewport={"width": 1440, "height": 900})
+            screen = Screen(page, "chat-desktop").open(url)
+            screen.click_label("Open Alice")
+            screen.click_label("Ask the book")
+            screen.wait_text("AI: deepseek")
+            screen.type_into("Ask about this book", "Why does the cat grin?")
+            page.keyboard.press("Enter")
+            screen.wait_text("Tool: keyword_search", timeout=30_000)
+            assert not screen.shows("a Cheshire cat [1]")  # the tool card is drawn before the text is done
+            _not_blank(screen.shot("1-tool-card-while-streaming"))
+            screen.wait_text("[1]", timeout=30_000)
+            screen.wait_text("a Cheshire cat", timeout=30_000)
+            _not_blank(screen.shot("2-answer-with-citation"))
+            screen.click_label("[1]")
+            _wait_place(screen, library, "Pig And Pepper")
+            _not_blank(screen.shot("3-citation-opened"))
+            screen.type_into("Ask about this book", "Tell me everything")
+            page.keyboard.press("Enter")
+            screen.wait_text("word3", timeout=30_000)
+            screen.click_label("Stop")
+            screen.wait_text("Stopped", timeout=30_000)
+            _not_blank(screen.shot("4-stopped"))
+            page.close()
+
+            phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+            screen = Screen(phone, "chat-phone").open(url)
+            screen.click_label("Open Alice")
+            screen.click_label("Ask the book")
+            screen.wait_text("Stopped")  # the latest thread, as it was left
+            _not_blank(screen.shot("1-chat-sheet"))
+            phone.close()
+    quire = Quire(library)
+    store = ChatStore(quire.library)
+    [thread] = store.threads(1)
+    answers = [m for m in store.messages(thread["id"]) if m.role == "assistant"]
+    assert [m.status for m in answers] == ["complete", "stopped"] and len(mock.requests) == 4
+    assert answers[0].text == "".join(answer)
+    assert answers[1].text.startswith("word0 word1 word2 word3") and "word59" not in answers[1].text  # cut short

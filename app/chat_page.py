@@ -1,0 +1,247 @@
+"""The chat panel: threads, the mode and spoiler switch, answers drawn part by part, and the question box."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import flet as ft
+
+from app.chat_model import ChatViewModel, Citation, ViewMessage, ViewPart
+from app.i18n import Translator
+
+
+@dataclass
+class ChatActions:
+    """What the chat panel can ask the shell to do."""
+
+    ask: Callable[[str], None]
+    stop: Callable[[], None]
+    new_thread: Callable[[], None]
+    open_thread: Callable[[int], None]
+    rename: Callable[[], None]
+    delete: Callable[[], None]
+    regenerate: Callable[[], None]
+    copy: Callable[[str], None]
+    open_citation: Callable[[Citation], None]
+    set_spoilers: Callable[[bool], None]  # True: spoiler protection on
+    start_index: Callable[[], None]
+    cancel_index: Callable[[], None]
+    open_settings: Callable[[], None]
+
+
+@dataclass
+class ChatStatus:
+    """What the shell knows beside the chat: protection, indexing, the place, the selection."""
+
+    spoiler_protection: bool
+    index_text: str
+    indexing: bool
+    indexed: bool
+    chapter: str
+    selection: str | None
+
+
+def _tool_card(part: ViewPart, t: Translator) -> ft.Control:
+    if part.state == "running":
+        icon: ft.Control = ft.ProgressRing(width=16, height=16, stroke_width=2)
+    elif part.state == "error":
+        icon = ft.Icon(ft.Icons.ERROR_OUTLINE, color=ft.Colors.ERROR, size=18)
+    else:
+        icon = ft.Icon(ft.Icons.CHECK_CIRCLE_OUTLINE, color=ft.Colors.PRIMARY, size=18)
+    args = json.dumps(part.args, ensure_ascii=False) if part.args is not None else part.text
+    return ft.ExpansionTile(
+        leading=icon,
+        title=ft.Text(t("chat.tool", name=part.name), size=13, weight=ft.FontWeight.W_600),
+        subtitle=ft.Text(args, size=11, max_lines=1, color=ft.Colors.ON_SURFACE_VARIANT) if args else None,
+        dense=True,
+        controls=[
+            ft.Text(t("chat.tool.args"), size=11, weight=ft.FontWeight.BOLD),
+            ft.Text(args or "—", size=12, selectable=True, font_family="monospace"),
+            ft.Text(t("chat.tool.result"), size=11, weight=ft.FontWeight.BOLD),
+            ft.Text(part.result or "…", size=12, selectable=True, max_lines=20),
+        ],
+        expanded_cross_axis_alignment=ft.CrossAxisAlignment.START,
+    )
+
+
+def _part(part: ViewPart, t: Translator) -> ft.Control:
+    if part.kind == "reasoning":
+        return ft.ExpansionTile(
+            leading=ft.Icon(ft.Icons.PSYCHOLOGY_OUTLINED, size=18),
+            title=ft.Text(t("chat.thinking"), size=13, italic=True),
+            dense=True,
+            controls=[ft.Text(part.text, size=12, italic=True, selectable=True, color=ft.Colors.ON_SURFACE_VARIANT)],
+        )
+    if part.kind == "tool":
+        return _tool_card(part, t)
+    if part.kind == "error":
+        return ft.Row(
+            [
+                ft.Icon(ft.Icons.ERROR_OUTLINE, color=ft.Colors.ERROR),
+                ft.Text(part.text, color=ft.Colors.ERROR, expand=True),
+            ]
+        )
+    return ft.Markdown(part.text, selectable=True, extension_set=ft.MarkdownExtensionSet.GITHUB_WEB)
+
+
+def _message(message: ViewMessage, last: bool, actions: ChatActions, t: Translator) -> ft.Control:
+    if message.role == "user":
+        return ft.Row(
+            [
+                ft.Container(
+                    ft.Text(message.text, selectable=True),
+                    bgcolor=ft.Colors.PRIMARY_CONTAINER,
+                    border_radius=12,
+                    padding=10,
+                    margin=ft.Margin.only(left=40),
+                )
+            ],
+            alignment=ft.MainAxisAlignment.END,
+            wrap=True,
+        )
+    controls = [_part(p, t) for p in message.parts]
+    if message.citations:
+        controls.append(
+            ft.Row(
+                [
+                    ft.Chip(
+                        label=ft.Text(f"[{c.number}]"),
+                        tooltip=t("chat.citation", quote=c.quote[:160]),
+                        on_click=lambda e, c=c: actions.open_citation(c),
+                    )
+                    for c in message.citations
+                ],
+                wrap=True,
+                spacing=4,
+            )
+        )
+    footer: list[ft.Control] = []
+    if message.status == "stopped":
+        footer.append(ft.Text(t("chat.stopped"), size=12, italic=True, color=ft.Colors.ON_SURFACE_VARIANT))
+    if message.status != "streaming":
+        footer.append(
+            ft.IconButton(
+                ft.Icons.COPY, tooltip=t("chat.copy"), icon_size=16, on_click=lambda e: actions.copy(message.text)
+            )
+        )
+        if last:
+            footer.append(
+                ft.IconButton(
+                    ft.Icons.REFRESH,
+                    tooltip=t("chat.regenerate"),
+                    icon_size=16,
+                    on_click=lambda e: actions.regenerate(),
+                )
+            )
+    if footer:
+        controls.append(ft.Row(footer, spacing=0))
+    return ft.Column(controls, spacing=4)
+
+
+def _header(chat: ChatViewModel, status: ChatStatus, actions: ChatActions, t: Translator) -> list[ft.Control]:
+    threads = chat.threads()
+    picker = ft.Dropdown(
+        value=str(chat.thread_id) if chat.thread_id is not None else None,
+        options=[ft.DropdownOption(key=str(th["id"]), text=th["title"]) for th in threads],
+        hint_text=t("chat.thread.new") if chat.thread_id is None else None,
+        on_select=lambda e: actions.open_thread(int(e.control.value)),
+        dense=True,
+        expand=True,
+        disabled=not threads,
+    )
+    menu = ft.PopupMenuButton(
+        icon=ft.Icons.MORE_VERT,
+        tooltip=t("chat.thread.menu"),
+        items=[
+            ft.PopupMenuItem(content=ft.Text(t("chat.thread.rename")), on_click=lambda e: actions.rename()),
+            ft.PopupMenuItem(content=ft.Text(t("chat.thread.delete")), on_click=lambda e: actions.delete()),
+        ],
+        disabled=chat.thread_id is None,
+    )
+    mode = chat.mode
+    chip = ft.Chip(
+        label=ft.Text(
+            t(f"chat.mode.{mode}") if mode in ("offline", "local-only") else t("chat.mode.provider", name=mode)
+        ),
+        leading=ft.Icon(
+            ft.Icons.LOCK_OUTLINE
+            if mode == "local-only"
+            else ft.Icons.CLOUD_OFF
+            if mode == "offline"
+            else ft.Icons.CLOUD_OUTLINED,
+            size=16,
+        ),
+        on_click=lambda e: actions.open_settings(),
+        tooltip=t("settings.title"),
+    )
+    spoilers = ft.Switch(
+        label=t("settings.spoilers"),
+        value=status.spoiler_protection,
+        on_change=lambda e: actions.set_spoilers(bool(e.control.value)),
+    )
+    index_row: list[ft.Control] = [ft.Text(status.index_text, size=12, expand=True, color=ft.Colors.ON_SURFACE_VARIANT)]
+    if status.indexing:
+        index_row.append(ft.TextButton(t("chat.index.cancel"), on_click=lambda e: actions.cancel_index()))
+    elif not status.indexed:
+        index_row.append(
+            ft.TextButton(t("chat.index.start"), icon=ft.Icons.BOLT, on_click=lambda e: actions.start_index())
+        )
+    rows: list[ft.Control] = [
+        ft.Row(
+            [
+                picker,
+                ft.IconButton(
+                    ft.Icons.ADD_COMMENT_OUTLINED, tooltip=t("chat.thread.new"), on_click=lambda e: actions.new_thread()
+                ),
+                menu,
+            ]
+        ),
+        ft.Row([chip, spoilers], wrap=True),
+        ft.Row(index_row),
+    ]
+    if mode == "offline":
+        rows.append(ft.Text(t("chat.offline.hint"), size=12, color=ft.Colors.ON_SURFACE_VARIANT))
+    return rows
+
+
+def build_chat_panel(
+    chat: ChatViewModel, status: ChatStatus, actions: ChatActions, t: Translator, draft: ft.TextField
+) -> ft.Control:
+    """The whole panel; ``draft`` is the question box, kept by the shell so typing survives redraws."""
+    if chat.messages:
+        last_answer = max((i for i, m in enumerate(chat.messages) if m.role == "assistant"), default=-1)
+        body: list[ft.Control] = [_message(m, i == last_answer, actions, t) for i, m in enumerate(chat.messages)]
+    else:
+        body = [ft.Text(t("chat.empty"), color=ft.Colors.ON_SURFACE_VARIANT)]
+        body += [
+            ft.OutlinedButton(question, on_click=lambda e, q=question: actions.ask(q))
+            for question in suggestions(t, status.chapter, status.selection)
+        ]
+    draft.hint_text = t("chat.ask")
+    draft.on_submit = lambda e: actions.ask(draft.value or "")
+    send = (
+        ft.IconButton(ft.Icons.STOP_CIRCLE_OUTLINED, tooltip=t("chat.stop"), on_click=lambda e: actions.stop())
+        if chat.streaming
+        else ft.IconButton(ft.Icons.SEND, tooltip=t("chat.send"), on_click=lambda e: actions.ask(draft.value or ""))
+    )
+    return ft.Column(
+        [
+            *_header(chat, status, actions, t),
+            ft.Divider(height=1),
+            ft.ListView(body, spacing=10, expand=True, auto_scroll=True),
+            ft.Row([draft, send]),
+        ],
+        expand=True,
+        spacing=6,
+    )
+
+
+def suggestions(t: Translator, chapter: str, selection: str | None) -> list[str]:
+    """Questions to start an empty thread with, in the reader's language."""
+    found = [t("chat.suggest.summary", chapter=chapter) if chapter else t("chat.suggest.so_far")]
+    found.append(t("chat.suggest.characters"))
+    if selection:
+        found.append(t("chat.suggest.explain", passage=selection[:200]))
+    return found
