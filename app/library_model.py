@@ -31,6 +31,7 @@ class ImportOutcome:
     name: str
     ok: bool
     message: str
+    book_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,8 +107,8 @@ class LibraryViewModel:
         if result.error:
             return ImportOutcome(picked.name, False, self.t("import.refused", name=picked.name, reason=result.error))
         if result.created:
-            return ImportOutcome(picked.name, True, self.t("import.done", title=result.book.title))
-        return ImportOutcome(picked.name, True, self.t("import.duplicate", title=result.book.title))
+            return ImportOutcome(picked.name, True, self.t("import.done", title=result.book.title), result.book.id)
+        return ImportOutcome(picked.name, True, self.t("import.duplicate", title=result.book.title), result.book.id)
 
     def details(self, book_id: int) -> BookDetails:
         """Metadata, contents, import warnings, reading progress and index status of one book."""

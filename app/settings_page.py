@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import flet as ft
 
@@ -10,6 +11,7 @@ from app.i18n import Translator
 from app.settings import FONTS, LAYOUTS, THEMES, Settings, SettingsStore
 from core.agent.providers import DEFAULT_BASE_URLS, PROVIDERS, ProviderConfig
 from core.errors import QuireError
+from core.services import Quire
 
 
 def reading_controls(settings: Settings, changed: Callable[[], None], t: Translator) -> list[ft.Control]:
@@ -59,10 +61,23 @@ def reading_controls(settings: Settings, changed: Callable[[], None], t: Transla
     ]
 
 
+@dataclass
+class AIActions:
+    """What the AI section needs from the shell: background work and its progress."""
+
+    test_connection: Callable[[ProviderConfig, Callable[[str, bool], None]], None]  # reports (message, ok)
+    download: Callable[[str], None]  # an embedding model by name
+    start_index: Callable[[int], None]
+    cancel_index: Callable[[int], None]
+    index_line: Callable[[int], tuple[str, bool]]  # a book's index status line, and whether it is running
+    progress: Callable[[str], str]  # a model's download progress line ("" when none)
+    refresh: Callable[[], None]  # send changed controls to the screen
+
+
 def provider_controls(
-    settings: Settings, store: SettingsStore, changed: Callable[[], None], t: Translator
+    settings: Settings, store: SettingsStore, changed: Callable[[], None], t: Translator, actions: AIActions | None
 ) -> list[ft.Control]:
-    """Provider, model, endpoint and key; the key field says only whether a key is stored."""
+    """Provider, model, endpoint, temperature and key; the key field says only whether a key is stored."""
     current = settings.provider_config()
     kind = ft.Dropdown(
         label=t("settings.provider"),
@@ -78,6 +93,9 @@ def provider_controls(
         hint_text=DEFAULT_BASE_URLS.get(current.kind, "") if current else "",
         width=320,
     )
+    temperature = ft.Slider(
+        value=current.temperature if current else 0.3, min=0, max=1, divisions=10, label="{value}", width=320
+    )
     has_key = bool(current and store.has_key(current))
     key = ft.TextField(
         label=t("settings.api_key"),
@@ -88,13 +106,17 @@ def provider_controls(
     )
     status = ft.Text(t("settings.api_key.saved") if has_key else "", size=12)
 
+    def report(message: str, ok: bool = True) -> None:
+        status.value = message
+        status.color = None if ok else ft.Colors.ERROR
+        if actions is not None:
+            actions.refresh()
+
     def save(e: ft.Event) -> None:
         try:
             choose()
         except QuireError as error:  # e.g. no keyring to keep the key in: say so, keep the rest
-            status.value = str(error)
-            status.color = ft.Colors.ERROR
-            e.control.page.update()
+            report(str(error), ok=False)
             return
         key.value = ""
         changed()
@@ -103,12 +125,56 @@ def provider_controls(
         if kind.value in (None, "none"):
             settings.provider = {}
             store.save(settings)
-        else:
-            config = ProviderConfig(
-                kind=kind.value, model=(model.value or "").strip(), base_url=(base_url.value or "").strip()
-            )
-            store.set_provider(settings, config, (key.value or "").strip() or None)
+            return
+        config = ProviderConfig(
+            kind=kind.value,
+            model=(model.value or "").strip(),
+            base_url=(base_url.value or "").strip(),
+            temperature=round(float(temperature.value or 0.0), 1),
+        )
+        store.set_provider(settings, config, (key.value or "").strip() or None)
 
+    def test(e: ft.Event) -> None:
+        try:
+            choose()
+        except QuireError as error:
+            report(str(error), ok=False)
+            return
+        config = settings.provider_config()
+        if config is None or actions is None:
+            report(t("settings.provider.none"), ok=False)
+            return
+        report(t("settings.testing"))
+        actions.test_connection(config, report)
+
+    def forget_key(e: ft.Event) -> None:
+        if current is not None:
+            try:
+                store.secrets.delete(current.secret_name)
+            except QuireError as error:
+                report(str(error), ok=False)
+                return
+        changed()
+
+    buttons = [
+        ft.FilledButton(t("common.save"), icon=ft.Icons.SAVE, on_click=save),
+        ft.OutlinedButton(t("settings.test"), icon=ft.Icons.NETWORK_CHECK, on_click=test),
+    ]
+    if has_key:
+        buttons.append(ft.TextButton(t("settings.api_key.remove"), icon=ft.Icons.KEY_OFF, on_click=forget_key))
+    return [
+        kind,
+        model,
+        base_url,
+        ft.Text(t("settings.temperature"), size=12),
+        temperature,
+        key,
+        ft.Row(buttons, wrap=True),
+        status,
+    ]
+
+
+def switches(settings: Settings, changed: Callable[[], None], t: Translator) -> list[ft.Control]:
     def switch(name: str, label: str) -> ft.Control:
         def handle(e: ft.Event) -> None:
             setattr(settings, name, bool(e.control.value))
@@ -117,16 +183,54 @@ def provider_controls(
         return ft.Switch(label=t(label), value=getattr(settings, name), on_change=handle)
 
     return [
-        kind,
-        model,
-        base_url,
-        key,
-        status,
-        ft.FilledButton(t("common.save"), icon=ft.Icons.SAVE, on_click=save),
         switch("local_only", "settings.local_only"),
         switch("spoiler_protection", "settings.spoilers"),
         switch("auto_index", "settings.auto_index"),
     ]
+
+
+def embedding_controls(quire: Quire, t: Translator, actions: AIActions) -> list[ft.Control]:
+    """On-device models (download the missing ones) and each book's index (start, cancel, retry)."""
+    rows: list[ft.Control] = [ft.Text(t("settings.models"), weight=ft.FontWeight.W_600)]
+    for model in quire.models_status():
+        languages = ", ".join(model["languages"])
+        line = actions.progress(model["name"]) or (
+            t("settings.model.ready") if model["available"] else t("settings.model.missing")
+        )
+        trailing = (
+            None
+            if model["available"]
+            else ft.TextButton(
+                t("settings.model.download"),
+                icon=ft.Icons.DOWNLOAD,
+                on_click=lambda e, name=model["name"]: actions.download(name),
+            )
+        )
+        rows.append(
+            ft.ListTile(
+                title=ft.Text(f"{model['name']} ({languages})", size=13),
+                subtitle=ft.Text(line, size=12),
+                trailing=trailing,
+                dense=True,
+            )
+        )
+    rows.append(ft.Text(t("settings.books_index"), weight=ft.FontWeight.W_600))
+    for book in quire.books():
+        line, running = actions.index_line(book.id)
+        button = (
+            ft.TextButton(t("chat.index.cancel"), on_click=lambda e, b=book.id: actions.cancel_index(b))
+            if running
+            else ft.TextButton(t("chat.index.start"), on_click=lambda e, b=book.id: actions.start_index(b))
+        )
+        rows.append(
+            ft.ListTile(
+                title=ft.Text(book.title, size=13, max_lines=1),
+                subtitle=ft.Text(line, size=12),
+                trailing=button,
+                dense=True,
+            )
+        )
+    return rows
 
 
 def build_settings_screen(
@@ -136,6 +240,8 @@ def build_settings_screen(
     *,
     changed: Callable[[], None],
     on_back: Callable[[], None],
+    quire: Quire | None = None,
+    actions: AIActions | None = None,
 ) -> ft.Control:
     """Every setting on one scrolling page."""
 
@@ -172,7 +278,13 @@ def build_settings_screen(
                     language,
                     ft.Divider(),
                     section("settings.ai"),
-                    *provider_controls(settings, store, changed, t),
+                    *provider_controls(settings, store, changed, t, actions),
+                    *switches(settings, changed, t),
+                    *(
+                        [ft.Divider(), section("settings.embeddings"), *embedding_controls(quire, t, actions)]
+                        if quire is not None and actions is not None
+                        else []
+                    ),
                 ],
                 spacing=10,
                 expand=True,

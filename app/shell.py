@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import threading
-import time
 from pathlib import Path
 
 import flet as ft
@@ -12,6 +10,7 @@ import flet as ft
 from app.chat_model import ChatViewModel, Citation
 from app.chat_page import ChatActions, ChatStatus, build_chat_panel
 from app.i18n import Translator
+from app.jobs import Jobs
 from app.library_model import LibraryViewModel
 from app.library_page import LibraryActions, build_details_dialog, build_library_view
 from app.notes_model import NotesViewModel
@@ -19,8 +18,10 @@ from app.notes_page import NotesActions, build_notes_list, build_notes_screen, n
 from app.reader_model import ReaderViewModel
 from app.reader_page import ReaderActions, build_reader_view, selection_bar
 from app.settings import Settings, SettingsStore
-from app.settings_page import build_settings_screen, reading_controls
+from app.settings_page import AIActions, build_settings_screen, reading_controls
 from app.theme import apply_theme
+from core.agent.connection import check_connection
+from core.agent.providers import ProviderConfig
 from core.books.formats import SUPPORTED
 from core.errors import QuireError
 from core.library import Bookmark, Highlight
@@ -58,9 +59,7 @@ class QuireApp:
         self.chat: ChatViewModel | None = None
         self.chat_slot = ft.Container(expand=True)  # the chat panel, redrawn on its own while answers stream
         self.chat_draft = ft.TextField(expand=True, dense=True, shift_enter=True, min_lines=1, max_lines=4)
-        self.indexing: dict[int, threading.Event] = {}  # book id → cancel flag of a running index job
-        self.index_progress: dict[int, str] = {}  # book id → the last progress line
-        self._last_index_redraw = 0.0
+        self.jobs = Jobs(quire, lambda: self.t, self._jobs_changed)  # indexing and model downloads
         page.title = self.t("app.title")
         page.padding = 12
         page.on_keyboard_event = self.on_key
@@ -87,7 +86,13 @@ class QuireApp:
             view = build_notes_screen(NotesViewModel(self.quire), self._notes_actions(None), self.t, self.go_library)
         elif self.screen == "settings":
             view = build_settings_screen(
-                self.settings, self.store, self.t, changed=self.settings_changed, on_back=self.go_library
+                self.settings,
+                self.store,
+                self.t,
+                changed=self.settings_changed,
+                on_back=self.go_library,
+                quire=self.quire,
+                actions=self._ai_actions(),
             )
         else:
             view = build_library_view(self.library, self._library_actions(), self.t, width=self.width)
@@ -290,6 +295,8 @@ class QuireApp:
             self.page.update()
             outcome = await asyncio.to_thread(self.library.import_one, item)
             outcomes.append(outcome)
+            if outcome.ok and outcome.book_id is not None and self.settings.auto_index:
+                self.jobs.start_index(outcome.book_id)  # "index books after import" is on
             lines.controls.append(
                 ft.Text(("✓ " if outcome.ok else "✗ ") + outcome.message, color=None if outcome.ok else ft.Colors.ERROR)
             )
@@ -422,15 +429,7 @@ class QuireApp:
         assert self.reader is not None
         book_id = self.reader.book.id
         status = self.quire.index_status(book_id)
-        indexing = book_id in self.indexing
-        if indexing:
-            text = self.index_progress.get(book_id) or self.t("chat.index.running", done=0, total="…")
-        elif status is not None and status.status == "done":
-            text = self.t("chat.index.done")
-        elif status is not None and status.error:
-            text = self.t("chat.index.failed", reason=status.error)
-        else:
-            text = self.t("chat.index.none")
+        text, indexing = self.jobs.index_line(book_id)
         selection = self.reader.selection.text if self.reader.selection else None
         return ChatStatus(
             spoiler_protection=self.settings.spoiler_protection,
@@ -538,35 +537,51 @@ class QuireApp:
         await ft.Clipboard().set(text)
         self.notify(self.t("chat.copied"))
 
-    def start_index(self) -> None:
-        """Index the open book in the background; the chat panel shows progress, and can cancel."""
-        if self.reader is None or self.reader.book.id in self.indexing:
-            return
-        book_id = self.reader.book.id
-        cancel = threading.Event()
-        self.indexing[book_id] = cancel
+    def start_index(self, book_id: int | None = None) -> None:
+        """Index a book (the open one by default) in the background; panels show progress and can cancel."""
+        target = book_id if book_id is not None else (self.reader.book.id if self.reader else None)
+        if target is not None:
+            self.jobs.start_index(target)
 
-        def progress(status) -> None:
-            self.index_progress[book_id] = self.t("chat.index.running", done=status.done, total=status.total)
-            if time.monotonic() - self._last_index_redraw > 0.5:
-                self._last_index_redraw = time.monotonic()
-                self._chat_changed()
+    def cancel_index(self, book_id: int | None = None) -> None:
+        target = book_id if book_id is not None else (self.reader.book.id if self.reader else None)
+        if target is not None:
+            self.jobs.cancel_index(target)
 
-        def work() -> None:
-            try:
-                self.quire.index(book_id, progress=progress, cancel=cancel)
-            except QuireError as error:
-                self.index_progress[book_id] = self.t("chat.index.failed", reason=error)
-            finally:
-                self.indexing.pop(book_id, None)
-                self._chat_changed()
+    def _jobs_changed(self) -> None:
+        """Progress from a worker thread: redraw what shows it (the chat panel, or the settings screen)."""
 
-        threading.Thread(target=work, name="quire-index", daemon=True).start()
-        self.redraw_chat()
+        async def redraw() -> None:
+            if self.screen == "settings":
+                self.render()
+            else:
+                self.redraw_chat()
 
-    def cancel_index(self) -> None:
-        if self.reader is not None and self.reader.book.id in self.indexing:
-            self.indexing[self.reader.book.id].set()
+        self.page.run_task(redraw)
+
+    def _ai_actions(self) -> AIActions:
+        def test_connection(config: ProviderConfig, report) -> None:
+            async def run() -> None:
+                try:
+                    message, ok = (
+                        await asyncio.to_thread(check_connection, config, self.store.secrets, self.quire.network),
+                        True,
+                    )
+                except QuireError as error:
+                    message, ok = str(error), False
+                report(message, ok)
+
+            self.page.run_task(run)
+
+        return AIActions(
+            test_connection=test_connection,
+            download=self.jobs.download,
+            start_index=self.start_index,
+            cancel_index=self.cancel_index,
+            index_line=self.jobs.index_line,
+            progress=lambda name: self.jobs.downloads.get(name, ""),
+            refresh=self.page.update,
+        )
 
     # -- keys ---------------------------------------------------------------------------------
     def on_key(self, event: ft.KeyboardEvent) -> None:

@@ -35,10 +35,23 @@ class OpenAIMock:
         self.strict_deepseek = strict_deepseek
         self.requests: list[dict] = []
         self.dropped = 0  # streams the client hung up on
+        self.models = ["test-model", "deepseek-reasoner"]
+        self.refused_keys = {"Bearer sk-revoked"}
         mock = self
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+
+            def do_GET(self) -> None:  # GET /v1/models: what "Test connection" asks
+                mock.requests.append({"path": self.path, "headers": dict(self.headers), "body": None})
+                if self.headers.get("authorization", "") in mock.refused_keys:
+                    return self._status(401, "Incorrect API key provided")
+                payload = json.dumps({"object": "list", "data": [{"id": m, "object": "model"} for m in mock.models]})
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload.encode())
 
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["content-length"])))

@@ -337,7 +337,7 @@ def test_chat_panel_answers_offline_cites_stops_and_indexes(alice_quire: Quire) 
         assert app.chat.thread_id is None and app.chat.messages == []
         await fire(session, clickable(app.page.controls, "Index now"))
         for _ in range(600):
-            if 1 not in app.indexing:
+            if 1 not in app.jobs.indexing:
                 break
             await asyncio.sleep(0.1)
         await asyncio.sleep(0.05)
@@ -361,5 +361,62 @@ def test_phone_chat_is_a_full_screen_sheet_and_a_citation_closes_it(alice_quire:
         chip = next(c for c in _all(app) if isinstance(c, ft.Chip) and "[1]" in texts(c))
         await fire(session, chip)
         assert app.panel is None and any(isinstance(c, ft.GestureDetector) for c in _all(app))
+
+    run(scenario())
+
+
+def test_ai_settings_test_connection_local_only_downloads_and_indexing(alice_quire: Quire) -> None:
+    from openai_mock import OpenAIMock
+
+    secrets = MemorySecrets()
+
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(alice_quire, session, secrets)
+        app.go("settings")
+        assert "all-MiniLM-L6-v2 (en)" in screen(app) and "Ready on this device" in screen(app)
+        with OpenAIMock([]) as mock:
+            provider = next(c for c in _all(app) if isinstance(c, ft.Dropdown) and c.value == "none")
+            provider.value = "ollama"
+            fields = [c for c in _all(app) if isinstance(c, ft.TextField)]
+            fields[0].value, fields[1].value = "test-model", mock.url
+            await fire(session, clickable(app.page.controls, "Test connection"))
+            for _ in range(100):
+                if any(s.startswith("connected") for s in screen(app)):
+                    break
+                await asyncio.sleep(0.05)
+            assert "connected: 2 models, including 'test-model'" in screen(app)
+        assert app.settings.provider_config().base_url == mock.url
+        local_only = next(c for c in _all(app) if isinstance(c, ft.Switch) and c.label.startswith("Local only"))
+        local_only.value = True
+        await fire(session, local_only, "change")
+        assert alice_quire.network.local_only
+        missing = next(m["name"] for m in alice_quire.models_status() if not m["available"])
+        download = next(c for c in _all(app) if isinstance(c, ft.ListTile) and missing in texts(c.title)[0])
+        await fire(session, download.trailing)
+        app.jobs.wait()
+        await asyncio.sleep(0.05)
+        assert any(s.startswith(f"local-only mode is on, so the download of {missing}") for s in screen(app))
+        book = next(
+            c
+            for c in _all(app)
+            if isinstance(c, ft.ListTile) and texts(c.title) == ["Alice's Adventures in Wonderland"]
+        )
+        await fire(session, book.trailing)
+        app.jobs.wait()
+        await asyncio.sleep(0.05)
+        assert alice_quire.index_status(1).status == "done" and "Indexed for meaning and keywords." in screen(app)
+
+    run(scenario())
+
+
+def test_auto_index_after_import(quire: Quire) -> None:
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(quire, session)
+        app.settings.auto_index = True
+        await app.import_picked([PickedFile("alice.epub", data=book_path("en/epubjs-alice.epub").read_bytes())])
+        app.jobs.wait()
+        assert quire.index_status(1).status == "done"
 
     run(scenario())

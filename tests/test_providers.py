@@ -128,3 +128,29 @@ def test_anthropic_extended_thinking_settings(monkeypatch: pytest.MonkeyPatch) -
     assert model.max_tokens >= 5024 and model.temperature == 1.0
     plain = make_chat_model(ProviderConfig("anthropic", "claude-sonnet-4-5"))
     assert plain.thinking is None
+
+
+def test_check_connection_lists_models_and_explains_failures() -> None:
+    from httpkit import closed_port
+
+    from core.agent.connection import check_connection
+    from core.errors import ProviderError
+    from core.network_policy import LocalOnlyError, NetworkPolicy
+    from platform_adapters.memory import MemorySecrets
+
+    secrets = MemorySecrets()
+    with OpenAIMock([]) as mock:
+        config = ProviderConfig("openai-compatible", "test-model", base_url=mock.url)
+        assert check_connection(config, secrets) == "connected: 2 models, including 'test-model'"
+        other = ProviderConfig("openai-compatible", "gpt-9", base_url=mock.url)
+        assert check_connection(other, secrets).startswith("connected: 2 models, but not 'gpt-9'")
+        secrets.set("provider:deepseek", "sk-revoked")
+        with pytest.raises(ProviderError, match="refused the API key") as refused:
+            check_connection(ProviderConfig("deepseek", "deepseek-chat", base_url=mock.url), secrets)
+        assert "sk-revoked" not in str(refused.value)
+        assert mock.requests[-1]["headers"]["authorization"] == "Bearer sk-revoked"
+        check_connection(config, secrets, NetworkPolicy(local_only=True))  # 127.0.0.1 is local: allowed
+    with pytest.raises(ProviderError, match="cannot reach"):
+        check_connection(ProviderConfig("ollama", "llama3", base_url=f"http://127.0.0.1:{closed_port()}/v1"))
+    with pytest.raises(LocalOnlyError):
+        check_connection(ProviderConfig("openai", "gpt-4o-mini"), secrets, NetworkPolicy(local_only=True))

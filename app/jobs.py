@@ -1,0 +1,110 @@
+"""Background work the app shows progress for: indexing books and downloading embedding models."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+from app.i18n import Translator
+from core.errors import IndexCancelled, QuireError
+from core.rag import IndexStatus
+from core.services import Quire
+
+REDRAW_INTERVAL = 0.5  # seconds between progress redraws
+
+
+class Jobs:
+    """Index jobs (one per book) and model downloads, each in a worker thread, with a line to show."""
+
+    def __init__(self, quire: Quire, t: Callable[[], Translator], changed: Callable[[], None]) -> None:
+        self.quire = quire
+        self.t = t  # the current translator (the language may change while a job runs)
+        self.changed = changed  # called from worker threads: the UI schedules a redraw
+        self.indexing: dict[int, threading.Event] = {}
+        self.lines: dict[int, str] = {}  # book id → progress or the last failure
+        self.downloads: dict[str, str] = {}  # model name → progress line
+        self._threads: list[threading.Thread] = []
+        self._last_redraw = 0.0
+
+    def _tick(self) -> None:
+        if time.monotonic() - self._last_redraw >= REDRAW_INTERVAL:
+            self._last_redraw = time.monotonic()
+            self.changed()
+
+    def _start(self, target: Callable[[], None], name: str) -> None:
+        thread = threading.Thread(target=target, name=name, daemon=True)
+        self._threads.append(thread)
+        thread.start()
+
+    def wait(self, timeout: float = 300.0) -> None:
+        """Wait for every job started so far (tests, and closing the app)."""
+        for thread in list(self._threads):
+            thread.join(timeout)
+
+    # -- indexing -----------------------------------------------------------------------------
+    def start_index(self, book_id: int) -> None:
+        if book_id in self.indexing:
+            return
+        cancel = threading.Event()
+        self.indexing[book_id] = cancel
+        self.lines[book_id] = self.t()("chat.index.running", done=0, total="…")
+
+        def progress(status: IndexStatus) -> None:
+            self.lines[book_id] = self.t()("chat.index.running", done=status.done, total=status.total)
+            self._tick()
+
+        def work() -> None:
+            try:
+                self.quire.index(book_id, progress=progress, cancel=cancel)
+                self.lines.pop(book_id, None)
+            except IndexCancelled:
+                self.lines[book_id] = self.t()("chat.index.failed", reason=self.t()("chat.index.cancelled"))
+            except QuireError as error:
+                self.lines[book_id] = self.t()("chat.index.failed", reason=error)
+            finally:
+                self.indexing.pop(book_id, None)
+                self.changed()
+
+        self._start(work, f"quire-index-{book_id}")
+        self.changed()
+
+    def cancel_index(self, book_id: int) -> None:
+        if book_id in self.indexing:
+            self.indexing[book_id].set()
+
+    def index_line(self, book_id: int) -> tuple[str, bool]:
+        """What to show about a book's index, and whether a job is running for it."""
+        running = book_id in self.indexing
+        if book_id in self.lines:
+            return self.lines[book_id], running
+        status = self.quire.index_status(book_id)
+        if status is not None and status.status == "done":
+            return self.t()("chat.index.done"), running
+        if status is not None and status.error:
+            return self.t()("chat.index.failed", reason=status.error), running
+        if status is not None and status.done:
+            return self.t()("chat.index.partial", done=status.done, total=status.total), running
+        return self.t()("chat.index.none"), running
+
+    # -- downloads ----------------------------------------------------------------------------
+    def download(self, name: str) -> None:
+        if name in self.downloads and self.downloads[name].startswith("…"):
+            return
+        self.downloads[name] = "…"
+
+        def progress(done: int, total: int | None) -> None:
+            self.downloads[name] = "… " + self.t()("settings.model.downloading", done=f"{done / 1e6:.1f}")
+            self._tick()
+
+        def work() -> None:
+            try:
+                self.quire.models.fetch(name, progress=progress)
+                self.downloads[name] = self.t()("settings.model.downloaded")
+            except QuireError as error:
+                self.downloads[name] = str(error)
+            finally:
+                self.changed()
+
+        self._start(work, f"quire-download-{name}")
+        self.changed()
