@@ -43,7 +43,8 @@ class Jobs:
             thread.join(timeout)
 
     # -- indexing -----------------------------------------------------------------------------
-    def start_index(self, book_id: int) -> None:
+    def start_index(self, book_id: int, embedder: Callable[[], str | None] = lambda: None) -> None:
+        """Index a book; ``embedder`` names the model to use (None: the on-device model for its language)."""
         if book_id in self.indexing:
             return
         cancel = threading.Event()
@@ -56,7 +57,7 @@ class Jobs:
 
         def work() -> None:
             try:
-                self.quire.index(book_id, progress=progress, cancel=cancel)
+                self.quire.index(book_id, embedder(), progress=progress, cancel=cancel)
                 self.lines.pop(book_id, None)
             except IndexCancelled:
                 self.lines[book_id] = self.t()("chat.index.failed", reason=self.t()("chat.index.cancelled"))

@@ -12,6 +12,7 @@ from core.errors import QuireError
 from platform_adapters.base import SecretStore
 
 THEMES = ("system", "light", "dark", "sepia")
+REMOTE_EMBEDDERS = {"openai": "https://api.openai.com/v1", "ollama": "http://localhost:11434"}  # default URLs
 LAYOUTS = ("scroll", "paginated")
 FONTS = ("serif", "sans-serif", "monospace")
 
@@ -31,6 +32,7 @@ class Settings:
     auto_index: bool = False
     local_only: bool = False
     provider: dict = field(default_factory=dict)  # a ProviderConfig without its key
+    embedding: dict = field(default_factory=dict)  # {} on-device by language, or {"kind", "model", "base_url"}
 
     def clamp(self) -> Settings:
         """Bring every value into its allowed range."""
@@ -44,7 +46,17 @@ class Settings:
         self.margins = int(min(max(self.margins, 0), 120))
         if self.provider and self.provider.get("kind") not in PROVIDERS:
             self.provider = {}
+        if self.embedding and (self.embedding.get("kind") not in REMOTE_EMBEDDERS or not self.embedding.get("model")):
+            self.embedding = {}
         return self
+
+    @property
+    def remote_embedder(self) -> tuple[str, str] | None:
+        """('kind:model', base_url) of the remote embedding endpoint, or None for on-device models."""
+        if not self.embedding:
+            return None
+        kind = self.embedding["kind"]
+        return f"{kind}:{self.embedding['model']}", self.embedding.get("base_url") or REMOTE_EMBEDDERS[kind]
 
     def provider_config(self) -> ProviderConfig | None:
         """The chosen AI provider, or None (then answers come from search alone)."""
@@ -84,6 +96,19 @@ class SettingsStore:
         if api_key:
             self.secrets.set(config.secret_name, api_key)
         self.save(settings)
+
+    def set_embedding(self, settings: Settings, kind: str, model: str, base_url: str, api_key: str | None) -> None:
+        """Use a remote embedding endpoint (kind 'openai' or 'ollama'), or on-device models when kind is ''."""
+        settings.embedding = {"kind": kind, "model": model, "base_url": base_url} if kind else {}
+        if kind and api_key:
+            self.secrets.set(f"embedding:{kind}", api_key)
+        self.save(settings)
+
+    def embedding_key(self, kind: str) -> str | None:
+        try:
+            return self.secrets.get(f"embedding:{kind}")
+        except QuireError:
+            return None
 
     def has_key(self, config: ProviderConfig) -> bool:
         """Whether a key is stored (the settings screen shows only this, never the key)."""

@@ -189,6 +189,38 @@ def switches(settings: Settings, changed: Callable[[], None], t: Translator) -> 
     ]
 
 
+def remote_embedding_controls(
+    settings: Settings, store: SettingsStore, changed: Callable[[], None], t: Translator
+) -> list[ft.Control]:
+    """On-device models (the default), or an OpenAI-compatible or Ollama embedding endpoint."""
+    current = settings.embedding
+    kind = ft.Dropdown(
+        label=t("settings.embedder"),
+        value=current.get("kind", "device"),
+        options=[
+            ft.DropdownOption(key="device", text=t("settings.embedder.device")),
+            ft.DropdownOption(key="openai", text=t("settings.embedder.openai")),
+            ft.DropdownOption(key="ollama", text="Ollama"),
+        ],
+    )
+    model = ft.TextField(label=t("settings.model"), value=current.get("model", ""))
+    base_url = ft.TextField(label=t("settings.base_url"), value=current.get("base_url", ""))
+    key = ft.TextField(label=t("settings.api_key"), password=True, can_reveal_password=True)
+    status = ft.Text("", size=12)
+
+    def save(e: ft.Event) -> None:
+        chosen = "" if kind.value in (None, "device") else kind.value
+        try:
+            store.set_embedding(settings, chosen, (model.value or "").strip(), (base_url.value or "").strip(),
+                                (key.value or "").strip() or None)  # fmt: skip
+        except QuireError as error:
+            status.value, status.color = str(error), ft.Colors.ERROR
+            return
+        changed()
+
+    return [kind, model, base_url, key, ft.FilledButton(t("common.save"), icon=ft.Icons.SAVE, on_click=save), status]
+
+
 def embedding_controls(quire: Quire, t: Translator, actions: AIActions) -> list[ft.Control]:
     """On-device models (download the missing ones) and each book's index (start, cancel, retry)."""
     rows: list[ft.Control] = [ft.Text(t("settings.models"), weight=ft.FontWeight.W_600)]
@@ -242,6 +274,7 @@ def build_settings_screen(
     on_back: Callable[[], None],
     quire: Quire | None = None,
     actions: AIActions | None = None,
+    width: float = 1024,
 ) -> ft.Control:
     """Every setting on one scrolling page."""
 
@@ -281,14 +314,19 @@ def build_settings_screen(
                     *provider_controls(settings, store, changed, t, actions),
                     *switches(settings, changed, t),
                     *(
-                        [ft.Divider(), section("settings.embeddings"), *embedding_controls(quire, t, actions)]
+                        [
+                            ft.Divider(),
+                            section("settings.embeddings"),
+                            *remote_embedding_controls(settings, store, changed, t),
+                            *embedding_controls(quire, t, actions),
+                        ]
                         if quire is not None and actions is not None
                         else []
                     ),
                 ],
                 spacing=10,
                 expand=True,
-                padding=ft.Padding.only(right=12),
+                padding=ft.Padding.symmetric(horizontal=max(12, (width - 760) / 2)),  # a readable column
             ),
         ],
         expand=True,

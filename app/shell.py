@@ -93,6 +93,7 @@ class QuireApp:
                 on_back=self.go_library,
                 quire=self.quire,
                 actions=self._ai_actions(),
+                width=self.width,
             )
         else:
             view = build_library_view(self.library, self._library_actions(), self.t, width=self.width)
@@ -296,7 +297,7 @@ class QuireApp:
             outcome = await asyncio.to_thread(self.library.import_one, item)
             outcomes.append(outcome)
             if outcome.ok and outcome.book_id is not None and self.settings.auto_index:
-                self.jobs.start_index(outcome.book_id)  # "index books after import" is on
+                self.start_index(outcome.book_id)  # "index books after import" is on
             lines.controls.append(
                 ft.Text(("✓ " if outcome.ok else "✗ ") + outcome.message, color=None if outcome.ok else ft.Colors.ERROR)
             )
@@ -541,7 +542,15 @@ class QuireApp:
         """Index a book (the open one by default) in the background; panels show progress and can cancel."""
         target = book_id if book_id is not None else (self.reader.book.id if self.reader else None)
         if target is not None:
-            self.jobs.start_index(target)
+            self.jobs.start_index(target, self._embedder)
+
+    def _embedder(self) -> str | None:
+        """The remote embedding endpoint chosen in Settings (registered now), or None for on-device models."""
+        remote = self.settings.remote_embedder
+        if remote is None:
+            return None
+        spec, base_url = remote
+        return self.quire.use_remote_embedder(spec, base_url, self.store.embedding_key(spec.split(":")[0]))
 
     def cancel_index(self, book_id: int | None = None) -> None:
         target = book_id if book_id is not None else (self.reader.book.id if self.reader else None)

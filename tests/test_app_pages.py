@@ -420,3 +420,39 @@ def test_auto_index_after_import(quire: Quire) -> None:
         assert quire.index_status(1).status == "done"
 
     run(scenario())
+
+
+def test_a_remote_embedding_endpoint_from_settings_indexes_the_book(alice_quire: Quire) -> None:
+    from httpkit import LocalServer, Reply
+
+    def embeddings(request) -> Reply:
+        texts_in = request.json()["input"]
+        data = [
+            {"object": "embedding", "index": i, "embedding": [float(len(s)), 1.0, 0.5]} for i, s in enumerate(texts_in)
+        ]
+        return Reply(200, {"object": "list", "data": data, "model": request.json()["model"]})
+
+    secrets = MemorySecrets()
+
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(alice_quire, session, secrets)
+        app.go("settings")
+        with LocalServer(embeddings) as server:
+            kind = next(c for c in _all(app) if isinstance(c, ft.Dropdown) and c.value == "device")
+            kind.value = "openai"
+            fields = [c for c in _all(app) if isinstance(c, ft.TextField)]
+            model, url, key = fields[-3:]
+            model.value, url.value, key.value = "embed-small", server.url + "/v1", "sk-embed-secret"
+            buttons = [c for c in _all(app) if isinstance(c, ft.FilledButton) and c.content == "Save"]
+            await fire(session, buttons[-1])
+            assert app.settings.embedding == {"kind": "openai", "model": "embed-small", "base_url": server.url + "/v1"}
+            assert secrets.get("embedding:openai") == "sk-embed-secret"
+            assert "sk-embed-secret" not in (alice_quire.library.root / "settings.json").read_text()
+            app.start_index(1)
+            app.jobs.wait()
+            assert server.requests and server.requests[0].headers["authorization"] == "Bearer sk-embed-secret"
+        status = alice_quire.index_status(1)
+        assert status.status == "done" and status.model == "openai:embed-small"
+
+    run(scenario())
