@@ -216,7 +216,8 @@ def test_appearance_theme_language_and_provider_settings_persist(quire: Quire) -
         fields = [c for c in _all(app) if isinstance(c, ft.TextField)]
         fields[0].value = "deepseek-chat"
         fields[2].value = "sk-secret-123"
-        await fire(session, clickable(app.page.controls, "保存"))
+        save = next(c for c in _all(app) if isinstance(c, ft.FilledButton) and c.content == "保存")  # the provider's
+        await fire(session, save)
         saved = json.loads((quire.library.root / "settings.json").read_text(encoding="utf-8"))
         assert saved["theme"] == "sepia" and saved["layout"] == "paginated" and saved["language"] == "zh"
         assert saved["provider"]["kind"] == "deepseek" and "sk-secret" not in json.dumps(saved)
