@@ -457,3 +457,27 @@ def test_a_remote_embedding_endpoint_from_settings_indexes_the_book(alice_quire:
         assert status.status == "done" and status.model == "openai:embed-small"
 
     run(scenario())
+
+
+def test_ask_about_a_selected_passage(alice_quire: Quire) -> None:
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(alice_quire, session)
+        app.settings.spoiler_protection = False
+        app.open_book(1)
+        app.navigate("3.2")
+        paragraph = next(c for c in _all(app) if isinstance(c, ft.Text) and c.on_selection_change and c.value)
+        await fire(
+            session,
+            paragraph,
+            "selection_change",
+            {"selected_text": "", "selection": {"base_offset": 0, "extent_offset": 40}},
+        )
+        selected = app.reader.selection.text
+        await fire(session, find(app.page.controls, tooltip="Ask about this"))
+        app.chat.wait()
+        await asyncio.sleep(0.05)
+        assert app.panel == "chat" and app.chat.messages[0].text == f"Explain this passage: “{selected}”"
+        assert app.chat.messages[1].status == "complete" and app.chat.messages[1].text
+
+    run(scenario())
