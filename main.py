@@ -9,7 +9,7 @@ import sys
 import flet as ft
 
 from app.shell import QuireApp
-from core.agent.providers import PROVIDERS
+from core.agent.provider_config import PROVIDERS
 from core.services import Quire
 from platform_adapters import SecretStore, current_platform
 

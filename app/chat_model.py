@@ -22,7 +22,7 @@ from core.agent.events import (
     ToolCallStarted,
     ToolResult,
 )
-from core.agent.providers import ProviderConfig
+from core.agent.provider_config import ProviderConfig
 from core.agent.threads import ChatStore, StoredMessage
 from core.services import Quire
 

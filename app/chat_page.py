@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import flet as ft
 
-from app.chat_model import ChatViewModel, Citation, ViewMessage, ViewPart
 from app.i18n import Translator
+
+if TYPE_CHECKING:  # the chat model loads LangChain: the app imports it on first use, not at start
+    from app.chat_model import ChatViewModel, Citation, ViewMessage, ViewPart
 
 
 @dataclass

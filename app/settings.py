@@ -7,7 +7,7 @@ import os
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
-from core.agent.providers import PROVIDERS, ProviderConfig
+from core.agent.provider_config import PROVIDERS, ProviderConfig
 from core.errors import QuireError
 from platform_adapters.base import SecretStore
 

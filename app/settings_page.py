@@ -9,7 +9,7 @@ import flet as ft
 
 from app.i18n import Translator
 from app.settings import FONTS, LAYOUTS, THEMES, Settings, SettingsStore
-from core.agent.providers import DEFAULT_BASE_URLS, PROVIDERS, ProviderConfig
+from core.agent.provider_config import DEFAULT_BASE_URLS, PROVIDERS, ProviderConfig
 from core.errors import QuireError
 from core.services import Quire
 

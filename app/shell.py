@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
+import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import flet as ft
 
-from app.chat_model import ChatViewModel, Citation
 from app.chat_page import ChatActions, ChatStatus, build_chat_panel
 from app.i18n import Translator
 from app.jobs import Jobs
@@ -21,12 +23,15 @@ from app.settings import Settings, SettingsStore
 from app.settings_page import AIActions, build_settings_screen, reading_controls
 from app.theme import apply_theme
 from core.agent.connection import check_connection
-from core.agent.providers import ProviderConfig
+from core.agent.provider_config import ProviderConfig
 from core.books.formats import SUPPORTED
 from core.errors import QuireError
 from core.library import Bookmark, Highlight
 from core.services import Quire
 from platform_adapters.base import PickedFile, SecretStore
+
+if TYPE_CHECKING:
+    from app.chat_model import ChatViewModel, Citation
 from platform_adapters.memory import MemorySecrets
 
 NEXT_KEYS = {"Arrow Right", "Arrow Down", "Page Down", " "}
@@ -59,6 +64,7 @@ class QuireApp:
         self.chat: ChatViewModel | None = None
         self.chat_slot = ft.Container(expand=True)  # the chat panel, redrawn on its own while answers stream
         self.chat_draft = ft.TextField(expand=True, dense=True, shift_enter=True, min_lines=1, max_lines=4)
+        self._warmed = False
         self.jobs = Jobs(quire, lambda: self.t, self._jobs_changed)  # indexing and model downloads
         page.title = self.t("app.title")
         page.padding = 12
@@ -99,6 +105,9 @@ class QuireApp:
             view = build_library_view(self.library, self._library_actions(), self.t, width=self.width)
         self.page.controls[:] = [ft.SafeArea(view, expand=True)]
         self.page.update()
+        if not self._warmed:  # load the chat's libraries in the background once the first screen is up
+            self._warmed = True
+            threading.Thread(target=importlib.import_module, args=("app.chat_model",), daemon=True).start()
 
     def _library_actions(self) -> LibraryActions:
         return LibraryActions(
@@ -415,6 +424,8 @@ class QuireApp:
 
     # -- chat ---------------------------------------------------------------------------------
     def _chat_model(self) -> ChatViewModel:
+        from app.chat_model import ChatViewModel
+
         assert self.reader is not None
         if self.chat is None or self.chat.book_id != self.reader.book.id:
             self.chat = ChatViewModel(

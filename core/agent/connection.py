@@ -6,7 +6,7 @@ from typing import Any
 
 import httpx
 
-from core.agent.providers import ProviderConfig, api_key
+from core.agent.provider_config import ProviderConfig, api_key
 from core.errors import ProviderError
 from core.network_policy import NetworkPolicy
 
