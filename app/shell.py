@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import flet as ft
 
-from app.chat_page import ChatActions, ChatStatus, build_chat_panel
+from app.chat_controller import ChatController
 from app.i18n import Translator
 from app.jobs import Jobs
 from app.library_model import LibraryViewModel
@@ -31,7 +31,7 @@ from core.services import Quire
 from platform_adapters.base import PickedFile, SecretStore
 
 if TYPE_CHECKING:
-    from app.chat_model import ChatViewModel, Citation
+    from app.chat_model import Citation
 from platform_adapters.memory import MemorySecrets
 
 NEXT_KEYS = {"Arrow Right", "Arrow Down", "Page Down", " "}
@@ -61,11 +61,9 @@ class QuireApp:
         self.message = ""  # the last import summary, for tests and screen readers
         self.selection_slot = ft.Container()  # the reader's highlight bar, updated on its own
         self.percent_text = ft.Text()  # the reader's "n% read", updated on its own while scrolling
-        self.chat: ChatViewModel | None = None
-        self.chat_slot = ft.Container(expand=True)  # the chat panel, redrawn on its own while answers stream
-        self.chat_draft = ft.TextField(expand=True, dense=True, shift_enter=True, min_lines=1, max_lines=4)
         self._warmed = False
         self.jobs = Jobs(quire, lambda: self.t, self._jobs_changed)  # indexing and model downloads
+        self.chat = ChatController(self)  # the chat panel of the open book
         page.title = self.t("app.title")
         page.padding = 12
         page.on_keyboard_event = self.on_key
@@ -172,8 +170,8 @@ class QuireApp:
                 NotesViewModel(self.quire, self.reader.book.id), self._notes_actions(self.reader.book.id), self.t
             )
         elif self.panel == "chat":
-            self._fill_chat()
-            content = self.chat_slot
+            self.chat.fill(self.reader)
+            content = self.chat.slot
         elif self.panel == "appearance":
             content = ft.ListView(
                 reading_controls(self.settings, self.settings_changed, self.t), spacing=8, expand=True
@@ -423,84 +421,11 @@ class QuireApp:
         self.notify(self.t("notes.exported", path=str(path)))
 
     # -- chat ---------------------------------------------------------------------------------
-    def _chat_model(self) -> ChatViewModel:
-        from app.chat_model import ChatViewModel
-
-        assert self.reader is not None
-        if self.chat is None or self.chat.book_id != self.reader.book.id:
-            self.chat = ChatViewModel(
-                self.quire,
-                self.reader.book.id,
-                provider=self.settings.provider_config,
-                secrets=self.store.secrets,
-                spoilers=lambda: not self.settings.spoiler_protection,
-            )
-        return self.chat
-
-    def _chat_status(self) -> ChatStatus:
-        assert self.reader is not None
-        book_id = self.reader.book.id
-        status = self.quire.index_status(book_id)
-        text, indexing = self.jobs.index_line(book_id)
-        selection = self.reader.selection.text if self.reader.selection else None
-        return ChatStatus(
-            spoiler_protection=self.settings.spoiler_protection,
-            index_text=text,
-            indexing=indexing,
-            indexed=status is not None and status.status == "done",
-            chapter=self.reader.chapter_title,
-            selection=selection,
-        )
-
-    def _chat_actions(self) -> ChatActions:
-        return ChatActions(
-            ask=self.ask,
-            stop=lambda: self._chat_model().stop(),
-            new_thread=self._chat_do(lambda chat: chat.new_thread()),
-            open_thread=lambda thread_id: self._chat_do(lambda chat: chat.open_thread(thread_id))(),
-            rename=self.rename_thread,
-            delete=self._chat_do(lambda chat: chat.delete_thread()),
-            regenerate=lambda: self._chat_model().regenerate(self._chat_changed),
-            copy=lambda text: self.page.run_task(self._copy, text),
-            open_citation=self.open_citation,
-            set_spoilers=self.set_spoiler_protection,
-            start_index=self.start_index,
-            cancel_index=self.cancel_index,
-            open_settings=lambda: self.go("settings"),
-        )
-
-    def _chat_do(self, change):
-        def run() -> None:
-            change(self._chat_model())
-            self.redraw_chat()
-
-        return run
-
-    def _fill_chat(self) -> None:
-        self.chat_slot.content = build_chat_panel(
-            self._chat_model(), self._chat_status(), self._chat_actions(), self.t, self.chat_draft
-        )
-
     def redraw_chat(self) -> None:
         """Redraw just the chat panel (the text beside it stays as it is)."""
         if self.panel == "chat" and self.reader is not None:
-            self._fill_chat()
+            self.chat.fill(self.reader)
             self.page.update()
-
-    def _chat_changed(self) -> None:
-        """Called from the answer's worker thread: redraw on the app's event loop."""
-
-        async def redraw() -> None:
-            self.redraw_chat()
-
-        self.page.run_task(redraw)
-
-    def ask(self, question: str) -> None:
-        if self.reader is None or not question.strip():
-            return
-        self.chat_draft.value = ""
-        self._chat_model().ask(question, self._chat_changed)
-        self.redraw_chat()
 
     def ask_about_selection(self) -> None:
         """'Ask about this': open the chat and ask about the selected passage."""
@@ -509,7 +434,7 @@ class QuireApp:
         passage = self.reader.selection.text
         self.panel = "chat"
         self.render()
-        self.ask(self.t("chat.suggest.explain", passage=passage[:200]))
+        self.chat.ask(self.reader, self.t("chat.suggest.explain", passage=passage[:200]))
 
     def open_citation(self, citation: Citation) -> None:
         if self.reader is None:
@@ -518,36 +443,6 @@ class QuireApp:
         if self.width < 900:
             self.panel = None  # on a phone the chat sheet gives way to the page
         self.render()
-
-    def rename_thread(self) -> None:
-        chat = self._chat_model()
-        field = ft.TextField(value=chat.title, autofocus=True, width=360)
-
-        def save(e: ft.Event) -> None:
-            chat.rename(field.value or "")
-            self.page.pop_dialog()
-            self.redraw_chat()
-
-        field.on_submit = save
-        self.page.show_dialog(
-            ft.AlertDialog(
-                title=ft.Text(self.t("chat.thread.title")),
-                content=field,
-                actions=[
-                    ft.TextButton(self.t("common.cancel"), on_click=lambda e: self.page.pop_dialog()),
-                    ft.FilledButton(self.t("common.save"), on_click=save),
-                ],
-            )
-        )
-
-    def set_spoiler_protection(self, on: bool) -> None:
-        self.settings.spoiler_protection = on
-        self.store.save(self.settings)
-        self.redraw_chat()
-
-    async def _copy(self, text: str) -> None:
-        await ft.Clipboard().set(text)
-        self.notify(self.t("chat.copied"))
 
     def start_index(self, book_id: int | None = None) -> None:
         """Index a book (the open one by default) in the background; panels show progress and can cancel."""

@@ -321,12 +321,12 @@ def test_chat_panel_answers_offline_cites_stops_and_indexes(alice_quire: Quire) 
         protection.value = False
         await fire(session, protection, "change")
         assert app.settings.spoiler_protection is False
-        app.chat_draft.value = "Where is the White Rabbit going?"
+        app.chat.draft.value = "Where is the White Rabbit going?"
         await fire(session, find(app.page.controls, tooltip="Send"))
-        app.chat.wait()
+        app.chat.model.wait()
         await asyncio.sleep(0.05)  # the redraw scheduled from the worker thread
-        answer = app.chat.messages[-1]
-        assert answer.status == "complete" and answer.citations and app.chat_draft.value == ""
+        answer = app.chat.model.messages[-1]
+        assert answer.status == "complete" and answer.citations and app.chat.draft.value == ""
         chips = [c for c in _all(app) if isinstance(c, ft.Chip) and "[1]" in texts(c)]
         assert chips, "citation chips are drawn under the answer"
         await fire(session, chips[0])
@@ -335,7 +335,7 @@ def test_chat_panel_answers_offline_cites_stops_and_indexes(alice_quire: Quire) 
         assert any(m.color == "search" for m in app.reader.marks())  # the quoted words are marked
         assert app.panel == "chat"  # on a wide screen the chat stays open beside the text
         await fire(session, find(app.page.controls, tooltip="New conversation"))
-        assert app.chat.thread_id is None and app.chat.messages == []
+        assert app.chat.model.thread_id is None and app.chat.model.messages == []
         await fire(session, clickable(app.page.controls, "Index now"))
         for _ in range(600):
             if 1 not in app.jobs.indexing:
@@ -357,7 +357,7 @@ def test_phone_chat_is_a_full_screen_sheet_and_a_citation_closes_it(alice_quire:
         assert not any(isinstance(c, ft.GestureDetector) for c in _all(app))  # the text is covered
         suggestion = next(c for c in _all(app) if isinstance(c, ft.OutlinedButton) and "main characters" in c.content)
         await fire(session, suggestion)
-        app.chat.wait()
+        app.chat.model.wait()
         await asyncio.sleep(0.05)
         chip = next(c for c in _all(app) if isinstance(c, ft.Chip) and "[1]" in texts(c))
         await fire(session, chip)
@@ -475,9 +475,9 @@ def test_ask_about_a_selected_passage(alice_quire: Quire) -> None:
         )
         selected = app.reader.selection.text
         await fire(session, find(app.page.controls, tooltip="Ask about this"))
-        app.chat.wait()
+        app.chat.model.wait()
         await asyncio.sleep(0.05)
-        assert app.panel == "chat" and app.chat.messages[0].text == f"Explain this passage: “{selected}”"
-        assert app.chat.messages[1].status == "complete" and app.chat.messages[1].text
+        assert app.panel == "chat" and app.chat.model.messages[0].text == f"Explain this passage: “{selected}”"
+        assert app.chat.model.messages[1].status == "complete" and app.chat.model.messages[1].text
 
     run(scenario())

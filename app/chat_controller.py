@@ -1,0 +1,130 @@
+"""The chat panel's controller: holds the open book's chat view-model and routes the panel's actions."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import flet as ft
+
+from app.chat_page import ChatActions, ChatStatus, build_chat_panel
+
+if TYPE_CHECKING:  # the chat model loads LangChain, so it is imported on first use
+    from app.chat_model import ChatViewModel
+    from app.reader_model import ReaderViewModel
+    from app.shell import QuireApp
+
+
+class ChatController:
+    """One per window. ``slot`` is redrawn on its own while an answer streams; ``draft`` keeps the typing."""
+
+    def __init__(self, app: QuireApp) -> None:
+        self.app = app
+        self.model: ChatViewModel | None = None
+        self.slot = ft.Container(expand=True)
+        self.draft = ft.TextField(expand=True, dense=True, shift_enter=True, min_lines=1, max_lines=4)
+
+    def for_book(self, reader: ReaderViewModel) -> ChatViewModel:
+        """The chat of the open book (the latest thread when it is first shown)."""
+        from app.chat_model import ChatViewModel
+
+        if self.model is None or self.model.book_id != reader.book.id:
+            app = self.app
+            self.model = ChatViewModel(
+                app.quire,
+                reader.book.id,
+                provider=app.settings.provider_config,
+                secrets=app.store.secrets,
+                spoilers=lambda: not app.settings.spoiler_protection,
+            )
+        return self.model
+
+    def status(self, reader: ReaderViewModel) -> ChatStatus:
+        app = self.app
+        index = app.quire.index_status(reader.book.id)
+        text, indexing = app.jobs.index_line(reader.book.id)
+        return ChatStatus(
+            spoiler_protection=app.settings.spoiler_protection,
+            index_text=text,
+            indexing=indexing,
+            indexed=index is not None and index.status == "done",
+            chapter=reader.chapter_title,
+            selection=reader.selection.text if reader.selection else None,
+        )
+
+    def fill(self, reader: ReaderViewModel) -> None:
+        """Build the panel into its slot."""
+        self.slot.content = build_chat_panel(
+            self.for_book(reader), self.status(reader), self.actions(reader), self.app.t, self.draft
+        )
+
+    def changed(self) -> None:
+        """Called from the answer's worker thread: redraw on the app's event loop."""
+
+        async def redraw() -> None:
+            self.app.redraw_chat()
+
+        self.app.page.run_task(redraw)
+
+    def ask(self, reader: ReaderViewModel, question: str) -> None:
+        if not question.strip():
+            return
+        self.draft.value = ""
+        self.for_book(reader).ask(question, self.changed)
+        self.app.redraw_chat()
+
+    def actions(self, reader: ReaderViewModel) -> ChatActions:
+        app = self.app
+
+        def change(step):
+            def run() -> None:
+                step(self.for_book(reader))
+                app.redraw_chat()
+
+            return run
+
+        return ChatActions(
+            ask=lambda question: self.ask(reader, question),
+            stop=lambda: self.for_book(reader).stop(),
+            new_thread=change(lambda chat: chat.new_thread()),
+            open_thread=lambda thread_id: change(lambda chat: chat.open_thread(thread_id))(),
+            rename=lambda: self.rename(reader),
+            delete=change(lambda chat: chat.delete_thread()),
+            regenerate=lambda: self.for_book(reader).regenerate(self.changed),
+            copy=lambda text: app.page.run_task(self.copy, text),
+            open_citation=app.open_citation,
+            set_spoilers=self.set_spoiler_protection,
+            start_index=app.start_index,
+            cancel_index=app.cancel_index,
+            open_settings=lambda: app.go("settings"),
+        )
+
+    def rename(self, reader: ReaderViewModel) -> None:
+        app = self.app
+        chat = self.for_book(reader)
+        field = ft.TextField(value=chat.title, autofocus=True, width=360)
+
+        def save(e: ft.Event) -> None:
+            chat.rename(field.value or "")
+            app.page.pop_dialog()
+            app.redraw_chat()
+
+        field.on_submit = save
+        app.page.show_dialog(
+            ft.AlertDialog(
+                title=ft.Text(app.t("chat.thread.title")),
+                content=field,
+                actions=[
+                    ft.TextButton(app.t("common.cancel"), on_click=lambda e: app.page.pop_dialog()),
+                    ft.FilledButton(app.t("common.save"), on_click=save),
+                ],
+            )
+        )
+
+    def set_spoiler_protection(self, on: bool) -> None:
+        self.app.settings.spoiler_protection = on
+        self.app.store.save(self.app.settings)
+        self.app.redraw_chat()
+
+    async def copy(self, text: str) -> None:
+        await ft.Clipboard().set(text)
+        self.app.notify(self.app.t("chat.copied"))
