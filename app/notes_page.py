@@ -42,7 +42,7 @@ def _highlight_card(highlight: Highlight, actions: NotesActions, t: Translator) 
         ft.Column(
             [
                 ft.Container(
-                    ft.Text(highlight.text, max_lines=6, selectable=True),
+                    ft.Text(highlight.text, max_lines=6, overflow=ft.TextOverflow.ELLIPSIS),
                     border=ft.Border.only(left=ft.BorderSide(4, highlight_color(highlight.color))),
                     padding=ft.Padding.only(left=10),
                     on_click=lambda e: actions.open_highlight(highlight),

@@ -55,7 +55,9 @@ TEXT_STYLES = [
 
 
 def _theme(**values: object) -> ft.Theme:
-    fallback = ft.TextStyle(font_family_fallback=[CJK_FONT])
+    # A text theme replaces Material's default styles rather than merging with them, so the colour is set
+    # here too (a theme token, resolved per light/dark/sepia); without it dark mode drew black on black.
+    fallback = ft.TextStyle(font_family_fallback=[CJK_FONT], color=ft.Colors.ON_SURFACE)
     text_theme = ft.TextTheme(**dict.fromkeys(TEXT_STYLES, fallback))
     return ft.Theme(use_material3=True, text_theme=text_theme, primary_text_theme=text_theme, **values)
 

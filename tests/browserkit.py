@@ -146,6 +146,15 @@ class Screen:
         return image.getpixel((x, y))
 
 
+def brightest(path: Path, box: tuple[int, int, int, int]) -> int:
+    """The brightest pixel (0-255, mean of R, G, B) inside ``box`` (left, top, right, bottom) of a screenshot."""
+    from PIL import Image
+
+    with Image.open(path) as image:
+        region = image.convert("L").crop(box)
+        return max(region.getdata())
+
+
 def distinct_colours(path: Path) -> int:
     """How many colours a screenshot has: a blank or failed screen has very few."""
     from PIL import Image

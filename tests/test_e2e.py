@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 
 import pytest
-from browserkit import CHROMIUM_ARGS, Screen, app_server, chromium_path, distinct_colours
+from browserkit import CHROMIUM_ARGS, Screen, app_server, brightest, chromium_path, distinct_colours
 from conftest import book_path
 
 from core.services import Quire
@@ -87,7 +87,9 @@ def test_desktop_import_read_jump_theme_search_highlight_and_reopen(browser, tmp
         screen.settle()
         dark = screen.pixel(1000, 450)
         assert sum(dark) < 150, f"dark theme background is {dark}"
-        _not_blank(screen.shot("4-dark-theme"))
+        shot = screen.shot("4-dark-theme")
+        _not_blank(shot)
+        assert brightest(shot, (350, 150, 1000, 450)) > 180  # the text is light on the dark page, not black
         screen.click_text("Sepia")
         screen.settle()
         sepia = screen.pixel(1000, 450)
