@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import flet as ft
 
 from app.i18n import Translator
+from app.theme import FONT_FAMILIES
 
 if TYPE_CHECKING:  # the chat model loads LangChain: the app imports it on first use, not at start
     from app.chat_model import ChatViewModel, Citation, ViewMessage, ViewPart
@@ -61,7 +62,7 @@ def _tool_card(part: ViewPart, t: Translator) -> ft.Control:
         dense=True,
         controls=[
             ft.Text(t("chat.tool.args"), size=11, weight=ft.FontWeight.BOLD),
-            ft.Text(args or "—", size=12, selectable=True, font_family="monospace"),
+            ft.Text(args or "—", size=12, selectable=True, font_family=FONT_FAMILIES["monospace"]),
             ft.Text(t("chat.tool.result"), size=11, weight=ft.FontWeight.BOLD),
             ft.Text(part.result or "…", size=12, selectable=True, max_lines=20),
         ],

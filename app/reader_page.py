@@ -90,7 +90,7 @@ def segment_control(
     if segment.kind == "list_item":
         return ft.Row([ft.Text("•", size=size), body(expand=True)], vertical_alignment=ft.CrossAxisAlignment.START)
     if segment.kind == "preformatted":
-        return ft.Text(text, size=size - 2, font_family="monospace", selectable=True)
+        return ft.Text(text, size=size - 2, font_family=FONT_FAMILIES["monospace"], selectable=True)
     if segment.kind == "image":
         return ft.Text(f"[{text or 'image'}]", size=size - 2, italic=True, color=ft.Colors.ON_SURFACE_VARIANT)
     return body()

@@ -30,11 +30,17 @@ HIGHLIGHT_COLORS = {
     "purple": "#D8C4F0",
     "search": "#FFB74D",
 }
-FONT_FAMILIES = {"serif": "Noto Serif", "sans-serif": "Noto Sans", "monospace": "monospace"}
-# The web client draws text itself and, offline, cannot fetch fallback fonts: without this bundled font
-# (Droid Sans Fallback, Apache-2.0, from Debian's fonts-droid-fallback) Chinese renders as empty boxes.
+# Reading fonts ship in assets/fonts (Liberation 2, SIL OFL 1.1, from Debian's fonts-liberation2), so the
+# choice looks the same everywhere, including the offline web client, which cannot fetch fonts; "sans-serif"
+# is the theme's own (Roboto). Without the bundled fallback (Droid Sans Fallback, Apache-2.0, from Debian's
+# fonts-droid-fallback) the web client draws Chinese as empty boxes.
 CJK_FONT = "Droid Sans Fallback"
-FONTS = {CJK_FONT: "fonts/DroidSansFallbackFull.ttf"}
+FONT_FAMILIES = {"serif": "Liberation Serif", "sans-serif": None, "monospace": "Liberation Mono"}
+FONTS = {
+    CJK_FONT: "fonts/DroidSansFallbackFull.ttf",
+    "Liberation Serif": "fonts/LiberationSerif-Regular.ttf",
+    "Liberation Mono": "fonts/LiberationMono-Regular.ttf",
+}
 TEXT_STYLES = [
     "display_large",
     "display_medium",
