@@ -151,8 +151,8 @@ def brightest(path: Path, box: tuple[int, int, int, int]) -> int:
     from PIL import Image
 
     with Image.open(path) as image:
-        region = image.convert("L").crop(box)
-        return max(region.getdata())
+        low, high = image.convert("L").crop(box).getextrema()
+        return high
 
 
 def distinct_colours(path: Path) -> int:
