@@ -209,6 +209,17 @@ def build_library_view(
     return ft.Column(parts, expand=True, spacing=12)
 
 
+def status_line(text: str, *, ok: bool, size: int = 14) -> ft.Control:
+    """A line with a done or problem icon (icons, since symbol glyphs are missing from the bundled fonts)."""
+    icon = ft.Icon(ft.Icons.CHECK_CIRCLE_OUTLINE if ok else ft.Icons.ERROR_OUTLINE, size=size + 4,
+                   color=ft.Colors.PRIMARY if ok else ft.Colors.ERROR)  # fmt: skip
+    return ft.Row(
+        [icon, ft.Text(text, size=size, color=None if ok else ft.Colors.ERROR, expand=True)],
+        vertical_alignment=ft.CrossAxisAlignment.START,
+        data="ok" if ok else "problem",
+    )
+
+
 def build_details_dialog(
     model: LibraryViewModel,
     book_id: int,
@@ -225,7 +236,7 @@ def build_details_dialog(
     contents = [ft.Text(("    " * row.depth) + row.title, size=13) for row in details.toc[:40]]
     if len(details.toc) > 40:
         contents.append(ft.Text(t("details.more", n=len(details.toc) - 40), size=13, italic=True))
-    warnings = [ft.Text(f"⚠ {w}", size=13, color=ft.Colors.ERROR) for w in details.warnings]
+    warnings = [status_line(w, ok=False, size=13) for w in details.warnings]
     tag_field = ft.TextField(
         hint_text=t("details.add_tag"),
         dense=True,

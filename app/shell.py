@@ -14,7 +14,7 @@ from app.chat_controller import ChatController
 from app.i18n import Translator
 from app.jobs import Jobs
 from app.library_model import LibraryViewModel
-from app.library_page import LibraryActions, build_details_dialog, build_library_view
+from app.library_page import LibraryActions, build_details_dialog, build_library_view, status_line
 from app.notes_model import NotesViewModel
 from app.notes_page import NotesActions, build_notes_list, build_notes_screen, note_dialog
 from app.reader_model import ReaderViewModel
@@ -305,9 +305,7 @@ class QuireApp:
             outcomes.append(outcome)
             if outcome.ok and outcome.book_id is not None and self.settings.auto_index:
                 self.start_index(outcome.book_id)  # "index books after import" is on
-            lines.controls.append(
-                ft.Text(("✓ " if outcome.ok else "✗ ") + outcome.message, color=None if outcome.ok else ft.Colors.ERROR)
-            )
+            lines.controls.append(status_line(outcome.message, ok=outcome.ok))
             progress.value = number / len(picked)
             self.page.update()
         ok = sum(o.ok for o in outcomes)

@@ -151,7 +151,7 @@ def brightest(path: Path, box: tuple[int, int, int, int]) -> int:
     from PIL import Image
 
     with Image.open(path) as image:
-        low, high = image.convert("L").crop(box).getextrema()
+        _, high = image.convert("L").crop(box).getextrema()
         return high
 
 
