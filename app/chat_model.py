@@ -1,5 +1,8 @@
-"""View-model of the chat panel: threads of a book, and the part reducer that turns agent events into
-what the panel draws (thinking, tool cards, text, citations), with streaming, throttling and stop."""
+"""View-model of the chat panel: a book's threads, and the reducer from agent events to drawn parts.
+
+The parts are thinking, tool cards, text, citations and errors; answers stream in a worker thread, redraws
+are throttled, and a stopped answer keeps what arrived.
+"""
 
 from __future__ import annotations
 

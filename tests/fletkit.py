@@ -1,5 +1,7 @@
-"""Client-less page tests: a real Flet Session and Page over a connection that only records, and helpers
-to find controls in the page's tree and fire their events through the session, as a client would."""
+"""Client-less page tests: a real Flet Session and Page over a connection that only records.
+
+Helpers find controls in the page's tree and fire their events through the session, as a client would.
+"""
 
 from __future__ import annotations
 

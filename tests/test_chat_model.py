@@ -1,5 +1,7 @@
-"""The chat view-model: the part reducer (events → parts, throttling, stop, errors) and whole answers
-streamed from a local OpenAI-compatible server through the real agent."""
+"""The chat view-model: the part reducer, and whole answers from a local OpenAI-compatible server.
+
+The reducer turns events into parts (with throttling, stop and errors); the answers go through the real agent.
+"""
 
 import threading
 

@@ -1,5 +1,8 @@
-"""Local-only mode: remote providers, embedding endpoints and model downloads are refused before any
-connection is tried; a model on this computer (an OpenAI-compatible server on 127.0.0.1) still answers."""
+"""Local-only mode: remote endpoints are refused before any connection; a model on this computer answers.
+
+Remote chat providers, embedding endpoints and model downloads are refused; an OpenAI-compatible server on
+127.0.0.1 still works.
+"""
 
 import re
 import socket
