@@ -184,6 +184,8 @@ class ChatViewModel:
         self.thread_id: int | None = None
         self.streaming = False
         self._stop = threading.Event()
+        self._lock = threading.Lock()  # the reducer is fed by the worker and by stop()
+        self._current: tuple[PartReducer, Callable[[], None]] | None = None
         self._worker: threading.Thread | None = None
         latest = self.threads()
         if latest:
@@ -247,6 +249,7 @@ class ChatViewModel:
         self.messages.append(answer)
         reducer = PartReducer(answer, self.clock)
         self._stop.clear()
+        self._current = (reducer, on_change)
         self.streaming = True
 
         def work() -> None:
@@ -256,20 +259,24 @@ class ChatViewModel:
                     if isinstance(event, ThreadEvent):
                         self.thread_id = event.thread_id
                         continue
-                    reducer.apply(event)
-                    if reducer.flush_due():
+                    with self._lock:  # the event in flight when Stop was pressed is kept, as it was saved
+                        reducer.apply(event)
+                        due = reducer.flush_due()
+                    if due:
                         on_change()
                     if self._stop.is_set():
-                        reducer.apply(Done("stopped"))
                         break
             except Exception as error:  # a provider failure the agent did not turn into an event
-                reducer.apply(ErrorEvent(str(error) or type(error).__name__))
-                reducer.apply(Done("error"))
+                with self._lock:
+                    reducer.apply(ErrorEvent(str(error) or type(error).__name__))
+                    reducer.apply(Done("error"))
             finally:
                 events.close()  # saves the answer so far (a stopped one is kept, marked stopped)
-                if answer.status == "streaming":
-                    answer.status = "complete"
+                with self._lock:
+                    if answer.status == "streaming":
+                        answer.status = "stopped" if self._stop.is_set() else "complete"
                 self.streaming = False
+                self._current = None
                 on_change()
 
         self._worker = threading.Thread(target=work, name="quire-chat", daemon=True)
@@ -277,8 +284,18 @@ class ChatViewModel:
         return self._worker
 
     def stop(self) -> None:
-        """Stop the answer being streamed; what arrived stays, marked stopped."""
+        """Stop the answer being streamed; what arrived stays, marked stopped at once.
+
+        The worker ends at the next streamed event (a running tool finishes first), then saves the answer.
+        """
         self._stop.set()
+        current = self._current
+        if current is not None:
+            reducer, on_change = current
+            with self._lock:
+                if reducer.message.status == "streaming":
+                    reducer.apply(Done("stopped"))
+            on_change()
 
     def wait(self, timeout: float = 30.0) -> None:
         """Wait for the answer being streamed (tests, and closing the app)."""

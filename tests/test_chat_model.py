@@ -127,6 +127,7 @@ def test_stop_keeps_the_partial_answer_marked_stopped(alice_quire: Quire) -> Non
     while len(chat.messages[-1].parts) < 1:
         pass
     chat.stop()
+    assert chat.messages[-1].status == "stopped"  # shown at once, while the worker still waits on the stream
     release.set()
     chat.wait()
     assert chat.messages[-1].status == "stopped" and chat.messages[-1].text
