@@ -35,6 +35,7 @@ class ReaderActions:
     search: Callable[[str], None]
     open_hit: Callable[[int], None]  # index into the model's search hits
     load_more: Callable[[bool], None]  # forward?
+    typing: Callable[[bool], None] = lambda focused: None  # a text field took or lost the keyboard
 
 
 def _spans(text: str, marks: list[Mark], dark: bool) -> list[ft.TextSpan]:
@@ -193,6 +194,8 @@ def toc_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> 
         dense=True,
         prefix_icon=ft.Icons.MY_LOCATION,
         on_submit=lambda e: actions.navigate(e.control.value or ""),
+        on_focus=lambda e: actions.typing(True),
+        on_blur=lambda e: actions.typing(False),
     )
     return ft.Column([go_to, ft.ListView(rows or [ft.Text(t("reader.toc.empty"))], expand=True)], expand=True)
 

@@ -62,6 +62,7 @@ class QuireApp:
         self.selection_slot = ft.Container()  # the reader's highlight bar, updated on its own
         self.percent_text = ft.Text()  # the reader's "n% read", updated on its own while scrolling
         self._warmed = False
+        self.typing = False  # a text field in the contents panel has the keyboard
         self.jobs = Jobs(quire, lambda: self.t, self._jobs_changed)  # indexing and model downloads
         self.chat = ChatController(self)  # the chat panel of the open book
         page.title = self.t("app.title")
@@ -130,6 +131,7 @@ class QuireApp:
             search=self.search,
             open_hit=self.open_hit,
             load_more=self.load_more,
+            typing=self.set_typing,
         )
 
     def _notes_actions(self, book_id: int | None) -> NotesActions:
@@ -321,6 +323,10 @@ class QuireApp:
         self.panel = None
         self.go_library()
 
+    def set_typing(self, focused: bool) -> None:
+        """A text field beside the text has the keyboard: page keys must type, not turn pages."""
+        self.typing = focused
+
     def open_panel(self, name: str | None) -> None:
         self.panel = None if name == self.panel else name
         self.render()
@@ -328,6 +334,7 @@ class QuireApp:
     def navigate(self, where: str) -> None:
         if self.reader is None:
             return
+        self.typing = False  # a choice was made: the keys turn pages again
         if where == "next":
             self.reader.next_page()
         elif where == "previous":
@@ -512,7 +519,7 @@ class QuireApp:
         if event.key.upper() == "F" and (getattr(event, "ctrl", False) or getattr(event, "meta", False)):
             self.panel = "search"
             self.render()
-        elif self.panel in ("search", "notes", "appearance", "chat"):
+        elif self.typing or self.panel in ("search", "notes", "appearance", "chat"):
             return  # keys go to the panel's fields, not to page turning
         elif event.key in NEXT_KEYS:
             self.navigate("next")
