@@ -29,10 +29,10 @@ from core.errors import QuireError
 from core.library import Bookmark, Highlight
 from core.services import Quire
 from platform_adapters.base import PickedFile, SecretStore
-
-if TYPE_CHECKING:
-    from app.chat_model import Citation
 from platform_adapters.memory import MemorySecrets
+
+if TYPE_CHECKING:  # the chat model loads LangChain: imported in the background after the first screen
+    from app.chat_model import Citation
 
 NEXT_KEYS = {"Arrow Right", "Arrow Down", "Page Down", " "}
 PREVIOUS_KEYS = {"Arrow Left", "Arrow Up", "Page Up"}
@@ -57,7 +57,7 @@ class QuireApp:
         self.library = LibraryViewModel(quire, self.t)
         self.reader: ReaderViewModel | None = None
         self.screen = "library"  # library, reader, notes, settings
-        self.panel: str | None = None  # reader side panel: toc, search, notes, appearance
+        self.panel: str | None = None  # reader side panel: toc, search, notes, appearance, chat
         self.message = ""  # the last import summary, for tests and screen readers
         self.selection_slot = ft.Container()  # the reader's highlight bar, updated on its own
         self.percent_text = ft.Text()  # the reader's "n% read", updated on its own while scrolling
