@@ -296,6 +296,13 @@ def test_go_to_a_place_bookmark_list_and_tags(quire: Quire) -> None:
             " Write a percentage like 40% or a place like 12.3."
         )
         assert app.reader.chapter_title == here
+        await _key(session, "F", ctrl=True)
+        field = find(app.page.controls, kind=ft.TextField)
+        field.value = "黛玉"
+        await fire(session, field, "submit")  # Chinese search: hits in reading order, the words marked
+        ordinals = [hit.ordinal for hit in app.reader.search_hits]
+        assert len(ordinals) > 20 and ordinals == sorted(ordinals)
+        await _key(session, "Escape")
         await fire(session, find(app.page.controls, tooltip="Bookmark"))
         app.navigate("0.0")
         await fire(session, find(app.page.controls, tooltip="Notes"))
