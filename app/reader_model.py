@@ -130,6 +130,10 @@ class ReaderViewModel:
         record = self.quire.library.segments(self.book.id, ordinal, 1)[0]
         return self.go_to(record.locator)
 
+    def image(self, segment: SegmentRecord) -> bytes | None:
+        """The picture of an image segment (None: show its caption instead)."""
+        return self.quire.library.image(self.book.id, segment.src) if segment.src else None
+
     # -- where the reader is ------------------------------------------------------------------
     def save_position(self) -> None:
         """Remember the place and add the reading time since the last activity (pauses capped)."""

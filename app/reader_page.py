@@ -58,8 +58,9 @@ def segment_control(
     *,
     dark: bool = False,
     on_select: Callable[[int, int, int], None] | None = None,
+    image: Callable[[SegmentRecord], bytes | None] | None = None,
 ) -> ft.Control:
-    """One segment with the typography of its kind and its highlight or search marks."""
+    """One segment with the typography of its kind and its highlight or search marks; pictures for images."""
     size = settings.font_size
     family = FONT_FAMILIES.get(settings.font_family)
     style = ft.TextStyle(height=settings.line_height, font_family=family, font_family_fallback=[CJK_FONT])
@@ -93,7 +94,17 @@ def segment_control(
     if segment.kind == "preformatted":
         return ft.Text(text, size=size - 2, font_family=FONT_FAMILIES["monospace"], selectable=True)
     if segment.kind == "image":
-        return ft.Text(f"[{text or 'image'}]", size=size - 2, italic=True, color=ft.Colors.ON_SURFACE_VARIANT)
+        caption = ft.Text(
+            text, size=size - 3, italic=True, color=ft.Colors.ON_SURFACE_VARIANT, text_align=ft.TextAlign.CENTER
+        )
+        picture = image(segment) if image else None
+        if picture is None:
+            return ft.Text(f"[{text or 'image'}]", size=size - 2, italic=True, color=ft.Colors.ON_SURFACE_VARIANT)
+        return ft.Column(
+            [ft.Image(src=picture, fit=ft.BoxFit.SCALE_DOWN), *([caption] if text else [])],  # never enlarged
+            horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+            spacing=4,
+        )
     return body()
 
 
@@ -106,7 +117,8 @@ def _text_area(
     paginated = settings.layout == "paginated"
     segments = model.page_segments() if paginated else model.visible
     controls: list[ft.Control] = [
-        segment_control(s, settings, marks.get(s.ordinal), dark=dark, on_select=actions.select) for s in segments
+        segment_control(s, settings, marks.get(s.ordinal), dark=dark, on_select=actions.select, image=model.image)
+        for s in segments
     ]
     if not paginated:
         if not model.at_start:

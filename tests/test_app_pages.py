@@ -175,6 +175,8 @@ def test_phone_contents_is_a_sheet_that_closes_on_a_choice(quire: Quire) -> None
         app = start(quire, session)
         app.open_book(1)
         assert app.panel is None and not any(isinstance(c, ft.ListTile) for c in _all(app))  # no contents yet
+        pictures = [c for c in _all(app) if isinstance(c, ft.Image) and isinstance(c.src, bytes)]
+        assert pictures and pictures[0].src[:3] == b"\xff\xd8\xff"  # the cover illustration, drawn
         await fire(session, find(app.page.controls, tooltip="Contents"))
         assert app.panel == "toc" and not any(isinstance(c, ft.GestureDetector) for c in _all(app))  # text hidden
         await fire(session, clickable(app.page.controls, "The Pool Of Tears"))

@@ -165,3 +165,16 @@ def test_full_width_letters_and_case_fold_in_search(library: Library) -> None:
     assert hits
     text = library.segment(record.id, hits[0].locator).text
     assert "阿Ｑ" in text and "**阿**" in hits[0].snippet and "**Ｑ**" in hits[0].snippet
+
+
+def test_illustrations_are_read_from_the_stored_epub(tmp_path: Path) -> None:
+    library = Library(tmp_path / "lib")
+    alice, _ = library.import_file(book_path("en/epubjs-alice.epub"))
+    nahan, _ = library.import_file(book_path("zh/luxun_nahan.txt"))
+    first = library.segments(alice.id, 0, 1)[0]
+    assert first.kind == "image" and first.src == "OPS/images/cover_th.jpg"
+    picture = library.image(alice.id, first.src)
+    assert picture is not None and picture[:3] == b"\xff\xd8\xff"  # a JPEG
+    assert library.image(alice.id, "OPS/images/not-there.jpg") is None
+    assert library.image(alice.id, "../../etc/passwd") is None
+    assert library.image(nahan.id, "anything.png") is None

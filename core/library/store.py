@@ -6,6 +6,7 @@ import json
 import os
 import sqlite3
 import threading
+import zipfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,6 +18,8 @@ from core.errors import BookNotFoundError, LibraryError, LocatorError
 from core.library.db import connect, now
 from core.library.fts import index_text, make_snippet, match_expression
 from core.library.records import BookRecord, SearchHit, SegmentRecord, TocRow
+
+MAX_IMAGE_BYTES = 16 * 1024 * 1024  # an illustration larger than this is shown as its caption only
 
 _BOOK_COLUMNS = "b.*, b.cover IS NOT NULL AS has_cover"
 
@@ -200,6 +203,21 @@ class Library:
         if not matches:
             raise LibraryError(f"the file of '{record.title}' is missing from {self.files}: import it again")
         return matches[0]
+
+    def image(self, book_id: int, src: str) -> bytes | None:
+        """An illustration of an EPUB by its path in the archive (an image segment's ``src``), or None.
+
+        The archive passed the import's safety checks; images larger than MAX_IMAGE_BYTES are not read.
+        """
+        path = self.file_path(book_id)
+        if path.suffix.lower() != ".epub":
+            return None  # text and Markdown books keep no images of their own
+        try:
+            with zipfile.ZipFile(path) as archive:
+                info = archive.getinfo(src)
+                return archive.read(info) if info.file_size <= MAX_IMAGE_BYTES else None
+        except (KeyError, OSError, zipfile.BadZipFile):
+            return None
 
     def cover(self, book_id: int) -> tuple[bytes, str] | None:
         """The cover image bytes and media type, or None."""
