@@ -40,13 +40,12 @@ class ChatController:
 
     def status(self, reader: ReaderViewModel) -> ChatStatus:
         app = self.app
-        index = app.quire.index_status(reader.book.id)
-        text, indexing = app.jobs.index_line(reader.book.id)
+        index = app.jobs.index_line(reader.book.id)
         return ChatStatus(
             spoiler_protection=app.settings.spoiler_protection,
-            index_text=text,
-            indexing=indexing,
-            indexed=index is not None and index.status == "done",
+            index_text=index.text,
+            indexing=index.running,
+            indexed=index.done,
             chapter=reader.chapter_title,
             selection=reader.selection.text if reader.selection else None,
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from typing import NamedTuple
 
 from app.i18n import Translator
 from core.errors import IndexCancelled, QuireError
@@ -12,6 +13,14 @@ from core.rag import IndexStatus
 from core.services import Quire
 
 REDRAW_INTERVAL = 0.5  # seconds between progress redraws
+
+
+class IndexLine(NamedTuple):
+    """A book's index as panels show it."""
+
+    text: str
+    running: bool
+    done: bool
 
 
 class Jobs:
@@ -74,19 +83,22 @@ class Jobs:
         if book_id in self.indexing:
             self.indexing[book_id].set()
 
-    def index_line(self, book_id: int) -> tuple[str, bool]:
-        """What to show about a book's index, and whether a job is running for it."""
+    def index_line(self, book_id: int) -> IndexLine:
+        """What to show about a book's index, whether a job is running for it, and whether it is complete."""
         running = book_id in self.indexing
+        status = None if running else self.quire.index_status(book_id)
+        done = status is not None and status.status == "done"
         if book_id in self.lines:
-            return self.lines[book_id], running
-        status = self.quire.index_status(book_id)
-        if status is not None and status.status == "done":
-            return self.t()("chat.index.done"), running
-        if status is not None and status.error:
-            return self.t()("chat.index.failed", reason=status.error), running
-        if status is not None and status.done:
-            return self.t()("chat.index.partial", done=status.done, total=status.total), running
-        return self.t()("chat.index.none"), running
+            text = self.lines[book_id]
+        elif done:
+            text = self.t()("chat.index.done")
+        elif status is not None and status.error:
+            text = self.t()("chat.index.failed", reason=status.error)
+        elif status is not None and status.done:
+            text = self.t()("chat.index.partial", done=status.done, total=status.total)
+        else:
+            text = self.t()("chat.index.none")
+        return IndexLine(text, running, done)
 
     # -- downloads ----------------------------------------------------------------------------
     def download(self, name: str) -> None:

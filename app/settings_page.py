@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import flet as ft
 
 from app.i18n import Translator
+from app.jobs import IndexLine
 from app.settings import FONTS, LAYOUTS, THEMES, Settings, SettingsStore
 from core.agent.provider_config import DEFAULT_BASE_URLS, PROVIDERS, ProviderConfig
 from core.errors import QuireError
@@ -69,7 +70,7 @@ class AIActions:
     download: Callable[[str], None]  # an embedding model by name
     start_index: Callable[[int], None]
     cancel_index: Callable[[int], None]
-    index_line: Callable[[int], tuple[str, bool]]  # a book's index status line, and whether it is running
+    index_line: Callable[[int], IndexLine]  # a book's index status line, whether it is running
     progress: Callable[[str], str]  # a model's download progress line ("" when none)
     refresh: Callable[[], None]  # send changed controls to the screen
 
@@ -248,7 +249,7 @@ def embedding_controls(quire: Quire, t: Translator, actions: AIActions) -> list[
         )
     rows.append(ft.Text(t("settings.books_index"), weight=ft.FontWeight.W_600))
     for book in quire.books():
-        line, running = actions.index_line(book.id)
+        line, running, _ = actions.index_line(book.id)
         button = (
             ft.TextButton(t("chat.index.cancel"), on_click=lambda e, b=book.id: actions.cancel_index(b))
             if running
