@@ -8,6 +8,7 @@ import sys
 
 import flet as ft
 
+from app.fonts import ASSETS, web_assets
 from app.shell import QuireApp
 from core.agent.provider_config import PROVIDERS
 from core.services import Quire
@@ -41,17 +42,22 @@ def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     quire = Quire(args.library)
 
-    async def start(page: ft.Page) -> None:
-        QuireApp(page, quire, secrets=await secret_store(page)).render()
-
     # Only Linux can lack a display server; macOS and Windows desktops always have a screen.
     headless = (
         sys.platform.startswith("linux") and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY")
     )
     web = args.web or headless
+    assets, fonts = str(ASSETS), None
+    if web:  # the browser gets its fonts from us, Chinese included (it cannot fetch any offline)
+        folder, fonts = web_assets(current_platform().paths.cache_dir() / "web-assets")
+        assets = str(folder)
+
+    async def start(page: ft.Page) -> None:
+        QuireApp(page, quire, secrets=await secret_store(page), fonts=fonts).render()
+
     port = args.port or (8550 if web else 0)
     view = ft.AppView.WEB_BROWSER if web else ft.AppView.FLET_APP
-    ft.run(start, view=view, port=port, no_cdn=True, assets_dir="assets")
+    ft.run(start, view=view, port=port, no_cdn=True, assets_dir=assets)
 
 
 if __name__ == "__main__":

@@ -8,10 +8,11 @@ from dataclasses import dataclass
 
 import flet as ft
 
+from app.fonts import CJK_FONT
 from app.i18n import Translator
 from app.reader_model import SEARCH_LIMIT, Mark, ReaderViewModel
 from app.settings import Settings
-from app.theme import CJK_FONT, FONT_FAMILIES, highlight_color
+from app.theme import FONT_FAMILIES, highlight_color
 from core.library import HIGHLIGHT_COLORS, SegmentRecord
 
 WIDE = 900  # px: from here panels open beside the text instead of over it

@@ -48,6 +48,7 @@ class QuireApp:
         *,
         secrets: SecretStore | None = None,
         settings_folder: Path | None = None,
+        fonts: dict[str, str] | None = None,
     ) -> None:
         self.page = page
         self.quire = quire
@@ -69,7 +70,8 @@ class QuireApp:
         page.padding = 12
         page.on_keyboard_event = self.on_key
         page.on_resize = lambda e: self.render()
-        apply_theme(page, self.settings)
+        self.fonts = fonts  # the font files the client can load (None: the reading fonts in assets/)
+        apply_theme(page, self.settings, fonts)
         quire.network.local_only = self.settings.local_only
 
     # -- drawing ------------------------------------------------------------------------------
@@ -211,7 +213,7 @@ class QuireApp:
             self.t = Translator(self.settings.language)
             self.library.t = self.t
             self.page.title = self.t("app.title")
-        apply_theme(self.page, self.settings)
+        apply_theme(self.page, self.settings, self.fonts)
         self.quire.network.local_only = self.settings.local_only
         self.render()
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import flet as ft
 
+from app.fonts import CJK_FONT, READING_FONTS
 from app.settings import Settings
 
 SEED = "#5C6BC0"  # indigo: calm, readable accents in both light and dark
@@ -32,15 +33,8 @@ HIGHLIGHT_COLORS = {
 }
 # Reading fonts ship in assets/fonts (Liberation 2, SIL OFL 1.1, from Debian's fonts-liberation2), so the
 # choice looks the same everywhere, including the offline web client, which cannot fetch fonts; "sans-serif"
-# is the theme's own (Roboto). Without the bundled fallback (Droid Sans Fallback, Apache-2.0, from Debian's
-# fonts-droid-fallback) the web client draws Chinese as empty boxes.
-CJK_FONT = "Droid Sans Fallback"
+# is the theme's own (Roboto). Chinese falls back to the CJK font (served to the web client, see app.fonts).
 FONT_FAMILIES = {"serif": "Liberation Serif", "sans-serif": None, "monospace": "Liberation Mono"}
-FONTS = {
-    CJK_FONT: "fonts/DroidSansFallbackFull.ttf",
-    "Liberation Serif": "fonts/LiberationSerif-Regular.ttf",
-    "Liberation Mono": "fonts/LiberationMono-Regular.ttf",
-}
 TEXT_STYLES = [
     "display_large",
     "display_medium",
@@ -68,9 +62,12 @@ def _theme(**values: object) -> ft.Theme:
     return ft.Theme(use_material3=True, text_theme=text_theme, primary_text_theme=text_theme, **values)
 
 
-def apply_theme(page: ft.Page, settings: Settings) -> None:
-    """Set the page's theme mode and colour schemes from the reader's choice (system by default)."""
-    page.fonts = dict(FONTS)
+def apply_theme(page: ft.Page, settings: Settings, fonts: dict[str, str] | None = None) -> None:
+    """Set the page's theme mode and colour schemes from the reader's choice (system by default).
+
+    ``fonts`` maps font families to the asset files the client loads (the reading fonts by default).
+    """
+    page.fonts = dict(READING_FONTS if fonts is None else fonts)
     page.theme = _theme(color_scheme_seed=SEED)
     page.dark_theme = _theme(color_scheme_seed=SEED)
     if settings.theme == "sepia":

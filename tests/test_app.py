@@ -113,3 +113,17 @@ def test_library_sorts_searches_filters_and_imports(quire: Quire) -> None:
     assert model.remove_prompt(1) == "Remove “Alice's Adventures in Wonderland” and its notes?"
     zh = LibraryViewModel(quire, Translator("zh"))
     assert zh.summary == "2 本书" and zh.remove_prompt(2) == "删除《hlm》及其笔记？"
+
+
+def test_web_assets_serve_the_reading_fonts_and_the_packaged_cjk_font(tmp_path: Path) -> None:
+    from app.fonts import CJK_FONT, READING_FONTS, cjk_font_file, web_assets
+
+    cjk = cjk_font_file()
+    assert cjk is not None and cjk.stat().st_size > 10_000_000  # noto-cjk-sans-otc is a dependency
+    folder, fonts = web_assets(tmp_path / "web")
+    assert fonts == {**READING_FONTS, CJK_FONT: "fonts/NotoSansCJK-Regular.ttc"}
+    for asset in [*fonts.values(), "icon.png"]:
+        assert (folder / asset).is_file() and not (folder / asset).is_symlink()
+    copied = (folder / fonts[CJK_FONT]).stat().st_mtime_ns
+    web_assets(tmp_path / "web")  # a second start copies nothing
+    assert (folder / fonts[CJK_FONT]).stat().st_mtime_ns == copied
