@@ -5,16 +5,20 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 
 import flet as ft
 
 from app.fonts import ASSETS, web_assets
+from app.settings import REMOTE_EMBEDDERS
 from app.shell import QuireApp
-from core.agent.provider_config import PROVIDERS
+from app.web_gate import WebGate, is_loopback_host, new_token, page_url
+from core.agent.provider_config import PROVIDERS, secret_name
 from core.services import Quire
 from platform_adapters import SecretStore, current_platform
 
 PHONES = (ft.PagePlatform.ANDROID, ft.PagePlatform.IOS)
+TOKEN_ENV = "QUIRE_WEB_TOKEN"
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -22,6 +26,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--web", action="store_true", help="serve the web UI instead of opening a window")
     parser.add_argument("--port", type=int, default=int(os.environ.get("FLET_SERVER_PORT", "0") or 0), help="web port")
     parser.add_argument("--library", help="library folder (default: $QUIRE_LIBRARY or the app's data folder)")
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address the web UI listens on (default 127.0.0.1: this computer only); any other needs a token",
+    )
+    parser.add_argument(
+        "--token",
+        default=os.environ.get(TOKEN_ENV) or None,
+        help=f"the web UI's access token when it listens beyond this computer (default: ${TOKEN_ENV}, else a new one)",
+    )
     return parser.parse_args(argv)
 
 
@@ -33,7 +47,9 @@ async def secret_store(page: ft.Page) -> SecretStore:
         from platform_adapters.mobile import SecureStorageSecrets
 
         secrets = SecureStorageSecrets(SecureStorage(), page.run_task)
-        await secrets.load(f"provider:{kind}" for kind in PROVIDERS)
+        names = [secret_name("provider", kind) for kind in PROVIDERS]
+        names += [secret_name("embedding", kind) for kind in REMOTE_EMBEDDERS]
+        await secrets.load(name + suffix for name in names for suffix in ("", ":endpoint"))
         return secrets
     return current_platform().secrets
 
@@ -55,9 +71,29 @@ def main(argv: list[str] | None = None) -> None:
     async def start(page: ft.Page) -> None:
         QuireApp(page, quire, secrets=await secret_store(page), fonts=fonts).render()
 
-    port = args.port or (8550 if web else 0)
-    view = ft.AppView.WEB_BROWSER if web else ft.AppView.FLET_APP
-    ft.run(start, view=view, port=port, no_cdn=True, assets_dir=assets)
+    if web:
+        serve_web(start, args.host, args.port or 8550, args.token, assets)
+    else:
+        ft.run(start, view=ft.AppView.FLET_APP, no_cdn=True, assets_dir=assets)
+
+
+def serve_web(start: Callable, host: str, port: int, token: str | None, assets: str) -> None:
+    """Serve the web UI behind the gate: this computer only, or (with a token) the network, said loudly."""
+    import uvicorn
+
+    if is_loopback_host(host):
+        token = None  # nobody else can reach it; the gate still checks Host and Origin
+    else:
+        token = token or new_token()
+        print(
+            f"WARNING: Quire's web UI is listening on {host}:{port}, reachable from other computers.\n"
+            "Anyone with the link below can read your library and use your AI provider. Keep it secret.",
+            file=sys.stderr,
+        )
+    os.environ.pop("FLET_SERVER_IP", None)  # Flet would otherwise bind where that says, past the gate
+    flet_app = ft.run(start, no_cdn=True, assets_dir=assets, export_asgi_app=True)
+    print(f"Quire: {page_url(host, port, token)}", flush=True)
+    uvicorn.run(WebGate(flet_app, port, token), host=host, port=port, log_level="warning", ws="websockets-sansio")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ import flet as ft
 
 from app.i18n import Translator
 from app.theme import FONT_FAMILIES
+from core.agent.safe_markdown import without_remote_images
 
 if TYPE_CHECKING:  # the chat model loads LangChain: the app imports it on first use, not at start
     from app.chat_model import ChatViewModel, Citation, ViewMessage, ViewPart
@@ -87,7 +88,9 @@ def _part(part: ViewPart, t: Translator) -> ft.Control:
                 ft.Text(part.text, color=ft.Colors.ERROR, expand=True),
             ]
         )
-    return ft.Markdown(part.text, selectable=True, extension_set=ft.MarkdownExtensionSet.GITHUB_WEB)
+    return ft.Markdown(  # the model's text and the book's may both try to load a remote image: neither can
+        without_remote_images(part.text), selectable=True, extension_set=ft.MarkdownExtensionSet.GITHUB_WEB
+    )
 
 
 def _message(message: ViewMessage, last: bool, actions: ChatActions, t: Translator) -> ft.Control:

@@ -7,7 +7,7 @@ import os
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
-from core.agent.provider_config import PROVIDERS, ProviderConfig
+from core.agent.provider_config import PROVIDERS, ProviderConfig, secret_name, store_key, stored_key
 from core.errors import QuireError
 from platform_adapters.base import SecretStore
 
@@ -94,21 +94,19 @@ class SettingsStore:
         """Choose a provider; its key (if given) goes to the secret store only."""
         settings.provider = asdict(config)
         if api_key:
-            self.secrets.set(config.secret_name, api_key)
+            store_key(self.secrets, config.secret_name, api_key, config.url)
         self.save(settings)
 
     def set_embedding(self, settings: Settings, kind: str, model: str, base_url: str, api_key: str | None) -> None:
         """Use a remote embedding endpoint (kind 'openai' or 'ollama'), or on-device models when kind is ''."""
         settings.embedding = {"kind": kind, "model": model, "base_url": base_url} if kind else {}
         if kind and api_key:
-            self.secrets.set(f"embedding:{kind}", api_key)
+            store_key(self.secrets, secret_name("embedding", kind), api_key, base_url or REMOTE_EMBEDDERS[kind])
         self.save(settings)
 
-    def embedding_key(self, kind: str) -> str | None:
-        try:
-            return self.secrets.get(f"embedding:{kind}")
-        except QuireError:
-            return None
+    def embedding_key(self, kind: str, base_url: str) -> str | None:
+        """The remote embedder's key, only for the endpoint it was saved for (ProviderError otherwise)."""
+        return stored_key(self.secrets, secret_name("embedding", kind), base_url, REMOTE_EMBEDDERS.get(kind, ""))
 
     def has_key(self, config: ProviderConfig) -> bool:
         """Whether a key is stored (the settings screen shows only this, never the key)."""

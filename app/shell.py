@@ -463,7 +463,7 @@ class QuireApp:
         if remote is None:
             return None
         spec, base_url = remote
-        return self.quire.use_remote_embedder(spec, base_url, self.store.embedding_key(spec.split(":")[0]))
+        return self.quire.use_remote_embedder(spec, base_url, self.store.embedding_key(spec.split(":")[0], base_url))
 
     def cancel_index(self, book_id: int | None = None) -> None:
         target = book_id if book_id is not None else (self.reader.book.id if self.reader else None)

@@ -1,26 +1,55 @@
-"""Local-only mode: one switch that refuses every network endpoint except this computer's own."""
+"""Local-only mode and the HTTP clients that enforce it: every request, redirects included, is checked.
+
+One switch refuses every network endpoint except this computer's own. A host counts as local when it is a
+loopback address, or ``localhost`` / ``*.localhost`` whose every resolved address is loopback (such names
+are resolved and checked, not trusted; no other name is looked up). The clients made here check each request as it is sent, so a local endpoint that redirects
+elsewhere is refused at the redirect, and an endpoint's client never follows a redirect to another host
+(the key it carries is for that endpoint alone).
+"""
 
 from __future__ import annotations
 
 import ipaddress
+import socket
+from typing import Any
 from urllib.parse import urlsplit
 
-from core.errors import QuireError
+import httpx
 
-LOCAL_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost"}
+from core.errors import ProviderError, QuireError
 
 
 class LocalOnlyError(QuireError):
     """A remote endpoint was asked for while local-only mode is on."""
 
 
-def is_local_url(url: str) -> bool:
-    """True for http(s) URLs whose host is this computer (localhost or a loopback address)."""
-    host = (urlsplit(url).hostname or "").lower()
-    if host in LOCAL_NAMES or host.endswith(".localhost"):
-        return True
+def _is_loopback_address(text: str) -> bool:
     try:
-        return ipaddress.ip_address(host).is_loopback
+        return ipaddress.ip_address(text.split("%", 1)[0]).is_loopback
+    except ValueError:
+        return False
+
+
+def is_local_host(host: str) -> bool:
+    """True when every address ``host`` stands for is this computer's (a name is resolved to check)."""
+    host = host.strip("[]").lower()
+    if not host:
+        return False
+    if _is_loopback_address(host):
+        return True
+    if host != "localhost" and not host.endswith(".localhost"):
+        return False  # another address, or a name that only a DNS query (itself a remote contact) could place
+    try:
+        infos = socket.getaddrinfo(host, None)
+    except (OSError, UnicodeError):
+        return False
+    return bool(infos) and all(_is_loopback_address(str(info[4][0])) for info in infos)
+
+
+def is_local_url(url: str) -> bool:
+    """True for URLs whose host is this computer (localhost, a loopback address, a name resolving only there)."""
+    try:
+        return is_local_host(urlsplit(url).hostname or "")
     except ValueError:
         return False
 
@@ -34,8 +63,44 @@ class NetworkPolicy:
     def check(self, url: str, what: str) -> None:
         """Raise LocalOnlyError when local-only mode forbids contacting ``url`` for ``what``."""
         if self.local_only and not is_local_url(url):
-            host = urlsplit(url).hostname or url
+            try:
+                host = urlsplit(url).hostname or url
+            except ValueError:
+                host = url
             raise LocalOnlyError(
                 f"local-only mode is on, so {what} at {host} is not contacted: "
                 "use a model on this computer (such as Ollama at localhost) or turn local-only mode off in Settings"
             )
+
+    def _guard(self, what: str, home: str | None):
+        """A request hook: the policy, and (with ``home``) no request to another host than the endpoint's."""
+        home_host = httpx.URL(home).host if home else None
+
+        def hook(request: httpx.Request) -> None:
+            if home_host is not None and request.url.host != home_host:
+                raise ProviderError(
+                    f"{what} at {home_host} redirected to {request.url.host}; Quire does not follow it "
+                    "(the endpoint's key is for that endpoint alone): check the endpoint URL"
+                )
+            self.check(str(request.url), what)
+
+        return hook
+
+    def client(self, what: str, home: str | None = None, *, library: Any = httpx, **options: Any) -> httpx.Client:
+        """An httpx client whose every request is checked; ``home``: stay on that endpoint's host.
+
+        ``library`` is httpx, or a package with its API (the Anthropic SDK requires its own fork, httpx2).
+        """
+        hook = self._guard(what, home)
+        return library.Client(event_hooks={"request": [hook]}, **options)
+
+    def async_client(
+        self, what: str, home: str | None = None, *, library: Any = httpx, **options: Any
+    ) -> httpx.AsyncClient:
+        """The asynchronous twin of ``client``."""
+        hook = self._guard(what, home)
+
+        async def async_hook(request: httpx.Request) -> None:
+            hook(request)
+
+        return library.AsyncClient(event_hooks={"request": [async_hook]}, **options)

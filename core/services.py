@@ -248,7 +248,7 @@ class Quire:
         if kind not in classes or not model:
             raise QuireError(f"'{spec}' is not a remote embedder: write openai:MODEL or ollama:MODEL")
         self.network.check(base_url, f"the {kind} embedding endpoint")
-        embedder = classes[kind](model, base_url=base_url, api_key=api_key)
+        embedder = classes[kind](model, base_url=base_url, api_key=api_key, policy=self.network)
         self.remote_embedders[embedder.name] = embedder
         return embedder.name
 

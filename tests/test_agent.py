@@ -38,7 +38,7 @@ def test_tools_follow_the_state(quire: Quire) -> None:
     _, model = _run(open_book, [[("text", "Hi.")]])
     assert "selected_text" in model.bound[0]
     system = model.seen[0][0].content
-    assert "Open book: Alice's Adventures in Wonderland" in system and "Spoiler protection: off" in system
+    assert "Open book: <book_text>Alice's Adventures in Wonderland</book_text>" in system and "Spoiler protection: off" in system
 
 
 def test_events_stream_in_order_and_citations_are_verified(quire: Quire) -> None:
@@ -158,13 +158,14 @@ def test_reading_tools_stay_before_the_reader(quire: Quire) -> None:
     around = session.around_position(3)
     assert around.count("(4.") == 3 and "(4.10)" in around and "(4.11)" not in around
     chapter = session.current_chapter()
-    assert "'The Pool Of Tears', page 1" in chapter and "(4.11)" not in chapter and "hidden" in chapter
+    assert "<book_text>The Pool Of Tears</book_text>, page 1" in chapter and "(4.11)" not in chapter and "hidden" in chapter
     passages = session.chapter_passages(3)  # entry 3 is The Pool Of Tears
-    assert passages.startswith("[1] The Pool Of Tears")
+    assert passages.startswith("[1] (4.") and "in <book_text>The Pool Of Tears</book_text>" in passages
     assert all(p.end_ordinal <= bound for p in session.passages.values())
     assert "not reached this chapter" in session.chapter_passages(8)
     compared = session.compare_sections(2, 8, "Alice cries")
-    assert "From 'Down The Rabbit-Hole'" in compared and "(nothing the reader may see)" in compared
+    assert "From <book_text>Down The Rabbit-Hole</book_text>" in compared and "(nothing the reader may see" in compared
+    assert "Caucus" not in compared  # the title of a chapter not reached is not shown
     assert all(p.end_ordinal <= bound for p in session.passages.values())
     assert session.selected_text() == "The reader has not selected anything."
 

@@ -19,6 +19,7 @@ from core.agent.events import (
     ToolCallStarted,
     ToolResult,
 )
+from core.agent.provider_config import store_key
 from core.agent.providers import ProviderConfig
 from core.services import Quire
 from platform_adapters.memory import MemorySecrets
@@ -92,7 +93,7 @@ def test_an_answer_streams_from_a_provider_and_is_saved(alice_quire: Quire) -> N
     with OpenAIMock(_script()) as mock:
         config = ProviderConfig("deepseek", "deepseek-reasoner", base_url=mock.url)  # streams its reasoning
         secrets = MemorySecrets()
-        secrets.set("provider:deepseek", "sk-test")
+        store_key(secrets, "provider:deepseek", "sk-test", mock.url)
         chat = ChatViewModel(alice_quire, 1, provider=lambda: config, secrets=secrets, spoilers=lambda: True)
         assert chat.messages == [] and chat.mode == "deepseek"
         chat.ask("Why does the cat grin?", lambda: changes.append([p.kind for p in chat.messages[-1].parts]))

@@ -214,3 +214,58 @@ def test_chat_streams_parts_cites_and_stops_at_desktop_and_phone_sizes(browser, 
     assert [m.status for m in answers] == ["complete", "stopped"] and len(mock.requests) == 4
     assert answers[0].text == "".join(answer)
     assert answers[1].text.startswith("word0 word1 word2 word3") and "word59" not in answers[1].text  # cut short
+
+
+def test_no_remote_image_is_fetched_from_a_hostile_book_or_a_model(browser, tmp_path: Path) -> None:
+    from epubkit import make_epub
+    from httpkit import LocalServer, Reply
+    from openai_mock import OpenAIMock
+
+    with LocalServer(lambda request: Reply(200, b"GIF89a", {"content-type": "image/gif"})) as tracker:
+        pixel = tracker.url.replace("127.0.0.1", "localhost")  # another origin than the app's
+        body = (
+            f"<p>The pink pixel watched the fox. ![pink pixel]({pixel}/markdown.gif) and "
+            f'&lt;img src="{pixel}/html.gif"&gt; and [![x]({pixel}/nested.gif)](https://example.org)</p>'
+        ) * 2
+        data = make_epub([(f"The pink pixel ![t]({pixel}/title.gif)", body)], title="Pixel Tales")
+        library = tmp_path / "lib"
+        Quire(library).import_bytes(data, "pixel.epub")
+        settings = {"spoiler_protection": False, "local_only": True}
+        library.mkdir(parents=True, exist_ok=True)
+        (library / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
+        with app_server(library) as url:
+            page = browser.new_page(viewport={"width": 1440, "height": 900})
+            requested: list[str] = []
+            page.on("request", lambda request: requested.append(request.url))
+            screen = Screen(page, "hostile-images").open(url)
+            screen.click_label("Open Pixel Tales")
+            screen.click_label("Ask the book")
+            screen.type_into("Ask about this book", "pink pixel")
+            page.keyboard.press("Enter")
+            screen.wait_text("[1]", timeout=30_000)  # the offline answer quotes the passage, citation and all
+            screen.wait_text("title.gif)", timeout=10_000)  # the image syntax is shown as text
+            _not_blank(screen.shot("1-offline-answer"))
+            page.close()
+        assert tracker.requests == [], [r.path for r in tracker.requests]
+        assert not [u for u in requested if pixel.rsplit(":", 1)[1] in u], requested  # not even attempted
+
+        script = [[{"content": f"Here: ![a]({pixel}/model.gif) <img src='{pixel}/model-html.gif'> done."}]]
+        with OpenAIMock(script) as mock:
+            provider = {"kind": "openai-compatible", "model": "m", "base_url": mock.url}
+            (library / "settings.json").write_text(json.dumps({**settings, "provider": provider}), encoding="utf-8")
+            with app_server(library, env={"QUIRE_LLM_API_KEY": "sk-test-not-real"}) as url:
+                page = browser.new_page(viewport={"width": 1440, "height": 900})
+                requested = []
+                page.on("request", lambda request: requested.append(request.url))
+                screen = Screen(page, "hostile-images").open(url)
+                screen.click_label("Open Pixel Tales")
+                screen.click_label("Ask the book")
+                screen.click_label("New conversation", timeout=10_000)
+                screen.type_into("Ask about this book", "Show me a picture")
+                page.keyboard.press("Enter")
+                screen.wait_text("done.", timeout=30_000)
+                _not_blank(screen.shot("2-model-answer"))
+                page.close()
+        assert mock.requests, "the model was asked"
+        assert tracker.requests == [], [r.path for r in tracker.requests]
+        assert not [u for u in requested if pixel.rsplit(":", 1)[1] in u], requested  # not even attempted

@@ -8,6 +8,7 @@ import re
 import socket
 
 import pytest
+from httpkit import LocalServer, Reply
 from openai_mock import OpenAIMock
 
 from core.agent.conversation import ask
@@ -38,11 +39,66 @@ def connections(monkeypatch: pytest.MonkeyPatch) -> list:
     return seen
 
 
-def test_what_counts_as_local() -> None:
+def test_what_counts_as_local(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list = []
+    answers = {"ollama.localhost": "127.0.0.1", "evil.localhost": "10.1.2.3", "localhost": "127.0.0.1"}
+
+    def getaddrinfo(host, *args, **kwargs):  # the system's resolver, which may send *.localhost to DNS
+        asked.append(host)
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (answers[host], 0))]
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
     assert is_local_url("http://localhost:11434/v1") and is_local_url("http://127.0.0.1:8000")
     assert is_local_url("http://[::1]:8080/v1") and is_local_url("http://ollama.localhost/v1")
+    assert not is_local_url("http://evil.localhost/v1")  # resolved, and the address is not this computer's
     assert not is_local_url("https://api.openai.com/v1") and not is_local_url("http://192.168.1.20:11434")
-    assert not is_local_url("http://localhost.evil.com/v1")
+    assert not is_local_url("http://localhost.evil.com/v1") and not is_local_url("http://[::ffff:10.0.0.1]/")
+    assert "api.openai.com" not in asked and "localhost.evil.com" not in asked  # no DNS query for remote names
+
+
+def _redirecting_server(target: str) -> LocalServer:
+    """A server on 127.0.0.1 that answers every request with 307 to ``target`` (a private address)."""
+    return LocalServer(lambda request: Reply(307, b"", {"location": target + request.path}))
+
+
+@pytest.mark.parametrize("kind", ["openai-compatible", "anthropic"])
+def test_a_local_endpoint_redirecting_elsewhere_is_not_followed(
+    alice_quire: Quire, connections: list, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-not-real")
+    alice_quire.network.local_only = True
+    with _redirecting_server("http://10.255.0.7:8080") as server:
+        config = ProviderConfig(kind, "some-model", base_url=server.url + "/v1", max_retries=0)
+        events = list(ask(alice_quire, 1, "Who is late?", provider=config, spoilers=True))
+    errors = [e.message for e in events if isinstance(e, ErrorEvent)]
+    assert server.requests and errors, events
+    assert "10.255.0.7" in errors[0] and "sk-ant" not in errors[0], errors
+    assert not any(str(host).startswith("10.") for host in connections)  # the redirect was never followed
+
+
+def test_an_endpoint_redirecting_to_another_host_keeps_its_key(alice_quire: Quire, connections: list) -> None:
+    from core.agent.connection import check_connection
+    from core.agent.provider_config import store_key
+    from core.errors import ProviderError
+
+    secrets = MemorySecrets()
+    with LocalServer(lambda request: Reply(200, {"data": []})) as elsewhere:
+        with _redirecting_server(elsewhere.url.replace("127.0.0.1", "localhost")) as server:
+            store_key(secrets, "provider:openai-compatible", "sk-saved-for-this-one", server.url + "/v1")
+            config = ProviderConfig("openai-compatible", "m", base_url=server.url + "/v1")
+            with pytest.raises(ProviderError, match="redirected to localhost"):
+                check_connection(config, secrets)
+    assert server.requests and not elsewhere.requests
+
+
+def test_a_remote_embedder_chosen_before_local_only_is_refused_after(alice_quire: Quire, connections: list) -> None:
+    name = alice_quire.use_remote_embedder("openai:text-embedding-3-small", "http://192.0.2.10/v1", "sk-test")
+    alice_quire.network.local_only = True  # switched on later, in Settings
+    with pytest.raises(LocalOnlyError, match=r"embedding endpoint at 192\.0\.2\.10"):
+        alice_quire.embedder(name).embed_documents(["a White Rabbit with pink eyes"])
+    with pytest.raises(LocalOnlyError):
+        alice_quire.index(1, embedder=name)
+    assert connections == []
 
 
 def test_remote_things_are_refused_without_a_connection(alice_quire: Quire, connections: list) -> None:

@@ -134,6 +134,7 @@ def test_check_connection_lists_models_and_explains_failures() -> None:
     from httpkit import closed_port
 
     from core.agent.connection import check_connection
+    from core.agent.provider_config import store_key
     from core.errors import ProviderError
     from core.network_policy import LocalOnlyError, NetworkPolicy
     from platform_adapters.memory import MemorySecrets
@@ -144,7 +145,7 @@ def test_check_connection_lists_models_and_explains_failures() -> None:
         assert check_connection(config, secrets) == "connected: 2 models, including 'test-model'"
         other = ProviderConfig("openai-compatible", "gpt-9", base_url=mock.url)
         assert check_connection(other, secrets).startswith("connected: 2 models, but not 'gpt-9'")
-        secrets.set("provider:deepseek", "sk-revoked")
+        store_key(secrets, "provider:deepseek", "sk-revoked", mock.url)
         with pytest.raises(ProviderError, match="refused the API key") as refused:
             check_connection(ProviderConfig("deepseek", "deepseek-chat", base_url=mock.url), secrets)
         assert "sk-revoked" not in str(refused.value)

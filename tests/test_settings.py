@@ -38,3 +38,44 @@ def test_api_keys_go_to_the_secret_store_only(tmp_path: Path) -> None:
     assert "sk-never-in-a-file" not in store.path.read_text(encoding="utf-8")
     assert secrets.get("provider:deepseek") == "sk-never-in-a-file" and store.has_key(config)
     assert store.load().provider_config() == config
+
+
+def test_a_saved_key_is_never_sent_to_another_endpoint(tmp_path: Path, monkeypatch) -> None:
+    import pytest
+    from httpkit import LocalServer, Reply
+
+    from core.agent.connection import check_connection
+    from core.errors import ProviderError
+
+    monkeypatch.delenv("QUIRE_LLM_API_KEY", raising=False)
+    secrets = MemorySecrets()
+    store, settings = SettingsStore(tmp_path, secrets), Settings()
+    models = Reply(200, {"data": [{"id": "m"}]})
+    with LocalServer(lambda r: models) as owner, LocalServer(lambda r: models) as attacker:
+        store.set_provider(settings, ProviderConfig("openai-compatible", "m", base_url=owner.url), "sk-owner-key")
+        check_connection(settings.provider_config(), secrets)
+        assert owner.requests[-1].headers["authorization"] == "Bearer sk-owner-key"
+        # Someone at the settings screen types their own endpoint and presses Save, then Test connection.
+        store.set_provider(settings, ProviderConfig("openai-compatible", "m", base_url=attacker.url), None)
+        with pytest.raises(ProviderError, match="enter the key again") as refused:
+            check_connection(settings.provider_config(), secrets)
+        assert "sk-owner-key" not in str(refused.value) and attacker.requests == []
+        with pytest.raises(ProviderError, match="enter the key again"):
+            from core.agent.providers import make_chat_model
+
+            make_chat_model(settings.provider_config(), secrets)
+        # Entering the key again for the new endpoint is a deliberate choice: then it goes there.
+        store.set_provider(settings, ProviderConfig("openai-compatible", "m", base_url=attacker.url), "sk-new")
+        check_connection(settings.provider_config(), secrets)
+        assert attacker.requests[-1].headers["authorization"] == "Bearer sk-new"
+    # A key set by hand (no endpoint recorded) is for the provider's own service only.
+    secrets.set("provider:openai", "sk-by-hand")
+    with pytest.raises(ProviderError, match="api.openai.com"):
+        from core.agent.provider_config import api_key
+
+        api_key(ProviderConfig("openai", "gpt-4o-mini", base_url="http://127.0.0.1:9/v1"), secrets)
+    assert api_key(ProviderConfig("openai", "gpt-4o-mini"), secrets) == "sk-by-hand"
+    store.set_embedding(settings, "openai", "text-embedding-3-small", "http://127.0.0.1:9/v1", "sk-embed")
+    assert store.embedding_key("openai", "http://127.0.0.1:9/v1/") == "sk-embed"
+    with pytest.raises(ProviderError, match="enter the key again"):
+        store.embedding_key("openai", "https://embeddings.example/v1")

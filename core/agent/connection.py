@@ -19,7 +19,8 @@ def check_connection(config: ProviderConfig, secrets: Any | None = None, policy:
     url = config.url.rstrip("/")
     if not url:
         raise ProviderError(f"no endpoint URL for {config.kind}: fill in the endpoint")
-    (policy or NetworkPolicy()).check(url, f"the {config.kind} provider")
+    policy, what = policy or NetworkPolicy(), f"the {config.kind} provider"
+    policy.check(url, what)
     key = api_key(config, secrets)
     headers = {}
     if config.kind == "anthropic":
@@ -28,7 +29,8 @@ def check_connection(config: ProviderConfig, secrets: Any | None = None, policy:
     elif key:
         headers = {"authorization": f"Bearer {key}"}
     try:
-        response = httpx.get(f"{url}/models", headers=headers, timeout=min(config.timeout, 15.0))
+        with policy.client(what, url, timeout=min(config.timeout, 15.0), follow_redirects=True) as client:
+            response = client.get(f"{url}/models", headers=headers)
     except httpx.TimeoutException:
         raise ProviderError(f"{config.kind} at {url} did not answer in time: check the URL and your network") from None
     except httpx.HTTPError as error:

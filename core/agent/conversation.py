@@ -48,7 +48,7 @@ def ask(
             events = _refused(quire, provider)
         else:
             session = ReadingSession(quire, book_id, spoilers_allowed=spoilers)
-            agent = ReadingAgent(session, model or make_chat_model(provider, secrets), provider=provider)
+            agent = ReadingAgent(session, model or make_chat_model(provider, secrets, quire.network), provider=provider)
             events = agent.stream(question, history)
         for event in events:
             recorder.add(event)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from core.agent.citations import Citation, CitationError, resolve_citation
+from core.agent.safe_markdown import escape_markdown
 from core.rag.search import Passage
 
 if TYPE_CHECKING:
@@ -72,5 +73,6 @@ def answer_offline(
         except CitationError:
             continue  # never show a citation that could not be verified
         citations.append(citation)
-        lines.append(f"[{number}] {passage.section_title} ({citation.start}): {citation.quote}")
+        title, quote = escape_markdown(passage.section_title), escape_markdown(citation.quote)
+        lines.append(f"[{number}] {title} ({citation.start}): {quote}")
     return OfflineAnswer("\n".join(lines), passages, citations)

@@ -9,7 +9,9 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from core.errors import QuireError
+import httpx
+
+from core.errors import ProviderError, QuireError
 
 PROVIDERS = ("openai", "openai-compatible", "deepseek", "anthropic", "ollama")
 DEFAULT_BASE_URLS = {
@@ -41,15 +43,53 @@ class ProviderConfig:
 
     @property
     def secret_name(self) -> str:
-        return f"provider:{self.kind}"
+        return secret_name("provider", self.kind)
+
+
+def secret_name(role: str, kind: str) -> str:
+    """The secret store's name for a key: ``provider:openai``, ``embedding:ollama``."""
+    return f"{role}:{kind}"
+
+
+def endpoint_origin(url: str) -> str:
+    """Where requests to ``url`` go: scheme, host and port (``https://api.openai.com:443``)."""
+    try:
+        parsed = httpx.URL(url.strip())
+    except (httpx.InvalidURL, TypeError):
+        return ""
+    port = parsed.port or {"http": 80, "https": 443}.get(parsed.scheme, 0)
+    return f"{parsed.scheme}://{parsed.host}:{port}".lower() if parsed.host else ""
+
+
+def store_key(secrets: Any, name: str, key: str, url: str) -> None:
+    """Keep ``key`` in the secret store, bound to the endpoint it was given for."""
+    secrets.set(name, key)
+    secrets.set(f"{name}:endpoint", endpoint_origin(url))
+
+
+def stored_key(secrets: Any | None, name: str, url: str, default_url: str = "") -> str | None:
+    """The key stored under ``name``, only for the endpoint it was saved for (a key set by hand: the default one).
+
+    Raises ProviderError when a key is stored but ``url`` is another endpoint: sending it there would hand it
+    to whoever runs that endpoint, so the user must enter it again for the new one.
+    """
+    try:
+        key = secrets.get(name) if secrets is not None else None
+        bound = (secrets.get(f"{name}:endpoint") if key else None) or endpoint_origin(default_url)
+    except QuireError:  # no usable keyring on this machine: as if none were stored
+        return None
+    if key and endpoint_origin(url) != bound:
+        where = bound or "no endpoint"
+        raise ProviderError(
+            f"the saved key for {name} was given for {where}, not {endpoint_origin(url) or url!r}: "
+            "enter the key again for this endpoint in Settings (it is never sent elsewhere)"
+        )
+    return key
 
 
 def api_key(config: ProviderConfig, secrets: Any | None) -> str | None:
-    """The key from the secret store, else the provider's usual environment variable."""
-    try:
-        stored = secrets.get(config.secret_name) if secrets is not None else None
-    except QuireError:  # no usable keyring on this machine: fall back to the environment
-        stored = None
+    """The stored key (for the endpoint it was saved for), else the provider's usual environment variable."""
+    stored = stored_key(secrets, config.secret_name, config.url, DEFAULT_BASE_URLS.get(config.kind, ""))
     return (
         stored or os.environ.get(ENV_KEYS.get(config.kind, "QUIRE_LLM_API_KEY")) or os.environ.get("QUIRE_LLM_API_KEY")
     )

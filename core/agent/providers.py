@@ -6,6 +6,7 @@ from settings files, logs or error messages.
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
 import httpx
@@ -19,32 +20,83 @@ from core.agent.provider_config import (  # noqa: F401 - re-exported: the settin
     ProviderConfig,
     api_key,
 )
-from core.errors import ProviderError
+from core.errors import ProviderError, QuireError
+from core.network_policy import NetworkPolicy
+from core.redact import redact
 
 
-def make_chat_model(config: ProviderConfig, secrets: Any | None = None) -> BaseChatModel:
-    """A LangChain chat model for the provider, streaming, with retries for transient errors."""
+def make_chat_model(
+    config: ProviderConfig, secrets: Any | None = None, policy: NetworkPolicy | None = None
+) -> BaseChatModel:
+    """A LangChain chat model for the provider, streaming, with retries for transient errors.
+
+    Its HTTP clients check every request against ``policy`` (local-only mode) and never leave the endpoint's host.
+    """
     if config.kind not in PROVIDERS:
         raise ProviderError(f"unknown provider '{config.kind}': choose one of {', '.join(PROVIDERS)}")
     key = api_key(config, secrets)
     if config.kind in ("openai", "deepseek", "anthropic") and not key:
         raise ProviderError(f"no API key for {config.kind}: add one in Settings (or set {ENV_KEYS[config.kind]})")
+    policy, what = policy or NetworkPolicy(), f"the {config.kind} provider"
+    policy.check(config.url, what)
+    guard = (policy, what, config.url, config.timeout)
     common = {"model": config.model, "temperature": config.temperature, "max_tokens": config.max_tokens,
               "timeout": config.timeout, "max_retries": config.max_retries}  # fmt: skip
     if config.kind == "deepseek":
-        return DeepSeekWithReasoning(api_key=key, api_base=config.url, **common)
+        return DeepSeekWithReasoning(api_key=key, api_base=config.url, **_guarded_clients(guard), **common)
     if config.kind == "anthropic":
         try:
-            from langchain_anthropic import ChatAnthropic
+            anthropic_class = _anthropic_class()
         except ImportError as error:
             raise ProviderError("the Anthropic provider needs the langchain-anthropic package") from error
         if config.thinking_tokens:  # extended thinking needs temperature 1 and room beyond the budget
             common.update(temperature=1.0, max_tokens=max(config.max_tokens, config.thinking_tokens + 1024))
             common["thinking"] = {"type": "enabled", "budget_tokens": config.thinking_tokens}
-        return ChatAnthropic(api_key=key, base_url=config.url, **common)
+        model = anthropic_class(api_key=key, base_url=config.url, **common)
+        model._quire_guard = guard  # what the SDK's guarded clients are built from
+        return model
     from langchain_openai import ChatOpenAI
 
-    return ChatOpenAI(api_key=key or "not-needed", base_url=config.url, stream_usage=True, **common)
+    return ChatOpenAI(
+        api_key=key or "not-needed", base_url=config.url, stream_usage=True, **_guarded_clients(guard), **common
+    )
+
+
+def _guarded_clients(guard: tuple, library: Any = httpx) -> dict[str, Any]:
+    """The sync and async HTTP clients of a provider, checking every request (policy, endpoint's host)."""
+    policy, what, home, timeout = guard
+    options = {"library": library, "timeout": timeout, "follow_redirects": True}
+    return {
+        "http_client": policy.client(what, home, **options),
+        "http_async_client": policy.async_client(what, home, **options),
+    }
+
+
+def _anthropic_class() -> type:
+    import anthropic
+    from langchain_anthropic import ChatAnthropic
+
+    try:  # the SDK refuses clients of any other HTTP package than its own
+        import httpx2 as library
+    except ImportError:  # older SDKs use httpx itself
+        library = httpx
+
+    class _Anthropic(ChatAnthropic):
+        """ChatAnthropic on Quire's guarded HTTP clients (langchain-anthropic 1.x takes no client of ours)."""
+
+        _quire_guard: tuple = (NetworkPolicy(), "the anthropic provider", None, 60.0)
+
+        @cached_property
+        def _client(self) -> anthropic.Client:
+            http_client = _guarded_clients(self._quire_guard, library)["http_client"]
+            return anthropic.Client(**self._client_params, http_client=http_client)
+
+        @cached_property
+        def _async_client(self) -> anthropic.AsyncClient:
+            http_client = _guarded_clients(self._quire_guard, library)["http_async_client"]
+            return anthropic.AsyncClient(**self._client_params, http_client=http_client)
+
+    return _Anthropic
 
 
 def _deepseek_class() -> type:
@@ -80,33 +132,51 @@ def DeepSeekWithReasoning(**kwargs: Any) -> BaseChatModel:
 
 
 def describe_provider_error(error: BaseException, config: ProviderConfig | None = None) -> str | None:
-    """A sentence for a provider failure (None when the error is not a provider's)."""
-    try:
-        import openai
-    except ImportError:  # pragma: no cover - openai comes with langchain-openai
-        openai = None
+    """A sentence for a provider failure (None when the error is not a provider's); never a key or raw body.
+
+    The OpenAI and Anthropic SDKs name their errors alike, so one mapping by class name serves both.
+    """
+    for cause in _causes(error):
+        if isinstance(cause, QuireError):  # ours, raised inside the SDK: local-only, an off-host redirect
+            return redact(str(cause))
     host = httpx.URL(config.url).host if config and config.url else "the AI provider"
     model = config.model if config else "the model"
-    if openai is not None:
-        if isinstance(error, openai.AuthenticationError | openai.PermissionDeniedError):
-            return f"{host} refused the API key ({error.status_code}): check it in Settings"
-        if isinstance(error, openai.NotFoundError):
-            return f"{host} does not know the model '{model}' (404): check the model name"
-        if isinstance(error, openai.RateLimitError):
-            return f"{host} is rate-limiting requests (429); wait a minute and try again"
-        if isinstance(error, openai.APITimeoutError):
-            return f"{host} did not answer in time; try again"
-        if isinstance(error, openai.APIConnectionError):
-            return f"cannot connect to {host}: check the address and your connection"
-        if isinstance(error, openai.APIStatusError):
-            return f"{host} failed with HTTP {error.status_code}: {_short(error)}"
-    if isinstance(error, httpx.RemoteProtocolError | httpx.ReadError) or type(error).__name__ == "StreamCut":
+    kinds = {cls.__name__ for cls in type(error).__mro__}
+    status = getattr(error, "status_code", None)
+    if kinds & {"AuthenticationError", "PermissionDeniedError"} or status in (401, 403):
+        return f"{host} refused the API key ({status}): check it in Settings"
+    if "NotFoundError" in kinds or status == 404:
+        return f"{host} does not know the model '{model}' (404): check the model name"
+    if "RateLimitError" in kinds or status == 429:
+        return f"{host} is rate-limiting requests (429); wait a minute and try again"
+    if "APITimeoutError" in kinds:
+        return f"{host} did not answer in time; try again"
+    if "APIConnectionError" in kinds:
+        return f"cannot connect to {host}: check the address and your connection"
+    if isinstance(status, int):
+        return f"{host} failed with HTTP {status}: {_short(error)}"
+    if kinds & {"RemoteProtocolError", "ReadError", "StreamCut"}:
         return f"the answer from {host} stopped halfway; what arrived is kept, try again"
-    if isinstance(error, ProviderError):
-        return str(error)
+    if "APIError" in kinds or isinstance(error, httpx.HTTPError):
+        return f"{host} failed: {_short(error)}"
     return None
 
 
+def _causes(error: BaseException) -> list[BaseException]:
+    seen: list[BaseException] = []
+    current: BaseException | None = error
+    while current is not None and current not in seen and len(seen) < 8:
+        seen.append(current)
+        current = current.__cause__ or current.__context__
+    return seen
+
+
 def _short(error: BaseException) -> str:
-    text = str(error)
+    """The provider's own words (its error message, not the whole body), without anything like a key."""
+    body = getattr(error, "body", None)
+    message = getattr(error, "message", None) or str(error)
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        message = (inner.get("message") if isinstance(inner, dict) else None) or message
+    text = redact(" ".join(str(message).split()))
     return text if len(text) < 200 else text[:200] + "…"

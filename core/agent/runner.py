@@ -30,16 +30,17 @@ from core.agent.prompt import SYSTEM_PROMPT
 from core.agent.providers import ProviderConfig, describe_provider_error
 from core.agent.tools import ReadingSession
 from core.errors import ProviderError
+from core.redact import redact
 
 TOOL_CALL_LIMIT = 12
 TOOL_TIMEOUT_SECONDS = 20.0
 PROVIDER_ERRORS: tuple[type[BaseException], ...] = (httpx.HTTPError, ProviderError)
-try:
-    import openai
-
-    PROVIDER_ERRORS += (openai.APIError,)
-except ImportError:  # pragma: no cover - only without langchain-openai
-    pass
+for _sdk in ("openai", "anthropic", "httpx2"):  # each provider SDK's error base, where it is installed
+    try:
+        _module = __import__(_sdk)
+        PROVIDER_ERRORS += (getattr(_module, "APIError", None) or _module.HTTPError,)
+    except ImportError:  # pragma: no cover - only without that SDK
+        pass
 RECURSION_LIMIT = 60  # graph steps; a backstop behind the tool-call limit
 
 
@@ -106,7 +107,8 @@ class ReadingAgent:
             yield Done("limit")
             return
         except PROVIDER_ERRORS as error:
-            yield ErrorEvent(describe_provider_error(error, self.provider) or f"the AI provider failed: {error}")
+            message = describe_provider_error(error, self.provider) or f"the AI provider failed: {redact(str(error))}"
+            yield ErrorEvent(message)
             yield Done("error")
             return
         if self.guard.repeated:

@@ -6,6 +6,8 @@ on. Book text reaches the model wrapped as untrusted data (``<book_text>``), nev
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -18,14 +20,37 @@ from core.rag.search import MODES, Passage
 if TYPE_CHECKING:
     from core.services import Quire
 
+_TAG_NAME = re.compile(r"book\s*_\s*text|(?<=[</])\s*book\W{0,3}text")  # the tag's name, or a look-alike in a tag
 PAGE_CHARACTERS = 3000
 MAX_PASSAGES = 10
 
 
-def untrusted(text: str) -> str:
-    """Book text as data: inside <book_text> tags that the text itself cannot close."""
-    safe = text.replace("<book_text", "‹book_text").replace("</book_text", "‹/book_text")
-    return f"<book_text>\n{safe}\n</book_text>"
+def _tag_name_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``book_text`` is written in ``text``, in any case, width or spacing, or split by invisible characters."""
+    folded, origin = [], []  # the text as a model may read it, and where each folded character came from
+    for index, char in enumerate(text):
+        if unicodedata.category(char) == "Cf":
+            continue  # zero-width and other format characters are invisible to a reader
+        for piece in unicodedata.normalize("NFKC", char).casefold():
+            folded.append(piece)
+            origin.append(index)
+    found = _TAG_NAME.finditer("".join(folded))
+    return [(origin[m.start()], origin[m.end() - 1] + 1) for m in found]
+
+
+def untrusted(text: str, inline: bool = False) -> str:
+    """Book-derived text as data: inside <book_text> tags that nothing in the text can open or close."""
+    spans = _tag_name_spans(text)
+    for start, end in reversed(spans):
+        text = text[:start] + "book-text" + text[end:]
+    if inline:
+        return f"<book_text>{' '.join(text.split())}</book_text>"
+    return f"<book_text>\n{text}\n</book_text>"
+
+
+def language_code(code: str) -> str:
+    """A book's language tag as the model sees it: letters, digits and hyphens only (it comes from the book)."""
+    return re.sub(r"[^A-Za-z0-9-]", "", code)[:35] or "unknown"
 
 
 @dataclass
@@ -71,7 +96,9 @@ class ReadingSession:
         if not books:
             return "The library is empty."
         return "\n".join(
-            f"{b.id}: {b.title} — {', '.join(b.authors) or 'unknown author'} ({b.language})" for b in books
+            f"{b.id}: {untrusted(b.title, inline=True)} by {untrusted(', '.join(b.authors) or '?', inline=True)} "
+            f"({language_code(b.language)})"
+            for b in books
         )
 
     def reading_progress(self) -> str:
@@ -82,15 +109,23 @@ class ReadingSession:
         if position is None:
             return "The reader has not started this book."
         section = self.quire.show(self.book_id, position.locator.segment_locator)[0].section_title
-        return f"The reader is {position.percent:.0f}% through the book, in '{section}'."
+        return (
+            f"The reader is {position.percent:.0f}% through the book, in the chapter {untrusted(section, inline=True)}."
+        )
 
     def table_of_contents(self) -> str:
         """The open book's table of contents, numbered; read_chapter takes those numbers."""
         rows = self._toc()
-        return (
-            "\n".join(f"{i}. {'  ' * r.depth}{r.title}" for i, r in enumerate(rows, start=1))
-            or "This book has no table of contents."
-        )
+        if not rows:
+            return "This book has no table of contents."
+        shown = [
+            f"{i}. {'  ' * r.depth}{untrusted(r.title, inline=True)}"
+            for i, r in enumerate(rows, start=1)
+            if self._reached(r)
+        ]
+        hidden = len(rows) - len(shown)
+        later = f"\n({hidden} later entries are hidden: the reader has not reached them.)" if hidden else ""
+        return ("\n".join(shown) or "The reader has not reached any chapter yet.") + later
 
     def read_chapter(self, entry: int, page: int = 1) -> str:
         """Read a chapter by its number in the table of contents, one page (about 3,000 characters) at a time."""
@@ -102,6 +137,8 @@ class ReadingSession:
         row = rows[entry - 1]
         if row.locator is None:
             return f"Entry {entry} does not point into the book's text."
+        if not self._reached(row):
+            return "The reader has not reached this chapter yet, so it cannot be read (spoiler protection)."
         segments = self.quire.section(self.book_id, row.locator.section)
         bound = self.bound
         visible = [s for s in segments if bound is None or s.ordinal <= bound]
@@ -123,7 +160,7 @@ class ReadingSession:
             if len(visible) < len(segments) and page == len(pages)
             else ""
         )
-        return f"'{row.title}', page {page} of {len(pages)}.{cut}\n{untrusted(text)}"
+        return f"{untrusted(row.title, inline=True)}, page {page} of {len(pages)}.{cut}\n{untrusted(text)}"
 
     def _search(self, query: str, mode: str, k: int) -> str:
         if not query.strip():
@@ -207,6 +244,8 @@ class ReadingSession:
         rows = self._toc()
         if not 1 <= entry <= len(rows) or rows[entry - 1].locator is None:
             return f"No entry {entry}: this book's table of contents has {len(rows)} entries."
+        if not self._reached(rows[entry - 1]):
+            return "The reader has not reached this chapter yet (spoiler protection)."
         section = rows[entry - 1].locator.section
         bound = self.bound
         ids = [
@@ -234,18 +273,33 @@ class ReadingSession:
         for entry in (entry_a, entry_b):
             if not 1 <= entry <= len(rows) or rows[entry - 1].locator is None:
                 return f"No entry {entry}: this book's table of contents has {len(rows)} entries."
+            if not self._reached(rows[entry - 1]):
+                out.append(f"Entry {entry}: (nothing the reader may see; they have not reached it)")
+                continue
             section = rows[entry - 1].locator.section
             passages = self.quire.retriever.search(
                 aspect, book_id=self.book_id, k=3, max_ordinal=self.bound, sections=(section, section)
             )
-            out.append(f"From '{rows[entry - 1].title}':")
+            out.append(f"From {untrusted(rows[entry - 1].title, inline=True)}:")
             out += [self._number(p, p.section_title) for p in passages] or ["(nothing the reader may see)"]
         return "\n\n".join(out)
 
     def _number(self, passage: Passage, title: str) -> str:
         number = len(self.passages) + 1
         self.passages[number] = passage
-        return f"[{number}] {title} ({passage.start}):\n{untrusted(passage.text)}"
+        return f"[{number}] ({passage.start}) in {untrusted(title, inline=True)}:\n{untrusted(passage.text)}"
+
+    def _reached(self, row) -> bool:
+        """Whether a contents entry starts at or before the reader's place (its title is no spoiler then)."""
+        bound = self.bound
+        if bound is None:
+            return True
+        if row.locator is None:
+            return False
+        try:
+            return self.quire.library.ordinal_of(self.book_id, row.locator) <= bound
+        except QuireError:  # an entry that points nowhere in the text
+            return False
 
     def _toc(self):
         if self.book_id is None:

@@ -118,8 +118,10 @@ class ModelStore:
         for file in spec.files:
             target = self.folder / spec.name / file.name
             if not target.is_file():
-                self.policy.check(file.url, f"the download of {name}")
-                download(file.url, target, sha256=file.sha256, progress=progress, cancel=cancel)
+                what = f"the download of {name}"
+                self.policy.check(file.url, what)
+                with self.policy.client(what, timeout=30.0, follow_redirects=True) as client:  # redirects checked too
+                    download(file.url, target, sha256=file.sha256, progress=progress, cancel=cancel, client=client)
 
     def load(self, name: str) -> Embedder:
         """The embedder for a model whose files are present (loaded once, then shared)."""

@@ -13,6 +13,7 @@ import httpx
 import numpy as np
 
 from core.errors import ProviderError
+from core.network_policy import NetworkPolicy
 from core.rag.chunker import approximate_token_count
 from core.rag.embedder import Embedder, normalise
 
@@ -38,6 +39,7 @@ class RemoteEmbedder(Embedder):
         retries: int = 4,
         backoff: float = 0.5,
         client: httpx.Client | None = None,
+        policy: NetworkPolicy | None = None,
     ) -> None:
         self.model = model
         self.name = f"{self.kind}:{model}"
@@ -48,7 +50,10 @@ class RemoteEmbedder(Embedder):
         self.retries = retries
         self.backoff = backoff
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self.client = client or httpx.Client(timeout=timeout, headers=headers)
+        # Every request is checked (local-only mode may be switched on later) and stays on this endpoint's host.
+        self.client = client or (policy or NetworkPolicy()).client(
+            f"the {self.kind} embedding endpoint", self.base_url, timeout=timeout, headers=headers
+        )
 
     kind = "remote"
 

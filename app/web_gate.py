@@ -1,0 +1,133 @@
+"""Who may use the web UI: loopback only by default; another host only with a secret access token.
+
+An ASGI middleware in front of Flet's web app. Every HTTP request and WebSocket handshake must name an
+allowed Host (this stops DNS rebinding), a WebSocket must come from an allowed Origin (a page on another
+site cannot drive the session), and when a token is set every request must carry it: once in the URL
+(``?token=…``), after which an HttpOnly cookie carries it.
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import secrets
+from collections.abc import Awaitable, Callable
+from http.cookies import SimpleCookie
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+Scope = dict[str, Any]
+ASGIApp = Callable[[Scope, Callable[[], Awaitable[dict]], Callable[[dict], Awaitable[None]]], Awaitable[None]]
+
+COOKIE = "quire_token"
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+DENIED = (
+    "This Quire library is private. Open the address printed where Quire was started: "
+    "it ends with ?token=… (or start Quire with --token and add ?token=YOUR-TOKEN to the address)."
+)
+
+
+def is_loopback_host(host: str) -> bool:
+    """True when ``host`` (a name or an address) can only be reached from this computer."""
+    name = host.strip("[]").lower()
+    if name == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def new_token() -> str:
+    """A fresh access token: 32 random bytes, URL-safe."""
+    return secrets.token_urlsafe(32)
+
+
+def _header(scope: Scope, name: bytes) -> str:
+    for key, value in scope.get("headers", []):
+        if key.lower() == name:
+            return value.decode("latin-1")
+    return ""
+
+
+class WebGate:
+    """Refuses requests with a foreign Host or Origin, and (when a token is set) requests without it."""
+
+    def __init__(self, app: ASGIApp, port: int, token: str | None = None) -> None:
+        self.app = app
+        self.token = token
+        # Without a token only loopback names are answered (DNS rebinding cannot reach the library);
+        # with one, any name the server is reached by, since the token is what guards it.
+        self.hosts = None if token else {h for name in LOOPBACK_NAMES for h in (name, f"{name}:{port}")}
+
+    async def __call__(self, scope: Scope, receive: Callable, send: Callable) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)  # lifespan
+            return
+        reason = self._refusal(scope)
+        if reason is not None:
+            await self._deny(scope, receive, send, reason)
+            return
+        if self.token and self._query_token(scope) and scope["type"] == "http":
+            await self.app(scope, receive, self._with_cookie(send))
+            return
+        await self.app(scope, receive, send)
+
+    def _refusal(self, scope: Scope) -> str | None:
+        host = _header(scope, b"host").lower()
+        if self.hosts is not None and host not in self.hosts:
+            return f"Quire answers only to this computer's own addresses, not to '{host[:80]}'."
+        origin = _header(scope, b"origin").lower()
+        if scope["type"] == "websocket" and origin and (urlsplit(origin).netloc != host):
+            return "Quire does not accept connections started by another site."
+        if self.token and not (self._query_token(scope) or self._cookie_token(scope)):
+            return DENIED
+        return None
+
+    def _query_token(self, scope: Scope) -> bool:
+        given = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token", [""])[0]
+        return bool(given) and hmac.compare_digest(given.encode(), self.token.encode())
+
+    def _cookie_token(self, scope: Scope) -> bool:
+        cookie = SimpleCookie()
+        try:
+            cookie.load(_header(scope, b"cookie"))
+        except Exception:
+            return False
+        given = cookie[COOKIE].value if COOKIE in cookie else ""
+        return bool(given) and hmac.compare_digest(given.encode(), self.token.encode())
+
+    def _with_cookie(self, send: Callable) -> Callable:
+        cookie = f"{COOKIE}={self.token}; HttpOnly; SameSite=Strict; Path=/".encode("latin-1")
+
+        async def sending(message: dict) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), (b"set-cookie", cookie)]}
+            await send(message)
+
+        return sending
+
+    @staticmethod
+    async def _deny(scope: Scope, receive: Callable, send: Callable, reason: str) -> None:
+        if scope["type"] == "websocket":
+            await receive()  # websocket.connect
+            await send({"type": "websocket.close", "code": 1008, "reason": reason[:120]})
+            return
+        body = reason.encode("utf-8")
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 403,
+                "headers": [
+                    (b"content-type", b"text/plain; charset=utf-8"),
+                    (b"content-length", str(len(body)).encode()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+
+def page_url(host: str, port: int, token: str | None) -> str:
+    """The address to open; it carries the token when one is needed."""
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else (f"[{host}]" if ":" in host else host)
+    return f"http://{shown}:{port}/" + (f"?token={token}" if token else "")

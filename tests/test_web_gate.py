@@ -1,0 +1,136 @@
+"""The web UI's door: loopback only by default, a token for anything else, no foreign Host or Origin."""
+
+import asyncio
+import os
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from browserkit import ROOT, free_port
+
+from app.web_gate import COOKIE, WebGate
+
+
+async def _ok(scope, receive, send) -> None:
+    if scope["type"] == "websocket":
+        await receive()
+        await send({"type": "websocket.accept"})
+        return
+    await send({"type": "http.response.start", "status": 200, "headers": []})
+    await send({"type": "http.response.body", "body": b"the books"})
+
+
+def _call(gate: WebGate, kind: str = "http", host: str = "127.0.0.1:8550", query: str = "", **headers: str):
+    scope = {
+        "type": kind,
+        "path": "/",
+        "query_string": query.encode(),
+        "headers": [(b"host", host.encode())] + [(k.encode(), v.encode()) for k, v in headers.items()],
+    }
+    sent: list[dict] = []
+
+    async def receive() -> dict:
+        return {"type": "websocket.connect"} if kind == "websocket" else {"type": "http.request", "body": b""}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    asyncio.run(gate(scope, receive, send))
+    return sent
+
+
+def _status(sent: list[dict]) -> int | str:
+    first = sent[0]
+    return first.get("status") or first["type"]
+
+
+def test_loopback_mode_answers_only_loopback_names_and_same_origin_sockets() -> None:
+    gate = WebGate(_ok, 8550)
+    assert _status(_call(gate)) == 200 and _status(_call(gate, host="localhost:8550")) == 200
+    assert _status(_call(gate, host="[::1]:8550")) == 200
+    assert _status(_call(gate, host="evil.example:8550")) == 403  # DNS rebinding to 127.0.0.1
+    assert _status(_call(gate, "websocket", origin="http://127.0.0.1:8550")) == "websocket.accept"
+    refused = _call(gate, "websocket", origin="https://evil.example")  # a web page driving the session
+    assert refused[0]["type"] == "websocket.close" and refused[0]["code"] == 1008
+
+
+def test_token_mode_needs_the_token_once_then_a_cookie() -> None:
+    gate = WebGate(_ok, 8550, token="s3cret-token")
+    denied = _call(gate, host="192.168.1.5:8550")
+    assert _status(denied) == 403 and b"token" in denied[1]["body"] and b"the books" not in denied[1]["body"]
+    assert _status(_call(gate, host="192.168.1.5:8550", query="token=wrong")) == 403
+    welcomed = _call(gate, host="192.168.1.5:8550", query="token=s3cret-token")
+    cookies = [v for k, v in welcomed[0]["headers"] if k == b"set-cookie"]
+    assert _status(welcomed) == 200 and cookies and b"HttpOnly" in cookies[0] and b"SameSite=Strict" in cookies[0]
+    assert _status(_call(gate, host="192.168.1.5:8550", cookie=f"{COOKIE}=s3cret-token")) == 200
+    assert _status(_call(gate, host="192.168.1.5:8550", cookie=f"{COOKIE}=nope")) == 403
+    socket_ok = _call(gate, "websocket", host="192.168.1.5:8550", origin="http://192.168.1.5:8550",
+                      cookie=f"{COOKIE}=s3cret-token")  # fmt: skip
+    assert socket_ok[0]["type"] == "websocket.accept"
+    assert _call(gate, "websocket", host="192.168.1.5:8550")[0]["type"] == "websocket.close"
+
+
+def _listening(port: int) -> set[str]:
+    """The local addresses listening on ``port``, read from the kernel's socket tables."""
+    found = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            local, state = line.split()[1], line.split()[3]
+            address, hex_port = local.rsplit(":", 1)
+            if state == "0A" and int(hex_port, 16) == port:
+                found.add(address)
+    return found
+
+
+def _start(tmp_path: Path, *args: str, env: dict | None = None) -> tuple[subprocess.Popen, int, Path]:
+    port = free_port()
+    log = tmp_path / f"app-{port}.log"
+    environment = {**os.environ, "QUIRE_LIBRARY": str(tmp_path / "lib"), **(env or {})}
+    environment.pop("DISPLAY", None)
+    process = subprocess.Popen(
+        [sys.executable, "main.py", "--web", "--port", str(port), *args],
+        cwd=ROOT, env=environment, stdout=log.open("w"), stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while not _listening(port):
+        assert process.poll() is None and time.monotonic() < deadline, log.read_text()
+        time.sleep(0.2)
+    return process, port, log
+
+
+@pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="reads Linux's socket tables")
+def test_the_web_ui_listens_on_loopback_only_by_default(tmp_path: Path) -> None:
+    process, port, log = _start(tmp_path, env={"FLET_SERVER_IP": "0.0.0.0"})  # Flet's own override is ignored
+    try:
+        assert _listening(port) == {"0100007F"}  # 127.0.0.1, and no other interface, IPv4 or IPv6
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as page:
+            assert page.status == 200
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="reads Linux's socket tables")
+def test_serving_the_network_needs_the_token_and_says_so(tmp_path: Path) -> None:
+    process, port, log = _start(tmp_path, "--host", "0.0.0.0", env={"QUIRE_WEB_TOKEN": ""})
+    try:
+        deadline = time.monotonic() + 30
+        while "?token=" not in log.read_text():
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.2)
+        printed = log.read_text()
+        assert "WARNING" in printed and "reachable from other computers" in printed
+        token = printed.split("?token=", 1)[1].split()[0]
+        assert len(token) >= 32
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10)
+        assert refused.value.code == 403
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/?token={token}", timeout=10) as page:
+            assert page.status == 200 and COOKIE in page.headers.get("set-cookie", "")
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
