@@ -38,7 +38,10 @@ def test_tools_follow_the_state(quire: Quire) -> None:
     _, model = _run(open_book, [[("text", "Hi.")]])
     assert "selected_text" in model.bound[0]
     system = model.seen[0][0].content
-    assert "Open book: <book_text>Alice's Adventures in Wonderland</book_text>" in system and "Spoiler protection: off" in system
+    assert (
+        "Open book: <book_text>Alice's Adventures in Wonderland</book_text>" in system
+        and "Spoiler protection: off" in system
+    )
 
 
 def test_events_stream_in_order_and_citations_are_verified(quire: Quire) -> None:
@@ -158,7 +161,11 @@ def test_reading_tools_stay_before_the_reader(quire: Quire) -> None:
     around = session.around_position(3)
     assert around.count("(4.") == 3 and "(4.10)" in around and "(4.11)" not in around
     chapter = session.current_chapter()
-    assert "<book_text>The Pool Of Tears</book_text>, page 1" in chapter and "(4.11)" not in chapter and "hidden" in chapter
+    assert (
+        "<book_text>The Pool Of Tears</book_text>, page 1" in chapter
+        and "(4.11)" not in chapter
+        and "hidden" in chapter
+    )
     passages = session.chapter_passages(3)  # entry 3 is The Pool Of Tears
     assert passages.startswith("[1] (4.") and "in <book_text>The Pool Of Tears</book_text>" in passages
     assert all(p.end_ordinal <= bound for p in session.passages.values())

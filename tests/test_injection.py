@@ -43,7 +43,10 @@ def test_book_text_cannot_close_its_wrapper(variant: str) -> None:
 
 
 def test_ordinary_words_are_left_alone() -> None:
-    assert untrusted("the book text was lost; 红楼梦", inline=True) == "<book_text>the book text was lost; 红楼梦</book_text>"
+    assert (
+        untrusted("the book text was lost; 红楼梦", inline=True)
+        == "<book_text>the book text was lost; 红楼梦</book_text>"
+    )
 
 
 def _hostile_library(tmp_path) -> Quire:

@@ -82,12 +82,12 @@ def test_an_endpoint_redirecting_to_another_host_keeps_its_key(alice_quire: Quir
     from core.errors import ProviderError
 
     secrets = MemorySecrets()
-    with LocalServer(lambda request: Reply(200, {"data": []})) as elsewhere:
-        with _redirecting_server(elsewhere.url.replace("127.0.0.1", "localhost")) as server:
-            store_key(secrets, "provider:openai-compatible", "sk-saved-for-this-one", server.url + "/v1")
-            config = ProviderConfig("openai-compatible", "m", base_url=server.url + "/v1")
-            with pytest.raises(ProviderError, match="redirected to localhost"):
-                check_connection(config, secrets)
+    elsewhere = LocalServer(lambda request: Reply(200, {"data": []}))
+    with elsewhere, _redirecting_server(elsewhere.url.replace("127.0.0.1", "localhost")) as server:
+        store_key(secrets, "provider:openai-compatible", "sk-saved-for-this-one", server.url + "/v1")
+        config = ProviderConfig("openai-compatible", "m", base_url=server.url + "/v1")
+        with pytest.raises(ProviderError, match="redirected to localhost"):
+            check_connection(config, secrets)
     assert server.requests and not elsewhere.requests
 
 

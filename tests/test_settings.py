@@ -70,7 +70,7 @@ def test_a_saved_key_is_never_sent_to_another_endpoint(tmp_path: Path, monkeypat
         assert attacker.requests[-1].headers["authorization"] == "Bearer sk-new"
     # A key set by hand (no endpoint recorded) is for the provider's own service only.
     secrets.set("provider:openai", "sk-by-hand")
-    with pytest.raises(ProviderError, match="api.openai.com"):
+    with pytest.raises(ProviderError, match=r"api\.openai\.com"):
         from core.agent.provider_config import api_key
 
         api_key(ProviderConfig("openai", "gpt-4o-mini", base_url="http://127.0.0.1:9/v1"), secrets)

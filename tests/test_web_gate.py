@@ -104,7 +104,7 @@ def _start(tmp_path: Path, *args: str, env: dict | None = None) -> tuple[subproc
 
 @pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="reads Linux's socket tables")
 def test_the_web_ui_listens_on_loopback_only_by_default(tmp_path: Path) -> None:
-    process, port, log = _start(tmp_path, env={"FLET_SERVER_IP": "0.0.0.0"})  # Flet's own override is ignored
+    process, port, _ = _start(tmp_path, env={"FLET_SERVER_IP": "0.0.0.0"})  # Flet's own override is ignored
     try:
         assert _listening(port) == {"0100007F"}  # 127.0.0.1, and no other interface, IPv4 or IPv6
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as page:
