@@ -182,3 +182,20 @@ def test_missing_file_is_a_clear_error(library: Library, tmp_path: Path) -> None
 def test_a_folder_is_not_a_book(library: Library, tmp_path: Path) -> None:
     with pytest.raises(BookFormatError, match="is a folder"):
         library.import_file(tmp_path)
+
+
+def test_corrupt_compressed_data_is_the_typed_error_and_nothing_is_saved(library: Library) -> None:
+    data = bytearray(book_path("minimal/epubcheck-epub2-minimal.epub").read_bytes())
+    data[979] ^= 0xFF  # inside a deflated entry: zlib refuses it
+    with pytest.raises(BookFormatError, match="damaged") as refused:
+        library.import_bytes(bytes(data), "flipped.epub")
+    assert "Error -3" not in str(refused.value) and "zlib" not in str(refused.value)
+    assert _library_is_empty(library)
+
+
+def test_an_image_named_like_a_text_book_is_refused(library: Library) -> None:
+    png = b"\x89PNG\r\n\x1a\n" + bytes(200)
+    for name in ("cover.html", "cover.txt", "cover.md"):
+        with pytest.raises(BookFormatError, match="is a PNG image"):
+            library.import_bytes(png, name)
+    assert _library_is_empty(library)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import posixpath
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 
 from core.books.safexml import local_name, parse_xml
@@ -112,8 +113,10 @@ def _read_capped(archive: zipfile.ZipFile, info: zipfile.ZipInfo, budget: int) -
     try:
         with archive.open(info) as stream:
             data = stream.read(limit + 1)
-    except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError) as error:
-        raise BookFormatError(f"this EPUB is damaged: '{info.filename}' cannot be unpacked ({error})") from error
+    except (zipfile.BadZipFile, zlib.error, OSError, EOFError, NotImplementedError, RuntimeError) as error:
+        raise BookFormatError(
+            f"this EPUB is damaged: '{info.filename[:80]}' cannot be unpacked (its compressed data is corrupt)"
+        ) from error
     if len(data) > limit:
         raise BookFormatError("this EPUB unpacks to more than it declares: refused as a possible ZIP bomb")
     return data

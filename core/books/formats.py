@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import zipfile
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -22,11 +23,31 @@ SUPPORTED = {
 }
 
 
+# The first bytes of files that are surely not text, whatever their name says.
+BINARY_SIGNATURES = {
+    b"\x89PNG": "a PNG image",
+    b"\xff\xd8\xff": "a JPEG image",
+    b"GIF8": "a GIF image",
+    b"%PDF": "a PDF",
+    b"PK\x03\x04": "a ZIP archive",
+    b"\x7fELF": "a program",
+    b"\x1f\x8b": "a gzip archive",
+    b"Rar!": "a RAR archive",
+    b"7z\xbc\xaf": "a 7-Zip archive",
+    b"RIFF": "a media file",
+    b"\x00\x00\x01\x00": "an icon",
+}
+
+
 def detect_format(name: str, data: bytes) -> str:
     """The format of a file from its name, confirmed by its first bytes where they are telling."""
     suffix = Path(name).suffix.lower()
     if suffix in SUPPORTED:
-        return SUPPORTED[suffix]
+        format_name = SUPPORTED[suffix]
+        kind = next((what for magic, what in BINARY_SIGNATURES.items() if data.startswith(magic)), None)
+        if format_name != "epub" and kind is not None:
+            raise BookFormatError(f"'{name}' is {kind}, not a {format_name} book: it was not imported")
+        return format_name
     if data[:4] == b"PK\x03\x04" and b"mimetypeapplication/epub+zip" in data[:100]:
         return "epub"
     if suffix in (".pdf", ".mobi", ".azw", ".azw3", ".fb2", ".djvu", ".docx"):
@@ -61,13 +82,28 @@ def parse_book(data: bytes, name: str) -> Book:
     fallback_title = Path(name).stem.replace("_", " ").strip() or "Untitled"
     try:
         return _reader(format_name)(data, fallback_title)
+    except BookFormatError as error:
+        raise type(error)(readable(str(error))) from error  # same type, a message fit to show
     except QuireError:
         raise
     except RecursionError as error:
         raise BookFormatError("this book is nested too deeply to read safely") from error
-    except (zipfile.BadZipFile, UnicodeError, LookupError, ValueError, TypeError, AttributeError, OSError) as error:
-        # A reader bug or a defect we did not foresee: still one typed error, never a crash.
-        raise BookFormatError(f"could not read this {format_name} book ({type(error).__name__}: {error})") from error
+    except MemoryError as error:
+        raise BookFormatError("this book is too large to read on this device") from error
+    except (zipfile.BadZipFile, zlib.error, UnicodeError, LookupError, ValueError, TypeError, AttributeError,
+            OSError) as error:  # fmt: skip
+        # A reader bug or a defect we did not foresee: still one typed error, never a crash, and no Python
+        # internals in the message (they mean nothing to a reader).
+        raise BookFormatError(
+            f"could not read this {format_name} book: it is damaged or not really a {format_name} file"
+        ) from error
+
+
+def readable(message: str, limit: int = 240) -> str:
+    """A refusal message fit to show: printable characters only, and not longer than ``limit``."""
+    clean = "".join(c if c.isprintable() else " " for c in message)
+    clean = " ".join(clean.split())
+    return clean if len(clean) <= limit else clean[: limit - 1] + "…"
 
 
 def read_file_bytes(path: str | Path) -> bytes:
