@@ -6,13 +6,64 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NoReturn
+
+import httpx
 
 from core.errors import QuireError
 from core.library import HIGHLIGHT_COLORS
 from core.rag import MODES, IndexStatus
 from core.services import ImportResult, Quire
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a bad command line in one line (not the whole usage block), exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"quire: error: {message} (see '{self.prog} --help')\n")
+
+
+def _count(limit: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from 1 to ``limit``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text[:40]}' is not a whole number") from None
+        if not 1 <= value <= limit:
+            raise argparse.ArgumentTypeError(f"{text[:40]} is out of range: give 1 to {limit}")
+        return value
+
+    return parse
+
+
+def _words(text: str) -> str:
+    """An argparse type: text with something in it (a query, a question)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("it is empty: write a few words")
+    return text
+
+
+def _endpoint(text: str) -> str:
+    """An argparse type: an http(s) URL with a host."""
+    try:
+        url = httpx.URL(text.strip())
+    except (httpx.InvalidURL, TypeError, ValueError):
+        url = None
+    if url is None or url.scheme not in ("http", "https") or not url.host:
+        raise argparse.ArgumentTypeError(f"'{text[:60]}' is not an http(s) URL, e.g. http://localhost:11434/v1")
+    return str(url)
+
+
+def _local_only(library_root: Path) -> bool:
+    """Whether local-only mode is on in the app's settings for this library (the CLI obeys it too)."""
+    try:
+        return bool(json.loads((library_root / "settings.json").read_text(encoding="utf-8")).get("local_only"))
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 def _print_json(value: object) -> None:
@@ -245,7 +296,10 @@ def cmd_export(quire: Quire, args: argparse.Namespace) -> int:
     fmt = "json" if args.json else args.format
     text = quire.export(args.book, fmt)
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as error:
+            raise QuireError(f"cannot write '{args.output}': {error.strerror or error}; choose another file") from None
         print(f"Wrote {args.output}.", file=sys.stderr)
     else:
         print(text)
@@ -256,7 +310,7 @@ def build_parser() -> argparse.ArgumentParser:
     def common_options(default: object) -> argparse.ArgumentParser:
         # Accepted before and after the command. After it, an unset option must not overwrite the value given
         # before it (argparse copies a sub-command's defaults over the main parser's), hence SUPPRESS there.
-        options = argparse.ArgumentParser(add_help=False)
+        options = _Parser(add_help=False)
         options.add_argument(
             "--library",
             metavar="DIR",
@@ -269,7 +323,7 @@ def build_parser() -> argparse.ArgumentParser:
         return options
 
     common = common_options(argparse.SUPPRESS)
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="quire", description="Quire: read, search and annotate your books.", parents=[common_options(None)]
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -288,11 +342,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("show", cmd_show, "print the text at a locator")
     p.add_argument("book")
     p.add_argument("locator", help="section.segment[:char], e.g. 3.12")
-    p.add_argument("-n", "--count", type=int, default=1, help="how many segments to print (default 1)")
+    p.add_argument("-n", "--count", type=_count(10_000), default=1, help="how many segments to print (default 1)")
     p = add("find", cmd_find, "full-text search inside a book")
     p.add_argument("book")
-    p.add_argument("text")
-    p.add_argument("--limit", type=int, default=20)
+    p.add_argument("text", type=_words)
+    p.add_argument("--limit", type=_count(1000), default=20)
     p = add("remove", cmd_remove, "remove a book, its notes and its file")
     p.add_argument("book")
     p = add("position", cmd_position, "show or set where you are in a book (the spoiler bound)")
@@ -315,23 +369,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--embedder", help="a model (all-MiniLM-L6-v2, bge-small-zh-v1.5, ...) or openai:MODEL / ollama:MODEL"
     )
-    p.add_argument("--base-url", help="endpoint of a remote embedder; its key comes from $QUIRE_EMBEDDING_API_KEY")
+    p.add_argument(
+        "--base-url", type=_endpoint, help="endpoint of a remote embedder; its key comes from $QUIRE_EMBEDDING_API_KEY"
+    )
     add("models", cmd_models, "list the on-device embedding models")
     p = add("search", cmd_search, "find the passages that answer a question (keyword + semantic)")
     p.add_argument("book")
-    p.add_argument("query")
+    p.add_argument("query", type=_words)
     p.add_argument("--mode", choices=MODES, default="hybrid")
-    p.add_argument("--k", type=int, default=5, help="how many passages (default 5)")
+    p.add_argument("--k", type=_count(100), default=5, help="how many passages (default 5, at most 100)")
     p.add_argument("--before", metavar="LOCATOR", help="never return text after this locator (spoiler bound)")
     p = add("ask", cmd_ask, "ask about a book; without --provider: the passages that answer it, cited")
     p.add_argument("book")
-    p.add_argument("question")
+    p.add_argument("question", type=_words)
     p.add_argument("--spoilers", action="store_true", help="also search past your reading position")
-    p.add_argument("--thread", type=int, help="continue this thread (default: a new one)")
+    p.add_argument("--thread", type=_count((1 << 63) - 1), help="continue this thread (default: a new one)")
     p.add_argument("--provider", choices=["openai", "openai-compatible", "deepseek", "anthropic", "ollama"])
     p.add_argument("--model", help="the provider's model name")
     p.add_argument(
-        "--base-url", help="endpoint (defaults per provider); the API key comes from the keyring or the environment"
+        "--base-url",
+        type=_endpoint,
+        help="endpoint (defaults per provider); the API key comes from the keyring or the environment",
     )
     p = add("export", cmd_export, "export a book's highlights and notes")
     p.add_argument("book")
@@ -348,6 +406,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except QuireError as error:
         print(f"quire: error: {error}", file=sys.stderr)
         return 2
+    quire.network.local_only = _local_only(quire.library.root)  # the app's switch holds here too
     try:
         return args.handler(quire, args)
     except QuireError as error:

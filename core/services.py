@@ -237,6 +237,11 @@ class Quire:
         """An embedder by name: a registered remote endpoint, or an on-device catalog model."""
         if name in self.remote_embedders:
             return self.remote_embedders[name]
+        if name.partition(":")[0] in ("openai", "ollama"):
+            raise ModelUnavailableError(
+                f"this book was indexed with the remote model '{name}', which is not set up here: "
+                "choose it in Settings (or pass --embedder and --base-url), or index the book with an on-device model"
+            )
         return self.models.load(name)
 
     def use_remote_embedder(self, spec: str, base_url: str, api_key: str | None = None) -> str:

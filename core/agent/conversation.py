@@ -13,6 +13,7 @@ from core.agent.providers import ProviderConfig, make_chat_model
 from core.agent.runner import ReadingAgent
 from core.agent.threads import ChatStore, Part, PartRecorder
 from core.agent.tools import ReadingSession
+from core.errors import QuireError
 from core.network_policy import LocalOnlyError, is_local_url
 
 if TYPE_CHECKING:
@@ -34,8 +35,12 @@ def ask(
 ) -> Iterator[AgentEvent]:
     """Events of one answer; the question and the answer (even a stopped one) are saved to the thread."""
     store = ChatStore(quire.library)
+    if not question.strip():
+        raise QuireError("the question is empty: ask something about the book")
     if thread_id is None:
         thread_id = store.new_thread(book_id, question)
+    else:
+        store.check_thread(thread_id, book_id)
     history = store.history(thread_id)
     store.add_message(thread_id, "user", [Part("text", {"text": question})])
     recorder = PartRecorder()

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
 from core.agent.events import AgentEvent, CitationEvent, ReasoningDelta, TextDelta, ToolCallReady, ToolResult
+from core.errors import QuireError
 from core.library.db import now
 from core.library.store import Library
 
@@ -84,6 +85,14 @@ class ChatStore:
             (book_id, title[:80], stamp, stamp),
         )
         return cursor.lastrowid
+
+    def check_thread(self, thread_id: int, book_id: int | None) -> None:
+        """Raise QuireError unless ``thread_id`` is a conversation about ``book_id``."""
+        row = self.library.conn.execute("SELECT book_id FROM threads WHERE id = ?", (thread_id,)).fetchone()
+        if row is None:
+            raise QuireError(f"there is no conversation {thread_id}: leave out --thread to start a new one")
+        if row["book_id"] != book_id:
+            raise QuireError(f"conversation {thread_id} is about another book: continue it there, or start a new one")
 
     def threads(self, book_id: int | None) -> list[dict]:
         rows = self.library.conn.execute(

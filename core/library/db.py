@@ -88,6 +88,12 @@ def schema_version(conn: sqlite3.Connection) -> int:
 def migrate(conn: sqlite3.Connection) -> int:
     """Apply every pending migration, each in its own transaction with its record; return the version."""
     current = schema_version(conn)
+    known = MIGRATIONS[-1][0]
+    if current > known:
+        raise LibraryError(
+            f"this library was written by a newer version of Quire (schema {current}; this one knows up to "
+            f"{known}): update Quire to open it. Nothing was changed"
+        )
     for version, name, apply in MIGRATIONS:
         if version <= current:
             continue

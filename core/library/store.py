@@ -6,6 +6,7 @@ import json
 import os
 import sqlite3
 import threading
+import time
 import zipfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -36,9 +37,20 @@ class Library:
             raise LibraryError(f"cannot create the library folder {self.root}: {error}") from error
         self.conn = connect(self.root / "library.db", vector_extension=vector_extension)
         self.lock = threading.RLock()
+        self._remove_abandoned_parts()
         # Other stores keep rows beside a book's (chunks, vectors); they join the same transactions.
         self.import_hooks: list[Callable[[sqlite3.Connection, int], None]] = []
         self.remove_hooks: list[Callable[[sqlite3.Connection, int], None]] = []
+
+    def _remove_abandoned_parts(self) -> None:
+        """Delete the temporary files of imports whose process is gone (killed mid-import)."""
+        for part in self.files.glob(".*.part"):
+            try:
+                pid = int(part.name.rsplit(".", 2)[-2])
+            except (ValueError, IndexError):
+                continue
+            if pid == os.getpid() or not _process_alive(pid, part):
+                part.unlink(missing_ok=True)
 
     def close(self) -> None:
         """Close the database connection."""
@@ -148,6 +160,8 @@ class Library:
 
     def get(self, book_id: int) -> BookRecord:
         """The book with this id; BookNotFoundError when there is none."""
+        if not 0 < book_id < 1 << 63:  # SQLite's integers stop there
+            raise BookNotFoundError(f"no book with id {str(book_id)[:24]} in the library: run 'quire list' to see them")
         row = self.conn.execute(f"SELECT {_BOOK_COLUMNS} FROM books b WHERE id = ?", (book_id,)).fetchone()
         if row is None:
             raise BookNotFoundError(f"no book with id {book_id} in the library: run 'quire list' to see them")
@@ -331,3 +345,19 @@ class Library:
                 )
             )
         return hits
+
+
+def _process_alive(pid: int, part: Path) -> bool:
+    """Whether the process that writes ``part`` may still run (on this computer)."""
+    if os.name == "nt":  # os.kill would end the process there: a day-old file is abandoned
+        try:
+            return time.time() - part.stat().st_mtime < 86_400
+        except OSError:
+            return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True  # it exists, or we cannot tell: keep its file
+    return True

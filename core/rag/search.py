@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from core.books.locator import Locator
+from core.errors import QuireError
 from core.library.store import Library
 from core.rag.chunks import ChunkStore, Filters
 from core.rag.embedder import Embedder
@@ -125,8 +126,13 @@ class Retriever:
         if mode in ("hybrid", "vector"):
             language = self.library.get(book_id).language if book_id is not None else None
             for model in self.indexed_models(book_id):
-                embedder = self.embedder_for(model)
-                vector_lists.append(self.vectors.search(model, embedder.embed_query(query), depth, filters))
+                try:
+                    query_vector = self.embedder_for(model).embed_query(query)
+                except QuireError:  # a remote model not set up here, offline, or refused by local-only mode
+                    if mode == "vector":
+                        raise
+                    continue  # hybrid search still has the keywords
+                vector_lists.append(self.vectors.search(model, query_vector, depth, filters))
                 weights.append(vector_weight(self.model_languages(model), language))
         if mode == "keyword":
             scored = keyword[:k]

@@ -1,0 +1,116 @@
+"""Bad command lines: each gives one line on stderr and a non-zero exit, never a traceback or exit 0."""
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from conftest import book_path
+
+from core.cli import main
+from core.services import Quire
+
+BAD = [
+    ("toc", "99999999999999999999999"),
+    ("show", "1", "1.0", "-n", "99999999999999999999"),
+    ("show", "1", "1.0", "-n", "0"),
+    ("export", "1", "-o", "/proc/nope/x.md"),
+    ("export", "1", "-o", "{tmp}"),
+    ("ask", "1", "who?", "--thread", "99999"),
+    ("ask", "1", "who?", "--thread", "{other_thread}"),
+    ("ask", "1", "who?", "--provider", "openai", "--model", "x", "--base-url", "::::"),
+    ("index", "1", "--embedder", "openai:m", "--base-url", "ftp://x"),
+    ("search", "1", "rabbit", "--k", "-5"),
+    ("search", "1", "rabbit", "--k", "0"),
+    ("search", "1", "  "),
+    ("ask", "1", ""),
+    ("find", "1", ""),
+    ("show", "1", "abc"),
+    ("bogus",),
+]
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from core.agent.threads import ChatStore
+
+    root = tmp_path_factory.mktemp("cli") / "lib"
+    quire = Quire(root)
+    quire.import_paths([book_path("en/epubjs-alice.epub"), book_path("zh/luxun_nahan.txt")])
+    ChatStore(quire.library).new_thread(2, "about the other book")
+    quire.close()
+    return root
+
+
+@pytest.mark.parametrize("argv", BAD, ids=[" ".join(a) for a in BAD])
+def test_bad_input_is_one_line_and_a_failure(argv, library: Path, tmp_path: Path, capsys) -> None:
+    args = [a.format(tmp=tmp_path, other_thread=1) for a in argv]
+    try:
+        code = main([*args, "--library", str(library)])
+    except SystemExit as exit_:  # argparse's refusals
+        code = exit_.code
+    captured = capsys.readouterr()
+    lines = [line for line in captured.err.splitlines() if line.strip()]
+    assert code not in (0, None), (args, captured)
+    assert len(lines) == 1 and lines[0].startswith("quire: error: "), captured.err
+    assert "Traceback" not in captured.err and "usage:" not in captured.err
+
+
+def test_a_library_from_a_newer_quire_is_refused_unchanged(tmp_path: Path, capsys) -> None:
+    root = tmp_path / "lib"
+    Quire(root).close()
+    with sqlite3.connect(root / "library.db") as db:
+        db.execute("INSERT INTO schema_migrations VALUES (999, 'from the future', '2030-01-01')")
+
+    def state() -> list:
+        with sqlite3.connect(root / "library.db") as db:
+            return db.execute("SELECT * FROM sqlite_master UNION ALL SELECT *, 0, 0 FROM schema_migrations").fetchall()
+
+    before = state()
+    assert main(["list", "--library", str(root)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "newer version of Quire" in err
+    assert state() == before  # no migration ran, no table changed
+
+
+def test_the_cli_obeys_local_only_from_the_settings(tmp_path: Path, capsys) -> None:
+    root = tmp_path / "lib"
+    Quire(root).import_paths([book_path("en/epubjs-alice.epub")])
+    (root / "settings.json").write_text(json.dumps({"local_only": True}), encoding="utf-8")
+    code = main(["ask", "1", "who?", "--spoilers", "--provider", "openai", "--model", "gpt-4o-mini",
+                 "--library", str(root)])  # fmt: skip
+    assert code == 1 and "local-only mode is on" in capsys.readouterr().err
+    code = main(["index", "1", "--embedder", "openai:text-embedding-3-small", "--base-url",
+                 "https://api.openai.com/v1", "--library", str(root)])  # fmt: skip
+    assert code == 1 and "local-only mode is on" in capsys.readouterr().err
+
+
+def test_abandoned_import_files_are_cleaned_at_start(tmp_path: Path) -> None:
+    root = tmp_path / "lib"
+    Quire(root).close()
+    dead = root / "books" / f".{'ab' * 32}.999999999.part"  # a process id no system has
+    dead.write_bytes(b"half a book")
+    Quire(root).close()
+    assert not dead.exists()
+
+
+def test_a_book_indexed_remotely_is_still_searched_by_keywords_in_a_new_process(tmp_path: Path) -> None:
+    from httpkit import LocalServer, Reply
+
+    def embeddings(request):
+        texts = request.json()["input"]
+        return Reply(200, {"data": [{"index": i, "embedding": [1.0, float(i % 7), 0.5]} for i in range(len(texts))]})
+
+    root = tmp_path / "lib"
+    quire = Quire(root)
+    quire.import_paths([book_path("en/epubjs-alice.epub")])
+    with LocalServer(embeddings) as server:
+        name = quire.use_remote_embedder("openai:tiny", server.url + "/v1")
+        quire.index(1, embedder=name)
+    quire.close()
+    later = Quire(root)  # another process: the remote embedder is not registered here
+    passages = later.search(1, "White Rabbit pink eyes", k=3)
+    assert passages and "Rabbit" in passages[0].text
+    with pytest.raises(Exception, match="remote model 'openai:tiny'"):
+        later.search(1, "White Rabbit", mode="vector")
+    later.close()
