@@ -117,19 +117,82 @@ def measure_book(path: Path, repeat: int) -> dict:
     }
 
 
+_RSS_CHILD = """
+import resource, sys, tempfile
+from pathlib import Path
+from core.services import Quire
+from core.books import parse_book
+
+def status(field):  # Linux: VmRSS (now) and VmHWM (peak since the last reset), in kB
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+
+data = Path(sys.argv[1]).read_bytes()
+quire = Quire(Path(tempfile.mkdtemp()) / "lib")
+quire._default_chunking()
+Path("/proc/self/clear_refs").write_text("5")  # reset the peak to what is resident now
+base = status("VmRSS")
+if sys.argv[2] == "parse":
+    parse_book(data, Path(sys.argv[1]).name)
+else:
+    result = quire.import_paths([sys.argv[1]])[0]
+    assert result.error is None, result.error
+print((status("VmHWM") - base) / 1024)
+"""
+
+
+def rss_growth_mb(path: Path, step: str) -> float:
+    """Peak resident memory an import (or only its parse, the baseline) adds, in MB, in a fresh process."""
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-c", _RSS_CHILD, str(path), step],
+        capture_output=True, text=True, check=True, cwd=Path(__file__).resolve().parents[1],
+    )  # fmt: skip
+    return float(done.stdout.strip().splitlines()[-1])
+
+
+def measure_memory(paths: list[Path]) -> list[dict]:
+    """Peak RSS per MB of input, for the whole import and for parsing alone (Linux: /proc/self/status)."""
+    rows = []
+    for path in paths:
+        size_mb = path.stat().st_size / 1024 / 1024
+        parse, whole = rss_growth_mb(path, "parse"), rss_growth_mb(path, "import")
+        rows.append({"book": path.name, "size_mb": round(size_mb, 2), "parse_rss_mb": round(parse, 1),
+                     "import_rss_mb": round(whole, 1), "import_rss_per_input_mb": round(whole / size_mb, 1)})  # fmt: skip
+    return rows
+
+
+def large_text(data: Path, folder: Path, megabytes: int = 10) -> Path | None:
+    """A long Chinese TXT made by repeating the shared Lu Xun collection (a stand-in for a web novel)."""
+    source = next(iter(sorted(data.glob("zh/*.txt"))), None)
+    if source is None:
+        return None
+    text = source.read_text(encoding="utf-8")
+    repeats = max(1, int(megabytes * 1024 * 1024 / len(text.encode("utf-8"))))
+    path = folder / f"large-{megabytes}mb.txt"
+    path.write_text((text + "\n\n") * repeats, encoding="utf-8")
+    return path
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=Path("../shared/data/books"), help="folder of books")
     parser.add_argument("--repeat", type=int, default=3, help="runs per book; medians are reported")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--large-mb", type=int, default=10, help="size of the generated long TXT (0: none)")
     args = parser.parse_args(argv)
     books = find_books(args.data)
     if not books:
         print(f"no books found under {args.data}", file=sys.stderr)
         return 1
     results = [measure_book(path, args.repeat) for path in books]
+    with tempfile.TemporaryDirectory() as folder:
+        large = large_text(args.data, Path(folder), args.large_mb) if args.large_mb else None
+        memory = measure_memory([p for p in books if p.suffix == ".txt"] + ([large] if large else []))
     if args.json:
-        print(json.dumps(results, ensure_ascii=False, indent=2))
+        print(json.dumps({"books": results, "memory": memory}, ensure_ascii=False, indent=2))
         return 0
     header = f"{'book':48} {'segs':>6} {'parse s':>8} {'import s':>9} {'peak MB':>8} {'find p50':>9} {'p95':>7} {'LIKE p50':>9}"
     print(header)
@@ -139,6 +202,10 @@ def main(argv: list[str] | None = None) -> int:
             f"{r['book'][:48]:48} {r['segments']:>6} {r['parse_s']:>8.3f} {r['import_s']:>9.3f} {r['peak_mb']:>8.1f}"
             f" {r['search_p50_ms']:>8.2f}ms {r['search_p95_ms']:>5.2f}ms {r['like_scan_p50_ms']:>7.2f}ms"
         )
+    print(f"\n{'memory (fresh process)':40} {'MB in':>7} {'parse RSS':>10} {'import RSS':>11} {'RSS/MB in':>10}")
+    for m in memory:
+        print(f"{m['book'][:40]:40} {m['size_mb']:>7.2f} {m['parse_rss_mb']:>9.1f}M {m['import_rss_mb']:>10.1f}M"
+              f" {m['import_rss_per_input_mb']:>9.1f}x")  # fmt: skip
     return 0
 
 

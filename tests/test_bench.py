@@ -45,11 +45,15 @@ def test_retrieval_benchmark_reads_cmrc2018(capsys: pytest.CaptureFixture[str]) 
 
 def test_ingest_and_embed_benchmarks_print_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     folder = tmp_path / "books"
-    folder.mkdir()
-    (folder / "nahan.txt").write_bytes(book_path("zh/luxun_nahan.txt").read_bytes())
-    assert ingest.main(["--data", str(folder), "--repeat", "1", "--json"]) == 0
-    [row] = json.loads(capsys.readouterr().out)
+    (folder / "zh").mkdir(parents=True)
+    (folder / "zh" / "nahan.txt").write_bytes(book_path("zh/luxun_nahan.txt").read_bytes())
+    assert ingest.main(["--data", str(folder), "--repeat", "1", "--large-mb", "2", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    [row] = report["books"]
     assert row["sections"] == 16 and row["chunks"] > 100 and row["search_p50_ms"] > 0
+    assert [m["book"] for m in report["memory"]] == ["nahan.txt", "large-2mb.txt"]
+    large = report["memory"][1]
+    assert 1.9 < large["size_mb"] < 2.1 and 0 < large["parse_rss_mb"] < large["import_rss_mb"]
     assert embed.main(["--count", "16", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["passages"] == 16 and result["quire_per_s"] > 0 and result["bare_onnxruntime_per_s"] > 0

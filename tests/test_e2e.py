@@ -168,7 +168,7 @@ def test_chat_streams_parts_cites_and_stops_at_desktop_and_phone_sizes(browser, 
          *tool_call_deltas("c1", "keyword_search", {"query": "Cheshire cat grins"})],
         tool_call_deltas("c2", "cite", {"passage": 1, "quote": "grins like that"}),
         {"deltas": [{"content": piece} for piece in answer], "delay": 0.6},
-        {"deltas": [{"content": f"word{n} "} for n in range(60)], "delay": 0.3},  # a long answer, to stop
+        {"deltas": [{"content": f"word{n} "} for n in range(60)], "delay": 0.6},  # a long answer (36 s), to stop
     ]  # fmt: skip
     with OpenAIMock(script) as mock:
         settings = {"provider": {"kind": "deepseek", "model": "deepseek-reasoner", "base_url": mock.url},
@@ -259,7 +259,7 @@ def test_no_remote_image_is_fetched_from_a_hostile_book_or_a_model(browser, tmp_
                 screen = Screen(page, "hostile-images").open(url)
                 screen.click_label("Open Pixel Tales")
                 screen.click_label("Ask the book")
-                screen.click_label("New conversation", timeout=10_000)
+                screen.click_label("New conversation")
                 screen.click_text("Who are the main characters so far?")
                 screen.wait_text("done.", timeout=30_000)
                 _not_blank(screen.shot("2-model-answer"))

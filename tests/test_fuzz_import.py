@@ -13,7 +13,8 @@ from core.errors import BookFormatError
 from core.library import Library
 
 SEED = 20261130
-BUDGET_SECONDS = 25.0
+BUDGET_SECONDS = 30.0
+MAX_CASES = 400  # the same cases every run (fixed seed); a slow machine stops at the budget
 SOURCES = [  # small real books of every format the importers read
     ("minimal/epubcheck-epub2-minimal.epub", "epub"),
     ("minimal/epubcheck-minimal.epub", "epub"),
@@ -56,7 +57,7 @@ def test_mutated_books_import_or_are_refused_cleanly(tmp_path: Path) -> None:
     tried = imported = refused = 0
     peak = 0
     deadline = time.monotonic() + BUDGET_SECONDS
-    while time.monotonic() < deadline:
+    while tried < MAX_CASES and time.monotonic() < deadline:
         data, suffix = rng.choice(sources)
         how, mutated = _mutate(data, rng)
         books_before = library.conn.execute("SELECT COUNT(*) FROM books").fetchone()[0]

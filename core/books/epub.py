@@ -9,8 +9,9 @@ from urllib.parse import unquote, urldefrag
 from ebooklib import epub
 from lxml import etree
 
-from core.books.epub_archive import EpubArchive, open_epub_archive
+from core.books.epub_archive import MAX_ENTRIES, EpubArchive, open_epub_archive
 from core.books.html_blocks import document_title, extract_segments
+from core.books.limits import MAX_SECTIONS, check_count
 from core.books.locator import Locator
 from core.books.model import Book, Metadata, Section, SegmentKind, TocEntry
 from core.books.safexml import local_name, parse_document, parse_xml
@@ -69,12 +70,27 @@ class _Reader(epub.EpubReader):
 def read_epub(data: bytes) -> Book:
     """Parse an EPUB file's bytes into a Book; raise BookFormatError when it cannot be read."""
     archive = open_epub_archive(data)
+    _check_package_size(archive)
     reader = _Reader(archive)
     try:
         package = reader.load()
     except _EBOOKLIB_ERRORS as error:
         raise BookFormatError(f"this EPUB's package document is damaged and cannot be read ({error})") from error
     return _BookBuilder(archive, package, reader).build()
+
+
+_ITEMREF = re.compile(rb"<(?:[\w.-]+:)?itemref[\s/>]")
+_ITEM = re.compile(rb"<(?:[\w.-]+:)?item[\s/>]")
+
+
+def _check_package_size(archive: EpubArchive) -> None:
+    """Refuse a package document with more chapters or resources than any book (ebooklib is quadratic in them)."""
+    try:
+        opf = archive.read(archive.opf_path)
+    except KeyError:
+        return  # ebooklib reports the missing package document
+    check_count("chapters in its reading order", len(_ITEMREF.findall(opf)), MAX_SECTIONS)
+    check_count("files in its manifest", len(_ITEM.findall(opf)), MAX_ENTRIES)
 
 
 class _BookBuilder:

@@ -179,7 +179,7 @@ def open_epub_archive(data: bytes) -> EpubArchive:
         raise BookFormatError("the file is empty: there is no book in it")
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError) as error:
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError, NotImplementedError) as error:
         raise BookFormatError(_describe_non_zip(data[:8])) from error
     warnings: list[str] = []
     with archive:

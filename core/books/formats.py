@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+import os
+import stat
 import zipfile
 import zlib
 from collections.abc import Callable
 from pathlib import Path
 
+from core.books.limits import MAX_FILE_BYTES, check_book, check_file_size
 from core.books.model import Book
 from core.errors import BookFormatError, QuireError
 
@@ -79,9 +82,12 @@ def parse_book(data: bytes, name: str) -> Book:
     format_name = detect_format(name, data)
     if not data:
         raise BookFormatError("the file is empty: there is no book in it")
+    check_file_size(len(data), format_name)
     fallback_title = Path(name).stem.replace("_", " ").strip() or "Untitled"
     try:
-        return _reader(format_name)(data, fallback_title)
+        book = _reader(format_name)(data, fallback_title)
+        check_book(book)
+        return book
     except BookFormatError as error:
         raise type(error)(readable(str(error))) from error  # same type, a message fit to show
     except QuireError:
@@ -107,16 +113,47 @@ def readable(message: str, limit: int = 240) -> str:
 
 
 def read_file_bytes(path: str | Path) -> bytes:
-    """A book file's bytes; a missing, unreadable or wrong kind of path is a BookFormatError."""
+    """A book file's bytes; a missing, unreadable, oversized or not regular file is a BookFormatError.
+
+    Only regular files are read (a FIFO would block for ever, a link to /dev/zero never end), and never more
+    than the largest book Quire takes, whatever the file claims.
+    """
     path = Path(path)
     try:
-        return path.read_bytes()
+        with open(path, "rb", opener=_open_without_blocking) as handle:
+            info = os.fstat(handle.fileno())
+            if stat.S_ISDIR(info.st_mode):
+                raise IsADirectoryError(path)
+            if not stat.S_ISREG(info.st_mode):
+                raise BookFormatError(f"'{path}' is not a regular file (a device, pipe or socket): it was not read")
+            check_file_size(info.st_size, SUPPORTED.get(path.suffix.lower(), "book"))
+            data = _read_at_most(handle, info.st_size, MAX_FILE_BYTES + 1)
     except FileNotFoundError as error:
         raise BookFormatError(f"no file at '{path}': check the path") from error
     except IsADirectoryError as error:
         raise BookFormatError(f"'{path}' is a folder, not a book file") from error
     except OSError as error:
         raise BookFormatError(f"cannot read '{path}': {error.strerror or error}") from error
+    check_file_size(len(data), SUPPORTED.get(path.suffix.lower(), "book"))  # it grew while being read
+    return data
+
+
+def _read_at_most(handle, expected: int, limit: int) -> bytes:
+    """The file's bytes, ``expected`` of them usually, never more than ``limit`` (one buffer, not a limit-sized one)."""
+    parts = [handle.read(min(expected, limit))]
+    total = len(parts[0])
+    while total < limit:
+        more = handle.read(min(1 << 20, limit - total))
+        if not more:
+            break
+        parts.append(more)
+        total += len(more)
+    return b"".join(parts) if len(parts) > 1 else parts[0]
+
+
+def _open_without_blocking(path: str, flags: int) -> int:
+    """os.open that does not wait for a writer when the path is a FIFO (it is refused just after)."""
+    return os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
 
 
 def read_book(path: str | Path) -> Book:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from core.books.limits import MAX_SECTIONS, MAX_SEGMENTS, check_count
 from core.books.locator import Locator
 from core.books.model import Section, Segment, SegmentKind, TocEntry
 
@@ -35,6 +36,10 @@ def title_heading(segments: list[Segment]) -> str:
 def sectionize(segments: list[Segment], front_title: str) -> tuple[list[Section], list[TocEntry]]:
     """Sections that start at each chapter heading, and a TOC nested by heading level."""
     level = chapter_level(segments)
+    check_count("paragraphs", len(segments), MAX_SEGMENTS)
+    if level is not None:  # before any section is built: a million headings must not become a million sections
+        chapters = sum(1 for s in segments if s.kind == SegmentKind.HEADING and s.level <= level)
+        check_count("chapters", chapters, MAX_SECTIONS)
     sections: list[Section] = []
     current: Section | None = None
     for segment in segments:

@@ -122,23 +122,24 @@ class Library:
                 (book_id, s_index, section.title, section.href, int(section.linear), ordinal, len(section.segments)),
             )
             ordinal += len(section.segments)
-        segment_rows = []
-        fts_rows = []
-        for ordinal, locator, _section, segment in book.segments_with_locators():
-            spans = json.dumps([[s.start, s.end, s.style] for s in segment.spans]) if segment.spans else None
-            anchors = json.dumps(list(segment.anchors)) if segment.anchors else None
-            segment_rows.append(
-                (book_id, locator.section, locator.segment, ordinal, segment.kind.value, segment.level,
-                 segment.text, spans, segment.src, anchors)
-            )  # fmt: skip
+
+        def segment_rows() -> Iterator[tuple]:  # generated row by row: memory stays flat for a long book
+            for ordinal, locator, _section, segment in book.segments_with_locators():
+                spans = json.dumps([[s.start, s.end, s.style] for s in segment.spans]) if segment.spans else None
+                anchors = json.dumps(list(segment.anchors)) if segment.anchors else None
+                yield (book_id, locator.section, locator.segment, ordinal, segment.kind.value, segment.level,
+                       segment.text, spans, segment.src, anchors)  # fmt: skip
+
         self.conn.executemany(
             "INSERT INTO segments (book_id, section_idx, idx, ordinal, kind, level, text, spans, src, anchors)"
             " VALUES (?,?,?,?,?,?,?,?,?,?)",
-            segment_rows,
+            segment_rows(),
         )
-        for row in self.conn.execute("SELECT id, text FROM segments WHERE book_id = ?", (book_id,)):
-            fts_rows.append((row["id"], index_text(row["text"]), book_id))
-        self.conn.executemany("INSERT INTO segments_fts (rowid, body, book_id) VALUES (?,?,?)", fts_rows)
+        stored = self.conn.execute("SELECT id, text FROM segments WHERE book_id = ?", (book_id,))
+        self.conn.executemany(
+            "INSERT INTO segments_fts (rowid, body, book_id) VALUES (?,?,?)",
+            ((row["id"], index_text(row["text"]), book_id) for row in stored),
+        )
         toc_rows = []
         parents: list[int] = []
         for index, (depth, entry) in enumerate(book.toc_entries()):

@@ -90,7 +90,7 @@ class ChunkStore:
         conn.executemany(
             "INSERT INTO chunks (book_id, idx, section_idx, start_ordinal, start_offset, end_ordinal, end_offset, tokens, text)"
             " VALUES (?,?,?,?,?,?,?,?,?)",
-            [
+            (
                 (
                     book_id,
                     c.index,
@@ -103,12 +103,12 @@ class ChunkStore:
                     c.text,
                 )
                 for c in chunks
-            ],
+            ),
         )
-        ids = dict(conn.execute("SELECT idx, id FROM chunks WHERE book_id = ?", (book_id,)).fetchall())
-        conn.executemany(
+        stored = conn.execute("SELECT id, text FROM chunks WHERE book_id = ?", (book_id,))
+        conn.executemany(  # row by row: the keyword index of a long book never sits in memory whole
             "INSERT INTO chunks_fts (rowid, body, book_id) VALUES (?,?,?)",
-            [(ids[c.index], index_text(c.text), book_id) for c in chunks],
+            ((row["id"], index_text(row["text"]), book_id) for row in stored),
         )
         conn.execute(
             "INSERT OR REPLACE INTO chunk_sets VALUES (?,?,?,?,?,?)",

@@ -174,6 +174,9 @@ def choose_model(language: str, available: list[str]) -> tuple[str | None, str]:
     )
 
 
+COUNT_BATCH = 2048  # texts tokenized per call when only counting
+
+
 def token_counter(spec: ModelSpec, store: ModelStore) -> tuple[str, TokenCounter] | None:
     """(tokenizer name, counter) from a model's tokenizer alone (no ONNX session), or None if unusable."""
     if _spec("tokenizers") is None:
@@ -188,7 +191,11 @@ def token_counter(spec: ModelSpec, store: ModelStore) -> tuple[str, TokenCounter
     tokenizer.no_padding()
 
     def count(texts: list[str]) -> list[int]:
-        return [len(e.ids) for e in tokenizer.encode_batch(texts, add_special_tokens=False)]
+        counts: list[int] = []
+        for start in range(0, len(texts), COUNT_BATCH):  # a whole book's encodings at once would cost GBs
+            batch = tokenizer.encode_batch(texts[start : start + COUNT_BATCH], add_special_tokens=False)
+            counts += [len(e.ids) for e in batch]
+        return counts
 
     if _splits_every_han_character(path):
         return tokenizer_name(spec.name), _with_han_shortcut(count)
