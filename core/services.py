@@ -111,6 +111,7 @@ class Quire:
         for done, path in enumerate(paths, start=1):
             try:
                 record, created = self.library.import_file(path)
+                self.chunks.ensure_default(record.id)  # after the import's commit, in a transaction of its own
                 result = ImportResult(str(path), record, created)
             except QuireError as error:
                 result = ImportResult(str(path), None, False, str(error))
@@ -123,6 +124,7 @@ class Quire:
         """Import a book given as bytes (web and mobile file pickers)."""
         try:
             record, created = self.library.import_bytes(data, name)
+            self.chunks.ensure_default(record.id)
             return ImportResult(name, record, created)
         except QuireError as error:
             return ImportResult(name, None, False, str(error))
@@ -303,6 +305,8 @@ class Quire:
     ) -> list[Passage]:
         """Passages for a query in a book (or the library); ``before`` is the spoiler bound, inclusive."""
         book_id = self.book(reference).id if reference is not None else None
+        if book_id is not None:
+            self.chunks.ensure_default(book_id)  # an import cut between its two steps left none
         max_ordinal = None
         if before is not None:
             if book_id is None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import importlib
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from types import ModuleType
@@ -74,6 +76,21 @@ def connect(path: Path | str, *, vector_extension: bool = True) -> sqlite3.Conne
     except DATABASE_ERRORS as error:
         raise LibraryError(f"cannot open the library database at {path}: {error}") from error
     return conn
+
+
+BUSY_MESSAGE = "the library is busy: another Quire (the app or a quire command) is writing to it. Try again in a moment"
+
+
+@contextmanager
+def busy_is_library_error() -> Iterator[None]:
+    """Turn SQLite's "database is locked" (another process kept writing past the busy timeout) into LibraryError."""
+    try:
+        yield
+    except DATABASE_ERRORS as error:
+        text = str(error).lower()
+        if "locked" in text or "busy" in text:
+            raise LibraryError(BUSY_MESSAGE) from error
+        raise
 
 
 def schema_version(conn: sqlite3.Connection) -> int:

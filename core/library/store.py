@@ -16,7 +16,7 @@ from core.books.formats import SUPPORTED, content_hash, parse_book, read_file_by
 from core.books.locator import Locator
 from core.books.model import Book
 from core.errors import BookNotFoundError, LibraryError, LocatorError
-from core.library.db import connect, now
+from core.library.db import busy_is_library_error, connect, now
 from core.library.fts import index_text, make_snippet, match_expression
 from core.library.records import BookRecord, SearchHit, SegmentRecord, TocRow
 
@@ -38,8 +38,7 @@ class Library:
         self.conn = connect(self.root / "library.db", vector_extension=vector_extension)
         self.lock = threading.RLock()
         self._remove_abandoned_parts()
-        # Other stores keep rows beside a book's (chunks, vectors); they join the same transactions.
-        self.import_hooks: list[Callable[[sqlite3.Connection, int], None]] = []
+        # Other stores keep rows beside a book's (chunks, vectors); removing a book removes theirs in one transaction.
         self.remove_hooks: list[Callable[[sqlite3.Connection, int], None]] = []
 
     def _remove_abandoned_parts(self) -> None:
@@ -58,8 +57,11 @@ class Library:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction (BEGIN IMMEDIATE), held against other threads; rolled back on error."""
-        with self.lock:
+        """One write transaction (BEGIN IMMEDIATE), held against other threads; rolled back on error.
+
+        When another process holds the library's write lock past the busy timeout, LibraryError says so.
+        """
+        with self.lock, busy_is_library_error():
             self.conn.execute("BEGIN IMMEDIATE")
             try:
                 yield self.conn
@@ -70,7 +72,7 @@ class Library:
 
     def write(self, sql: str, params: tuple = ()) -> sqlite3.Cursor:
         """Run one writing statement, never inside another thread's import transaction."""
-        with self.lock:
+        with self.lock, busy_is_library_error():
             return self.conn.execute(sql, params)
 
     # -- import -------------------------------------------------------------------------------
@@ -151,8 +153,6 @@ class Library:
             )  # fmt: skip
             parents.append(index)
         self.conn.executemany("INSERT INTO toc VALUES (?,?,?,?,?,?,?)", toc_rows)
-        for hook in self.import_hooks:
-            hook(self.conn, book_id)
         return book_id
 
     # -- books --------------------------------------------------------------------------------

@@ -52,13 +52,15 @@ class ChunkStore:
         self.library = library
         self.default = default
         self.rechunk_hooks: list[Callable[[sqlite3.Connection, int], None]] = []  # e.g. drop the old vectors
-        library.import_hooks.append(self.on_import)
         library.remove_hooks.append(self.on_remove)
 
     # -- writing ------------------------------------------------------------------------------
-    def on_import(self, conn: sqlite3.Connection, book_id: int) -> None:
+    def ensure_default(self, book_id: int) -> bool:
+        """Chunk a book the default way if it has no chunks yet (just imported, or an import cut short)."""
+        if self.profile(book_id) is not None:
+            return False
         profile, count = self.default()
-        self._write(conn, book_id, profile, count)
+        return self.ensure(book_id, profile, count)
 
     def on_remove(self, conn: sqlite3.Connection, book_id: int) -> None:
         conn.execute("DELETE FROM chunks_fts WHERE book_id = ?", (book_id,))
@@ -68,25 +70,32 @@ class ChunkStore:
         return ChunkProfile(row["tokenizer"], row["target_tokens"], row["overlap"]) if row else None
 
     def ensure(self, book_id: int, profile: ChunkProfile, count: TokenCounter) -> bool:
-        """Re-chunk the book if it was chunked another way; True when it was (its vectors are gone then)."""
+        """Re-chunk the book if it was chunked another way; True when it was (its vectors are gone then).
+
+        The chunks are made (tokenized) before the write transaction, which only stores them: the
+        library stays writable for others (a reading position, another process) while a long book is cut.
+        """
         if self.profile(book_id) == profile:
             return False
-        with self.library.transaction() as conn:
-            for hook in self.rechunk_hooks:
-                hook(conn, book_id)
-            self.on_remove(conn, book_id)
-            conn.execute("DELETE FROM chunks WHERE book_id = ?", (book_id,))
-            self._write(conn, book_id, profile, count)
-        return True
-
-    def _write(self, conn: sqlite3.Connection, book_id: int, profile: ChunkProfile, count: TokenCounter) -> None:
         segments = [
             SegmentText(r["ordinal"], r["section_idx"], r["text"])
-            for r in conn.execute(
+            for r in self.library.conn.execute(
                 "SELECT ordinal, section_idx, text FROM segments WHERE book_id = ? ORDER BY ordinal", (book_id,)
             )
         ]
         chunks = chunk_segments(segments, count, profile.target_tokens, profile.overlap)
+        del segments
+        with self.library.transaction() as conn:
+            if self.profile(book_id) == profile:
+                return False  # another process made the same chunks meanwhile
+            for hook in self.rechunk_hooks:
+                hook(conn, book_id)
+            self.on_remove(conn, book_id)
+            conn.execute("DELETE FROM chunks WHERE book_id = ?", (book_id,))
+            self._store(conn, book_id, profile, chunks)
+        return True
+
+    def _store(self, conn: sqlite3.Connection, book_id: int, profile: ChunkProfile, chunks: list[Chunk]) -> None:
         conn.executemany(
             "INSERT INTO chunks (book_id, idx, section_idx, start_ordinal, start_offset, end_ordinal, end_offset, tokens, text)"
             " VALUES (?,?,?,?,?,?,?,?,?)",

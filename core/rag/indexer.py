@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass
 
 from core.errors import EmbeddingError, IndexCancelled
 from core.library.db import now
+from core.library.locks import exclusive
 from core.library.store import Library
 from core.rag.chunker import DEFAULT_OVERLAP, DEFAULT_TARGET_TOKENS
 from core.rag.chunks import ChunkProfile, ChunkStore
@@ -113,8 +114,23 @@ class Indexer:
         progress: ProgressCallback | None = None,
         cancel: threading.Event | None = None,
     ) -> IndexStatus:
-        """Embed every chunk of the book that has no vector yet; return the final status."""
+        """Embed every chunk of the book that has no vector yet; return the final status.
+
+        One run per book at a time, across processes: a second one is refused with LibraryError.
+        """
         self.library.get(book_id)
+        busy = "this book is being indexed already (by the app or another quire command): wait for that to finish"
+        with exclusive(self.library.root / "locks" / f"index-{book_id}.lock", busy):
+            return self._run(book_id, embedder, near_ordinal, progress, cancel)
+
+    def _run(
+        self,
+        book_id: int,
+        embedder: Embedder,
+        near_ordinal: int,
+        progress: ProgressCallback | None,
+        cancel: threading.Event | None,
+    ) -> IndexStatus:
         total = self._prepare(book_id, embedder)
         pending = self._pending(book_id, near_ordinal)
         done = total - len(pending)

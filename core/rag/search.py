@@ -163,7 +163,9 @@ class Retriever:
         firsts: dict[tuple[int, int], tuple[int, str]] = {}
         passages = []
         for cid, score in scored:
-            row = rows[cid]
+            row = rows.get(cid)
+            if row is None:  # removed by another process since the hit was found
+                continue
             key = (row["book_id"], row["section_idx"])
             if key not in firsts:
                 section = self.library.conn.execute(

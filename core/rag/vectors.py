@@ -25,7 +25,7 @@ BACKENDS = ("auto", "numpy", "sqlite-vec")
 
 @dataclass
 class _Matrix:
-    version: int
+    version: tuple[int, int]  # (our own writes, SQLite data_version: other processes' commits)
     ids: np.ndarray
     sections: np.ndarray
     end_ordinals: np.ndarray
@@ -156,8 +156,11 @@ class VectorStore:
     def _matrix(self, model: str, book_id: int | None) -> _Matrix:
         key = (model, book_id)
         with self._cache_lock:
+            # Our own writes bump _version; data_version changes when another process commits (a book removed
+            # or indexed there), so a long-lived app never searches vectors that are gone.
+            version = (self._version, self.conn.execute("PRAGMA data_version").fetchone()[0])
             cached = self._cache.get(key)
-            if cached is not None and cached.version == self._version:
+            if cached is not None and cached.version == version:
                 return cached
             sql = (
                 "SELECT v.chunk_id, c.section_idx, c.end_ordinal, v.book_id, v.embedding FROM chunk_vectors v "
@@ -170,7 +173,7 @@ class VectorStore:
             else:
                 vectors = np.zeros((0, 1), dtype=np.float32)
             matrix = _Matrix(
-                self._version,
+                version,
                 np.array([r[0] for r in rows], dtype=np.int64),
                 np.array([r[1] for r in rows], dtype=np.int64),
                 np.array([r[2] for r in rows], dtype=np.int64),

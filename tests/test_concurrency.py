@@ -1,0 +1,121 @@
+"""Several Quire processes on one library: short write transactions, a clear message when it is busy, one indexer
+per book, and caches that notice what another process changed."""
+
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, book_path
+
+from core.errors import LibraryError
+from core.services import Quire
+
+WRITE_LOCK = """
+import sqlite3, sys, time
+db = sqlite3.connect(sys.argv[1], timeout=float(sys.argv[2]), isolation_level=None)
+try:
+    db.execute("BEGIN IMMEDIATE")
+except sqlite3.OperationalError:
+    print("busy", flush=True)
+    sys.exit(0)
+print("held", flush=True)
+time.sleep(float(sys.argv[3]))
+db.execute("ROLLBACK")
+"""
+
+
+def _other_process(library: Path, hold: float = 0.0, wait: float = 0.5) -> subprocess.Popen:
+    """Another process that takes the library's write lock (and holds it ``hold`` seconds)."""
+    return subprocess.Popen(
+        [sys.executable, "-c", WRITE_LOCK, str(library / "library.db"), str(wait), str(hold)],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+
+
+def _other_process_writes(library: Path) -> bool:
+    """Whether another process can take the write lock right now (SQLite's locks are per process)."""
+    other = _other_process(library)
+    answer = other.stdout.readline().strip()
+    other.wait(10)
+    return answer == "held"
+
+
+def test_a_busy_library_is_a_clear_error_not_a_traceback(alice_quire: Quire) -> None:
+    holder = _other_process(alice_quire.library.root, hold=30)  # another Quire in the middle of a long write
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        alice_quire.library.conn.execute("PRAGMA busy_timeout = 200")
+        with pytest.raises(LibraryError, match="the library is busy: another Quire"):
+            alice_quire.save_position(1, "3.2")
+        with pytest.raises(LibraryError, match="busy"):
+            alice_quire.add_highlight(1, "3.2")
+    finally:
+        holder.kill()
+        holder.wait()
+    assert alice_quire.save_position(1, "3.2").locator.section == 3  # and it works once the other is done
+
+
+def test_chunking_a_long_book_does_not_hold_the_write_lock(tmp_path: Path) -> None:
+    quire = Quire(tmp_path / "lib")
+    profile, count = quire._default_chunking()
+    tokenizing, release = threading.Event(), threading.Event()
+
+    def slow_count(texts: list[str]) -> list[int]:  # the tokenizer, paused while the test looks at the lock
+        tokenizing.set()
+        release.wait(10)
+        return count(texts)
+
+    quire._chunking = (profile, slow_count)
+    worker = threading.Thread(target=quire.import_paths, args=([book_path("en/epubjs-alice.epub")],))
+    worker.start()
+    try:
+        assert tokenizing.wait(20), "chunking never started"
+        assert _other_process_writes(quire.library.root)  # the import committed; tokenizing holds no lock
+    finally:
+        release.set()
+        worker.join(30)
+    assert quire.chunks.count(1) > 0 and quire.search(1, "White Rabbit", mode="keyword")
+    quire.close()
+
+
+HOLD_LOCK = """
+import sys, time
+from pathlib import Path
+from core.library.locks import exclusive
+with exclusive(Path(sys.argv[1]), "busy"):
+    print("held", flush=True)
+    time.sleep(30)
+"""
+
+
+def test_one_indexer_per_book_across_processes(alice_quire: Quire) -> None:
+    lock = alice_quire.library.root / "locks" / "index-1.lock"
+    other = subprocess.Popen(
+        [sys.executable, "-c", HOLD_LOCK, str(lock)], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )  # another `quire index 1`, mid-run
+    try:
+        assert other.stdout.readline().strip() == "held"
+        with pytest.raises(LibraryError, match="being indexed already"):
+            alice_quire.index(1)
+        assert alice_quire.index_status(1) is None  # the refused run wrote nothing
+    finally:
+        other.kill()
+        other.wait()
+    assert alice_quire.index(1).status == "done"  # the lock died with its process (even killed)
+
+
+def test_a_long_lived_process_sees_books_removed_by_another(tmp_path: Path) -> None:
+    app = Quire(tmp_path / "lib", vector_backend="numpy")  # the app, running for hours
+    app.import_paths([book_path("en/epubjs-alice.epub"), book_path("minimal/epubcheck-minimal.epub")])
+    app.index(1)
+    app.index(2)  # the model stays indexed in the library after book 1 goes
+    assert app.search(None, "a White Rabbit with pink eyes", mode="vector", k=3)  # the vector cache is warm
+    cli = Quire(tmp_path / "lib", vector_backend="numpy")  # `quire remove` in a terminal
+    cli.remove(1)
+    cli.close()
+    found = app.search(None, "a White Rabbit with pink eyes", mode="vector", k=3)
+    assert found and all(p.book_id == 2 for p in found)
+    assert all(p.book_id != 1 for p in app.search(None, "White Rabbit", k=5))
+    app.close()
