@@ -81,20 +81,22 @@ class ChatController:
 
             return run
 
-        return ChatActions(
-            ask=lambda question: self.ask(reader, question),
-            stop=lambda: self.for_book(reader).stop(),
-            new_thread=change(lambda chat: chat.new_thread()),
-            open_thread=lambda thread_id: change(lambda chat: chat.open_thread(thread_id))(),
-            rename=lambda: self.rename(reader),
-            delete=change(lambda chat: chat.delete_thread()),
-            regenerate=lambda: self.for_book(reader).regenerate(self.changed),
-            copy=lambda text: app.page.run_task(self.copy, text),
-            open_citation=app.open_citation,
-            set_spoilers=self.set_spoiler_protection,
-            start_index=app.start_index,
-            cancel_index=app.cancel_index,
-            open_settings=lambda: app.go("settings"),
+        return app.guard_book(
+            ChatActions(
+                ask=lambda question: self.ask(reader, question),
+                stop=lambda: self.for_book(reader).stop(),
+                new_thread=change(lambda chat: chat.new_thread()),
+                open_thread=lambda thread_id: change(lambda chat: chat.open_thread(thread_id))(),
+                rename=lambda: self.rename(reader),
+                delete=change(lambda chat: chat.delete_thread()),
+                regenerate=lambda: self.for_book(reader).regenerate(self.changed),
+                copy=lambda text: app.page.run_task(self.copy, text),
+                open_citation=app.open_citation,
+                set_spoilers=self.set_spoiler_protection,
+                start_index=app.start_index,
+                cancel_index=app.cancel_index,
+                open_settings=lambda: app.go("settings"),
+            )
         )
 
     def rename(self, reader: ReaderViewModel) -> None:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import functools
 import importlib
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import flet as ft
 
@@ -25,7 +28,7 @@ from app.theme import apply_theme
 from core.agent.connection import check_connection
 from core.agent.provider_config import ProviderConfig
 from core.books.formats import SUPPORTED
-from core.errors import QuireError
+from core.errors import BookNotFoundError, QuireError
 from core.library import Bookmark, Highlight
 from core.services import Quire
 from platform_adapters.base import PickedFile, SecretStore
@@ -34,6 +37,7 @@ from platform_adapters.memory import MemorySecrets
 if TYPE_CHECKING:  # the chat model loads LangChain: imported in the background after the first screen
     from app.chat_model import Citation
 
+A = TypeVar("A")  # a dataclass of actions
 NEXT_KEYS = {"Arrow Right", "Arrow Down", "Page Down", " "}
 PREVIOUS_KEYS = {"Arrow Left", "Arrow Up", "Page Up"}
 
@@ -68,7 +72,7 @@ class QuireApp:
         self.chat = ChatController(self)  # the chat panel of the open book
         page.title = self.t("app.title")
         page.padding = 12
-        page.on_keyboard_event = self.on_key
+        page.on_keyboard_event = self._guarded(self.on_key)
         page.on_resize = lambda e: self.render()
         self.fonts = fonts  # the font files the client can load (None: the reading fonts in assets/)
         apply_theme(page, self.settings, fonts)
@@ -88,7 +92,13 @@ class QuireApp:
     def render(self) -> None:
         """Build the current screen and show it."""
         if self.screen == "reader" and self.reader is not None:
-            view = self._reader_view()
+            try:
+                view = self._reader_view()
+            except (BookNotFoundError, IndexError):
+                if self._book_still_there():
+                    raise
+                self._book_gone()
+                return
         elif self.screen == "notes":
             view = build_notes_screen(NotesViewModel(self.quire), self._notes_actions(None), self.t, self.go_library)
         elif self.screen == "settings":
@@ -121,19 +131,21 @@ class QuireApp:
         )
 
     def _reader_actions(self) -> ReaderActions:
-        return ReaderActions(
-            back=self.close_book,
-            navigate=self.navigate,
-            panel=self.open_panel,
-            scrolled=self.scrolled,
-            select=self.select,
-            highlight=self.highlight,
-            toggle_bookmark=self.toggle_bookmark,
-            ask_about=self.ask_about_selection,
-            search=self.search,
-            open_hit=self.open_hit,
-            load_more=self.load_more,
-            typing=self.set_typing,
+        return self.guard_book(
+            ReaderActions(
+                back=self.close_book,
+                navigate=self.navigate,
+                panel=self.open_panel,
+                scrolled=self.scrolled,
+                select=self.select,
+                highlight=self.highlight,
+                toggle_bookmark=self.toggle_bookmark,
+                ask_about=self.ask_about_selection,
+                search=self.search,
+                open_hit=self.open_hit,
+                load_more=self.load_more,
+                typing=self.set_typing,
+            )
         )
 
     def _notes_actions(self, book_id: int | None) -> NotesActions:
@@ -154,7 +166,7 @@ class QuireApp:
             model.remove_bookmark(bookmark.id)
             self.render()
 
-        return NotesActions(
+        actions = NotesActions(
             open_bookmark=open_bookmark,
             remove_bookmark=remove_bookmark,
             open_highlight=self.open_highlight,
@@ -163,6 +175,7 @@ class QuireApp:
             remove=remove,
             export=lambda: self.page.run_task(self.export_notes, model),
         )
+        return self.guard_book(actions) if book_id is not None else actions
 
     def _reader_view(self) -> ft.Control:
         assert self.reader is not None
@@ -192,6 +205,45 @@ class QuireApp:
             percent_text=self.percent_text,
             dark=self.dark,
         )
+
+    # -- a book removed elsewhere -----------------------------------------------------------------
+    def guard_book(self, actions: A) -> A:
+        """The same actions, each closing the open book with a notice if another window removed it meanwhile.
+
+        Two browser tabs (or the app and the quire command) share one library: the book in this reader
+        can disappear between two clicks.
+        """
+        return dataclasses.replace(
+            actions, **{f.name: self._guarded(getattr(actions, f.name)) for f in dataclasses.fields(actions)}
+        )
+
+    def _guarded(self, action: Callable) -> Callable:
+        @functools.wraps(action)
+        def guarded(*args, **kwargs):
+            try:
+                return action(*args, **kwargs)
+            except (BookNotFoundError, IndexError):
+                if self._book_still_there():
+                    raise  # a real defect, not a removed book
+                self._book_gone()
+                return None
+
+        return guarded
+
+    def _book_still_there(self) -> bool:
+        if self.reader is None:
+            return True
+        try:
+            self.quire.book(self.reader.book.id)
+        except BookNotFoundError:
+            return False
+        return True
+
+    def _book_gone(self) -> None:
+        title = self.reader.book.title if self.reader else ""
+        self.reader, self.panel, self.screen = None, None, "library"
+        self.render()
+        self.notify(self.t("reader.removed", title=title))
 
     def notify(self, text: str) -> None:
         """A short message at the bottom of the screen."""

@@ -495,3 +495,25 @@ def test_ask_about_a_selected_passage(alice_quire: Quire) -> None:
         assert app.chat.model.messages[1].status == "complete" and app.chat.model.messages[1].text
 
     run(scenario())
+
+
+def test_a_book_removed_in_another_tab_closes_with_a_notice(two_books: Quire) -> None:
+    async def scenario() -> None:
+        reading, managing = await new_session(1440), await new_session(1440)
+        reader_tab, library_tab = start(two_books, reading), start(two_books, managing)
+        reader_tab.open_book(1)
+        assert reader_tab.screen == "reader"
+        library_tab.library.remove(1)  # the other tab removes the book being read
+        await fire(reading, find(reader_tab.page.controls, tooltip="Next page"))
+        assert reader_tab.screen == "library" and reader_tab.reader is None
+        assert "was removed from the library" in reader_tab.message and "Moby-Dick" in reader_tab.message
+        assert "1 book" in screen(reader_tab)
+        reader_tab.open_book(next(b.id for b in two_books.books()))  # the other book still opens
+        library_tab.library.remove(reader_tab.reader.book.id)
+        reader_tab._reader_actions().scrolled(0.5)  # what the view calls as the text scrolls: a notice, no crash
+        reader_tab.page.on_keyboard_event(
+            ft.KeyboardEvent("keyboard_event", reader_tab.page, "Arrow Right", False, False, False, False)
+        )
+        assert reader_tab.screen == "library" and "was removed" in reader_tab.message
+
+    run(scenario())
