@@ -129,11 +129,19 @@ class Screen:
         self.page.wait_for_timeout(seconds * 1000)
 
     def shot(self, step: str) -> Path:
-        """Save a screenshot under tests/artifacts/ (kept by CI) and return its path."""
-        self.settle(0.6)  # the canvas paints a frame after the semantics tree changes
+        """Save a screenshot under tests/artifacts/ (kept by CI) and return its path.
+
+        The canvas paints a frame after the semantics tree changes; on a busy machine the first frame of a
+        cold client can take seconds, so a blank capture is retried for a while (one that stays blank stays
+        blank, and the test's own check fails on it).
+        """
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         path = ARTIFACTS / f"{self.name}-{step}.png"
-        self.page.screenshot(path=str(path))
+        for _ in range(20):
+            self.settle(0.6)
+            self.page.screenshot(path=str(path))
+            if distinct_colours(path) > 12:
+                break
         return path
 
     def pixel(self, x: int, y: int) -> tuple[int, int, int]:
