@@ -2,9 +2,9 @@
 
 One switch refuses every network endpoint except this computer's own. A host counts as local when it is a
 loopback address, or ``localhost`` / ``*.localhost`` whose every resolved address is loopback (such names
-are resolved and checked, not trusted; no other name is looked up). The clients made here check each request as it is sent, so a local endpoint that redirects
-elsewhere is refused at the redirect, and an endpoint's client never follows a redirect to another host
-(the key it carries is for that endpoint alone).
+are resolved and checked, not trusted; no other name is looked up). The clients made here check each
+request as it is sent, so a local endpoint that redirects elsewhere is refused at the redirect, and an
+endpoint's client never follows a redirect to another host (the key it carries is for that endpoint alone).
 """
 
 from __future__ import annotations
