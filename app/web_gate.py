@@ -3,7 +3,8 @@
 An ASGI middleware in front of Flet's web app. Every HTTP request and WebSocket handshake must name an
 allowed Host (this stops DNS rebinding), a WebSocket must come from an allowed Origin (a page on another
 site cannot drive the session), and when a token is set every request must carry it: once in the URL
-(``?token=…``), after which an HttpOnly cookie carries it.
+(``?token=…``), after which an HttpOnly cookie carries it. Pages carry a Content-Security-Policy that lets
+the browser load nothing from elsewhere.
 """
 
 from __future__ import annotations
@@ -68,10 +69,13 @@ class WebGate:
         if reason is not None:
             await self._deny(scope, receive, send, reason)
             return
-        if self.token and self._query_token(scope) and scope["type"] == "http":
-            await self.app(scope, receive, self._with_cookie(send))
+        if scope["type"] == "websocket":
+            await self.app(scope, receive, send)
             return
-        await self.app(scope, receive, send)
+        headers = [(b"content-security-policy", content_security_policy(_header(scope, b"host")).encode("latin-1"))]
+        if self.token and self._query_token(scope):
+            headers.append((b"set-cookie", f"{COOKIE}={self.token}; HttpOnly; SameSite=Strict; Path=/".encode()))
+        await self.app(scope, receive, _adding_headers(send, headers))
 
     def _refusal(self, scope: Scope) -> str | None:
         host = _header(scope, b"host").lower()
@@ -97,16 +101,6 @@ class WebGate:
         given = cookie[COOKIE].value if COOKIE in cookie else ""
         return bool(given) and hmac.compare_digest(given.encode(), self.token.encode())
 
-    def _with_cookie(self, send: Callable) -> Callable:
-        cookie = f"{COOKIE}={self.token}; HttpOnly; SameSite=Strict; Path=/".encode("latin-1")
-
-        async def sending(message: dict) -> None:
-            if message["type"] == "http.response.start":
-                message = {**message, "headers": [*message.get("headers", []), (b"set-cookie", cookie)]}
-            await send(message)
-
-        return sending
-
     @staticmethod
     async def _deny(scope: Scope, receive: Callable, send: Callable, reason: str) -> None:
         if scope["type"] == "websocket":
@@ -125,6 +119,31 @@ class WebGate:
             }
         )
         await send({"type": "http.response.body", "body": body})
+
+
+def content_security_policy(host: str) -> str:
+    """What the browser may load for the app: only what this server serves (no remote image, script or font).
+
+    The chat already draws no remote image; this makes the browser refuse one too, whatever a future view
+    does. Flutter's engine needs inline and evaluated script, WebAssembly and blob workers.
+    """
+    sockets = f" ws://{host} wss://{host}" if host else ""
+    return (
+        "default-src 'self'; "
+        "script-src 'self' 'unsafe-inline' 'unsafe-eval' 'wasm-unsafe-eval' blob:; "
+        "style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data: blob:; "
+        f"connect-src 'self' data: blob:{sockets}; worker-src 'self' blob:; media-src 'self' data: blob:; "
+        "object-src 'none'; frame-src 'none'; base-uri 'self'; form-action 'self'"
+    )
+
+
+def _adding_headers(send: Callable, headers: list[tuple[bytes, bytes]]) -> Callable:
+    async def sending(message: dict) -> None:
+        if message["type"] == "http.response.start":
+            message = {**message, "headers": [*message.get("headers", []), *headers]}
+        await send(message)
+
+    return sending
 
 
 def page_url(host: str, port: int, token: str | None) -> str:

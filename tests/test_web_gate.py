@@ -51,6 +51,9 @@ def _status(sent: list[dict]) -> int | str:
 def test_loopback_mode_answers_only_loopback_names_and_same_origin_sockets() -> None:
     gate = WebGate(_ok, 8550)
     assert _status(_call(gate)) == 200 and _status(_call(gate, host="localhost:8550")) == 200
+    policy = dict(_call(gate)[0]["headers"])[b"content-security-policy"].decode()
+    assert "img-src 'self' data: blob:;" in policy and "connect-src 'self' data: blob: ws://127.0.0.1:8550" in policy
+    assert "http" not in policy.replace("ws://127.0.0.1:8550", "").replace("wss://127.0.0.1:8550", "")
     assert _status(_call(gate, host="[::1]:8550")) == 200
     assert _status(_call(gate, host="evil.example:8550")) == 403  # DNS rebinding to 127.0.0.1
     assert _status(_call(gate, "websocket", origin="http://127.0.0.1:8550")) == "websocket.accept"
