@@ -7,7 +7,14 @@ import os
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
-from core.agent.provider_config import PROVIDERS, ProviderConfig, secret_name, store_key, stored_key
+from core.agent.provider_config import (
+    DEFAULT_BASE_URLS,
+    PROVIDERS,
+    ProviderConfig,
+    secret_name,
+    store_key,
+    stored_key,
+)
 from core.errors import QuireError
 from platform_adapters.base import SecretStore
 
@@ -109,8 +116,13 @@ class SettingsStore:
         return stored_key(self.secrets, secret_name("embedding", kind), base_url, REMOTE_EMBEDDERS.get(kind, ""))
 
     def has_key(self, config: ProviderConfig) -> bool:
-        """Whether a key is stored (the settings screen shows only this, never the key)."""
+        """Whether a key is stored for this provider's endpoint (the settings screen shows only this, never the key).
+
+        A key saved for another endpoint does not count: the field asks for the key again.
+        """
         try:
-            return bool(self.secrets.get(config.secret_name))
-        except QuireError:  # no usable keyring: as good as no key
+            return bool(
+                stored_key(self.secrets, config.secret_name, config.url, DEFAULT_BASE_URLS.get(config.kind, ""))
+            )
+        except QuireError:  # no usable keyring, or a key for another endpoint: as good as no key here
             return False

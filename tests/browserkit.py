@@ -42,17 +42,23 @@ def free_port() -> int:
 
 
 @contextmanager
-def app_server(library: Path, port: int | None = None, env: dict[str, str] | None = None) -> Iterator[str]:
-    """``python main.py --web --port N`` on a library folder; yields its URL once it answers."""
+def app_server(
+    library: Path, port: int | None = None, env: dict[str, str] | None = None, args: tuple[str, ...] = ()
+) -> Iterator[str]:
+    """``python main.py --web --port N [args]`` on a library folder; yields its URL once it answers.
+
+    With ``QUIRE_WEB_TOKEN`` in ``env`` the URL carries the token (as the one the app prints does).
+    """
     port = port or free_port()
     library.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, **(env or {}), "QUIRE_LIBRARY": str(library)}
     env.pop("DISPLAY", None)
     log = open(library.parent / f"app-{port}.log", "w")  # noqa: SIM115 - closed below
     process = subprocess.Popen(
-        [sys.executable, "main.py", "--web", "--port", str(port)], cwd=ROOT, env=env, stdout=log, stderr=log
+        [sys.executable, "main.py", "--web", "--port", str(port), *args], cwd=ROOT, env=env, stdout=log, stderr=log
     )
-    url = f"http://127.0.0.1:{port}/"
+    token = env.get("QUIRE_WEB_TOKEN")
+    url = f"http://127.0.0.1:{port}/" + (f"?token={token}" if token else "")
     try:
         deadline = time.monotonic() + 60
         while True:

@@ -267,3 +267,24 @@ def test_no_remote_image_is_fetched_from_a_hostile_book_or_a_model(browser, tmp_
         assert mock.requests, "the model was asked"
         assert tracker.requests == [], [r.path for r in tracker.requests]
         assert not [u for u in requested if pixel.rsplit(":", 1)[1] in u], requested  # not even attempted
+
+
+def test_serving_the_network_the_token_opens_the_app_and_nothing_else_does(browser, tmp_path: Path) -> None:
+    library = tmp_path / "lib"
+    Quire(library).import_paths([book_path("en/epubjs-alice.epub")])
+    token = "a-long-secret-token-for-this-test-0123456789"
+    with app_server(library, env={"QUIRE_WEB_TOKEN": token}, args=("--host", "0.0.0.0")) as url:
+        assert url.endswith(f"?token={token}")
+        stranger = browser.new_context()  # another computer on the network, without the link
+        page = stranger.new_page()
+        response = page.goto(url.split("?")[0])
+        assert response.status == 403 and "private" in page.content() and "Alice" not in page.content()
+        stranger.close()
+        owner = browser.new_context(viewport={"width": 1440, "height": 900})
+        page = owner.new_page()
+        screen = Screen(page, "token").open(url)  # the link with the token: the cookie carries it from then on
+        screen.wait_text("1 book")
+        screen.click_label("Open Alice")  # the session's websocket works on the cookie alone
+        screen.wait_text("Down The Rabbit-Hole")
+        _not_blank(screen.shot("1-reader-over-the-network"))
+        owner.close()

@@ -57,6 +57,7 @@ def test_a_saved_key_is_never_sent_to_another_endpoint(tmp_path: Path, monkeypat
         assert owner.requests[-1].headers["authorization"] == "Bearer sk-owner-key"
         # Someone at the settings screen types their own endpoint and presses Save, then Test connection.
         store.set_provider(settings, ProviderConfig("openai-compatible", "m", base_url=attacker.url), None)
+        assert not store.has_key(settings.provider_config())  # the key field asks for it again
         with pytest.raises(ProviderError, match="enter the key again") as refused:
             check_connection(settings.provider_config(), secrets)
         assert "sk-owner-key" not in str(refused.value) and attacker.requests == []
