@@ -79,6 +79,11 @@ def test_a_million_headings_do_not_become_a_million_chapters(library: Library) -
     assert "chapters" in _refused_quickly(lambda: library.import_bytes(markdown.encode(), "many.md"), 60)
 
 
+def test_a_text_of_millions_of_lines_is_refused_before_it_is_parsed(library: Library) -> None:
+    message = _refused_quickly(lambda: library.import_bytes(b"x\n\n" * 1_000_000, "lines.md"), 5)
+    assert "more than 1,500,000 lines" in message
+
+
 def test_an_epub_with_a_hundred_thousand_spine_items_is_refused_quickly(library: Library) -> None:
     refs = '<itemref idref="c1"/>' * 100_000
     opf = (

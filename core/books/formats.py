@@ -10,7 +10,7 @@ import zlib
 from collections.abc import Callable
 from pathlib import Path
 
-from core.books.limits import MAX_FILE_BYTES, check_book, check_file_size
+from core.books.limits import MAX_FILE_BYTES, check_book, check_file_size, check_text_shape
 from core.books.model import Book
 from core.errors import BookFormatError, QuireError
 
@@ -83,6 +83,7 @@ def parse_book(data: bytes, name: str) -> Book:
     if not data:
         raise BookFormatError("the file is empty: there is no book in it")
     check_file_size(len(data), format_name)
+    check_text_shape(data, format_name)
     fallback_title = Path(name).stem.replace("_", " ").strip() or "Untitled"
     try:
         book = _reader(format_name)(data, fallback_title)

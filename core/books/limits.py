@@ -12,7 +12,8 @@ MIB = 1024 * 1024
 MAX_FILE_BYTES = 256 * MIB  # any book file (an illustrated EPUB can be large)
 MAX_TEXT_BYTES = 32 * MIB  # a TXT, Markdown or HTML book (the longest web novels are 10-20 MB); ~12x in memory
 MAX_SECTIONS = 10_000  # chapters, or spine items of an EPUB
-MAX_SEGMENTS = 1_000_000  # paragraphs, headings, list items...
+MAX_SEGMENTS = 500_000  # paragraphs, headings, list items... (a long novel has 10,000-50,000)
+MAX_LINES = 1_500_000  # lines of a TXT, Markdown or HTML file, counted before parsing (32 MB hard-wrapped: 500,000)
 MAX_TOC_ENTRIES = 20_000
 TEXT_FORMATS = ("txt", "markdown", "html")
 
@@ -29,6 +30,12 @@ def check_file_size(size: int, format_name: str) -> None:
             f"this {format_name} file is {_size(size)}, more than the {_size(limit)} Quire takes for one book: "
             "split it into volumes and import those"
         )
+
+
+def check_text_shape(data: bytes, format_name: str) -> None:
+    """Refuse, before parsing, a text file with more lines than any book (parsing them would take minutes)."""
+    if format_name in TEXT_FORMATS:
+        check_count("lines", data.count(b"\n"), MAX_LINES)
 
 
 def check_count(what: str, count: int, limit: int) -> None:
