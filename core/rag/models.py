@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import importlib.machinery
+import importlib.resources
 import importlib.util
 import json
 import re
 import threading
 import unicodedata
 from dataclasses import dataclass
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from core.errors import ModelUnavailableError
@@ -88,11 +90,15 @@ class ModelStore:
                 f"unknown embedding model '{name}': choose one of {', '.join(CATALOG)}"
             ) from None
 
-    def paths(self, spec: ModelSpec) -> tuple[Path, Path]:
-        """(model.onnx, tokenizer.json) for a model, wherever they live."""
+    def paths(self, spec: ModelSpec) -> tuple[Path | Traversable, Path]:
+        """(model.onnx, tokenizer.json) for a model, wherever they live.
+
+        A model shipped in a Python package is found through ``importlib.resources``: a plain path on desktops,
+        an entry inside a zip where the package is imported from one (Android), read as bytes then.
+        """
         if spec.package:
-            found = _spec(spec.package)
-            model = Path(found.origin).parent / "model.onnx" if found and found.origin else self.folder / "missing"
+            files = _package_files(spec.package)
+            model = files / "model.onnx" if files is not None else self.folder / "missing"
         else:
             model = self.folder / spec.name / "model.onnx"
         if spec.bundled_tokenizer:
@@ -135,11 +141,22 @@ class ModelStore:
                     raise ModelUnavailableError(
                         f"{name} is not downloaded yet: download it in Settings or with 'quire index --embedder {name}'"
                     )
+                source = model if isinstance(model, Path) else model.read_bytes()  # zipped: bytes, not a path
                 self._loaded[name] = OnnxEmbedder(
-                    spec.name, model, tokenizer, tokenizer_name=tokenizer_name(spec.name), dimension=spec.dimension, max_tokens=spec.max_tokens,
+                    spec.name, source, tokenizer, tokenizer_name=tokenizer_name(spec.name), dimension=spec.dimension, max_tokens=spec.max_tokens,
                     pooling=spec.pooling, query_prefix=spec.query_prefix, passage_prefix=spec.passage_prefix,
                 )  # fmt: skip
             return self._loaded[name]
+
+
+def _package_files(package: str) -> Traversable | None:
+    """The package's files (a folder, or a folder inside a zip), or None when it is not installed."""
+    if _spec(package) is None:
+        return None
+    try:
+        return importlib.resources.files(package)
+    except (ImportError, TypeError, ValueError):
+        return None
 
 
 def _runtime_available() -> bool:

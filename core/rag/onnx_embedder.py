@@ -17,7 +17,7 @@ class OnnxEmbedder(Embedder):
     def __init__(
         self,
         name: str,
-        model_path: Path,
+        model_path: Path | bytes,  # bytes: a model read from a zipped package (Android imports them so)
         tokenizer_path: Path,
         *,
         dimension: int,
@@ -37,7 +37,7 @@ class OnnxEmbedder(Embedder):
                 f"on-device embeddings need onnxruntime and tokenizers, which this device lacks ({error.name}); "
                 "use a remote embedding endpoint in Settings instead"
             ) from error
-        if not Path(model_path).is_file() or not Path(tokenizer_path).is_file():
+        if (not isinstance(model_path, bytes) and not Path(model_path).is_file()) or not Path(tokenizer_path).is_file():
             raise ModelUnavailableError(f"model files for {name} are missing: {model_path}, {tokenizer_path}")
         self.name = name
         self.dimension = dimension
@@ -60,7 +60,8 @@ class OnnxEmbedder(Embedder):
         options.intra_op_num_threads = threads or min(4, os.cpu_count() or 1)
         options.inter_op_num_threads = 1
         try:
-            self.session = onnxruntime.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
+            source = model_path if isinstance(model_path, bytes) else str(model_path)
+            self.session = onnxruntime.InferenceSession(source, options, providers=["CPUExecutionProvider"])
         except Exception as error:  # onnxruntime raises its own untyped errors for damaged files
             raise ModelUnavailableError(f"the model file of {name} is damaged: {error}") from error
         self.input_names = {i.name for i in self.session.get_inputs()}
