@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import flet as ft
 
@@ -16,6 +16,7 @@ from app.web_gate import WebGate, is_loopback_host, new_token, page_url
 from core.agent.provider_config import PROVIDERS, secret_name
 from core.services import Quire
 from platform_adapters import SecretStore, current_platform
+from platform_adapters.mobile import phone_os
 
 PHONES = (ft.PagePlatform.ANDROID, ft.PagePlatform.IOS)
 TOKEN_ENV = "QUIRE_WEB_TOKEN"
@@ -41,7 +42,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 async def secret_store(page: ft.Page) -> SecretStore:
     """Secure storage on phones and in the in-browser build; the OS keyring where Python runs on a computer."""
-    if (page.platform in PHONES and not page.web) or sys.platform == "emscripten":
+    if phone_os() or (page.platform in PHONES and not page.web) or sys.platform == "emscripten":
         from flet_secure_storage import SecureStorage
 
         from platform_adapters.mobile import SecureStorageSecrets
@@ -58,11 +59,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     quire = Quire(args.library)
 
-    # Only Linux can lack a display server; macOS and Windows desktops always have a screen.
-    headless = (
-        sys.platform.startswith("linux") and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY")
-    )
-    web = args.web or headless
+    web = wants_web(args.web, os.environ)
     assets, fonts = str(ASSETS), None
     if web:  # the browser gets its fonts from us, Chinese included (it cannot fetch any offline)
         folder, fonts = web_assets(current_platform().paths.cache_dir() / "web-assets")
@@ -75,6 +72,18 @@ def main(argv: list[str] | None = None) -> None:
         serve_web(start, args.host, args.port or 8550, args.token, assets)
     else:
         ft.run(start, view=ft.AppView.FLET_APP, no_cdn=True, assets_dir=assets)
+
+
+def wants_web(asked: bool, environ: Mapping[str, str]) -> bool:
+    """Serve the web UI when asked, or on a Linux desktop with no display server; never on a phone.
+
+    Only Linux can lack a display; macOS and Windows desktops always have one. Android's Python says
+    ``linux`` too (3.12) and has no DISPLAY, so the phone check comes first.
+    """
+    if phone_os(dict(environ)):
+        return False
+    headless = sys.platform.startswith("linux") and not environ.get("DISPLAY") and not environ.get("WAYLAND_DISPLAY")
+    return asked or headless
 
 
 def serve_web(start: Callable, host: str, port: int, token: str | None, assets: str) -> None:

@@ -11,9 +11,11 @@ def current_platform() -> Platform:
     Phones replace the secret store with secure storage once the app has a page (see ``main.py``).
     """
     from platform_adapters.desktop import desktop_platform
-    from platform_adapters.mobile import FletStoragePaths, is_packaged_app
+    from platform_adapters.mobile import FletStoragePaths, is_packaged_app, phone_os
 
     platform = desktop_platform()
-    if is_packaged_app():
-        return Platform("packaged", FletStoragePaths(), platform.secrets, platform.capabilities, platform.files)
-    return platform
+    name = phone_os() or ("packaged" if is_packaged_app() else None)
+    if name is None:
+        return platform
+    paths = FletStoragePaths() if is_packaged_app() else platform.paths
+    return Platform(name, paths, platform.secrets, platform.capabilities, platform.files)

@@ -23,6 +23,17 @@ DATA_ENV = "FLET_APP_STORAGE_DATA"
 TEMP_ENV = "FLET_APP_STORAGE_TEMP"
 
 
+PLATFORM_ENV = "FLET_PLATFORM"  # set by Flet's launcher on phones: android or ios
+
+
+def phone_os(environ: dict[str, str] | None = None) -> str | None:
+    """'android' or 'ios' when running as a phone app (Flet says so; ``sys.platform`` is 'linux' on Android
+    under Python 3.12), else None."""
+    environ = dict(os.environ) if environ is None else environ
+    name = environ.get(PLATFORM_ENV, "").strip().lower()
+    return name if name in ("android", "ios") else None
+
+
 def is_packaged_app(environ: dict[str, str] | None = None) -> bool:
     """True inside an app made by ``flet build`` (phones, and desktop bundles), where Flet sets storage paths."""
     environ = dict(os.environ) if environ is None else environ

@@ -172,3 +172,23 @@ def test_secure_storage_secrets_read_once_and_write_through() -> None:
         assert device.values == {"provider:deepseek": "sk-new", "unrelated": "x"}
 
     asyncio.run(scenario())
+
+
+def test_phones_are_told_by_flets_environment_not_by_sys_platform(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import main
+    from platform_adapters.mobile import phone_os
+
+    assert phone_os({"FLET_PLATFORM": "android"}) == "android" and phone_os({"FLET_PLATFORM": "iOS"}) == "ios"
+    assert phone_os({"FLET_PLATFORM": "linux"}) is None and phone_os({}) is None
+    monkeypatch.setattr(main.sys, "platform", "linux")  # what Python 3.12 says on Android
+    assert main.wants_web(False, {}) is True  # a Linux desktop with no display: the web UI
+    assert main.wants_web(False, {"FLET_PLATFORM": "android"}) is False  # a phone: the app, never a web server
+    assert main.wants_web(True, {"FLET_PLATFORM": "ios"}) is False
+    assert main.wants_web(False, {"DISPLAY": ":0"}) is False and main.wants_web(True, {"DISPLAY": ":0"}) is True
+    monkeypatch.delenv("QUIRE_LIBRARY", raising=False)
+    monkeypatch.setenv("FLET_PLATFORM", "android")
+    monkeypatch.setenv("FLET_APP_STORAGE_DATA", str(tmp_path / "data"))
+    monkeypatch.setenv("FLET_APP_STORAGE_TEMP", str(tmp_path / "cache"))
+    assert current_platform().name == "android" and default_library_dir() == tmp_path / "data" / "library"
