@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import keyring
-import keyring.errors
 import platformdirs
 
 from core.errors import QuireError
@@ -26,6 +24,16 @@ class DesktopPaths:
         return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
 
 
+def _keyring():
+    """The keyring package, imported on first use (phone builds leave it out: they use secure storage)."""
+    try:
+        import keyring
+        import keyring.errors
+    except ImportError:
+        raise QuireError("no system keyring on this device: keys go to its secure storage instead") from None
+    return keyring
+
+
 class KeyringSecrets:
     """API keys in the OS keyring (Keychain, Credential Manager, Secret Service)."""
 
@@ -33,12 +41,14 @@ class KeyringSecrets:
         self.service = service
 
     def get(self, name: str) -> str | None:
+        keyring = _keyring()
         try:
             return keyring.get_password(self.service, name)
         except keyring.errors.KeyringError as error:
             raise QuireError(f"cannot read '{name}' from the system keyring: {type(error).__name__}") from None
 
     def set(self, name: str, value: str) -> None:
+        keyring = _keyring()
         try:
             keyring.set_password(self.service, name, value)
         except keyring.errors.KeyringError as error:
@@ -49,6 +59,7 @@ class KeyringSecrets:
             ) from None
 
     def delete(self, name: str) -> None:
+        keyring = _keyring()
         try:
             keyring.delete_password(self.service, name)
         except keyring.errors.PasswordDeleteError:

