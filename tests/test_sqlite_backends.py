@@ -1,0 +1,121 @@
+"""One library file, every SQLite backend: sqlean (desktops), apsw (phones), the standard library's sqlite3.
+
+Each step runs in its own process (the backend is chosen once, at start-up): a library written by one opens,
+reads and writes under the next. And the choice itself: apsw when this device's sqlite3 has no FTS5, a clear
+error when nothing can hold a library.
+"""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, book_path
+
+STEP = r"""
+import json, sys
+from core.library.db import _BACKEND
+from core.services import Quire
+quire = Quire(sys.argv[1])
+step = sys.argv[2]
+if step == "write":
+    book = quire.import_paths([sys.argv[3]])[0].book
+    quire.save_position(book.id, "4.10")
+    quire.add_highlight(book.id, "3.2", note="the first note")
+    quire.index(book.id)
+book = quire.books()[0]
+quire.add_bookmark(book.id, "5.1", label=f"from {_BACKEND}")
+print(json.dumps({
+    "backend": _BACKEND,
+    "position": str(quire.position(book.id).locator),
+    "notes": [h.note for h in quire.highlights(book.id)],
+    "bookmarks": [b.label for b in quire.bookmarks(book.id)],
+    "hybrid": [p.chunk_id for p in quire.search(book.id, "a White Rabbit with pink eyes", k=3)],
+    "find": len(quire.find(book.id, "Rabbit")),
+}))
+"""
+
+
+def _installed(backend: str) -> bool:
+    module = {"sqlean": "sqlean", "apsw": "apsw", "stdlib": "sqlite3"}[backend]
+    import importlib.util
+
+    return importlib.util.find_spec(module) is not None
+
+
+def _step(library: Path, backend: str, step: str) -> dict:
+    done = subprocess.run(
+        [sys.executable, "-c", STEP, str(library), step, str(book_path("en/epubjs-alice.epub"))],
+        cwd=ROOT, env={**os.environ, "QUIRE_SQLITE": backend}, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_one_library_file_opens_under_every_backend(tmp_path: Path) -> None:
+    order = [b for b in ("sqlean", "apsw", "stdlib") if _installed(b)]
+    if len(order) < 2:
+        pytest.skip(f"only {order} installed here: nothing to compare (CI installs apsw)")
+    library = tmp_path / "lib"
+    reports = [_step(library, order[0], "write")] + [_step(library, backend, "read") for backend in order[1:]]
+    assert [r["backend"] for r in reports] == order
+    first = reports[0]
+    for report in reports:
+        assert report["position"] == "4.10" and report["notes"] == ["the first note"] and report["find"] > 0
+        assert report["hybrid"] == first["hybrid"]  # the same vectors and keyword index under every driver
+    assert reports[-1]["bookmarks"] == [f"from {b}" for b in order]  # each one wrote, the next one read
+
+
+CHOOSE = r"""
+import sqlite3, sys
+blocked = set(sys.argv[1].split(","))
+
+class Block:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in blocked:
+            raise ImportError(f"No module named {name!r}")
+        return None
+
+class NoFts5:  # Android's sqlite3: built without FTS5
+    def __init__(self, conn): self.conn = conn
+    def execute(self, sql, *args):
+        if "fts5" in sql.lower():
+            raise sqlite3.OperationalError("no such module: fts5")
+        return self.conn.execute(sql, *args)
+    def __getattr__(self, name): return getattr(self.conn, name)
+
+real_connect = sqlite3.connect
+sqlite3.connect = lambda *a, **k: NoFts5(real_connect(*a, **k))
+sys.meta_path.insert(0, Block())
+try:
+    from core.library.db import _BACKEND
+    print("backend", _BACKEND)
+except Exception as error:
+    print(type(error).__name__, error)
+"""
+
+
+def _choose(blocked: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-c", CHOOSE, blocked], cwd=ROOT, env={k: v for k, v in os.environ.items() if k != "QUIRE_SQLITE"},
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    return done.stdout.strip()
+
+
+def test_a_sqlite_without_fts5_falls_to_apsw_or_says_what_to_install() -> None:
+    if _installed("apsw"):
+        assert _choose("sqlean,sqlite_vec") == "backend apsw"  # a phone: apsw, not the FTS5-less sqlite3
+    message = _choose("sqlean,sqlite_vec,apsw")
+    assert message.startswith("LibraryError") and "no full-text search (FTS5)" in message and "install apsw" in message
+
+
+def test_a_forced_backend_that_does_not_exist_is_refused() -> None:
+    from core.errors import LibraryError
+    from core.library.db import choose_driver
+
+    with pytest.raises(LibraryError, match="not a SQLite backend: use sqlean, apsw or stdlib"):
+        choose_driver("postgres")
+    assert choose_driver("stdlib")[0] == "stdlib"  # this machine's sqlite3 has FTS5
