@@ -38,6 +38,12 @@ if TYPE_CHECKING:  # the chat model loads LangChain: imported in the background 
     from app.chat_model import Citation
 
 A = TypeVar("A")  # a dataclass of actions
+BACKGROUND_STATES = {
+    ft.AppLifecycleState.INACTIVE,
+    ft.AppLifecycleState.HIDE,
+    ft.AppLifecycleState.PAUSE,
+    ft.AppLifecycleState.DETACH,
+}
 NEXT_KEYS = {"Arrow Right", "Arrow Down", "Page Down", " "}
 PREVIOUS_KEYS = {"Arrow Left", "Arrow Up", "Page Up"}
 
@@ -73,6 +79,7 @@ class QuireApp:
         page.title = self.t("app.title")
         page.padding = 12
         page.on_keyboard_event = self._guarded(self.on_key)
+        page.on_app_lifecycle_state_change = self._guarded(self.on_lifecycle)
         page.on_resize = lambda e: self.render()
         self.fonts = fonts  # the font files the client can load (None: the reading fonts in assets/)
         apply_theme(page, self.settings, fonts)
@@ -558,6 +565,11 @@ class QuireApp:
         )
 
     # -- keys ---------------------------------------------------------------------------------
+    def on_lifecycle(self, event: ft.AppLifecycleStateChangeEvent) -> None:
+        """Save the reading place when the app goes to the background: a phone may end it there without notice."""
+        if event.state in BACKGROUND_STATES and self.reader is not None:
+            self.reader.save_position()
+
     def on_key(self, event: ft.KeyboardEvent) -> None:
         """Desktop shortcuts: arrows and Page keys turn pages, Ctrl+F searches, Esc closes panels, then the book."""
         if event.key == "Escape":

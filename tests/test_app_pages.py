@@ -517,3 +517,28 @@ def test_a_book_removed_in_another_tab_closes_with_a_notice(two_books: Quire) ->
         assert reader_tab.screen == "library" and "was removed" in reader_tab.message
 
     run(scenario())
+
+
+def test_the_place_is_saved_when_the_app_goes_to_the_background(two_books: Quire) -> None:
+    async def scenario() -> None:
+        session = await new_session(390, 844)
+        app = start(two_books, session)
+        app.open_book(1)
+        app.reader.go_to("12.4", save=False)  # read on, the periodic save not due yet
+
+        def place() -> str | None:
+            position = two_books.position(1)
+            return str(position.locator) if position else None
+
+        assert place() != "12.4"
+        lifecycle = ft.AppLifecycleStateChangeEvent
+        app.page.on_app_lifecycle_state_change(
+            lifecycle("app_lifecycle_state_change", app.page, ft.AppLifecycleState.RESUME)
+        )
+        assert place() != "12.4"  # coming back saves nothing
+        app.page.on_app_lifecycle_state_change(
+            lifecycle("app_lifecycle_state_change", app.page, ft.AppLifecycleState.PAUSE)
+        )
+        assert place() == "12.4"  # the phone may kill a paused app: the place is kept
+
+    run(scenario())
