@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import sys
+import threading
 from collections.abc import Callable, Mapping
 
 import flet as ft
 
 from app.fonts import ASSETS, web_assets
+from app.i18n import Translator
 from app.settings import REMOTE_EMBEDDERS
 from app.shell import QuireApp
 from app.web_gate import WebGate, is_loopback_host, new_token, page_url
 from core.agent.provider_config import PROVIDERS, secret_name
+from core.errors import QuireError
 from core.services import Quire
 from platform_adapters import SecretStore, current_platform
 from platform_adapters.mobile import phone_os
@@ -55,9 +59,46 @@ async def secret_store(page: ft.Page) -> SecretStore:
     return current_platform().secrets
 
 
+class LibraryOpener:
+    """Opens the library once, after the first page exists (every tab shares it), in a worker thread.
+
+    On a phone the first screen must not wait for storage, and storage that cannot open (a full disk, a
+    library from a newer Quire) gets a screen that says so instead of an app that dies before it draws.
+    """
+
+    def __init__(self, folder: str | None) -> None:
+        self.folder = folder
+        self.quire: Quire | None = None
+        self.lock = threading.Lock()
+
+    def open(self) -> Quire:
+        with self.lock:
+            if self.quire is None:
+                self.quire = Quire(self.folder)
+            return self.quire
+
+
+def storage_error_view(error: QuireError) -> ft.Control:
+    """What the window shows when the library cannot be opened: what happened and what to do."""
+    t = Translator()
+    return ft.SafeArea(
+        ft.Column(
+            [
+                ft.Icon(ft.Icons.ERROR_OUTLINE, color=ft.Colors.ERROR, size=48),
+                ft.Text(t("app.storage_error"), size=20, weight=ft.FontWeight.W_600),
+                ft.Text(str(error), text_align=ft.TextAlign.CENTER),
+            ],
+            horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+            alignment=ft.MainAxisAlignment.CENTER,
+            expand=True,
+        ),
+        expand=True,
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
-    quire = Quire(args.library)
+    library = LibraryOpener(args.library)
 
     web = wants_web(args.web, os.environ)
     assets, fonts = str(ASSETS), None
@@ -66,6 +107,11 @@ def main(argv: list[str] | None = None) -> None:
         assets = str(folder)
 
     async def start(page: ft.Page) -> None:
+        try:
+            quire = await asyncio.to_thread(library.open)
+        except QuireError as error:
+            page.add(storage_error_view(error))
+            return
         QuireApp(page, quire, secrets=await secret_store(page), fonts=fonts).render()
 
     if web:

@@ -89,6 +89,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "reader.toc.empty": {"en": "This book has no table of contents.", "zh": "这本书没有目录。"},
     "notes.bookmarks": {"en": "Bookmarks", "zh": "书签"},
     "reader.goto": {"en": "Go to: 40% or 12.3", "zh": "跳转：40% 或 12.3"},
+    "app.storage_error": {
+        "en": "Quire cannot open your library",
+        "zh": "Quire 无法打开你的书库",
+    },
     "reader.removed": {
         "en": "'{title}' was removed from the library (in another window), so it was closed.",
         "zh": "《{title}》已从书库中移除（在另一个窗口），因此已关闭。",

@@ -288,3 +288,19 @@ def test_serving_the_network_the_token_opens_the_app_and_nothing_else_does(brows
         screen.wait_text("Down The Rabbit-Hole")
         _not_blank(screen.shot("1-reader-over-the-network"))
         owner.close()
+
+
+def test_a_library_that_cannot_open_gets_a_screen_not_a_dead_app(browser, tmp_path: Path) -> None:
+    import sqlite3
+
+    library = tmp_path / "lib"
+    Quire(library).close()
+    with sqlite3.connect(library / "library.db") as db:  # written by a newer Quire
+        db.execute("INSERT INTO schema_migrations VALUES (999, 'from the future', '2030-01-01')")
+    with app_server(library) as url:  # the server starts: the library is opened for the first page
+        page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        screen = Screen(page, "storage-error").open(url)
+        screen.wait_text("Quire cannot open your library")
+        screen.wait_text("newer version of Quire")
+        _not_blank(screen.shot("1-error-screen"))
+        page.close()
