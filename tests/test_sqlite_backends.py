@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, book_path
+from phonekit import phone_prelude
 
 STEP = r"""
 import json, sys
@@ -69,26 +70,6 @@ def test_one_library_file_opens_under_every_backend(tmp_path: Path) -> None:
 
 
 CHOOSE = r"""
-import sqlite3, sys
-blocked = set(sys.argv[1].split(","))
-
-class Block:
-    def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in blocked:
-            raise ImportError(f"No module named {name!r}")
-        return None
-
-class NoFts5:  # Android's sqlite3: built without FTS5
-    def __init__(self, conn): self.conn = conn
-    def execute(self, sql, *args):
-        if "fts5" in sql.lower():
-            raise sqlite3.OperationalError("no such module: fts5")
-        return self.conn.execute(sql, *args)
-    def __getattr__(self, name): return getattr(self.conn, name)
-
-real_connect = sqlite3.connect
-sqlite3.connect = lambda *a, **k: NoFts5(real_connect(*a, **k))
-sys.meta_path.insert(0, Block())
 try:
     from core.library.db import _BACKEND
     print("backend", _BACKEND)
@@ -99,7 +80,7 @@ except Exception as error:
 
 def _choose(blocked: str) -> str:
     done = subprocess.run(
-        [sys.executable, "-c", CHOOSE, blocked], cwd=ROOT, env={k: v for k, v in os.environ.items() if k != "QUIRE_SQLITE"},
+        [sys.executable, "-c", phone_prelude(set(blocked.split(","))) + CHOOSE], cwd=ROOT, env={k: v for k, v in os.environ.items() if k != "QUIRE_SQLITE"},
         capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     return done.stdout.strip()

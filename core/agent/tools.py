@@ -118,10 +118,11 @@ class ReadingSession:
         rows = self._toc()
         if not rows:
             return "This book has no table of contents."
+        bound = self.bound  # once: the reader's place does not move while the contents are listed
         shown = [
             f"{i}. {'  ' * r.depth}{untrusted(r.title, inline=True)}"
             for i, r in enumerate(rows, start=1)
-            if self._reached(r)
+            if self._reached(r, bound)
         ]
         hidden = len(rows) - len(shown)
         later = f"\n({hidden} later entries are hidden: the reader has not reached them.)" if hidden else ""
@@ -137,7 +138,7 @@ class ReadingSession:
         row = rows[entry - 1]
         if row.locator is None:
             return f"Entry {entry} does not point into the book's text."
-        if not self._reached(row):
+        if not self._reached(row, self.bound):
             return "The reader has not reached this chapter yet, so it cannot be read (spoiler protection)."
         segments = self.quire.section(self.book_id, row.locator.section)
         bound = self.bound
@@ -244,7 +245,7 @@ class ReadingSession:
         rows = self._toc()
         if not 1 <= entry <= len(rows) or rows[entry - 1].locator is None:
             return f"No entry {entry}: this book's table of contents has {len(rows)} entries."
-        if not self._reached(rows[entry - 1]):
+        if not self._reached(rows[entry - 1], self.bound):
             return "The reader has not reached this chapter yet (spoiler protection)."
         section = rows[entry - 1].locator.section
         bound = self.bound
@@ -273,7 +274,7 @@ class ReadingSession:
         for entry in (entry_a, entry_b):
             if not 1 <= entry <= len(rows) or rows[entry - 1].locator is None:
                 return f"No entry {entry}: this book's table of contents has {len(rows)} entries."
-            if not self._reached(rows[entry - 1]):
+            if not self._reached(rows[entry - 1], self.bound):
                 out.append(f"Entry {entry}: (nothing the reader may see; they have not reached it)")
                 continue
             section = rows[entry - 1].locator.section
@@ -289,9 +290,8 @@ class ReadingSession:
         self.passages[number] = passage
         return f"[{number}] ({passage.start}) in {untrusted(title, inline=True)}:\n{untrusted(passage.text)}"
 
-    def _reached(self, row) -> bool:
-        """Whether a contents entry starts at or before the reader's place (its title is no spoiler then)."""
-        bound = self.bound
+    def _reached(self, row, bound: int | None) -> bool:
+        """Whether a contents entry starts at or before ``bound``, the reader's place (its title is no spoiler then)."""
         if bound is None:
             return True
         if row.locator is None:
