@@ -14,7 +14,7 @@ import flet as ft
 from app.fonts import ASSETS, web_assets
 from app.i18n import Translator
 from app.settings import REMOTE_EMBEDDERS
-from app.shell import QuireApp
+from app.shell import PHONES, QuireApp
 from app.web_gate import WebGate, is_loopback_host, new_token, page_url
 from core.agent.provider_config import PROVIDERS, secret_name
 from core.errors import QuireError
@@ -22,7 +22,6 @@ from core.services import Quire
 from platform_adapters import SecretStore, current_platform
 from platform_adapters.mobile import phone_os
 
-PHONES = (ft.PagePlatform.ANDROID, ft.PagePlatform.IOS)
 TOKEN_ENV = "QUIRE_WEB_TOKEN"
 
 

@@ -113,6 +113,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "No highlights yet. Select text while reading and pick a colour.",
         "zh": "还没有高亮。阅读时选中文字并选择颜色即可。",
     },
+    "notes.shared": {"en": "Notes ready to share: {name}", "zh": "笔记已可分享：{name}"},
     "notes.export": {"en": "Export Markdown", "zh": "导出 Markdown"},
     "notes.exported": {"en": "Notes saved to {path}", "zh": "笔记已保存到 {path}"},
     "notes.open": {"en": "Open in the book", "zh": "在书中打开"},

@@ -33,11 +33,13 @@ from core.library import Bookmark, Highlight
 from core.services import Quire
 from platform_adapters.base import PickedFile, SecretStore
 from platform_adapters.memory import MemorySecrets
+from platform_adapters.mobile import phone_os
 
 if TYPE_CHECKING:  # the chat model loads LangChain: imported in the background after the first screen
     from app.chat_model import Citation
 
 A = TypeVar("A")  # a dataclass of actions
+PHONES = (ft.PagePlatform.ANDROID, ft.PagePlatform.IOS)
 BACKGROUND_STATES = {
     ft.AppLifecycleState.INACTIVE,
     ft.AppLifecycleState.HIDE,
@@ -89,6 +91,11 @@ class QuireApp:
     @property
     def width(self) -> float:
         return self.page.width or 1024
+
+    @property
+    def on_phone(self) -> bool:
+        """The app runs on a phone (not a phone's browser)."""
+        return bool(phone_os()) or (self.page.platform in PHONES and not self.page.web)
 
     @property
     def dark(self) -> bool:
@@ -476,9 +483,15 @@ class QuireApp:
         self.page.show_dialog(note_dialog(highlight, self.t, save, lambda: self.page.pop_dialog()))
 
     async def export_notes(self, model: NotesViewModel) -> None:
-        """Save the notes as Markdown: the system's save dialog where there is one, else the exports folder."""
+        """Save the notes as Markdown: the share sheet on a phone (the app's own folder is out of the reader's
+        reach there), a download in a browser, else the exports folder."""
         name, text = model.export_markdown()
         data = text.encode("utf-8")
+        if self.on_phone:
+            shared = ft.ShareFile.from_bytes(data, mime_type="text/markdown", name=name)
+            await ft.Share().share_files([shared], subject=name)
+            self.notify(self.t("notes.shared", name=name))
+            return
         if self.page.web:
             await ft.FilePicker().save_file(file_name=name, src_bytes=data)  # the browser downloads it
             self.notify(self.t("notes.exported", path=name))

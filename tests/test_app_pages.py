@@ -542,3 +542,31 @@ def test_the_place_is_saved_when_the_app_goes_to_the_background(two_books: Quire
         assert place() == "12.4"  # the phone may kill a paused app: the place is kept
 
     run(scenario())
+
+
+def test_on_a_phone_notes_go_to_the_share_sheet_not_a_private_folder(quire: Quire, monkeypatch) -> None:
+    quire.import_paths([book_path("en/epubjs-alice.epub")])
+    quire.add_highlight(1, "3.2", color="yellow", note="rabbit")
+    monkeypatch.setenv("FLET_PLATFORM", "android")
+    shared: list = []
+
+    async def share_files(self, files, **options) -> None:  # the device's share sheet (no client here)
+        shared.append((files, options))
+
+    monkeypatch.setattr(ft.Share, "share_files", share_files)
+
+    async def scenario() -> None:
+        session = await new_session(390, 844)
+        session.apply_patch(session.page._i, {"web": False})
+        app = start(quire, session)
+        assert app.on_phone
+        await fire(session, find(app.page.controls, tooltip="All notes"))
+        await fire(session, clickable(app.page.controls, "Export Markdown"))
+        await asyncio.sleep(0.1)
+        [(files, options)] = shared
+        text = files[0].data.decode("utf-8")
+        assert files[0].name == "quire-notes.md" and "rabbit" in text and options["subject"] == "quire-notes.md"
+        assert not (quire.library.root / "exports").exists()  # nothing left where the reader cannot reach it
+        assert app.message == "Notes ready to share: quire-notes.md"
+
+    run(scenario())
