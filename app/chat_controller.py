@@ -22,6 +22,7 @@ class ChatController:
         self.model: ChatViewModel | None = None
         self.slot = ft.Container(expand=True)
         self.draft = ft.TextField(expand=True, dense=True, shift_enter=True, min_lines=1, max_lines=4)
+        self.send = ft.IconButton(ft.Icons.SEND)  # send, or stop while an answer streams
 
     def for_book(self, reader: ReaderViewModel) -> ChatViewModel:
         """The chat of the open book (the latest thread when it is first shown)."""
@@ -53,7 +54,7 @@ class ChatController:
     def fill(self, reader: ReaderViewModel) -> None:
         """Build the panel into its slot."""
         self.slot.content = build_chat_panel(
-            self.for_book(reader), self.status(reader), self.actions(reader), self.app.t, self.draft
+            self.for_book(reader), self.status(reader), self.actions(reader), self.app.t, self.draft, self.send
         )
 
     def changed(self) -> None:

@@ -214,9 +214,16 @@ def _header(chat: ChatViewModel, status: ChatStatus, actions: ChatActions, t: Tr
 
 
 def build_chat_panel(
-    chat: ChatViewModel, status: ChatStatus, actions: ChatActions, t: Translator, draft: ft.TextField
+    chat: ChatViewModel,
+    status: ChatStatus,
+    actions: ChatActions,
+    t: Translator,
+    draft: ft.TextField,
+    send: ft.IconButton,
 ) -> ft.Control:
-    """The whole panel; ``draft`` is the question box, kept by the shell so typing survives redraws."""
+    """The whole panel. ``draft`` (the question box) and ``send`` (send, or stop while an answer streams) are
+    kept by the controller across redraws: typing survives them, and a click on Stop is not lost to a button
+    that streaming text replaces ten times a second."""
     if chat.messages:
         last_answer = max((i for i, m in enumerate(chat.messages) if m.role == "assistant"), default=-1)
         body: list[ft.Control] = [_message(m, i == last_answer, actions, t) for i, m in enumerate(chat.messages)]
@@ -228,11 +235,11 @@ def build_chat_panel(
         ]
     draft.hint_text = t("chat.ask")
     draft.on_submit = lambda e: actions.ask(draft.value or "")
-    send = (
-        ft.IconButton(ft.Icons.STOP_CIRCLE_OUTLINED, tooltip=t("chat.stop"), on_click=lambda e: actions.stop())
-        if chat.streaming
-        else ft.IconButton(ft.Icons.SEND, tooltip=t("chat.send"), on_click=lambda e: actions.ask(draft.value or ""))
-    )
+    if chat.streaming:
+        send.icon, send.tooltip, send.on_click = ft.Icons.STOP_CIRCLE_OUTLINED, t("chat.stop"), lambda e: actions.stop()
+    else:
+        send.icon, send.tooltip = ft.Icons.SEND, t("chat.send")
+        send.on_click = lambda e: actions.ask(draft.value or "")
     return ft.Column(
         [
             *_header(chat, status, actions, t),

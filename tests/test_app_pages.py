@@ -341,6 +341,7 @@ def test_chat_panel_answers_offline_cites_stops_and_indexes(alice_quire: Quire) 
         await asyncio.sleep(0.05)  # the redraw scheduled from the worker thread
         answer = app.chat.model.messages[-1]
         assert answer.status == "complete" and answer.citations and app.chat.draft.value == ""
+        assert find(app.page.controls, tooltip="Send") is app.chat.send  # one button across redraws: no lost clicks
         chips = [c for c in _all(app) if isinstance(c, ft.Chip) and "[1]" in texts(c)]
         assert chips, "citation chips are drawn under the answer"
         await fire(session, chips[0])
