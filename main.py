@@ -15,9 +15,10 @@ from app.fonts import ASSETS, web_assets
 from app.i18n import Translator
 from app.settings import REMOTE_EMBEDDERS
 from app.shell import PHONES, QuireApp
-from app.web_gate import WebGate, is_loopback_host, new_token, page_url
+from app.web_gate import WebGate, new_token, page_url
 from core.agent.provider_config import PROVIDERS, secret_name
 from core.errors import QuireError
+from core.network_policy import is_local_host
 from core.services import Quire
 from platform_adapters import SecretStore, current_platform
 from platform_adapters.mobile import phone_os
@@ -135,7 +136,7 @@ def serve_web(start: Callable, host: str, port: int, token: str | None, assets: 
     """Serve the web UI behind the gate: this computer only, or (with a token) the network, said loudly."""
     import uvicorn
 
-    if is_loopback_host(host):
+    if is_local_host(host):  # the same test local-only mode uses: a loopback address, or localhost
         token = None  # nobody else can reach it; the gate still checks Host and Origin
     else:
         token = token or new_token()

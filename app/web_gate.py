@@ -10,10 +10,9 @@ the browser load nothing from elsewhere.
 from __future__ import annotations
 
 import hmac
-import ipaddress
 import secrets
 from collections.abc import Awaitable, Callable
-from http.cookies import SimpleCookie
+from http.cookies import CookieError, SimpleCookie
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -26,17 +25,6 @@ DENIED = (
     "This Quire library is private. Open the address printed where Quire was started: "
     "it ends with ?token=… (or start Quire with --token and add ?token=YOUR-TOKEN to the address)."
 )
-
-
-def is_loopback_host(host: str) -> bool:
-    """True when ``host`` (a name or an address) can only be reached from this computer."""
-    name = host.strip("[]").lower()
-    if name == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(name).is_loopback
-    except ValueError:
-        return False
 
 
 def new_token() -> str:
@@ -96,7 +84,7 @@ class WebGate:
         cookie = SimpleCookie()
         try:
             cookie.load(_header(scope, b"cookie"))
-        except Exception:
+        except CookieError:  # a malformed Cookie header is simply no token
             return False
         given = cookie[COOKIE].value if COOKIE in cookie else ""
         return bool(given) and hmac.compare_digest(given.encode(), self.token.encode())
