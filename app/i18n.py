@@ -138,6 +138,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "settings.api_key.missing": {"en": "No key saved", "zh": "尚未保存密钥"},
     "settings.local_only": {"en": "Local only: never contact remote services", "zh": "仅本地：不连接任何远程服务"},
     "settings.spoilers": {"en": "Spoiler protection", "zh": "防剧透"},
+    "settings.keep_screen_on": {"en": "Keep the screen on while reading", "zh": "阅读时屏幕常亮"},
+    "settings.haptic_page_turns": {"en": "Vibrate lightly on page turns", "zh": "翻页时轻微振动"},
     "settings.auto_index": {"en": "Index books for AI after import", "zh": "导入后自动建立 AI 索引"},
     "import.progress": {"en": "Importing {n} of {total}: {name}", "zh": "正在导入 {n}/{total}：{name}"},
     "import.summary": {"en": "{ok} imported, {failed} failed", "zh": "成功 {ok} 本，失败 {failed} 本"},

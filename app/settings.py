@@ -37,6 +37,8 @@ class Settings:
     layout: str = "scroll"
     spoiler_protection: bool = True
     auto_index: bool = False
+    keep_screen_on: bool = True  # phones: the screen stays on while a book is open
+    haptic_page_turns: bool = False  # phones: a light tick on each page turn
     local_only: bool = False
     provider: dict = field(default_factory=dict)  # a ProviderConfig without its key
     embedding: dict = field(default_factory=dict)  # {} on-device by language, or {"kind", "model", "base_url"}

@@ -175,18 +175,29 @@ def provider_controls(
     ]
 
 
-def switches(settings: Settings, changed: Callable[[], None], t: Translator) -> list[ft.Control]:
-    def switch(name: str, label: str) -> ft.Control:
-        def handle(e: ft.Event) -> None:
-            setattr(settings, name, bool(e.control.value))
-            changed()
+def switch(settings: Settings, changed: Callable[[], None], t: Translator, name: str, label: str) -> ft.Control:
+    """A switch bound to one boolean setting, saved on change."""
 
-        return ft.Switch(label=t(label), value=getattr(settings, name), on_change=handle)
+    def handle(e: ft.Event) -> None:
+        setattr(settings, name, bool(e.control.value))
+        changed()
 
+    return ft.Switch(label=t(label), value=getattr(settings, name), on_change=handle)
+
+
+def phone_switches(settings: Settings, changed: Callable[[], None], t: Translator) -> list[ft.Control]:
+    """What only a phone can do while reading: keep the screen on, tick on page turns."""
     return [
-        switch("local_only", "settings.local_only"),
-        switch("spoiler_protection", "settings.spoilers"),
-        switch("auto_index", "settings.auto_index"),
+        switch(settings, changed, t, "keep_screen_on", "settings.keep_screen_on"),
+        switch(settings, changed, t, "haptic_page_turns", "settings.haptic_page_turns"),
+    ]
+
+
+def switches(settings: Settings, changed: Callable[[], None], t: Translator) -> list[ft.Control]:
+    return [
+        switch(settings, changed, t, "local_only", "settings.local_only"),
+        switch(settings, changed, t, "spoiler_protection", "settings.spoilers"),
+        switch(settings, changed, t, "auto_index", "settings.auto_index"),
     ]
 
 
@@ -276,8 +287,9 @@ def build_settings_screen(
     quire: Quire | None = None,
     actions: AIActions | None = None,
     width: float = 1024,
+    phone: bool = False,
 ) -> ft.Control:
-    """Every setting on one scrolling page."""
+    """Every setting on one scrolling page (the phone-only ones on phones)."""
 
     def set_language(e: ft.Event) -> None:
         settings.language = e.control.value or "system"
@@ -307,6 +319,7 @@ def build_settings_screen(
                 [
                     section("settings.reading"),
                     *reading_controls(settings, changed, t),
+                    *(phone_switches(settings, changed, t) if phone else []),
                     ft.Divider(),
                     section("settings.language"),
                     language,

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, TypeVar
 import flet as ft
 
 from app.chat_controller import ChatController
+from app.device import ReadingDevice
 from app.i18n import Translator
 from app.jobs import Jobs
 from app.library_model import LibraryViewModel
@@ -78,6 +79,7 @@ class QuireApp:
         self.typing = False  # a text field in the contents panel has the keyboard
         self.jobs = Jobs(quire, lambda: self.t, self._jobs_changed)  # indexing and model downloads
         self.chat = ChatController(self)  # the chat panel of the open book
+        self.device = ReadingDevice(page, lambda: self.on_phone)  # wake lock and haptics on phones
         page.title = self.t("app.title")
         page.padding = 12
         page.on_keyboard_event = self._guarded(self.on_key)
@@ -125,11 +127,13 @@ class QuireApp:
                 quire=self.quire,
                 actions=self._ai_actions(),
                 width=self.width,
+                phone=self.on_phone,
             )
         else:
             view = build_library_view(self.library, self._library_actions(), self.t, width=self.width)
         self.page.controls[:] = [ft.SafeArea(view, expand=True)]
         self.page.update()
+        self.device.reading(self.screen == "reader" and self.reader is not None, self.settings.keep_screen_on)
         if not self._warmed:  # load the chat's libraries in the background once the first screen is up
             self._warmed = True
             threading.Thread(target=importlib.import_module, args=("app.chat_model",), daemon=True).start()
@@ -403,10 +407,12 @@ class QuireApp:
         if self.reader is None:
             return
         self.typing = False  # a choice was made: the keys turn pages again
-        if where == "next":
-            self.reader.next_page()
-        elif where == "previous":
-            self.reader.previous_page()
+        if where in ("next", "previous"):
+            if where == "next":
+                self.reader.next_page()
+            else:
+                self.reader.previous_page()
+            self.device.page_turned(self.settings.haptic_page_turns)
         else:
             try:
                 self.reader.go_to_place(where)

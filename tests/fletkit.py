@@ -10,20 +10,43 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import flet as ft
+import msgpack
+from flet.controls.base_control import BaseControl
 from flet.messaging.connection import Connection
+from flet.messaging.protocol import MessageAction, configure_encode_object_for_msgpack
 from flet.messaging.session import Session
 from flet.pubsub.pubsub_hub import PubSubHub
 
+ENCODE = configure_encode_object_for_msgpack(BaseControl)
+
+
+def encode(*payload: object) -> bytes:
+    """Serialize as Flet's socket server does; it is serializing that snapshots what the client was sent, so list
+    changes (a service registered, a control appended) show in the next patch."""
+    return msgpack.packb(list(payload) if len(payload) > 1 else payload[0], default=ENCODE)
+
 
 class RecordingConnection(Connection):
-    """A connection with no client at the other end: messages are kept, not sent."""
+    """A connection with no client at the other end: messages are kept, not sent.
+
+    Method calls on services (a wake lock, a haptic tick) are answered as a device answers them, with an empty
+    result through the session's own reply path, and kept in ``invoked`` as (service type, method name).
+    """
 
     def __init__(self) -> None:
         super().__init__()
         self.sent: list = []
+        self.invoked: list[tuple[str, str]] = []
+        self.session: Session | None = None
 
     def send_message(self, message) -> None:
         self.sent.append(message)
+        encode(message.action, message.body)  # as a real connection does: this records what the client now has
+        if message.action == MessageAction.INVOKE_METHOD and self.session is not None:
+            body = message.body
+            control = self.session.index.get(body.control_id)
+            self.invoked.append((type(control).__name__, body.name))
+            self.loop.call_soon(self.session.handle_invoke_method_results, body.control_id, body.call_id, None, None)
 
 
 async def new_session(width: int, height: int = 900) -> Session:
@@ -33,7 +56,8 @@ async def new_session(width: int, height: int = 900) -> Session:
     connection.executor = ThreadPoolExecutor(max_workers=2)
     connection.pubsubhub = PubSubHub(loop=connection.loop, executor=connection.executor)
     session = Session(connection)
-    session.get_page_patch()  # what registering a client does: mounts the page's views, dialogs and services
+    connection.session = session
+    encode(session.get_page_patch())  # what registering a client does: mounts the page's views, dialogs and services
     await session.connect(connection)
     session.apply_patch(session.page._i, {"width": width, "height": height, "web": True})
     return session
@@ -71,6 +95,8 @@ def texts(root: object) -> list[str]:
             found.append(control.text)
         elif isinstance(getattr(control, "content", None), str):
             found.append(control.content)
+        if isinstance(getattr(control, "label", None), str):  # a switch's or a checkbox's own words
+            found.append(control.label)
         tooltip = getattr(control, "tooltip", None)
         if isinstance(tooltip, str):
             found.append(tooltip)

@@ -571,3 +571,63 @@ def test_on_a_phone_notes_go_to_the_share_sheet_not_a_private_folder(quire: Quir
         assert app.message == "Notes ready to share: quire-notes.md"
 
     run(scenario())
+
+
+def test_on_a_phone_the_screen_stays_on_while_reading_and_page_turns_can_tick(quire: Quire, monkeypatch) -> None:
+    quire.import_paths([book_path("en/epubjs-alice.epub")])
+
+    async def scenario(phone: bool) -> list[tuple[str, str]]:
+        session = await new_session(390, 844)
+        if phone:
+            session.apply_patch(session.page._i, {"web": False})
+        app = start(quire, session)
+        invoked = session.connection.invoked
+        app.open_book(1)
+        await asyncio.sleep(0.05)
+        assert invoked == ([("Wakelock", "enable")] if phone else [])
+        await _key(session, "Arrow Right")
+        assert ("HapticFeedback", "light_impact") not in invoked  # off until the reader asks for it
+        app.settings.haptic_page_turns = True
+        await _key(session, "Arrow Right")
+        await _key(session, "Arrow Left")
+        app.settings.keep_screen_on = False  # switched off while a book is open: the lock goes at once
+        app.settings_changed()
+        await asyncio.sleep(0.05)
+        app.settings.keep_screen_on = True
+        app.settings_changed()
+        app.close_book()
+        await asyncio.sleep(0.05)
+        return list(invoked)
+
+    monkeypatch.setenv("FLET_PLATFORM", "android")
+    assert asyncio.run(scenario(phone=True)) == [
+        ("Wakelock", "enable"),
+        ("HapticFeedback", "light_impact"),
+        ("HapticFeedback", "light_impact"),
+        ("Wakelock", "disable"),
+        ("Wakelock", "enable"),
+        ("Wakelock", "disable"),  # the book is closed: the phone may sleep again
+    ]
+    monkeypatch.delenv("FLET_PLATFORM")
+    assert asyncio.run(scenario(phone=False)) == []  # a browser tab or a desktop holds no wake lock
+
+
+def test_phone_settings_show_the_screen_and_haptic_switches(quire: Quire, monkeypatch) -> None:
+    async def scenario() -> QuireApp:
+        session = await new_session(390, 844)
+        app = start(quire, session)
+        app.go("settings")
+        if app.on_phone:
+            haptic = next(
+                c for c in _all(app) if isinstance(c, ft.Switch) and c.label == "Vibrate lightly on page turns"
+            )
+            haptic.value = True
+            await fire(session, haptic, "change")
+        return app
+
+    assert "Keep the screen on while reading" not in screen(asyncio.run(scenario()))
+    monkeypatch.setenv("FLET_PLATFORM", "ios")
+    app = asyncio.run(scenario())
+    assert "Keep the screen on while reading" in screen(app)
+    saved = app.store.load()
+    assert saved.haptic_page_turns and saved.keep_screen_on  # the tick is saved; the screen stays on by default
