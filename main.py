@@ -112,7 +112,9 @@ def main(argv: list[str] | None = None) -> None:
         except QuireError as error:
             page.add(storage_error_view(error))
             return
-        QuireApp(page, quire, secrets=await secret_store(page), fonts=fonts).render()
+        app = QuireApp(page, quire, secrets=await secret_store(page), fonts=fonts)
+        app.render()
+        await app.offer_documents_inbox()
 
     if web:
         serve_web(start, args.host, args.port or 8550, args.token, assets)

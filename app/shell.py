@@ -16,6 +16,7 @@ import flet as ft
 from app.chat_controller import ChatController
 from app.device import ReadingDevice
 from app.i18n import Translator
+from app.inbox import DocumentsInbox
 from app.jobs import Jobs
 from app.library_model import LibraryViewModel
 from app.library_page import LibraryActions, build_details_dialog, build_library_view, status_line
@@ -339,6 +340,43 @@ class QuireApp:
                 actions=[
                     ft.TextButton(self.t("common.cancel"), on_click=lambda e: self.page.pop_dialog()),
                     ft.FilledButton(self.t("library.remove"), on_click=remove),
+                ],
+            )
+        )
+
+    async def offer_documents_inbox(self) -> None:
+        """iOS: offer the book files waiting in Quire's Documents folder (put there with the Files app or "Open in")."""
+        if phone_os() != "ios":
+            return
+        try:
+            documents = await ft.StoragePaths().get_application_documents_directory()
+        except (RuntimeError, TimeoutError) as error:  # the device could not say: nothing to offer this time
+            self.notify(self.t("inbox.unavailable", reason=error))
+            return
+        if not documents:
+            return
+        inbox = DocumentsInbox(Path(documents), self.quire.library.root / "documents-inbox.json")
+        waiting = await asyncio.to_thread(inbox.waiting, self.quire.has_content)
+        if not waiting:
+            return
+
+        async def import_them(e: ft.Event) -> None:
+            inbox.settle(waiting)
+            self.page.pop_dialog()
+            await self.import_picked([PickedFile(p.name, path=p) for p in waiting])
+
+        def leave_them(e: ft.Event) -> None:
+            inbox.settle(waiting)  # not asked again; "Import" can still pick them from the Files app
+            self.page.pop_dialog()
+
+        names = ", ".join(p.name for p in waiting[:5]) + (" …" if len(waiting) > 5 else "")
+        self.page.show_dialog(
+            ft.AlertDialog(
+                title=ft.Text(self.t("inbox.title", n=len(waiting))),
+                content=ft.Text(self.t("inbox.body", names=names)),
+                actions=[
+                    ft.TextButton(self.t("inbox.leave"), on_click=leave_them),
+                    ft.FilledButton(self.t("inbox.import"), on_click=import_them),
                 ],
             )
         )

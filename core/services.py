@@ -137,6 +137,10 @@ class Quire:
         """One book by id, content-hash prefix or title."""
         return self.library.resolve(reference)
 
+    def has_content(self, digest: str) -> bool:
+        """Whether a book with exactly these bytes (their SHA-256) is in the library."""
+        return self.library.has_content(digest)
+
     def remove(self, reference: str | int) -> BookRecord:
         """Remove a book, its annotations and its file."""
         return self.library.remove(self.book(reference).id)

@@ -29,14 +29,16 @@ def encode(*payload: object) -> bytes:
 class RecordingConnection(Connection):
     """A connection with no client at the other end: messages are kept, not sent.
 
-    Method calls on services (a wake lock, a haptic tick) are answered as a device answers them, with an empty
-    result through the session's own reply path, and kept in ``invoked`` as (service type, method name).
+    Method calls on services (a wake lock, a haptic tick, a folder's path) are answered as a device answers them,
+    through the session's own reply path: with ``answers["Type.method"]`` when set, else an empty result. They
+    are kept in ``invoked`` as (service type, method name).
     """
 
     def __init__(self) -> None:
         super().__init__()
         self.sent: list = []
         self.invoked: list[tuple[str, str]] = []
+        self.answers: dict[str, object] = {}
         self.session: Session | None = None
 
     def send_message(self, message) -> None:
@@ -45,8 +47,10 @@ class RecordingConnection(Connection):
         if message.action == MessageAction.INVOKE_METHOD and self.session is not None:
             body = message.body
             control = self.session.index.get(body.control_id)
-            self.invoked.append((type(control).__name__, body.name))
-            self.loop.call_soon(self.session.handle_invoke_method_results, body.control_id, body.call_id, None, None)
+            kind = type(control).__name__
+            self.invoked.append((kind, body.name))
+            answer = self.answers.get(f"{kind}.{body.name}")
+            self.loop.call_soon(self.session.handle_invoke_method_results, body.control_id, body.call_id, answer, None)
 
 
 async def new_session(width: int, height: int = 900) -> Session:

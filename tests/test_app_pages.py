@@ -631,3 +631,42 @@ def test_phone_settings_show_the_screen_and_haptic_switches(quire: Quire, monkey
     assert "Keep the screen on while reading" in screen(app)
     saved = app.store.load()
     assert saved.haptic_page_turns and saved.keep_screen_on  # the tick is saved; the screen stays on by default
+
+
+def test_ios_offers_the_books_put_in_quires_documents_folder_once(quire: Quire, tmp_path: Path, monkeypatch) -> None:
+    documents = tmp_path / "Documents"
+    (documents / "Inbox").mkdir(parents=True)
+    (documents / "alice.epub").write_bytes(book_path("en/epubjs-alice.epub").read_bytes())
+    (documents / "Inbox" / "zh.txt").write_bytes(book_path("zh/luxun_nahan.txt").read_bytes())  # "Open in Quire"
+    (documents / "shopping.pdfx").write_text("not a book")
+    (documents / ".hidden.epub").write_text("iCloud placeholder")
+    monkeypatch.setenv("FLET_PLATFORM", "ios")
+
+    async def scenario(answer: str | None, offered: str = "") -> QuireApp:
+        session = await new_session(390, 844)
+        session.apply_patch(session.page._i, {"web": False})
+        session.connection.answers["StoragePaths.get_application_documents_directory"] = str(documents)
+        app = start(quire, session)
+        await app.offer_documents_inbox()
+        if answer is not None:
+            dialog = session.page._dialogs.controls[-1]
+            shown = texts(dialog)
+            assert (
+                dialog.open
+                and f"Found in Files › On My iPhone › Quire: {offered}. Import them into the library?" in shown
+            )
+            await fire(session, clickable(dialog, answer))
+            await asyncio.sleep(1.5)
+        return app
+
+    app = asyncio.run(scenario("Import", "alice.epub, zh.txt"))
+    assert len(quire.books()) == 2 and app.message == "2 imported, 0 failed"
+    assert (documents / "alice.epub").exists()  # the reader's own files stay where they put them
+    quire.remove(quire.books()[0].id)
+    app = asyncio.run(scenario(None))  # answered once: a removed book is not offered at every start
+    assert not [d for d in app.page._dialogs.controls if getattr(d, "open", False)]
+    (documents / "Inbox" / "moby.epub").write_bytes(book_path("en/idpf-moby-dick.epub").read_bytes())
+    asyncio.run(scenario("Don't import", "moby.epub"))
+    assert len(quire.books()) == 1
+    app = asyncio.run(scenario(None))  # turned down: not asked again, nothing imported
+    assert len(quire.books()) == 1

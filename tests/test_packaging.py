@@ -59,3 +59,30 @@ def test_phone_builds_leave_out_what_has_no_phone_wheel() -> None:
     assert "apsw" not in desktop  # desktops use sqlean (apsw comes with the dev tools, to test it)
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     assert config["tool"]["flet"]["android"]["target_arch"] == ["arm64-v8a", "x86_64"]  # onnxruntime's ABIs
+
+
+def test_ios_declares_every_format_quire_opens_and_shares_its_documents_folder() -> None:
+    import plistlib
+
+    from core.books.formats import SUPPORTED
+
+    info = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["flet"]["ios"]["info"]
+    assert plistlib.loads(plistlib.dumps(info)) == info  # only values an Info.plist can hold
+    assert info["UIFileSharingEnabled"] is True  # the Documents folder the inbox reads is visible in Files
+    assert info["LSSupportsOpeningDocumentsInPlace"] is False  # "Open in Quire" copies into Documents/Inbox
+    declared = {uti for kind in info["CFBundleDocumentTypes"] for uti in kind["LSItemContentTypes"]}
+    assert all(kind["LSHandlerRank"] == "Alternate" for kind in info["CFBundleDocumentTypes"])
+    system = {  # the type iOS gives each extension (Markdown's is imported below, iOS has none)
+        ".epub": "org.idpf.epub-container",
+        ".txt": "public.plain-text",
+        ".text": "public.plain-text",
+        ".md": "net.daringfireball.markdown",
+        ".markdown": "net.daringfireball.markdown",
+        ".html": "public.html",
+        ".htm": "public.html",
+        ".xhtml": "public.xhtml",
+    }
+    assert set(SUPPORTED) <= set(system), "a new format needs its iOS type here and in [tool.flet.ios.info]"
+    assert {system[ext] for ext in SUPPORTED} <= declared
+    [markdown] = info["UTImportedTypeDeclarations"]
+    assert set(markdown["UTTypeTagSpecification"]["public.filename-extension"]) == {"md", "markdown"}

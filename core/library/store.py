@@ -179,6 +179,10 @@ class Library:
             rows = self.conn.execute(f"SELECT {_BOOK_COLUMNS} FROM books b ORDER BY b.id DESC")
         return [BookRecord.from_row(row, self._tags(row["id"])) for row in rows.fetchall()]
 
+    def has_content(self, digest: str) -> bool:
+        """Whether a book with this content hash is stored."""
+        return self.conn.execute("SELECT 1 FROM books WHERE content_hash = ?", (digest.lower(),)).fetchone() is not None
+
     def resolve(self, reference: str | int) -> BookRecord:
         """Find a book by id, content-hash prefix (6+ characters) or a unique part of its title."""
         text = str(reference).strip()
