@@ -13,6 +13,15 @@ from core.services import Quire
 MOBY = Path("../shared/data/books/en/idpf-moby-dick.epub")
 
 
+def rss_mb(pid: int | str = "self") -> float:
+    """A process's resident memory now, in MB (Linux's /proc; NaN where there is none)."""
+    try:
+        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    except OSError:
+        return float("nan")
+    return next((int(line.split()[1]) / 1024 for line in lines if line.startswith("VmRSS:")), float("nan"))
+
+
 def percentile(values: list[float], q: float) -> float:
     return float(np.percentile(values, q * 100)) if values else float("nan")
 

@@ -24,7 +24,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from bench.common import MOBY, percentile
+from bench.common import MOBY, percentile, rss_mb
 from core.services import Quire
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,13 +39,6 @@ BASELINE_APP = textwrap.dedent(
     ft.run(main, view=ft.AppView.WEB_BROWSER, port={port}, no_cdn=True)
     """
 )
-
-
-def _rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 def _launch(command: list[str], env: dict[str, str], port: int) -> tuple[subprocess.Popen, str]:
@@ -101,7 +94,7 @@ def run(repeat: int) -> dict:
                 screen.labelled("Open Moby-Dick").click(force=True)
                 screen.labelled("Appearance").wait_for(state="visible", timeout=30_000)
                 opens.append(time.perf_counter() - began)
-                rss = _rss_mb(process.pid)
+                rss = rss_mb(process.pid)
                 screen.settle(0.3)
                 screen.labelled("Library").click(force=True)
                 screen.labelled("Open Moby-Dick").wait_for(state="visible", timeout=30_000)

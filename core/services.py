@@ -250,6 +250,10 @@ class Quire:
             )
         return self.models.load(name)
 
+    def release_models(self) -> int:
+        """Free the memory of the on-device models (they load again when next needed); how many were loaded."""
+        return self.models.release()
+
     def use_remote_embedder(self, spec: str, base_url: str, api_key: str | None = None) -> str:
         """Register a remote embedder from ``openai:MODEL`` or ``ollama:MODEL``; return its name."""
         from core.rag.remote import OllamaEmbedder, OpenAIEmbedder

