@@ -13,13 +13,12 @@ import flet as ft
 
 from app.fonts import ASSETS, web_assets
 from app.i18n import Translator
-from app.settings import REMOTE_EMBEDDERS
 from app.shell import PHONES, QuireApp
 from app.web_gate import WebGate, new_token, page_url
-from core.agent.provider_config import PROVIDERS, secret_name
+from core.agent.provider_config import secret_names
 from core.errors import QuireError
 from core.network_policy import is_local_host
-from core.services import Quire
+from core.services import Quire, default_library_dir
 from platform_adapters import SecretStore, current_platform
 from platform_adapters.mobile import phone_os
 
@@ -52,9 +51,7 @@ async def secret_store(page: ft.Page) -> SecretStore:
         from platform_adapters.mobile import SecureStorageSecrets
 
         secrets = SecureStorageSecrets(SecureStorage(), page.run_task)
-        names = [secret_name("provider", kind) for kind in PROVIDERS]
-        names += [secret_name("embedding", kind) for kind in REMOTE_EMBEDDERS]
-        await secrets.load(name + suffix for name in names for suffix in ("", ":endpoint"))
+        await secrets.load(secret_names())
         return secrets
     return current_platform().secrets
 
@@ -74,7 +71,7 @@ class LibraryOpener:
     def open(self) -> Quire:
         with self.lock:
             if self.quire is None:
-                self.quire = Quire(self.folder)
+                self.quire = Quire(self.folder or default_library_dir(current_platform().paths.data_dir()))
             return self.quire
 
 

@@ -69,7 +69,8 @@ class ChatController:
         if not question.strip():
             return
         self.draft.value = ""
-        self.for_book(reader).ask(question, self.changed)
+        selection = reader.selection.text if reader.selection else ""  # the agent may read what is selected
+        self.for_book(reader).ask(question, self.changed, selection)
         self.app.redraw_chat()
 
     def actions(self, reader: ReaderViewModel) -> ChatActions:

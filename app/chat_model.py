@@ -11,7 +11,6 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from core.agent.conversation import ask
 from core.agent.events import (
     AgentEvent,
     CitationEvent,
@@ -26,7 +25,7 @@ from core.agent.events import (
     ToolResult,
 )
 from core.agent.provider_config import ProviderConfig
-from core.agent.threads import ChatStore, StoredMessage
+from core.agent.threads import StoredMessage
 from core.services import Quire
 
 FLUSH_INTERVAL = 0.1  # seconds: streamed text is redrawn at most ten times a second
@@ -175,7 +174,6 @@ class ChatViewModel:
     ) -> None:
         self.quire = quire
         self.book_id = book_id
-        self.store = ChatStore(quire.library)
         self.provider = provider
         self.secrets = secrets
         self.spoilers = spoilers
@@ -193,11 +191,11 @@ class ChatViewModel:
 
     # -- threads ------------------------------------------------------------------------------
     def threads(self) -> list[dict]:
-        return self.store.threads(self.book_id)
+        return self.quire.chat_threads(self.book_id)
 
     def open_thread(self, thread_id: int) -> None:
         self.thread_id = thread_id
-        self.messages = [view_message(m) for m in self.store.messages(thread_id)]
+        self.messages = [view_message(m) for m in self.quire.chat_messages(thread_id)]
 
     def new_thread(self) -> None:
         """An empty conversation; it is saved with its first question."""
@@ -206,11 +204,11 @@ class ChatViewModel:
 
     def rename(self, title: str) -> None:
         if self.thread_id is not None:
-            self.store.rename(self.thread_id, title)
+            self.quire.rename_thread(self.thread_id, title)
 
     def delete_thread(self) -> None:
         if self.thread_id is not None:
-            self.store.delete(self.thread_id)
+            self.quire.delete_thread(self.thread_id)
         latest = self.threads()
         self.open_thread(latest[0]["id"]) if latest else self.new_thread()
 
@@ -222,25 +220,28 @@ class ChatViewModel:
     @property
     def mode(self) -> str:
         """'local-only', 'offline' (search answers, no provider) or the provider's kind."""
-        if self.quire.network.local_only:
+        if self.quire.local_only:
             return "local-only"
         config = self.provider()
         return config.kind if config else "offline"
 
-    def events(self, question: str) -> Iterator[AgentEvent]:
+    def events(self, question: str, selection: str = "") -> Iterator[AgentEvent]:
         """The agent's events for a question in the open thread (offline answers without a provider)."""
-        return ask(
-            self.quire,
+        return self.quire.ask(
             self.book_id,
             question,
             thread_id=self.thread_id,
             provider=self.provider(),
             secrets=self.secrets,
             spoilers=self.spoilers(),
+            selection=selection,
         )
 
-    def ask(self, question: str, on_change: Callable[[], None]) -> threading.Thread | None:
-        """Stream an answer in a worker thread; ``on_change`` is called when the panel should redraw."""
+    def ask(self, question: str, on_change: Callable[[], None], selection: str = "") -> threading.Thread | None:
+        """Stream an answer in a worker thread; ``on_change`` is called when the panel should redraw.
+
+        ``selection`` is the passage selected in the reader: the agent gets a tool that reads it whole.
+        """
         question = question.strip()
         if not question or self.streaming:
             return None
@@ -253,8 +254,9 @@ class ChatViewModel:
         self.streaming = True
 
         def work() -> None:
-            events = self.events(question)
+            events = None
             try:
+                events = self.events(question, selection)  # inside: a book removed meanwhile is an error shown
                 for event in events:
                     if isinstance(event, ThreadEvent):
                         self.thread_id = event.thread_id
@@ -271,7 +273,8 @@ class ChatViewModel:
                     reducer.apply(ErrorEvent(str(error) or type(error).__name__))
                     reducer.apply(Done("error"))
             finally:
-                events.close()  # saves the answer so far (a stopped one is kept, marked stopped)
+                if events is not None:
+                    events.close()  # saves the answer so far (a stopped one is kept, marked stopped)
                 with self._lock:
                     if answer.status == "streaming":
                         answer.status = "stopped" if self._stop.is_set() else "complete"
@@ -306,7 +309,7 @@ class ChatViewModel:
         """Ask the last question again, replacing its answer."""
         if self.thread_id is None or self.streaming:
             return None
-        question = self.store.drop_last_exchange(self.thread_id)
+        question = self.quire.drop_last_exchange(self.thread_id)
         if question is None:
             return None
         self.open_thread(self.thread_id)

@@ -202,6 +202,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "settings.embedder": {"en": "Embeddings", "zh": "向量模型"},
     "settings.embedder.device": {"en": "On this device (by the book's language)", "zh": "本机（按书的语言选择）"},
     "settings.embedder.openai": {"en": "OpenAI-compatible endpoint", "zh": "OpenAI 兼容接口"},
+    "settings.embedder.ollama": {"en": "Ollama", "zh": "Ollama"},
     "settings.models": {"en": "On-device models", "zh": "本机模型"},
     "settings.model.ready": {"en": "Ready on this device", "zh": "已在本机就绪"},
     "settings.model.missing": {"en": "Not downloaded", "zh": "尚未下载"},

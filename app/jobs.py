@@ -114,7 +114,7 @@ class Jobs:
 
         def work() -> None:
             try:
-                self.quire.models.fetch(name, progress=progress)
+                self.quire.fetch_model(name, progress=progress)
                 self.downloads[name] = self.t()("settings.model.downloaded")
             except QuireError as error:
                 self.downloads[name] = str(error)

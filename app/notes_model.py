@@ -37,8 +37,7 @@ class NotesViewModel:
         groups: list[NoteGroup] = []
         for highlight in ordered:
             if highlight.book_id not in chapters:
-                rows = self.quire.library.sections(highlight.book_id)
-                chapters[highlight.book_id] = {row["idx"]: row["title"] for row in rows}
+                chapters[highlight.book_id] = self.quire.section_titles(highlight.book_id)
             chapter = chapters[highlight.book_id].get(highlight.start.section, "")
             last = groups[-1] if groups else None
             if last and last.book_id == highlight.book_id and last.chapter == chapter:

@@ -63,7 +63,7 @@ class ReaderViewModel:
         """Jump to a locator (from the TOC, a bookmark, a search hit or a citation)."""
         target = self.quire.show(self.book.id, locator)[0]
         # The window starts at the target, so it is at the top of the screen; earlier text is one tap away.
-        self.visible = self.quire.library.segments(self.book.id, target.ordinal, WINDOW)
+        self.visible = self.quire.segments(self.book.id, target.ordinal, WINDOW)
         self.current = target
         if save:
             self.save_position()
@@ -78,7 +78,7 @@ class ReaderViewModel:
             except ValueError:
                 raise LocatorError(f"'{text}' is not a percentage: write it like 40%") from None
             ordinal = round(min(max(percent, 0.0), 100.0) / 100 * (self.book.segment_count - 1))
-            return self.go_to(self.quire.library.segments(self.book.id, ordinal, 1)[0].locator)
+            return self.go_to(self.quire.segments(self.book.id, ordinal, 1)[0].locator)
         return self.go_to(text)
 
     def scrolled(self, fraction: float) -> None:
@@ -96,7 +96,7 @@ class ReaderViewModel:
     def page_segments(self) -> list[SegmentRecord]:
         """Paginated mode: the segments of the page that starts at the current one."""
         assert self.current is not None, "open() first"
-        return self.quire.library.segments(self.book.id, self.current.ordinal, PAGE)
+        return self.quire.segments(self.book.id, self.current.ordinal, PAGE)
 
     def load_more(self, forward: bool) -> None:
         """Scroll mode: continue the window after its last segment (or before its first)."""
@@ -106,7 +106,7 @@ class ReaderViewModel:
         if (forward and edge.ordinal >= self.book.segment_count - 1) or (not forward and edge.ordinal == 0):
             return
         start = edge.ordinal if forward else max(0, edge.ordinal - WINDOW + 1)
-        self.visible = self.quire.library.segments(self.book.id, start, WINDOW)
+        self.visible = self.quire.segments(self.book.id, start, WINDOW)
         self.current = edge
         self.save_position()
 
@@ -127,12 +127,12 @@ class ReaderViewModel:
     def _move(self, step: int) -> SegmentRecord:
         assert self.current is not None, "open() first"
         ordinal = min(max(0, self.current.ordinal + step), self.book.segment_count - 1)
-        record = self.quire.library.segments(self.book.id, ordinal, 1)[0]
+        record = self.quire.segments(self.book.id, ordinal, 1)[0]
         return self.go_to(record.locator)
 
     def image(self, segment: SegmentRecord) -> bytes | None:
         """The picture of an image segment (None: show its caption instead)."""
-        return self.quire.library.image(self.book.id, segment.src) if segment.src else None
+        return self.quire.image(self.book.id, segment.src) if segment.src else None
 
     # -- where the reader is ------------------------------------------------------------------
     def save_position(self) -> None:
@@ -218,8 +218,8 @@ class ReaderViewModel:
         first, last = self.visible[0].ordinal, self.visible[-1].ordinal
         marks = []
         for h in self.quire.highlights(self.book.id):
-            start = self.quire.library.ordinal_of(self.book.id, h.start.segment_locator)
-            end = self.quire.library.ordinal_of(self.book.id, h.end.segment_locator)
+            start = self.quire.ordinal_of(self.book.id, h.start.segment_locator)
+            end = self.quire.ordinal_of(self.book.id, h.end.segment_locator)
             for segment in self.visible:
                 if not start <= segment.ordinal <= end:
                     continue
@@ -240,7 +240,7 @@ class ReaderViewModel:
         """Open the book at a cited passage and mark the quoted words (they may run over several segments)."""
         first, last = parse_locator(start), parse_locator(end)
         record = self.go_to(first.segment_locator)
-        last_ordinal = self.quire.library.ordinal_of(self.book.id, last.segment_locator)
+        last_ordinal = self.quire.ordinal_of(self.book.id, last.segment_locator)
         marks = []
         for segment in self.visible:
             if record.ordinal <= segment.ordinal <= last_ordinal:

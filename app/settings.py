@@ -16,10 +16,10 @@ from core.agent.provider_config import (
     stored_key,
 )
 from core.errors import QuireError
+from core.rag.remote import REMOTE_EMBEDDERS
 from platform_adapters.base import SecretStore
 
 THEMES = ("system", "light", "dark", "sepia")
-REMOTE_EMBEDDERS = {"openai": "https://api.openai.com/v1", "ollama": "http://localhost:11434"}  # default URLs
 LAYOUTS = ("scroll", "paginated")
 FONTS = ("serif", "sans-serif", "monospace")
 

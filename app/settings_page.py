@@ -9,7 +9,7 @@ import flet as ft
 
 from app.i18n import Translator
 from app.jobs import IndexLine
-from app.settings import FONTS, LAYOUTS, THEMES, Settings, SettingsStore
+from app.settings import FONTS, LAYOUTS, REMOTE_EMBEDDERS, THEMES, Settings, SettingsStore
 from core.agent.provider_config import DEFAULT_BASE_URLS, PROVIDERS, ProviderConfig
 from core.errors import QuireError
 from core.services import Quire
@@ -209,11 +209,8 @@ def remote_embedding_controls(
     kind = ft.Dropdown(
         label=t("settings.embedder"),
         value=current.get("kind", "device"),
-        options=[
-            ft.DropdownOption(key="device", text=t("settings.embedder.device")),
-            ft.DropdownOption(key="openai", text=t("settings.embedder.openai")),
-            ft.DropdownOption(key="ollama", text="Ollama"),
-        ],
+        options=[ft.DropdownOption(key="device", text=t("settings.embedder.device"))]
+        + [ft.DropdownOption(key=name, text=t(f"settings.embedder.{name}")) for name in REMOTE_EMBEDDERS],
     )
     model = ft.TextField(label=t("settings.model"), value=current.get("model", ""))
     base_url = ft.TextField(label=t("settings.base_url"), value=current.get("base_url", ""))

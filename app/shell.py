@@ -27,7 +27,6 @@ from app.reader_page import ReaderActions, build_reader_view, selection_bar
 from app.settings import Settings, SettingsStore
 from app.settings_page import AIActions, build_settings_screen, reading_controls
 from app.theme import apply_theme
-from core.agent.connection import check_connection
 from core.agent.provider_config import ProviderConfig
 from core.books.formats import SUPPORTED
 from core.errors import BookNotFoundError, QuireError
@@ -66,7 +65,7 @@ class QuireApp:
     ) -> None:
         self.page = page
         self.quire = quire
-        self.store = SettingsStore(settings_folder or quire.library.root, secrets or MemorySecrets())
+        self.store = SettingsStore(settings_folder or quire.folder, secrets or MemorySecrets())
         self.settings: Settings = self.store.load()
         self.t = Translator(self.settings.language)
         self.library = LibraryViewModel(quire, self.t)
@@ -88,7 +87,7 @@ class QuireApp:
         page.on_resize = lambda e: self.render()
         self.fonts = fonts  # the font files the client can load (None: the reading fonts in assets/)
         apply_theme(page, self.settings, fonts)
-        quire.network.local_only = self.settings.local_only
+        quire.local_only = self.settings.local_only
 
     # -- drawing ------------------------------------------------------------------------------
     @property
@@ -285,7 +284,7 @@ class QuireApp:
             self.library.t = self.t
             self.page.title = self.t("app.title")
         apply_theme(self.page, self.settings, self.fonts)
-        self.quire.network.local_only = self.settings.local_only
+        self.quire.local_only = self.settings.local_only
         self.render()
 
     # -- library ------------------------------------------------------------------------------
@@ -355,7 +354,7 @@ class QuireApp:
             return
         if not documents:
             return
-        inbox = DocumentsInbox(Path(documents), self.quire.library.root / "documents-inbox.json")
+        inbox = DocumentsInbox(Path(documents), self.quire.folder / "documents-inbox.json")
         waiting = await asyncio.to_thread(inbox.waiting, self.quire.has_content)
         if not waiting:
             return
@@ -540,7 +539,7 @@ class QuireApp:
             await ft.FilePicker().save_file(file_name=name, src_bytes=data)  # the browser downloads it
             self.notify(self.t("notes.exported", path=name))
             return
-        path = model.save_export(self.quire.library.root / "exports")
+        path = model.save_export(self.quire.folder / "exports")
         self.notify(self.t("notes.exported", path=str(path)))
 
     # -- chat ---------------------------------------------------------------------------------
@@ -557,7 +556,8 @@ class QuireApp:
         passage = self.reader.selection.text
         self.panel = "chat"
         self.render()
-        self.chat.ask(self.reader, self.t("chat.suggest.explain", passage=passage[:200]))
+        excerpt = passage if len(passage) <= 80 else passage[:80].rstrip() + "…"  # the agent reads it whole
+        self.chat.ask(self.reader, self.t("chat.suggest.explain", passage=excerpt))
 
     def open_citation(self, citation: Citation) -> None:
         if self.reader is None:
@@ -602,7 +602,7 @@ class QuireApp:
             async def run() -> None:
                 try:
                     message, ok = (
-                        await asyncio.to_thread(check_connection, config, self.store.secrets, self.quire.network),
+                        await asyncio.to_thread(self.quire.check_provider, config, self.store.secrets),
                         True,
                     )
                 except QuireError as error:

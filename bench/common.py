@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -11,6 +12,15 @@ from core.rag.models import ModelStore
 from core.services import Quire
 
 MOBY = Path("../shared/data/books/en/idpf-moby-dick.epub")
+
+
+def inside(quire: Quire, part: str) -> Any:
+    """The facade's private collaborator ``part`` ("library", "chunks", "vectors", "indexer"…).
+
+    The one door past the facade for measurements of the core's parts (a synthetic 100,000-chunk index, a
+    LIKE baseline, a chunk-size sweep); tests use the same one for white-box checks (tests/dbkit.py).
+    """
+    return getattr(quire, "_" + part)
 
 
 def rss_mb(pid: int | str = "self") -> float:
@@ -55,6 +65,6 @@ def moby_chunks(folder: Path) -> list[str]:
     """The chunk texts Quire makes of Moby-Dick."""
     quire = Quire(folder)
     book = quire.import_paths([MOBY])[0].book
-    texts = [c.text for c in quire.chunks.chunks(book.id)]
+    texts = quire.passage_texts(book.id)
     quire.close()
     return texts

@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
         loaded_mb = rss_mb()
         quire.release_models()
         released_mb = rss_mb()
-        sample = [c.text for c in quire.chunks.chunks(book.id)[::8]][:256]
+        sample = quire.passage_texts(book.id)[::8][:256]
         quire.close()
     bare = bare_onnx_rate(sample)
     rate = status.total / (total - imported)

@@ -21,7 +21,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from bench.common import percentile
+from bench.common import inside, percentile
 from core.books import parse_book
 from core.books.textutil import CJK_RUN
 from core.library import Library
@@ -74,7 +74,7 @@ def measure_book(path: Path, repeat: int) -> dict:
             import_times.append(time.perf_counter() - start)
             if run < repeat - 1:
                 quire.close()
-        library = quire.library
+        library = inside(quire, "library")
         peak_quire = Quire(Path(folder) / "peak")
         peak_quire._default_chunking()
         tracemalloc.start()
@@ -95,7 +95,7 @@ def measure_book(path: Path, repeat: int) -> dict:
                 "SELECT id, text FROM segments WHERE book_id = ? AND text LIKE ? LIMIT 20", (record.id, f"%{query}%")
             ).fetchall()
             like_ms.append((time.perf_counter() - start) * 1000)
-        chunks = quire.chunks.count(record.id)
+        chunks = len(quire.passage_texts(record.id))
         quire.close()
     return {
         "book": str(path.name),

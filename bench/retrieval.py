@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bench.common import inside
 from core.rag.chunker import DEFAULT_TARGET_TOKENS
 from core.services import Quire
 
@@ -129,15 +130,15 @@ def run(
     with tempfile.TemporaryDirectory() as folder:
         for target in targets:
             quire = Quire(Path(folder) / f"t{target}")
-            quire.indexer.target_tokens = target
+            inside(quire, "indexer").target_tokens = target
             embedder = quire.embedder("all-MiniLM-L6-v2")
             rankings: dict[str, list[list[str]]] = {"keyword": [], "vector": [], "hybrid": []}
             started = time.perf_counter()
             chunks = 0
             for document in documents:
                 book = quire.import_bytes(document.html(), f"{document.name}.html").book
-                quire.indexer.run(book.id, embedder)
-                chunks += quire.chunks.count(book.id)
+                inside(quire, "indexer").run(book.id, embedder)
+                chunks += len(quire.passage_texts(book.id))
                 for question, _ in document.questions:
                     for mode in rankings:
                         passages = quire.search(book.id, question, mode=mode, k=10)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.common import MOBY, percentile
+from bench.common import MOBY, inside, percentile
 from core.library.db import has_vector_extension, now
 from core.library.fts import index_text
 from core.rag.chunks import Filters
@@ -70,7 +70,7 @@ def synthetic_library(workdir: Path, count: int) -> tuple[Path, int]:
     folder = workdir / f"synthetic-{count}"
     quire = Quire(folder)
     book = quire.import_paths([Path("../shared/data/books/minimal/epubcheck-minimal.epub")])[0].book
-    conn = quire.library.conn
+    conn = inside(quire, "library").conn
     have = conn.execute("SELECT COUNT(*) FROM chunk_vectors WHERE book_id = ?", (book.id,)).fetchone()[0]
     if have >= count:
         quire.close()
@@ -78,7 +78,9 @@ def synthetic_library(workdir: Path, count: int) -> tuple[Path, int]:
     print(f"writing {count} synthetic chunks once...", file=sys.stderr)
     words = re.findall(
         r"[a-z]{3,}",
-        " ".join(r[0] for r in Quire(workdir / "moby").library.conn.execute("SELECT text FROM segments")).lower(),
+        " ".join(
+            r[0] for r in inside(Quire(workdir / "moby"), "library").conn.execute("SELECT text FROM segments")
+        ).lower(),
     )
     rng = random.Random(0)
     vectors = np.random.default_rng(0).standard_normal((count, 384)).astype(np.float32)
@@ -88,16 +90,16 @@ def synthetic_library(workdir: Path, count: int) -> tuple[Path, int]:
         (base + i, book.id, i, 0, 0, 0, 0, 0, 150, " ".join(rng.choice(words) for _ in range(110)))
         for i in range(count)
     ]
-    with quire.library.transaction():
+    with inside(quire, "library").transaction():
         conn.execute("DELETE FROM chunks WHERE book_id = ?", (book.id,))
         conn.execute("DELETE FROM chunks_fts WHERE book_id = ?", (book.id,))
         conn.executemany("INSERT INTO chunks VALUES (?,?,?,?,?,?,?,?,?,?)", rows)
         bodies = [(r[0], index_text(r[9]), book.id) for r in rows]
         conn.executemany("INSERT INTO chunks_fts (rowid, body, book_id) VALUES (?,?,?)", bodies)
     for start in range(0, count, 5000):
-        with quire.library.transaction():
+        with inside(quire, "library").transaction():
             ids = [base + i for i in range(start, min(count, start + 5000))]
-            quire.vectors.add(conn, "all-MiniLM-L6-v2", ids, vectors[start : start + 5000])
+            inside(quire, "vectors").add(conn, "all-MiniLM-L6-v2", ids, vectors[start : start + 5000])
     conn.execute(
         "INSERT OR REPLACE INTO book_index VALUES (?, 'all-MiniLM-L6-v2', 384, 'done', ?, ?, '', ?)",
         (book.id, count, count, now()),
@@ -116,14 +118,16 @@ def main(argv: list[str] | None = None) -> int:
     moby, moby_id = moby_library(args.workdir)
     synthetic, synthetic_id = synthetic_library(args.workdir, args.chunks)
     probe = Quire(moby)
-    backends = ["numpy", "sqlite-vec"] if has_vector_extension(probe.library.conn) else ["numpy"]
+    backends = ["numpy", "sqlite-vec"] if has_vector_extension(inside(probe, "library").conn) else ["numpy"]
     probe.close()
     results: dict = {}
     for name, folder, book_id in (("moby-dick", moby, moby_id), (f"synthetic-{args.chunks}", synthetic, synthetic_id)):
         for backend in backends:
             quire = Quire(folder, vector_backend=backend)
             started = time.perf_counter()
-            quire.vectors.search("all-MiniLM-L6-v2", np.ones(384, dtype=np.float32) / 384**0.5, 10, Filters(book_id))
+            inside(quire, "vectors").search(
+                "all-MiniLM-L6-v2", np.ones(384, dtype=np.float32) / 384**0.5, 10, Filters(book_id)
+            )
             cold = (time.perf_counter() - started) * 1000
             results[f"{name}/{backend}"] = {
                 **measure(quire, book_id, QUESTIONS),

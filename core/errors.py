@@ -1,17 +1,22 @@
 """The errors Quire raises, one tree so callers can catch what they can handle.
 
-    QuireError                 any failure a user can act on
-    ├── BookFormatError        a file that cannot be read as a book
-    │   └── DrmProtectedError  the book is encrypted with DRM
-    ├── BookNotFoundError      no book in the library matches a reference
-    ├── LocatorError           a locator string or position that is not valid
-    ├── LibraryError           the library database or folder cannot be used
-    ├── EmbeddingError         an embedding model could not produce vectors
+    QuireError                     any failure a user can act on
+    ├── BookFormatError            a file that cannot be read as a book
+    │   └── DrmProtectedError      the book is encrypted with DRM
+    ├── BookNotFoundError          no book in the library matches a reference
+    ├── LocatorError               a locator string or position that is not valid
+    ├── LibraryError               the library database or folder cannot be used
+    ├── IndexCancelled             indexing was stopped by the user (resumable)
+    ├── EmbeddingError             an embedding model could not produce vectors
     │   ├── ModelUnavailableError  the model is not installed and cannot be downloaded now
-    │   └── ProviderError      a remote endpoint refused or failed (auth, unknown model, rate limit)
-    └── IndexCancelled         indexing was stopped by the user (resumable)
+    │   └── EmbeddingProviderError a remote embedding endpoint failed (also a ProviderError)
+    ├── ProviderError              a remote AI endpoint, chat or embedding, refused or failed
+    │   └── StreamCut              a streamed answer ended before the provider said it was done
+    ├── LocalOnlyError             local-only mode refused to contact another computer
+    └── CitationError              a quote is not in the passage it names
 
-Messages are written for people: they say what went wrong and what to do next.
+Messages are written for people, for every client (the app, the command line): they say what went wrong and
+what to do next in words that fit both; a client adds its own hints (the CLI names its commands).
 """
 
 from __future__ import annotations
@@ -49,8 +54,24 @@ class ModelUnavailableError(EmbeddingError):
     """The model's files are not on this device and cannot be fetched now."""
 
 
-class ProviderError(EmbeddingError):
-    """A remote embedding or chat endpoint answered with an error or not at all."""
+class ProviderError(QuireError):
+    """A remote chat or embedding endpoint answered with an error or not at all."""
+
+
+class EmbeddingProviderError(ProviderError, EmbeddingError):
+    """A remote embedding endpoint failed: a provider's failure that stops indexing like a model's would."""
+
+
+class StreamCut(ProviderError):
+    """A provider's stream ended without saying it had finished."""
+
+
+class LocalOnlyError(QuireError):
+    """A remote endpoint was asked for while local-only mode is on."""
+
+
+class CitationError(QuireError):
+    """A quote could not be found in the passage it names; the message tells the model what to do."""
 
 
 class IndexCancelled(QuireError):

@@ -16,11 +16,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from core.errors import ProviderError, QuireError
-
-
-class LocalOnlyError(QuireError):
-    """A remote endpoint was asked for while local-only mode is on."""
+from core.errors import LocalOnlyError, ProviderError
 
 
 def _is_loopback_address(text: str) -> bool:

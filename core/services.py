@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from core.books.locator import Locator, parse_locator
 from core.errors import ModelUnavailableError, QuireError
@@ -36,6 +37,16 @@ from core.rag import (
 )
 from core.rag.chunker import DEFAULT_TARGET_TOKENS, TokenCounter, approximate_token_count
 from core.rag.models import CATALOG, DEFAULT_MODEL, choose_model, token_counter
+from core.rag.remote import REMOTE_EMBEDDERS
+from core.secrets import SecretStore
+
+if TYPE_CHECKING:  # the agent's modules load LangChain: imported when the first question is asked
+    from langchain_core.language_models import BaseChatModel
+
+    from core.agent.citations import Citation
+    from core.agent.events import AgentEvent
+    from core.agent.provider_config import ProviderConfig
+    from core.agent.threads import ChatStore, StoredMessage
 
 LIBRARY_ENV = "QUIRE_LIBRARY"
 
@@ -58,48 +69,61 @@ class ImportResult:
         }
 
 
-def default_library_dir(data_dir: Path | None = None) -> Path:
-    """$QUIRE_LIBRARY if set, else ``<platform data dir>/library``."""
+def default_library_dir(data_dir: Path) -> Path:
+    """$QUIRE_LIBRARY if set, else ``<data_dir>/library`` (the client passes its platform's data folder)."""
     if os.environ.get(LIBRARY_ENV):
         return Path(os.environ[LIBRARY_ENV]).expanduser()
-    if data_dir is None:
-        from platform_adapters import current_platform
-
-        data_dir = current_platform().paths.data_dir()
     return data_dir / "library"
 
 
 class Quire:
     """Everything a client can do with the library, by book reference (id, hash prefix or title)."""
 
-    def __init__(
-        self, library_dir: Path | str | None = None, *, vector_backend: str = "auto", vector_extension: bool = True
-    ) -> None:
-        self.library = Library(
-            Path(library_dir) if library_dir else default_library_dir(), vector_extension=vector_extension
-        )
-        self.annotations = Annotations(self.library)
-        self.network = NetworkPolicy()  # local-only mode: set network.local_only
-        self.models = ModelStore(self.library.root / "models", self.network)
-        self.chunks = ChunkStore(self.library, self._default_chunking)
-        self.vectors = VectorStore(self.library, self.chunks, vector_backend)
-        self.retriever = Retriever(self.library, self.chunks, self.vectors, self.embedder, self._model_languages)
-        self.indexer = Indexer(self.library, self.chunks, self.vectors)
-        self.remote_embedders: dict[str, Embedder] = {}
+    def __init__(self, library_dir: Path | str, *, vector_backend: str = "auto", vector_extension: bool = True) -> None:
+        self._library = Library(Path(library_dir), vector_extension=vector_extension)
+        self._annotations = Annotations(self._library)
+        self._network = NetworkPolicy()  # local-only mode: the local_only property
+        self._models = ModelStore(self._library.root / "models", self._network)
+        self._chunks = ChunkStore(self._library, self._default_chunking)
+        self._vectors = VectorStore(self._library, self._chunks, vector_backend)
+        self._retriever = Retriever(self._library, self._chunks, self._vectors, self.embedder, self._model_languages)
+        self._indexer = Indexer(self._library, self._chunks, self._vectors)
+        self._remote_embedders: dict[str, Embedder] = {}
         self._chunking: tuple[ChunkProfile, TokenCounter] | None = None
+        self._chats: ChatStore | None = None
 
     def _default_chunking(self) -> tuple[ChunkProfile, TokenCounter]:
         """Chunks made at import are sized in the default model's tokens (estimated without tokenizers)."""
         if self._chunking is None:
-            spec = self.models.spec(DEFAULT_MODEL)
-            found = token_counter(spec, self.models)
+            spec = self._models.spec(DEFAULT_MODEL)
+            found = token_counter(spec, self._models)
             name, count = found if found else ("approximate", approximate_token_count)
             self._chunking = (ChunkProfile(name, min(DEFAULT_TARGET_TOKENS, spec.max_tokens - 2)), count)
         return self._chunking
 
     def close(self) -> None:
         """Release the database."""
-        self.library.close()
+        self._library.close()
+
+    # -- the library as a whole ---------------------------------------------------------------
+    @property
+    def folder(self) -> Path:
+        """The library's folder (its database, book files and models; the app keeps its settings there)."""
+        return self._library.root
+
+    @property
+    def local_only(self) -> bool:
+        """Local-only mode: nothing leaves this computer (checked before every request, redirects included)."""
+        return self._network.local_only
+
+    @local_only.setter
+    def local_only(self, value: bool) -> None:
+        self._network.local_only = bool(value)
+
+    @property
+    def vector_backend(self) -> str:
+        """How vectors are searched here: "sqlite-vec" (desktops) or "numpy" (phones, or without the extension)."""
+        return self._vectors.backend
 
     # -- books --------------------------------------------------------------------------------
     def import_paths(
@@ -110,8 +134,8 @@ class Quire:
         results = []
         for done, path in enumerate(paths, start=1):
             try:
-                record, created = self.library.import_file(path)
-                self.chunks.ensure_default(record.id)  # after the import's commit, in a transaction of its own
+                record, created = self._library.import_file(path)
+                self._chunks.ensure_default(record.id)  # after the import's commit, in a transaction of its own
                 result = ImportResult(str(path), record, created)
             except QuireError as error:
                 result = ImportResult(str(path), None, False, str(error))
@@ -123,70 +147,87 @@ class Quire:
     def import_bytes(self, data: bytes, name: str) -> ImportResult:
         """Import a book given as bytes (web and mobile file pickers)."""
         try:
-            record, created = self.library.import_bytes(data, name)
-            self.chunks.ensure_default(record.id)
+            record, created = self._library.import_bytes(data, name)
+            self._chunks.ensure_default(record.id)
             return ImportResult(name, record, created)
         except QuireError as error:
             return ImportResult(name, None, False, str(error))
 
     def books(self, tag: str | None = None) -> list[BookRecord]:
         """The library, most recent first."""
-        return self.library.books(tag)
+        return self._library.books(tag)
 
     def book(self, reference: str | int) -> BookRecord:
         """One book by id, content-hash prefix or title."""
-        return self.library.resolve(reference)
+        return self._library.resolve(reference)
 
     def has_content(self, digest: str) -> bool:
         """Whether a book with exactly these bytes (their SHA-256) is in the library."""
-        return self.library.has_content(digest)
+        return self._library.has_content(digest)
 
     def remove(self, reference: str | int) -> BookRecord:
         """Remove a book, its annotations and its file."""
-        return self.library.remove(self.book(reference).id)
+        return self._library.remove(self.book(reference).id)
 
     def cover(self, reference: str | int) -> tuple[bytes, str] | None:
         """The cover image and its media type, if the book has one."""
-        return self.library.cover(self.book(reference).id)
+        return self._library.cover(self.book(reference).id)
 
     # -- reading ------------------------------------------------------------------------------
     def toc(self, reference: str | int) -> list[TocRow]:
         """The book's table of contents."""
-        return self.library.toc(self.book(reference).id)
+        return self._library.toc(self.book(reference).id)
 
     def show(self, reference: str | int, locator: str | Locator, count: int = 1) -> list[SegmentRecord]:
         """The segment at a locator and the ``count - 1`` that follow it."""
         book = self.book(reference)
         locator = parse_locator(locator) if isinstance(locator, str) else locator
-        first = self.library.segment(book.id, locator)
-        return self.library.segments(book.id, first.ordinal, max(1, count))
+        first = self._library.segment(book.id, locator)
+        return self._library.segments(book.id, first.ordinal, max(1, count))
+
+    def segments(self, reference: str | int, start_ordinal: int, count: int) -> list[SegmentRecord]:
+        """``count`` segments in reading order from a global ordinal (a page of the book)."""
+        return self._library.segments(self.book(reference).id, max(0, start_ordinal), max(1, count))
+
+    def ordinal_of(self, reference: str | int, locator: str | Locator) -> int:
+        """The global ordinal (place in reading order) of the segment a locator points at."""
+        locator = parse_locator(locator) if isinstance(locator, str) else locator
+        return self._library.ordinal_of(self.book(reference).id, locator)
+
+    def image(self, reference: str | int, src: str) -> bytes | None:
+        """An image of the book by its source path (None when the book has no such image)."""
+        return self._library.image(self.book(reference).id, src)
+
+    def section_titles(self, reference: str | int) -> dict[int, str]:
+        """Each section's title by its number (the chapter a locator is in)."""
+        return {row["idx"]: row["title"] for row in self._library.sections(self.book(reference).id)}
 
     def section(self, reference: str | int, section: int) -> list[SegmentRecord]:
         """Every segment of one section."""
-        return self.library.section_segments(self.book(reference).id, section)
+        return self._library.section_segments(self.book(reference).id, section)
 
     def find(self, reference: str | int | None, query: str, limit: int = 20) -> list[SearchHit]:
         """Full-text search in a book, or in the whole library when ``reference`` is None."""
         book_id = self.book(reference).id if reference is not None else None
-        return self.library.find(book_id, query, limit)
+        return self._library.find(book_id, query, limit)
 
     def save_position(self, reference: str | int, locator: str | Locator, read_seconds: float = 0.0) -> Position:
         """Remember where the reader is."""
         locator = parse_locator(locator) if isinstance(locator, str) else locator
-        return self.annotations.save_position(self.book(reference).id, locator, read_seconds)
+        return self._annotations.save_position(self.book(reference).id, locator, read_seconds)
 
     def position(self, reference: str | int) -> Position | None:
         """Where the reader left the book."""
-        return self.annotations.position(self.book(reference).id)
+        return self._annotations.position(self.book(reference).id)
 
     # -- annotations --------------------------------------------------------------------------
     def add_bookmark(self, reference: str | int, locator: str, label: str = "") -> Bookmark:
         """Bookmark a locator."""
-        return self.annotations.add_bookmark(self.book(reference).id, parse_locator(locator), label)
+        return self._annotations.add_bookmark(self.book(reference).id, parse_locator(locator), label)
 
     def bookmarks(self, reference: str | int) -> list[Bookmark]:
         """A book's bookmarks."""
-        return self.annotations.bookmarks(self.book(reference).id)
+        return self._annotations.bookmarks(self.book(reference).id)
 
     def add_highlight(
         self, reference: str | int, start: str, end: str | None = None, color: str = "yellow", note: str = ""
@@ -195,43 +236,42 @@ class Quire:
         book = self.book(reference)
         first = parse_locator(start)
         last = parse_locator(end) if end else first.segment_locator
-        return self.annotations.add_highlight(book.id, first, last, color, note)
+        return self._annotations.add_highlight(book.id, first, last, color, note)
 
     def highlights(self, reference: str | int | None = None) -> list[Highlight]:
         """Highlights of one book, or of the whole library."""
-        return self.annotations.highlights(self.book(reference).id if reference is not None else None)
+        return self._annotations.highlights(self.book(reference).id if reference is not None else None)
 
     def update_highlight(self, highlight_id: int, *, note: str | None = None, color: str | None = None) -> Highlight:
         """Change a highlight's note or colour."""
-        return self.annotations.update_highlight(highlight_id, note=note, color=color)
+        return self._annotations.update_highlight(highlight_id, note=note, color=color)
 
     def remove_highlight(self, highlight_id: int) -> None:
         """Delete a highlight and its note."""
-        self.annotations.remove_highlight(highlight_id)
+        self._annotations.remove_highlight(highlight_id)
 
     def remove_bookmark(self, bookmark_id: int) -> None:
         """Delete a bookmark."""
-        self.annotations.remove_bookmark(bookmark_id)
+        self._annotations.remove_bookmark(bookmark_id)
 
     def tag(self, reference: str | int, tag: str) -> None:
         """Tag a book."""
-        self.annotations.tag(self.book(reference).id, tag)
+        self._annotations.tag(self.book(reference).id, tag)
 
     def tags(self) -> list[str]:
         """Every tag in the library, sorted."""
-        return self.annotations.all_tags()
+        return self._annotations.all_tags()
 
     def export(self, reference: str | int, format_name: str = "md") -> str:
         """Highlights, notes and bookmarks of a book as Markdown ('md') or JSON ('json')."""
         book = self.book(reference)
-        highlights = self.annotations.highlights(book.id)
-        bookmarks = self.annotations.bookmarks(book.id)
+        highlights = self._annotations.highlights(book.id)
+        bookmarks = self._annotations.bookmarks(book.id)
         if format_name == "json":
             return export_json(book, highlights, bookmarks)
         if format_name != "md":
             raise QuireError(f"unknown export format '{format_name}': use md or json")
-        sections = {row["idx"]: row["title"] for row in self.library.sections(book.id)}
-        return export_markdown(book, highlights, bookmarks, sections)
+        return export_markdown(book, highlights, bookmarks, self.section_titles(book.id))
 
     # -- retrieval ----------------------------------------------------------------------------
     @staticmethod
@@ -241,18 +281,27 @@ class Quire:
 
     def embedder(self, name: str) -> Embedder:
         """An embedder by name: a registered remote endpoint, or an on-device catalog model."""
-        if name in self.remote_embedders:
-            return self.remote_embedders[name]
-        if name.partition(":")[0] in ("openai", "ollama"):
+        if name in self._remote_embedders:
+            return self._remote_embedders[name]
+        if name.partition(":")[0] in REMOTE_EMBEDDERS:
             raise ModelUnavailableError(
                 f"this book was indexed with the remote model '{name}', which is not set up here: "
-                "choose it in Settings (or pass --embedder and --base-url), or index the book with an on-device model"
+                "set that endpoint up again, or index the book with an on-device model"
             )
-        return self.models.load(name)
+        return self._models.load(name)
+
+    def fetch_model(
+        self,
+        name: str,
+        progress: Callable[[int, int | None], None] | None = None,
+        cancel: threading.Event | None = None,
+    ) -> None:
+        """Download an on-device model's files (checked by hash), unless they are here already."""
+        self._models.fetch(name, progress=progress, cancel=cancel)
 
     def release_models(self) -> int:
         """Free the memory of the on-device models (they load again when next needed); how many were loaded."""
-        return self.models.release()
+        return self._models.release()
 
     def use_remote_embedder(self, spec: str, base_url: str, api_key: str | None = None) -> str:
         """Register a remote embedder from ``openai:MODEL`` or ``ollama:MODEL``; return its name."""
@@ -262,15 +311,15 @@ class Quire:
         classes = {"openai": OpenAIEmbedder, "ollama": OllamaEmbedder}
         if kind not in classes or not model:
             raise QuireError(f"'{spec}' is not a remote embedder: write openai:MODEL or ollama:MODEL")
-        self.network.check(base_url, f"the {kind} embedding endpoint")
-        embedder = classes[kind](model, base_url=base_url, api_key=api_key, policy=self.network)
-        self.remote_embedders[embedder.name] = embedder
+        self._network.check(base_url, f"the {kind} embedding endpoint")
+        embedder = classes[kind](model, base_url=base_url, api_key=api_key, policy=self._network)
+        self._remote_embedders[embedder.name] = embedder
         return embedder.name
 
     def choose_embedder(self, reference: str | int) -> tuple[str, str]:
         """The embedding model a book gets (by its language, among those available) and why."""
         book = self.book(reference)
-        name, reason = choose_model(book.language, self.models.available())
+        name, reason = choose_model(book.language, self._models.available())
         if name is None:
             raise ModelUnavailableError(reason)
         return name, reason
@@ -286,10 +335,10 @@ class Quire:
         """Embed a book's chunks (resuming any earlier run), nearest to the reader's position first."""
         book = self.book(reference)
         name = embedder or self.choose_embedder(book.id)[0]
-        if name in CATALOG and not self.models.is_available(name):
-            self.models.fetch(name, progress=download_progress, cancel=cancel)  # first use: download it
-        position = self.annotations.position(book.id)
-        return self.indexer.run(
+        if name in CATALOG and not self._models.is_available(name):
+            self._models.fetch(name, progress=download_progress, cancel=cancel)  # first use: download it
+        position = self._annotations.position(book.id)
+        return self._indexer.run(
             book.id,
             self.embedder(name),
             near_ordinal=position.ordinal if position else 0,
@@ -299,7 +348,7 @@ class Quire:
 
     def index_status(self, reference: str | int) -> IndexStatus | None:
         """How far a book's indexing went (None: never started; keyword search works regardless)."""
-        return self.indexer.status(self.book(reference).id)
+        return self._indexer.status(self.book(reference).id)
 
     def search(
         self,
@@ -314,19 +363,102 @@ class Quire:
         """Passages for a query in a book (or the library); ``before`` is the spoiler bound, inclusive."""
         book_id = self.book(reference).id if reference is not None else None
         if book_id is not None:
-            self.chunks.ensure_default(book_id)  # an import cut between its two steps left none
+            self._chunks.ensure_default(book_id)  # an import cut between its two steps left none
         max_ordinal = None
         if before is not None:
             if book_id is None:
                 raise QuireError("a spoiler bound (before) needs a book")
             locator = parse_locator(before) if isinstance(before, str) else before
-            max_ordinal = self.library.ordinal_of(book_id, locator)
-        return self.retriever.search(query, book_id=book_id, mode=mode, k=k, max_ordinal=max_ordinal, sections=sections)
+            max_ordinal = self._library.ordinal_of(book_id, locator)
+        return self._retriever.search(
+            query, book_id=book_id, mode=mode, k=k, max_ordinal=max_ordinal, sections=sections
+        )
+
+    def section_passages(self, reference: str | int, section: int, k: int, max_ordinal: int | None) -> list[Passage]:
+        """Up to ``k`` passages spread evenly through one section, none past ``max_ordinal`` (the spoiler bound)."""
+        book = self.book(reference)
+        self._chunks.ensure_default(book.id)
+        ids = self._chunks.ids_in_section(book.id, section, max_ordinal)
+        picked = ids[:: max(1, len(ids) // max(1, k))][:k]
+        return self._retriever.passages([(chunk_id, 0.0) for chunk_id in picked])
+
+    def verify_quote(self, passage: Passage, number: int, quote: str) -> Citation:
+        """Pin a quote from a found passage to exact locators; CitationError when the words are not there."""
+        from core.agent.citations import resolve_citation
+
+        return resolve_citation(self._chunks, passage, number, quote)
+
+    def passage_texts(self, reference: str | int) -> list[str]:
+        """The text of each of a book's passages (its chunks for the default model), in reading order."""
+        book = self.book(reference)
+        self._chunks.ensure_default(book.id)
+        return [chunk.text for chunk in self._chunks.chunks(book.id)]
 
     def models_status(self) -> list[dict]:
         """The embedding models Quire knows, and whether each can run here now."""
         return [
             {"name": spec.name, "languages": list(spec.languages), "dimension": spec.dimension,
-             "available": self.models.is_available(spec.name)}
+             "available": self._models.is_available(spec.name)}
             for spec in CATALOG.values()
         ]  # fmt: skip
+
+    # -- chat ---------------------------------------------------------------------------------
+    def _chat_store(self) -> ChatStore:
+        from core.agent.threads import ChatStore  # LangChain loads with the first chat, not with the library
+
+        if self._chats is None:
+            self._chats = ChatStore(self._library)
+        return self._chats
+
+    def ask(
+        self,
+        reference: str | int | None,
+        question: str,
+        *,
+        thread_id: int | None = None,
+        provider: ProviderConfig | None = None,
+        model: BaseChatModel | None = None,
+        spoilers: bool = False,
+        secrets: SecretStore | None = None,
+        selection: str = "",
+    ) -> Iterator[AgentEvent]:
+        """Answer a question about a book (None: the library) as a stream of events, saved to a thread.
+
+        With no provider and no model the answer comes from search alone (offline). ``selection`` is the
+        passage the reader selected, offered to the agent as a tool. The question and the answer (even a
+        stopped one) are stored when the stream ends or is closed.
+        """
+        from core.agent.conversation import ask
+
+        book_id = self.book(reference).id if reference is not None else None
+        return ask(
+            self, self._chat_store(), self._network, book_id, question, thread_id=thread_id, provider=provider,
+            model=model, spoilers=spoilers, secrets=secrets, selection=selection,
+        )  # fmt: skip
+
+    def check_provider(self, config: ProviderConfig, secrets: SecretStore | None = None) -> str:
+        """Try an AI provider's endpoint: a one-line success message, or ProviderError / LocalOnlyError."""
+        from core.agent.connection import check_connection
+
+        return check_connection(config, secrets, self._network)
+
+    def chat_threads(self, reference: str | int | None) -> list[dict]:
+        """The conversations about a book (None: about the library), most recent first."""
+        book_id = self.book(reference).id if reference is not None else None
+        return self._chat_store().threads(book_id)
+
+    def chat_messages(self, thread_id: int) -> list[StoredMessage]:
+        """A conversation's messages, each as its stored parts in the order they streamed."""
+        return self._chat_store().messages(thread_id)
+
+    def rename_thread(self, thread_id: int, title: str) -> None:
+        """Give a conversation a new title."""
+        self._chat_store().rename(thread_id, title)
+
+    def delete_thread(self, thread_id: int) -> None:
+        """Remove a conversation and its messages."""
+        self._chat_store().delete(thread_id)
+
+    def drop_last_exchange(self, thread_id: int) -> str | None:
+        """Remove a conversation's last question and answer (to ask again); the question, or None."""
+        return self._chat_store().drop_last_exchange(thread_id)

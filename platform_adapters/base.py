@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
+from core.secrets import SecretStore  # the core asks for keys: its interface, implemented here
+
 
 @runtime_checkable
 class AppPaths(Protocol):
@@ -20,23 +22,6 @@ class AppPaths(Protocol):
 
     def cache_dir(self) -> Path:
         """A folder the system may clear; nothing irreplaceable goes here."""
-        ...
-
-
-@runtime_checkable
-class SecretStore(Protocol):
-    """Storage for API keys: the OS keyring on desktops, Keychain/Keystore on phones."""
-
-    def get(self, name: str) -> str | None:
-        """The secret stored under ``name``, or None."""
-        ...
-
-    def set(self, name: str, value: str) -> None:
-        """Store a secret under ``name`` (replacing any previous one)."""
-        ...
-
-    def delete(self, name: str) -> None:
-        """Forget the secret under ``name``; no error when there is none."""
         ...
 
 

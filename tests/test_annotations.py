@@ -4,6 +4,7 @@ import json
 
 import pytest
 from conftest import book_path
+from dbkit import inside
 
 from core.errors import LocatorError, QuireError
 from core.services import Quire
@@ -41,7 +42,7 @@ def test_highlight_across_segments_keeps_exact_text_and_note(quire: Quire, alice
     first, second = quire.show(alice, "3.2", 2)
     highlight = quire.add_highlight(alice, "3.2:6", "3.3:8", color="blue", note="Alice is bored")
     assert highlight.text == first.text[6:] + "\n" + second.text[:8]
-    updated = quire.annotations.update_highlight(highlight.id, note="changed", color="pink")
+    updated = quire.update_highlight(highlight.id, note="changed", color="pink")
     assert (updated.note, updated.color) == ("changed", "pink")
     with pytest.raises(QuireError, match="choose one of"):
         quire.add_highlight(alice, "3.2", color="octarine")
@@ -80,4 +81,4 @@ def test_removing_a_book_removes_its_annotations(quire: Quire, alice: int) -> No
     quire.save_position(alice, "3.2")
     quire.remove(alice)
     for table in ("highlights", "bookmarks", "positions"):
-        assert quire.library.conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] == 0
+        assert inside(quire, "library").conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] == 0

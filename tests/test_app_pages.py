@@ -221,7 +221,7 @@ def test_appearance_theme_language_and_provider_settings_persist(quire: Quire) -
         fields[2].value = "sk-secret-123"
         save = next(c for c in _all(app) if isinstance(c, ft.FilledButton) and c.content == "保存")  # the provider's
         await fire(session, save)
-        saved = json.loads((quire.library.root / "settings.json").read_text(encoding="utf-8"))
+        saved = json.loads((quire.folder / "settings.json").read_text(encoding="utf-8"))
         assert saved["theme"] == "sepia" and saved["layout"] == "paginated" and saved["language"] == "zh"
         assert saved["provider"]["kind"] == "deepseek" and "sk-secret" not in json.dumps(saved)
         assert secrets.get("provider:deepseek") == "sk-secret-123"
@@ -232,7 +232,7 @@ def test_appearance_theme_language_and_provider_settings_persist(quire: Quire) -
     again = QuireApp.__new__(QuireApp)  # a new window reads the same settings
     from app.settings import SettingsStore
 
-    assert SettingsStore(quire.library.root, secrets).load().theme == "sepia"
+    assert SettingsStore(quire.folder, secrets).load().theme == "sepia"
     del again
 
 
@@ -252,7 +252,7 @@ def test_library_notes_screen_edits_and_exports_markdown(quire: Quire) -> None:
         assert len(quire.highlights()) == 1
         await fire(session, clickable(app.page.controls, "Export Markdown"))
         await asyncio.sleep(0.1)
-        exported = quire.library.root / "exports" / "quire-notes.md"
+        exported = quire.folder / "exports" / "quire-notes.md"
         assert exported.exists() and app.message == f"Notes saved to {exported}"
         text = exported.read_text(encoding="utf-8")
         assert text.startswith("---") and "highlights: 1" in text
@@ -406,7 +406,7 @@ def test_ai_settings_test_connection_local_only_downloads_and_indexing(alice_qui
         local_only = next(c for c in _all(app) if isinstance(c, ft.Switch) and c.label.startswith("Local only"))
         local_only.value = True
         await fire(session, local_only, "change")
-        assert alice_quire.network.local_only
+        assert alice_quire.local_only
         missing = next(m["name"] for m in alice_quire.models_status() if not m["available"])
         download = next(c for c in _all(app) if isinstance(c, ft.ListTile) and missing in texts(c.title)[0])
         await fire(session, download.trailing)
@@ -464,7 +464,7 @@ def test_a_remote_embedding_endpoint_from_settings_indexes_the_book(alice_quire:
             await fire(session, buttons[-1])
             assert app.settings.embedding == {"kind": "openai", "model": "embed-small", "base_url": server.url + "/v1"}
             assert secrets.get("embedding:openai") == "sk-embed-secret"
-            assert "sk-embed-secret" not in (alice_quire.library.root / "settings.json").read_text()
+            assert "sk-embed-secret" not in (alice_quire.folder / "settings.json").read_text()
             app.start_index(1)
             app.jobs.wait()
             assert server.requests and server.requests[0].headers["authorization"] == "Bearer sk-embed-secret"
@@ -489,11 +489,19 @@ def test_ask_about_a_selected_passage(alice_quire: Quire) -> None:
             {"selected_text": "", "selection": {"base_offset": 0, "extent_offset": 40}},
         )
         selected = app.reader.selection.text
+        asked, real_ask = [], alice_quire.ask
+
+        def recording_ask(*args, **options):  # what the agent is handed, beside the question
+            asked.append(options.get("selection"))
+            return real_ask(*args, **options)
+
+        alice_quire.ask = recording_ask
         await fire(session, find(app.page.controls, tooltip="Ask about this"))
         app.chat.model.wait()
         await asyncio.sleep(0.05)
         assert app.panel == "chat" and app.chat.model.messages[0].text == f"Explain this passage: “{selected}”"
         assert app.chat.model.messages[1].status == "complete" and app.chat.model.messages[1].text
+        assert asked == [selected]  # the agent gets the passage itself (its selected_text tool reads it)
 
     run(scenario())
 
@@ -567,7 +575,7 @@ def test_on_a_phone_notes_go_to_the_share_sheet_not_a_private_folder(quire: Quir
         [(files, options)] = shared
         text = files[0].data.decode("utf-8")
         assert files[0].name == "quire-notes.md" and "rabbit" in text and options["subject"] == "quire-notes.md"
-        assert not (quire.library.root / "exports").exists()  # nothing left where the reader cannot reach it
+        assert not (quire.folder / "exports").exists()  # nothing left where the reader cannot reach it
         assert app.message == "Notes ready to share: quire-notes.md"
 
     run(scenario())

@@ -117,8 +117,8 @@ def test_stop_keeps_the_partial_answer_marked_stopped(alice_quire: Quire) -> Non
     chat = ChatViewModel(alice_quire, 1, spoilers=lambda: True)
     original = chat.events
 
-    def slow_events(question):  # the offline answer, with a pause after its first event
-        for index, event in enumerate(original(question)):
+    def slow_events(question, selection=""):  # the offline answer, with a pause after its first event
+        for index, event in enumerate(original(question, selection)):
             yield event
             if index == 1:
                 release.wait(10)
@@ -152,6 +152,6 @@ def test_threads_new_rename_delete_and_regenerate(alice_quire: Quire) -> None:
     chat.regenerate(lambda: None)
     chat.wait()
     assert [m.role for m in chat.messages] == ["user", "assistant"]  # the answer replaced, not added
-    assert len(chat.store.messages(chat.thread_id)) == 2
+    assert len(alice_quire.chat_messages(chat.thread_id)) == 2
     chat.delete_thread()
     assert chat.thread_id == first and [t["id"] for t in chat.threads()] == [first]

@@ -4,10 +4,11 @@ from pathlib import Path
 
 import pytest
 from conftest import book_path
+from dbkit import inside
 
-from core.agent import CitationError, answer_offline, find_quote, resolve_citation
+from app.cli import main
+from core.agent import CitationError, answer_offline, find_quote
 from core.agent.offline import NOT_STARTED
-from core.cli import main
 from core.services import Quire
 
 
@@ -32,7 +33,7 @@ def test_find_quote_tolerates_case_spacing_and_punctuation() -> None:
 
 def test_a_quote_resolves_to_the_exact_segment_and_characters(moby: Quire) -> None:
     passage = next(p for p in moby.search(1, "Call me Ishmael", mode="keyword", k=10) if "Call me Ishmael" in p.text)
-    citation = resolve_citation(moby.chunks, passage, 1, "call me ISHMAEL. Some years ago")
+    citation = moby.verify_quote(passage, 1, "call me ISHMAEL. Some years ago")
     segment = moby.show(1, citation.start.segment_locator)[0]
     assert segment.text.startswith("Call me Ishmael.")
     assert citation.start.offset == 0 and citation.quote == "Call me Ishmael. Some years ago"
@@ -41,11 +42,11 @@ def test_a_quote_resolves_to_the_exact_segment_and_characters(moby: Quire) -> No
 
 def test_a_quote_across_paragraphs_keeps_each_paragraphs_text(moby: Quire) -> None:
     passage = next(p for p in moby.search(1, "Loomings Call me Ishmael", mode="keyword", k=5) if p.start != p.end)
-    layout = moby.chunks.layout(passage.chunk_id)
+    layout = inside(moby, "chunks").layout(passage.chunk_id)
     assert len(layout) >= 2
     first_text = passage.text[: layout[0][3]]
     second_text = passage.text[layout[1][0] : layout[1][0] + layout[1][3]]
-    citation = resolve_citation(moby.chunks, passage, 2, first_text[-20:] + " " + second_text[:20])
+    citation = moby.verify_quote(passage, 2, first_text[-20:] + " " + second_text[:20])
     assert citation.start.segment < citation.end.segment
     head, tail = citation.quote.split("\n")
     assert first_text.endswith(head) and len(head) >= 15
@@ -55,7 +56,7 @@ def test_a_quote_across_paragraphs_keeps_each_paragraphs_text(moby: Quire) -> No
 def test_a_fabricated_quote_is_refused(moby: Quire) -> None:
     passage = next(p for p in moby.search(1, "Call me Ishmael", mode="keyword", k=10) if "Call me Ishmael" in p.text)
     with pytest.raises(CitationError, match=r"not in passage \[3\]"):
-        resolve_citation(moby.chunks, passage, 3, "Call me Captain Nemo, said the whale")
+        moby.verify_quote(passage, 3, "Call me Captain Nemo, said the whale")
 
 
 def test_offline_answer_never_shows_text_past_the_reader(moby: Quire) -> None:

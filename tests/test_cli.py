@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, book_path
 
-from core.cli import main
+from app.cli import main
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -132,3 +132,14 @@ def test_options_work_before_and_after_the_command(capsys: pytest.CaptureFixture
     _, after, _ = run(capsys, "list", "--library", library, "--json")
     assert [b["title"] for b in json.loads(before)] == ["Alice's Adventures in Wonderland"]
     assert before == after
+
+
+def test_the_command_line_adds_its_own_advice_to_the_cores_messages(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, _, err = run(capsys, "toc", "no such book", "--library", str(tmp_path / "lib"))
+    assert code == 1
+    assert (
+        err.strip()
+        == "quire: error: no book in the library matches 'no such book' (run 'quire list' to see the library)"
+    )

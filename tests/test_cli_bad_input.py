@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 from conftest import book_path
+from dbkit import inside
 
-from core.cli import main
+from app.cli import main
 from core.services import Quire
 
 BAD = [
@@ -37,7 +38,7 @@ def library(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("cli") / "lib"
     quire = Quire(root)
     quire.import_paths([book_path("en/epubjs-alice.epub"), book_path("zh/luxun_nahan.txt")])
-    ChatStore(quire.library).new_thread(2, "about the other book")
+    ChatStore(inside(quire, "library")).new_thread(2, "about the other book")
     quire.close()
     return root
 

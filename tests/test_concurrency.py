@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, book_path
+from dbkit import inside
 
 from core.errors import LibraryError
 from core.services import Quire
@@ -43,10 +44,10 @@ def _other_process_writes(library: Path) -> bool:
 
 
 def test_a_busy_library_is_a_clear_error_not_a_traceback(alice_quire: Quire) -> None:
-    holder = _other_process(alice_quire.library.root, hold=30)  # another Quire in the middle of a long write
+    holder = _other_process(alice_quire.folder, hold=30)  # another Quire in the middle of a long write
     try:
         assert holder.stdout.readline().strip() == "held"
-        alice_quire.library.conn.execute("PRAGMA busy_timeout = 200")
+        inside(alice_quire, "library").conn.execute("PRAGMA busy_timeout = 200")
         with pytest.raises(LibraryError, match="the library is busy: another Quire"):
             alice_quire.save_position(1, "3.2")
         with pytest.raises(LibraryError, match="busy"):
@@ -72,11 +73,11 @@ def test_chunking_a_long_book_does_not_hold_the_write_lock(tmp_path: Path) -> No
     worker.start()
     try:
         assert tokenizing.wait(20), "chunking never started"
-        assert _other_process_writes(quire.library.root)  # the import committed; tokenizing holds no lock
+        assert _other_process_writes(quire.folder)  # the import committed; tokenizing holds no lock
     finally:
         release.set()
         worker.join(30)
-    assert quire.chunks.count(1) > 0 and quire.search(1, "White Rabbit", mode="keyword")
+    assert inside(quire, "chunks").count(1) > 0 and quire.search(1, "White Rabbit", mode="keyword")
     quire.close()
 
 
@@ -91,7 +92,7 @@ with exclusive(Path(sys.argv[1]), "busy"):
 
 
 def test_one_indexer_per_book_across_processes(alice_quire: Quire) -> None:
-    lock = alice_quire.library.root / "locks" / "index-1.lock"
+    lock = alice_quire.folder / "locks" / "index-1.lock"
     other = subprocess.Popen(
         [sys.executable, "-c", HOLD_LOCK, str(lock)], cwd=ROOT, stdout=subprocess.PIPE, text=True
     )  # another `quire index 1`, mid-run

@@ -24,14 +24,15 @@ from core.services import Quire
 import asyncio
 from app.shell import QuireApp
 from fletkit import new_session, texts
+from dbkit import inside
 
 quire = Quire(sys.argv[1])
 book = quire.import_paths([sys.argv[2]])[0].book
 report = {
-    "driver": type(quire.library.conn).__module__,
-    "vector_backend": quire.vectors.backend,
-    "chunking": quire.chunks.profile(book.id).tokenizer,
-    "chunks": quire.chunks.count(book.id),
+    "driver": type(inside(quire, "library").conn).__module__,
+    "vector_backend": quire.vector_backend,
+    "chunking": inside(quire, "chunks").profile(book.id).tokenizer,
+    "chunks": inside(quire, "chunks").count(book.id),
     "keyword_hits": len(quire.search(book.id, "Queequeg", mode="keyword", k=3)),
     "find_hits": len(quire.find(book.id, "Queequeg")),
     "models": [m["name"] for m in quire.models_status() if m["available"]],

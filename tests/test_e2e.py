@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from browserkit import CHROMIUM_ARGS, Screen, app_server, brightest, chromium_path, distinct_colours
 from conftest import book_path
+from dbkit import inside
 
 from core.services import Quire
 
@@ -39,7 +40,7 @@ def _place(library: Path) -> str:
     quire = Quire(library)
     try:
         position = quire.position(1)
-        return quire.library.segments(1, position.ordinal, 1)[0].section_title if position else ""
+        return quire.segments(1, position.ordinal, 1)[0].section_title if position else ""
     finally:
         quire.close()
 
@@ -208,7 +209,7 @@ def test_chat_streams_parts_cites_and_stops_at_desktop_and_phone_sizes(browser, 
             _not_blank(screen.shot("1-chat-sheet"))
             phone.close()
     quire = Quire(library)
-    store = ChatStore(quire.library)
+    store = ChatStore(inside(quire, "library"))
     [thread] = store.threads(1)
     answers = [m for m in store.messages(thread["id"]) if m.role == "assistant"]
     assert [m.status for m in answers] == ["complete", "stopped"] and len(mock.requests) == 4

@@ -98,7 +98,7 @@ def test_resolve_by_id_hash_prefix_and_title(library: Library) -> None:
     assert library.resolve(str(moby.id)).id == moby.id
     assert library.resolve(alice.content_hash[:8]).id == alice.id
     assert library.resolve("moby").id == moby.id
-    with pytest.raises(BookNotFoundError, match="quire list"):
+    with pytest.raises(BookNotFoundError, match="no book in the library matches 'no such title'"):
         library.resolve("no such title")
 
 
@@ -178,3 +178,46 @@ def test_illustrations_are_read_from_the_stored_epub(tmp_path: Path) -> None:
     assert library.image(alice.id, "OPS/images/not-there.jpg") is None
     assert library.image(alice.id, "../../etc/passwd") is None
     assert library.image(nahan.id, "anything.png") is None
+
+
+def test_a_library_from_before_stemmed_keywords_is_upgraded_in_place(tmp_path: Path) -> None:
+    """Migrations are append-only: m002 shipped an unstemmed chunk index; m004 rebuilds it with stemming."""
+    from dbkit import inside
+
+    from core.services import Quire
+
+    quire = Quire(tmp_path)
+    quire.import_paths([book_path("en/epubjs-alice.epub")])
+    conn = inside(quire, "library").conn
+    with inside(quire, "library").transaction():  # what the code before migration 4 left on disk
+        conn.execute("DROP TABLE chunks_fts")
+        conn.execute("CREATE VIRTUAL TABLE chunks_fts USING fts5(body, book_id UNINDEXED, tokenize = 'unicode61 remove_diacritics 2')")  # fmt: skip
+        rows = conn.execute("SELECT id, book_id, text FROM chunks").fetchall()
+        conn.executemany("INSERT INTO chunks_fts (rowid, body, book_id) VALUES (?,?,?)", [(r[0], index_text(r[2]), r[1]) for r in rows])  # fmt: skip
+        conn.execute("DELETE FROM schema_migrations WHERE version = 4")
+    assert not quire.search(1, "rabbits", mode="keyword")  # unstemmed: "rabbits" is not "rabbit"
+    quire.close()
+
+    upgraded = Quire(tmp_path)  # opening it runs migration 4
+    conn = inside(upgraded, "library").conn
+    assert conn.execute("SELECT MAX(version) FROM schema_migrations").fetchone()[0] == 4
+    assert "porter" in conn.execute("SELECT sql FROM sqlite_master WHERE name = 'chunks_fts'").fetchone()[0]
+    assert conn.execute("SELECT COUNT(*) FROM chunks_fts").fetchone()[0] == len(rows)
+    found = upgraded.search(1, "rabbits", mode="keyword")
+    assert found and "rabbit" in found[0].text.lower()
+    upgraded.close()
+
+
+def test_the_error_tree_is_one_tree() -> None:
+    from core import errors
+    from core.agent.citations import CitationError
+    from core.network_policy import LocalOnlyError
+
+    kinds = [v for v in vars(errors).values() if isinstance(v, type) and issubclass(v, Exception)]
+    assert all(issubclass(kind, errors.QuireError) for kind in kinds)
+    assert CitationError is errors.CitationError and LocalOnlyError is errors.LocalOnlyError
+    assert issubclass(errors.StreamCut, errors.ProviderError)
+    assert not issubclass(errors.ProviderError, errors.EmbeddingError)  # a chat failure is not an embedding one
+    assert issubclass(errors.EmbeddingProviderError, errors.ProviderError)
+    assert issubclass(errors.EmbeddingProviderError, errors.EmbeddingError)
+    assert all(kind.__name__ in errors.__doc__ for kind in kinds)  # the drawing names every one

@@ -11,7 +11,6 @@ import pytest
 from httpkit import LocalServer, Reply
 from openai_mock import OpenAIMock
 
-from core.agent.conversation import ask
 from core.agent.events import Done, ErrorEvent, TextDelta
 from core.agent.providers import ProviderConfig
 from core.network_policy import LocalOnlyError, is_local_url
@@ -66,10 +65,10 @@ def test_a_local_endpoint_redirecting_elsewhere_is_not_followed(
     alice_quire: Quire, connections: list, monkeypatch: pytest.MonkeyPatch, kind: str
 ) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-not-real")
-    alice_quire.network.local_only = True
+    alice_quire.local_only = True
     with _redirecting_server("http://10.255.0.7:8080") as server:
         config = ProviderConfig(kind, "some-model", base_url=server.url + "/v1", max_retries=0)
-        events = list(ask(alice_quire, 1, "Who is late?", provider=config, spoilers=True))
+        events = list(alice_quire.ask(1, "Who is late?", provider=config, spoilers=True))
     errors = [e.message for e in events if isinstance(e, ErrorEvent)]
     assert server.requests and errors, events
     assert "10.255.0.7" in errors[0] and "sk-ant" not in errors[0], errors
@@ -93,7 +92,7 @@ def test_an_endpoint_redirecting_to_another_host_keeps_its_key(alice_quire: Quir
 
 def test_a_remote_embedder_chosen_before_local_only_is_refused_after(alice_quire: Quire, connections: list) -> None:
     name = alice_quire.use_remote_embedder("openai:text-embedding-3-small", "http://192.0.2.10/v1", "sk-test")
-    alice_quire.network.local_only = True  # switched on later, in Settings
+    alice_quire.local_only = True  # switched on later, in Settings
     with pytest.raises(LocalOnlyError, match=r"embedding endpoint at 192\.0\.2\.10"):
         alice_quire.embedder(name).embed_documents(["a White Rabbit with pink eyes"])
     with pytest.raises(LocalOnlyError):
@@ -102,10 +101,10 @@ def test_a_remote_embedder_chosen_before_local_only_is_refused_after(alice_quire
 
 
 def test_remote_things_are_refused_without_a_connection(alice_quire: Quire, connections: list) -> None:
-    alice_quire.network.local_only = True
+    alice_quire.local_only = True
     secrets = MemorySecrets()
     secrets.set("provider:openai", "sk-test")
-    events = list(ask(alice_quire, 1, "Who is the White Rabbit?",
+    events = list(alice_quire.ask(1, "Who is the White Rabbit?",
                       provider=ProviderConfig("openai", "gpt-4o-mini"), secrets=secrets))  # fmt: skip
     errors = [e.message for e in events if isinstance(e, ErrorEvent)]
     assert errors and errors[0].startswith("local-only mode is on, so the openai provider at api.openai.com")
@@ -114,14 +113,14 @@ def test_remote_things_are_refused_without_a_connection(alice_quire: Quire, conn
         alice_quire.use_remote_embedder("openai:text-embedding-3-small", "https://api.openai.com/v1")
     downloadable = next(name for name, spec in CATALOG.items() if spec.files and not spec.package)
     with pytest.raises(LocalOnlyError, match=f"the download of {re.escape(downloadable)}"):
-        alice_quire.models.fetch(downloadable)
+        alice_quire.fetch_model(downloadable)
     assert connections == []  # nothing was even looked up
 
 
 def test_a_local_model_still_answers(alice_quire: Quire, connections: list) -> None:
-    alice_quire.network.local_only = True
+    alice_quire.local_only = True
     with OpenAIMock([[{"content": "The White Rabbit is late."}]]) as mock:
         config = ProviderConfig("ollama", "llama3.1", base_url=mock.url)
-        events = list(ask(alice_quire, 1, "Who is late?", provider=config))
+        events = list(alice_quire.ask(1, "Who is late?", provider=config))
     assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "The White Rabbit is late."
     assert len(mock.requests) == 1 and set(connections) <= {"127.0.0.1", "localhost"}

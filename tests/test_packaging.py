@@ -19,7 +19,7 @@ def test_flet_build_settings_name_the_app_and_its_entry_point() -> None:
 
 def test_console_script_points_at_the_cli() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    assert config["project"]["scripts"]["quire"] == "core.cli:main"
+    assert config["project"]["scripts"]["quire"] == "app.cli:main"
     assert config["project"]["requires-python"] == ">=3.11"
     assert all(">=" in dep for dep in config["project"]["dependencies"])
 

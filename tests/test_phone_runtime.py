@@ -55,7 +55,7 @@ print(json.dumps({
     "first_screen": screen_ok,
     "find": len(quire.find(book.id, "Rabbit")),
     "indexed": [status.status, status.done, status.total],
-    "vector_backend": quire.vectors.backend,
+    "vector_backend": quire.vector_backend,
     "hybrid": len(hybrid),
     "citations": len(answer.citations),
     "answer": answer.text[:300],

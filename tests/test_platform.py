@@ -107,13 +107,13 @@ def test_capabilities_are_detected_without_importing() -> None:
 
 def test_library_location_env_overrides_the_platform_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("QUIRE_LIBRARY", str(tmp_path / "from-env"))
-    assert default_library_dir() == tmp_path / "from-env"
+    assert default_library_dir(current_platform().paths.data_dir()) == tmp_path / "from-env"
     monkeypatch.delenv("QUIRE_LIBRARY")
     assert default_library_dir(tmp_path / "data") == tmp_path / "data" / "library"
-    assert default_library_dir() == DesktopPaths().data_dir() / "library"
+    assert default_library_dir(current_platform().paths.data_dir()) == DesktopPaths().data_dir() / "library"
     assert current_platform().name == "desktop"
     quire = Quire(tmp_path / "explicit")
-    assert quire.library.root == tmp_path / "explicit"
+    assert quire.folder == tmp_path / "explicit"
     quire.close()
 
 
@@ -128,7 +128,10 @@ def test_packaged_app_paths_come_from_flets_environment(tmp_path: Path, monkeypa
         FletStoragePaths({})
     monkeypatch.delenv("QUIRE_LIBRARY", raising=False)
     monkeypatch.setenv(DATA_ENV, str(tmp_path / "data"))
-    assert current_platform().name == "packaged" and default_library_dir() == tmp_path / "data" / "library"
+    assert (
+        current_platform().name == "packaged"
+        and default_library_dir(current_platform().paths.data_dir()) == tmp_path / "data" / "library"
+    )
 
 
 class DeviceStorage:
@@ -191,4 +194,33 @@ def test_phones_are_told_by_flets_environment_not_by_sys_platform(
     monkeypatch.setenv("FLET_PLATFORM", "android")
     monkeypatch.setenv("FLET_APP_STORAGE_DATA", str(tmp_path / "data"))
     monkeypatch.setenv("FLET_APP_STORAGE_TEMP", str(tmp_path / "cache"))
-    assert current_platform().name == "android" and default_library_dir() == tmp_path / "data" / "library"
+    assert (
+        current_platform().name == "android"
+        and default_library_dir(current_platform().paths.data_dir()) == tmp_path / "data" / "library"
+    )
+
+
+def test_every_key_the_settings_can_save_survives_a_phone_restart(tmp_path: Path) -> None:
+    import asyncio
+
+    from app.settings import Settings, SettingsStore
+    from core.agent.provider_config import ProviderConfig, secret_names
+    from platform_adapters.mobile import SecureStorageSecrets
+
+    device = DeviceStorage({})
+
+    async def scenario() -> None:
+        pending: list = []
+        secrets = SecureStorageSecrets(device, lambda make: pending.append(asyncio.ensure_future(make())))
+        store = SettingsStore(tmp_path, secrets)
+        settings = Settings()
+        store.set_provider(settings, ProviderConfig("deepseek", "deepseek-chat"), "sk-chat")
+        store.set_embedding(settings, "openai", "text-embedding-3-small", "https://api.openai.com/v1", "sk-embed")
+        await asyncio.gather(*pending)
+        restarted = SecureStorageSecrets(device, lambda make: None)  # a new start: only what is read back is known
+        await restarted.load(secret_names())
+        again = SettingsStore(tmp_path, restarted)
+        assert again.has_key(ProviderConfig("deepseek", "deepseek-chat"))
+        assert again.embedding_key("openai", "https://api.openai.com/v1") == "sk-embed"  # was lost before
+
+    asyncio.run(scenario())

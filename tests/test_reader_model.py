@@ -59,7 +59,7 @@ def test_paging_moves_by_a_page_and_stops_at_the_ends(moby: Quire) -> None:
     assert reader.previous_page().ordinal == 0
     assert reader.next_page().ordinal == PAGE
     last = moby.book(1).segment_count - 1
-    reader.go_to(moby.library.segments(1, last - 2, 1)[0].locator)
+    reader.go_to(moby.segments(1, last - 2, 1)[0].locator)
     assert reader.next_page().ordinal == last
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import ROOT, book_path
+from dbkit import inside
 from httpkit import LocalServer, Reply, Request
 
 from core.errors import IndexCancelled
@@ -41,7 +42,7 @@ def indexed(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _backends() -> list[str]:
     probe = Quire(Path(os.environ.get("TMPDIR", "/tmp")) / f"quire-probe-{os.getpid()}")
-    available = has_vector_extension(probe.library.conn)
+    available = has_vector_extension(inside(probe, "library").conn)
     probe.close()
     return ["numpy", "sqlite-vec"] if available else ["numpy"]
 
@@ -49,7 +50,7 @@ def _backends() -> list[str]:
 @pytest.fixture(params=_backends())
 def quire(indexed: Path, request: pytest.FixtureRequest) -> Quire:
     q = Quire(indexed, vector_backend=request.param)
-    assert q.vectors.backend == request.param
+    assert q.vector_backend == request.param
     yield q
     q.close()
 
@@ -100,7 +101,7 @@ def test_passage_locators_point_at_its_text(quire: Quire) -> None:
 
 def test_the_spoiler_bound_is_never_crossed(quire: Quire) -> None:
     bound = "6.0"  # the reader is at the start of chapter 4 (section 6)
-    bound_ordinal = quire.library.ordinal_of(1, quire.show(1, bound)[0].locator)
+    bound_ordinal = quire.ordinal_of(1, quire.show(1, bound)[0].locator)
     for query in [*QUERIES, "Off with her head", "tea party"]:
         for mode in ("keyword", "vector", "hybrid"):
             for passage in quire.search(1, query, mode=mode, k=10, before=bound):
@@ -130,40 +131,47 @@ def _openai_mock(request: Request) -> Reply:
 def test_partial_index_cancel_resume_and_model_change(tmp_path: Path, backend: str) -> None:
     quire = Quire(tmp_path, vector_backend=backend)
     book = quire.import_paths([book_path("en/epubjs-alice.epub")])[0].book
-    quire.indexer.batch_size = 8
+    inside(quire, "indexer").batch_size = 8
     middle = quire.book(book.id).segment_count // 2
-    quire.save_position(book.id, quire.library.segments(book.id, middle, 1)[0].locator)
+    quire.save_position(book.id, quire.segments(book.id, middle, 1)[0].locator)
     cancel = threading.Event()
     with pytest.raises(IndexCancelled):
         quire.index(book.id, progress=lambda status: cancel.set(), cancel=cancel)
     status = quire.index_status(book.id)
     assert (status.status, status.done) == ("cancelled", 8) and status.total > 8
     # fan-out: the first batch is the chunks nearest the reader's position
-    rows = quire.library.conn.execute(
-        "SELECT c.start_ordinal, v.chunk_id IS NOT NULL FROM chunks c LEFT JOIN chunk_vectors v ON v.chunk_id = c.id WHERE c.book_id = ?",
-        (book.id,),
-    ).fetchall()
+    rows = (
+        inside(quire, "library")
+        .conn.execute(
+            "SELECT c.start_ordinal, v.chunk_id IS NOT NULL FROM chunks c LEFT JOIN chunk_vectors v ON v.chunk_id = c.id WHERE c.book_id = ?",
+            (book.id,),
+        )
+        .fetchall()
+    )
     embedded = sorted(abs(r[0] - middle) for r in rows if r[1])
     others = sorted(abs(r[0] - middle) for r in rows if not r[1])
     assert embedded[-1] <= others[0]
     # a partly embedded book: hybrid still answers; vector hits come only from embedded chunks
     assert quire.search(book.id, "the Cheshire cat", mode="hybrid", k=5)
-    embedded_ids = {r[0] for r in quire.library.conn.execute("SELECT chunk_id FROM chunk_vectors")}
+    embedded_ids = {r[0] for r in inside(quire, "library").conn.execute("SELECT chunk_id FROM chunk_vectors")}
     assert {p.chunk_id for p in quire.search(book.id, "the Cheshire cat", mode="vector", k=20)} <= embedded_ids
     final = quire.index(book.id)
     assert (final.status, final.done) == ("done", final.total)
-    assert quire.vectors.count(book.id, "all-MiniLM-L6-v2") == quire.chunks.count(book.id)
+    assert inside(quire, "vectors").count(book.id, "all-MiniLM-L6-v2") == inside(quire, "chunks").count(book.id)
     # another model: re-chunked in its own tokens, the old vectors dropped, never mixed
     with LocalServer(_openai_mock) as server:
         name = quire.use_remote_embedder("openai:mock-embed", server.url + "/v1")
         status = quire.index(book.id, name)
         assert status.model == "openai:mock-embed" and status.done == status.total
-        assert quire.chunks.profile(book.id).tokenizer == "approximate"
-        models = {r[0] for r in quire.library.conn.execute("SELECT DISTINCT model FROM chunk_vectors")}
+        assert inside(quire, "chunks").profile(book.id).tokenizer == "approximate"
+        models = {r[0] for r in inside(quire, "library").conn.execute("SELECT DISTINCT model FROM chunk_vectors")}
         assert models == {"openai:mock-embed"}
         if backend == "sqlite-vec":
             assert (
-                quire.library.conn.execute(f"SELECT COUNT(*) FROM {vec_table('all-MiniLM-L6-v2')}").fetchone()[0] == 0
+                inside(quire, "library")
+                .conn.execute(f"SELECT COUNT(*) FROM {vec_table('all-MiniLM-L6-v2')}")
+                .fetchone()[0]
+                == 0
             )
         assert quire.search(book.id, "rabbit", mode="vector", k=3)
     quire.close()
@@ -175,9 +183,12 @@ def test_removing_a_book_removes_its_chunks_and_vectors(tmp_path: Path) -> None:
     quire.index(book.id)
     quire.remove(book.id)
     for table in ("chunks", "chunks_fts", "chunk_vectors", "chunk_sets", "book_index"):
-        assert quire.library.conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] == 0, table
-    if quire.vectors.backend == "sqlite-vec":
-        assert quire.library.conn.execute(f"SELECT COUNT(*) FROM {vec_table('all-MiniLM-L6-v2')}").fetchone()[0] == 0
+        assert inside(quire, "library").conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] == 0, table
+    if quire.vector_backend == "sqlite-vec":
+        assert (
+            inside(quire, "library").conn.execute(f"SELECT COUNT(*) FROM {vec_table('all-MiniLM-L6-v2')}").fetchone()[0]
+            == 0
+        )
     quire.close()
 
 
@@ -185,7 +196,7 @@ CHILD = """
 import sys
 from core.services import Quire
 quire = Quire(sys.argv[1])
-quire.indexer.batch_size = 4
+inside(quire, "indexer").batch_size = 4
 quire.index(1)
 """
 
@@ -193,7 +204,7 @@ quire.index(1)
 def test_a_killed_indexing_process_resumes_without_duplicates(tmp_path: Path) -> None:
     quire = Quire(tmp_path)
     book = quire.import_paths([book_path("en/epubjs-alice.epub")])[0].book
-    total = quire.chunks.count(book.id)
+    total = inside(quire, "chunks").count(book.id)
     quire.close()
     child = subprocess.Popen(
         [sys.executable, "-c", CHILD, str(tmp_path)], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}
@@ -215,16 +226,20 @@ def test_a_killed_indexing_process_resumes_without_duplicates(tmp_path: Path) ->
     probe.close()
     assert 12 <= done < total
     quire = Quire(tmp_path)
-    stored = quire.library.conn.execute("SELECT COUNT(*) FROM chunk_vectors").fetchone()[0]
+    stored = inside(quire, "library").conn.execute("SELECT COUNT(*) FROM chunk_vectors").fetchone()[0]
     assert stored == quire.index_status(book.id).done  # vectors and progress were committed together
     status = quire.index(book.id)
     assert status.done == status.total == total
-    ids = [r[0] for r in quire.library.conn.execute("SELECT chunk_id FROM chunk_vectors")]
+    ids = [r[0] for r in inside(quire, "library").conn.execute("SELECT chunk_id FROM chunk_vectors")]
     assert len(ids) == len(set(ids)) == total
     embedder = quire.embedder("all-MiniLM-L6-v2")
-    sample = quire.library.conn.execute(
-        "SELECT c.text, v.embedding FROM chunks c JOIN chunk_vectors v ON v.chunk_id = c.id ORDER BY c.id LIMIT 5"
-    ).fetchall()
+    sample = (
+        inside(quire, "library")
+        .conn.execute(
+            "SELECT c.text, v.embedding FROM chunks c JOIN chunk_vectors v ON v.chunk_id = c.id ORDER BY c.id LIMIT 5"
+        )
+        .fetchall()
+    )
     fresh = embedder.embed_documents([row[0] for row in sample])
     stored_vectors = np.stack([np.frombuffer(row[1], dtype=np.float32) for row in sample])
     assert np.abs(fresh - stored_vectors).max() < 1e-4
@@ -251,9 +266,9 @@ def test_reciprocal_rank_fusion_with_weights() -> None:
 def test_indexing_runs_in_the_background_and_can_be_cancelled(tmp_path: Path) -> None:
     quire = Quire(tmp_path)
     book = quire.import_paths([book_path("en/epubjs-alice.epub")])[0].book
-    quire.indexer.batch_size = 4
+    inside(quire, "indexer").batch_size = 4
     seen = []
-    task = quire.indexer.start(book.id, quire.embedder("all-MiniLM-L6-v2"), progress=seen.append)
+    task = inside(quire, "indexer").start(book.id, quire.embedder("all-MiniLM-L6-v2"), progress=seen.append)
     deadline = time.monotonic() + 60
     while not seen and task.is_alive() and time.monotonic() < deadline:
         time.sleep(0.01)
@@ -270,9 +285,9 @@ def test_indexing_runs_in_the_background_and_can_be_cancelled(tmp_path: Path) ->
 
 def test_a_library_written_without_sqlite_vec_is_searchable_with_it(tmp_path: Path) -> None:
     phone = Quire(tmp_path, vector_extension=False)  # no extension loading, as on a phone
-    assert not type(phone.library.conn).__module__.startswith("sqlean") and phone.vectors.backend == "numpy"
+    assert not type(inside(phone, "library").conn).__module__.startswith("sqlean") and phone.vector_backend == "numpy"
     book = phone.import_paths([book_path("en/epubjs-alice.epub")])[0].book
-    phone.indexer.batch_size = 64
+    inside(phone, "indexer").batch_size = 64
     phone.index(book.id)
     on_phone = [(p.chunk_id, round(p.score, 4)) for p in phone.search(book.id, QUERIES[1], mode="vector", k=5)]
     phone.close()
@@ -280,7 +295,9 @@ def test_a_library_written_without_sqlite_vec_is_searchable_with_it(tmp_path: Pa
         pytest.skip("sqlite-vec cannot be loaded with this SQLite backend (it needs sqlean-py and sqlite-vec)")
     desktop = Quire(tmp_path, vector_backend="sqlite-vec")  # the vec0 mirror is rebuilt from the stored vectors
     table = vec_table("all-MiniLM-L6-v2")
-    assert desktop.library.conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] == desktop.chunks.count(book.id)
+    assert inside(desktop, "library").conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] == inside(
+        desktop, "chunks"
+    ).count(book.id)
     assert [
         (p.chunk_id, round(p.score, 4)) for p in desktop.search(book.id, QUERIES[1], mode="vector", k=5)
     ] == on_phone

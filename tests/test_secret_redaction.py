@@ -5,12 +5,12 @@ import json
 
 import pytest
 from conftest import book_path
+from dbkit import inside
 from httpkit import LocalServer, Reply
 
-from core.agent.conversation import ask
+from app.cli import main
 from core.agent.events import ErrorEvent
 from core.agent.providers import ProviderConfig
-from core.cli import main
 from core.redact import redact
 from core.services import Quire
 
@@ -43,7 +43,7 @@ def test_echoed_keys_never_reach_the_error(alice_quire: Quire, monkeypatch, kind
     with _echoing(status) as server:
         config = ProviderConfig(kind, "some-model", base_url=server.url + ("" if kind == "anthropic" else "/v1"),
                                 max_retries=0)  # fmt: skip
-        events = list(ask(alice_quire, 1, "Who is late?", provider=config, spoilers=True))
+        events = list(alice_quire.ask(1, "Who is late?", provider=config, spoilers=True))
     assert server.requests, "the provider was asked"
     errors = [e.message for e in events if isinstance(e, ErrorEvent)]
     assert errors, events
@@ -51,7 +51,7 @@ def test_echoed_keys_never_reach_the_error(alice_quire: Quire, monkeypatch, kind
     assert "Traceback" not in errors[0] and len(errors[0]) < 300
     if status == 401:
         assert "refused the API key" in errors[0]
-    saved = alice_quire.library.conn.execute("SELECT group_concat(data) FROM message_parts").fetchone()[0]
+    saved = inside(alice_quire, "library").conn.execute("SELECT group_concat(data) FROM message_parts").fetchone()[0]
     assert saved and KEY not in saved  # nor in the saved conversation
 
 
@@ -65,7 +65,7 @@ def test_the_cli_json_never_shows_an_echoed_key(tmp_path, monkeypatch, capsys) -
     captured = capsys.readouterr()
     assert code == 1 and KEY not in captured.out + captured.err
     assert any(json.loads(line)["type"] == "error" for line in captured.out.splitlines())
-    chats = Quire(root).library.conn.execute("SELECT data FROM message_parts").fetchall()
+    chats = inside(Quire(root), "library").conn.execute("SELECT data FROM message_parts").fetchall()
     assert chats and all(KEY not in row[0] for row in chats)  # nor in the saved conversation
 
 

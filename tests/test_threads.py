@@ -5,12 +5,12 @@ from pathlib import Path
 
 import pytest
 from conftest import book_path
+from dbkit import inside
 from fakechat import ScriptedChatModel
 from openai_mock import OpenAIMock, tool_call_deltas
 
-from core.agent.conversation import ask
+from app.cli import main
 from core.agent.threads import ChatStore
-from core.cli import main
 from core.services import Quire
 
 
@@ -28,9 +28,9 @@ TURNS = [
 
 def test_an_answer_is_stored_as_parts_and_rebuilds_the_model_history(quire: Quire) -> None:
     model = ScriptedChatModel(turns=[list(t) for t in TURNS])
-    events = list(ask(quire, 1, "Why does the cat grin?", model=model, spoilers=True))
+    events = list(quire.ask(1, "Why does the cat grin?", model=model, spoilers=True))
     thread_id = events[0].thread_id
-    store = ChatStore(quire.library)
+    store = ChatStore(inside(quire, "library"))
     user, answer = store.messages(thread_id)
     assert (user.role, user.text, answer.role, answer.status) == (
         "user",
@@ -57,29 +57,29 @@ def test_an_answer_is_stored_as_parts_and_rebuilds_the_model_history(quire: Quir
     assert history[2].tool_call_id == "call_a" and history[4].content.startswith("Citation [1] verified")
     # the next question in the thread sends that history to the model
     follow = ScriptedChatModel(turns=[[("text", "Yes.")]])
-    list(ask(quire, 1, "And then?", thread_id=thread_id, model=follow, spoilers=True))
+    list(quire.ask(1, "And then?", thread_id=thread_id, model=follow, spoilers=True))
     sent = follow.seen[0]
     assert [type(m).__name__ for m in sent][1:] == [*(type(m).__name__ for m in history), "HumanMessage"]
 
 
 def test_stopping_mid_answer_keeps_the_partial_answer_marked_stopped(quire: Quire) -> None:
     model = ScriptedChatModel(turns=[[("text", "The Queen of Hearts shouts off with their heads")]])
-    stream = ask(quire, 1, "Who shouts?", model=model, spoilers=True)
+    stream = quire.ask(1, "Who shouts?", model=model, spoilers=True)
     received = []
     for event in stream:
         received.append(event)
         if event.kind == "text" and len(received) > 4:
             break
     stream.close()  # the reader pressed Stop
-    answer = ChatStore(quire.library).messages(received[0].thread_id)[-1]
+    answer = quire.chat_messages(received[0].thread_id)[-1]
     assert answer.status == "stopped"
     assert answer.text and "The Queen of Hearts shouts off with their heads".startswith(answer.text.strip())
 
 
 def test_threads_are_listed_per_book(quire: Quire) -> None:
-    list(ask(quire, 1, "first question", spoilers=True))
-    list(ask(quire, 1, "second question", spoilers=True))
-    titles = [t["title"] for t in ChatStore(quire.library).threads(1)]
+    list(quire.ask(1, "first question", spoilers=True))
+    list(quire.ask(1, "second question", spoilers=True))
+    titles = [t["title"] for t in quire.chat_threads(1)]
     assert titles == ["second question", "first question"]
 
 
@@ -104,3 +104,18 @@ def test_cli_ask_with_a_provider_streams_json_lines(
             ["ask", "1", "again", "--provider", "openai-compatible", "--model", "mock", "--base-url", mock.url, *lib]
         )
     assert code == 1 and "refused the API key" in capsys.readouterr().err
+
+
+def test_a_selected_passage_reaches_the_agent_as_its_own_tool(quire: Quire) -> None:
+    from core.agent.events import ToolResult
+
+    passage = "Alice was beginning to get very tired of sitting by her sister on the bank"
+    turns = [[("tool", "selected_text", "{}", "call_s")], [("text", "She is bored.")]]
+    model = ScriptedChatModel(turns=[list(t) for t in turns])
+    events = list(quire.ask(1, "Why is she tired?", model=model, spoilers=True, selection=passage))
+    assert "selected_text" in model.bound[0]  # offered because something is selected
+    [result] = [e for e in events if isinstance(e, ToolResult)]
+    assert passage in result.content  # the whole passage, not the first 200 characters pasted into the question
+    plain = ScriptedChatModel(turns=[[("text", "Nothing selected.")]])
+    list(quire.ask(1, "Why?", model=plain, spoilers=True))
+    assert "selected_text" not in plain.bound[0]

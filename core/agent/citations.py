@@ -13,16 +13,12 @@ import unicodedata
 from dataclasses import dataclass
 
 from core.books.locator import Locator
-from core.errors import QuireError
+from core.errors import CitationError
 from core.rag.chunks import ChunkStore
 from core.rag.search import Passage
 
 MIN_QUOTE_CHARACTERS = 4  # after normalising: shorter quotes would match by chance
 _ELLIPSIS = re.compile(r"\s*(?:\.\.\.|…|⋯)+\s*")
-
-
-class CitationError(QuireError):
-    """A quote could not be found in the passage it names; the message tells the model what to do."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from langchain_core.language_models import BaseChatModel
 
@@ -11,12 +11,14 @@ from core.agent.events import AgentEvent, CitationEvent, Done, ErrorEvent, TextD
 from core.agent.offline import answer_offline
 from core.agent.providers import ProviderConfig, make_chat_model
 from core.agent.runner import ReadingAgent
-from core.agent.threads import ChatStore, Part, PartRecorder
+from core.agent.threads import Part, PartRecorder
 from core.agent.tools import ReadingSession
 from core.errors import QuireError
-from core.network_policy import LocalOnlyError, is_local_url
+from core.network_policy import LocalOnlyError, NetworkPolicy, is_local_url
+from core.secrets import SecretStore
 
 if TYPE_CHECKING:
+    from core.agent.threads import ChatStore
     from core.services import Quire
 
 STATUS = {"finished": "complete", "error": "error", "stopped": "stopped", "limit": "complete", "repeated": "complete"}
@@ -24,6 +26,8 @@ STATUS = {"finished": "complete", "error": "error", "stopped": "stopped", "limit
 
 def ask(
     quire: Quire,
+    store: ChatStore,
+    network: NetworkPolicy,
     book_id: int | None,
     question: str,
     *,
@@ -31,10 +35,13 @@ def ask(
     provider: ProviderConfig | None = None,
     model: BaseChatModel | None = None,
     spoilers: bool = False,
-    secrets: Any | None = None,
+    secrets: SecretStore | None = None,
+    selection: str = "",
 ) -> Iterator[AgentEvent]:
-    """Events of one answer; the question and the answer (even a stopped one) are saved to the thread."""
-    store = ChatStore(quire.library)
+    """Events of one answer; the question and the answer (even a stopped one) are saved to the thread.
+
+    Called through ``Quire.ask``, which hands over its chat store and network policy.
+    """
     if not question.strip():
         raise QuireError("the question is empty: ask something about the book")
     if thread_id is None:
@@ -49,11 +56,11 @@ def ask(
         yield ThreadEvent(thread_id)
         if provider is None and model is None:
             events = _offline_events(quire, book_id, question, spoilers)
-        elif provider is not None and quire.network.local_only and not is_local_url(provider.url):
-            events = _refused(quire, provider)
+        elif provider is not None and network.local_only and not is_local_url(provider.url):
+            events = _refused(network, provider)
         else:
-            session = ReadingSession(quire, book_id, spoilers_allowed=spoilers)
-            agent = ReadingAgent(session, model or make_chat_model(provider, secrets, quire.network), provider=provider)
+            session = ReadingSession(quire, book_id, spoilers_allowed=spoilers, selection=selection)
+            agent = ReadingAgent(session, model or make_chat_model(provider, secrets, network), provider=provider)
             events = agent.stream(question, history)
         for event in events:
             recorder.add(event)
@@ -64,10 +71,10 @@ def ask(
         store.add_message(thread_id, "assistant", recorder.parts, status)
 
 
-def _refused(quire: Quire, provider: ProviderConfig) -> Iterator[AgentEvent]:
+def _refused(network: NetworkPolicy, provider: ProviderConfig) -> Iterator[AgentEvent]:
     """Local-only mode and a remote provider: say so, contact nothing."""
     try:
-        quire.network.check(provider.url, f"the {provider.kind} provider")
+        network.check(provider.url, f"the {provider.kind} provider")
     except LocalOnlyError as error:
         yield ErrorEvent(str(error))
     yield Done("error")

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from core.agent.citations import Citation, CitationError, resolve_citation
+from core.agent.citations import Citation, CitationError
 from core.agent.safe_markdown import escape_markdown
 from core.rag.search import Passage
 
@@ -69,7 +69,7 @@ def answer_offline(
     lines, citations = [NO_PROVIDER, ""], []
     for number, passage in enumerate(passages, start=1):
         try:
-            citation = resolve_citation(quire.chunks, passage, number, lead_quote(passage.text))
+            citation = quire.verify_quote(passage, number, lead_quote(passage.text))
         except CitationError:
             continue  # never show a citation that could not be verified
         citations.append(citation)

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any
 
 import httpx
 
 from core.errors import ProviderError, QuireError
+from core.secrets import SecretStore
 
 PROVIDERS = ("openai", "openai-compatible", "deepseek", "anthropic", "ollama")
 DEFAULT_BASE_URLS = {
@@ -51,6 +51,19 @@ def secret_name(role: str, kind: str) -> str:
     return f"{role}:{kind}"
 
 
+def secret_names() -> list[str]:
+    """Every secret Quire may keep: each provider's and embedding endpoint's key, and the endpoint it is bound to.
+
+    A phone's secure storage is asynchronous, so the app reads these once at start-up: a name missing here
+    would be a key lost after a restart.
+    """
+    from core.rag.remote import REMOTE_EMBEDDERS
+
+    keys = [secret_name("provider", kind) for kind in PROVIDERS]
+    keys += [secret_name("embedding", kind) for kind in REMOTE_EMBEDDERS]
+    return [name + suffix for name in keys for suffix in ("", ":endpoint")]
+
+
 def endpoint_origin(url: str) -> str:
     """Where requests to ``url`` go: scheme, host and port (``https://api.openai.com:443``)."""
     try:
@@ -61,13 +74,13 @@ def endpoint_origin(url: str) -> str:
     return f"{parsed.scheme}://{parsed.host}:{port}".lower() if parsed.host else ""
 
 
-def store_key(secrets: Any, name: str, key: str, url: str) -> None:
+def store_key(secrets: SecretStore, name: str, key: str, url: str) -> None:
     """Keep ``key`` in the secret store, bound to the endpoint it was given for."""
     secrets.set(name, key)
     secrets.set(f"{name}:endpoint", endpoint_origin(url))
 
 
-def stored_key(secrets: Any | None, name: str, url: str, default_url: str = "") -> str | None:
+def stored_key(secrets: SecretStore | None, name: str, url: str, default_url: str = "") -> str | None:
     """The key stored under ``name``, only for the endpoint it was saved for (a key set by hand: the default one).
 
     Raises ProviderError when a key is stored but ``url`` is another endpoint: sending it there would hand it
@@ -87,7 +100,7 @@ def stored_key(secrets: Any | None, name: str, url: str, default_url: str = "") 
     return key
 
 
-def api_key(config: ProviderConfig, secrets: Any | None) -> str | None:
+def api_key(config: ProviderConfig, secrets: SecretStore | None) -> str | None:
     """The stored key (for the endpoint it was saved for), else the provider's usual environment variable."""
     stored = stored_key(secrets, config.secret_name, config.url, DEFAULT_BASE_URLS.get(config.kind, ""))
     return (

@@ -29,7 +29,7 @@ from core.agent.middleware import ReadingContextMiddleware, RepeatedCallGuard, T
 from core.agent.prompt import SYSTEM_PROMPT
 from core.agent.providers import ProviderConfig, describe_provider_error
 from core.agent.tools import ReadingSession
-from core.errors import ProviderError
+from core.errors import ProviderError, StreamCut
 from core.redact import redact
 
 TOOL_CALL_LIMIT = 12
@@ -126,10 +126,6 @@ def _summarization(model: BaseChatModel, provider: ProviderConfig | None) -> lis
     return [
         SummarizationMiddleware(model, trigger=("tokens", int(provider.context_window * 0.75)), keep=("messages", 20))
     ]
-
-
-class StreamCut(Exception):
-    """A provider's stream ended without saying it had finished."""
 
 
 def _cut_short(update: dict) -> bool:

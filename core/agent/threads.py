@@ -90,7 +90,7 @@ class ChatStore:
         """Raise QuireError unless ``thread_id`` is a conversation about ``book_id``."""
         row = self.library.conn.execute("SELECT book_id FROM threads WHERE id = ?", (thread_id,)).fetchone()
         if row is None:
-            raise QuireError(f"there is no conversation {thread_id}: leave out --thread to start a new one")
+            raise QuireError(f"there is no conversation {thread_id}: start a new one")
         if row["book_id"] != book_id:
             raise QuireError(f"conversation {thread_id} is about another book: continue it there, or start a new one")
 

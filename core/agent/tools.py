@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from langchain_core.tools import BaseTool, StructuredTool
 
-from core.agent.citations import Citation, CitationError, resolve_citation
+from core.agent.citations import Citation, CitationError
 from core.errors import QuireError
 from core.rag.search import MODES, Passage
 
@@ -174,7 +174,7 @@ class ReadingSession:
             return "The reader has not started this book, so nothing may be searched yet (spoiler protection)."
         before = None
         if bound is not None:
-            before = self.quire.library.segments(self.book_id, bound, 1)[0].locator
+            before = self.quire.segments(self.book_id, bound, 1)[0].locator
         passages = self.quire.search(self.book_id, query, mode=mode, k=k, before=before)
         if not passages:
             return "Nothing in the part of the book the reader can see matches."
@@ -193,7 +193,7 @@ class ReadingSession:
         if passage not in self.passages:
             return f"There is no passage [{passage}]: search first, then cite a number from the results."
         try:
-            citation = resolve_citation(self.quire.chunks, self.passages[passage], passage, quote)
+            citation = self.quire.verify_quote(self.passages[passage], passage, quote)
         except CitationError as error:
             return f"Citation refused: {error}."
         self.citations.append(citation)
@@ -233,7 +233,7 @@ class ReadingSession:
             return "The reader has not started this book."
         count = max(1, min(paragraphs, 20))
         start = max(0, position.ordinal - count + 1)
-        segments = self.quire.library.segments(self.book_id, start, position.ordinal - start + 1)
+        segments = self.quire.segments(self.book_id, start, position.ordinal - start + 1)
         return untrusted("\n".join(f"({s.locator}) {s.text}" for s in segments))
 
     def selected_text(self) -> str:
@@ -248,19 +248,10 @@ class ReadingSession:
         if not self._reached(rows[entry - 1], self.bound):
             return "The reader has not reached this chapter yet (spoiler protection)."
         section = rows[entry - 1].locator.section
-        bound = self.bound
-        ids = [
-            r[0]
-            for r in self.quire.library.conn.execute(
-                "SELECT id FROM chunks WHERE book_id = ? AND section_idx = ? AND end_ordinal <= ? ORDER BY idx",
-                (self.book_id, section, bound if bound is not None else 1 << 62),
-            )
-        ]
-        if not ids:
-            return "The reader has not reached this chapter yet (spoiler protection)."
         k = max(1, min(k, MAX_PASSAGES))
-        picked = ids[:: max(1, len(ids) // k)][:k]
-        passages = self.quire.retriever.passages([(cid, 0.0) for cid in picked])
+        passages = self.quire.section_passages(self.book_id, section, k, self.bound)
+        if not passages:
+            return "The reader has not reached this chapter yet (spoiler protection)."
         return "\n\n".join(self._number(p, rows[entry - 1].title) for p in passages)
 
     def find_quotes(self, topic: str, k: int = 6) -> str:
@@ -278,9 +269,9 @@ class ReadingSession:
                 out.append(f"Entry {entry}: (nothing the reader may see; they have not reached it)")
                 continue
             section = rows[entry - 1].locator.section
-            passages = self.quire.retriever.search(
-                aspect, book_id=self.book_id, k=3, max_ordinal=self.bound, sections=(section, section)
-            )
+            bound = self.bound
+            before = self.quire.segments(self.book_id, bound, 1)[0].locator if bound is not None else None
+            passages = self.quire.search(self.book_id, aspect, k=3, before=before, sections=(section, section))
             out.append(f"From {untrusted(rows[entry - 1].title, inline=True)}:")
             out += [self._number(p, p.section_title) for p in passages] or ["(nothing the reader may see)"]
         return "\n\n".join(out)
@@ -297,7 +288,7 @@ class ReadingSession:
         if row.locator is None:
             return False
         try:
-            return self.quire.library.ordinal_of(self.book_id, row.locator) <= bound
+            return self.quire.ordinal_of(self.book_id, row.locator) <= bound
         except QuireError:  # an entry that points nowhere in the text
             return False
 

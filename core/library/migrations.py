@@ -5,6 +5,8 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
+from core.library.fts import index_text
+
 
 def m001_initial(conn: sqlite3.Connection) -> None:
     """Books, their sections, segments and TOC, reading state, and full-text search."""
@@ -132,7 +134,7 @@ def m002_retrieval(conn: sqlite3.Connection) -> None:
             UNIQUE (book_id, idx)
         );
         CREATE INDEX chunks_book_end ON chunks (book_id, end_ordinal);
-        CREATE VIRTUAL TABLE chunks_fts USING fts5(body, book_id UNINDEXED, tokenize = 'porter unicode61 remove_diacritics 2');
+        CREATE VIRTUAL TABLE chunks_fts USING fts5(body, book_id UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
         CREATE TABLE chunk_vectors (
             chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
             book_id INTEGER NOT NULL,
@@ -185,6 +187,31 @@ def m003_chat(conn: sqlite3.Connection) -> None:
     )
 
 
+def m004_stemmed_chunk_keywords(conn: sqlite3.Connection) -> None:
+    """Chunk keywords with Porter stemming, so "rabbits" finds "rabbit".
+
+    m002 shipped without it, and migrations are never edited once shipped: this one rebuilds the keyword index
+    from the chunk texts, whatever m002 made (the same words, now stemmed), in batches to keep memory flat.
+    """
+    conn.execute("DROP TABLE chunks_fts")
+    conn.execute(
+        "CREATE VIRTUAL TABLE chunks_fts USING fts5(body, book_id UNINDEXED, "
+        "tokenize = 'porter unicode61 remove_diacritics 2')"
+    )
+    last = -1
+    while True:
+        rows = conn.execute(
+            "SELECT id, book_id, text FROM chunks WHERE id > ? ORDER BY id LIMIT 2000", (last,)
+        ).fetchall()
+        if not rows:
+            return
+        conn.executemany(
+            "INSERT INTO chunks_fts (rowid, body, book_id) VALUES (?,?,?)",
+            [(r[0], index_text(r[2]), r[1]) for r in rows],
+        )
+        last = rows[-1][0]
+
+
 def _run(conn: sqlite3.Connection, script: str) -> None:
     """Run statements one by one, inside the caller's transaction (executescript would commit it)."""
     for statement in script.split(";\n"):
@@ -196,4 +223,5 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (1, "initial", m001_initial),
     (2, "retrieval", m002_retrieval),
     (3, "chat", m003_chat),
+    (4, "stemmed chunk keywords", m004_stemmed_chunk_keywords),
 ]

@@ -162,10 +162,10 @@ class Library:
     def get(self, book_id: int) -> BookRecord:
         """The book with this id; BookNotFoundError when there is none."""
         if not 0 < book_id < 1 << 63:  # SQLite's integers stop there
-            raise BookNotFoundError(f"no book with id {str(book_id)[:24]} in the library: run 'quire list' to see them")
+            raise BookNotFoundError(f"no book with id {str(book_id)[:24]} in the library")
         row = self.conn.execute(f"SELECT {_BOOK_COLUMNS} FROM books b WHERE id = ?", (book_id,)).fetchone()
         if row is None:
-            raise BookNotFoundError(f"no book with id {book_id} in the library: run 'quire list' to see them")
+            raise BookNotFoundError(f"no book with id {book_id} in the library")
         return BookRecord.from_row(row, self._tags(book_id))
 
     def books(self, tag: str | None = None) -> list[BookRecord]:
@@ -201,7 +201,7 @@ class Library:
         if rows:
             titles = "; ".join(f"{r['id']}: {r['title']}" for r in rows[:5])
             raise BookNotFoundError(f"'{text}' matches several books ({titles}): use the id")
-        raise BookNotFoundError(f"no book matches '{text}': run 'quire list' to see the library")
+        raise BookNotFoundError(f"no book in the library matches '{text}'")
 
     def remove(self, book_id: int) -> BookRecord:
         """Delete a book's rows (annotations included) and its file."""

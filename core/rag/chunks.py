@@ -132,6 +132,14 @@ class ChunkStore:
         rows = self.library.conn.execute("SELECT * FROM chunks WHERE book_id = ? ORDER BY idx", (book_id,))
         return [_chunk(r) for r in rows]
 
+    def ids_in_section(self, book_id: int, section: int, max_ordinal: int | None = None) -> list[int]:
+        """The chunks of one section in reading order, those that end by ``max_ordinal`` when it is given."""
+        rows = self.library.conn.execute(
+            "SELECT id FROM chunks WHERE book_id = ? AND section_idx = ? AND end_ordinal <= ? ORDER BY idx",
+            (book_id, section, max_ordinal if max_ordinal is not None else 1 << 62),
+        )
+        return [r[0] for r in rows]
+
     def rows(self, chunk_ids: list[int]) -> dict[int, sqlite3.Row]:
         if not chunk_ids:
             return {}

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
-from core.errors import EmbeddingError, IndexCancelled
+from core.errors import IndexCancelled, QuireError
 from core.library.db import now
 from core.library.locks import exclusive
 from core.library.store import Library
@@ -152,7 +152,7 @@ class Indexer:
         except IndexCancelled:
             self._set(book_id, status="cancelled")
             raise
-        except EmbeddingError as error:
+        except QuireError as error:  # a model, an endpoint, local-only mode: the run stops, saying why
             self._set(book_id, status="error", error=str(error))
             raise
         self._set(book_id, status="done", done=done)

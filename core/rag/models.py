@@ -141,7 +141,7 @@ class ModelStore:
                 model, tokenizer = self.paths(spec)
                 if not model.is_file() or not tokenizer.is_file():
                     raise ModelUnavailableError(
-                        f"{name} is not downloaded yet: download it in Settings or with 'quire index --embedder {name}'"
+                        f"{name} is not downloaded yet: download it first (once; it then works offline)"
                     )
                 source = model if isinstance(model, Path) else model.read_bytes()  # zipped: bytes, not a path
                 self._loaded[name] = OnnxEmbedder(

@@ -12,12 +12,16 @@ import time
 import httpx
 import numpy as np
 
-from core.errors import ProviderError
+from core.errors import EmbeddingProviderError
 from core.network_policy import NetworkPolicy
 from core.rag.chunker import approximate_token_count
 from core.rag.embedder import Embedder, normalise
 
 RETRY_STATUSES = {429, 500, 502, 503, 504}
+# The remote embedding endpoints Quire speaks to, and their default base URLs. Ollama's differs from its chat
+# default (core.agent.provider_config) on purpose: chat goes through its OpenAI-compatible /v1, embeddings
+# through its own /api/embed at the server's root.
+REMOTE_EMBEDDERS = {"openai": "https://api.openai.com/v1", "ollama": "http://localhost:11434"}
 
 
 class RemoteEmbedder(Embedder):
@@ -72,15 +76,15 @@ class RemoteEmbedder(Embedder):
             rows = self.vectors(body, len(texts))
             matrix = np.array(rows, dtype=np.float32)
         except (KeyError, IndexError, TypeError, ValueError) as error:
-            raise ProviderError(
+            raise EmbeddingProviderError(
                 f"{self.host} answered with something that is not embeddings ({type(error).__name__})"
             ) from None
         if matrix.ndim != 2 or matrix.shape[0] != len(texts):
-            raise ProviderError(
+            raise EmbeddingProviderError(
                 f"{self.host} returned {matrix.shape[0] if matrix.ndim else 0} vectors for {len(texts)} texts"
             )
         if self.dimension and matrix.shape[1] != self.dimension:
-            raise ProviderError(
+            raise EmbeddingProviderError(
                 f"{self.host} returned {matrix.shape[1]}-dimensional vectors, expected {self.dimension}"
             )
         self.dimension = matrix.shape[1]
@@ -95,9 +99,11 @@ class RemoteEmbedder(Embedder):
                 if attempt < self.retries:
                     time.sleep(self.backoff * 2**attempt)
                     continue
-                raise ProviderError(f"{self.host} did not answer in time; try again, or check the server") from None
+                raise EmbeddingProviderError(
+                    f"{self.host} did not answer in time; try again, or check the server"
+                ) from None
             except httpx.TransportError as error:
-                raise ProviderError(
+                raise EmbeddingProviderError(
                     f"cannot connect to {self.host} ({type(error).__name__}): is the server running and the URL right?"
                 ) from None
             if response.status_code in RETRY_STATUSES and attempt < self.retries:
@@ -109,17 +115,19 @@ class RemoteEmbedder(Embedder):
     def _read(self, response: httpx.Response) -> dict:
         status = response.status_code
         if status in (401, 403):
-            raise ProviderError(f"{self.host} refused the API key ({status}): check the key in Settings")
+            raise EmbeddingProviderError(f"{self.host} refused the API key ({status}): check the key in Settings")
         if status == 404:
-            raise ProviderError(f"{self.host} does not know the model '{self.model}' or the URL is wrong (404)")
+            raise EmbeddingProviderError(
+                f"{self.host} does not know the model '{self.model}' or the URL is wrong (404)"
+            )
         if status == 429:
-            raise ProviderError(f"{self.host} is rate-limiting requests (429); wait a minute and try again")
+            raise EmbeddingProviderError(f"{self.host} is rate-limiting requests (429); wait a minute and try again")
         if status >= 400:
-            raise ProviderError(f"{self.host} failed with HTTP {status}; try again later")
+            raise EmbeddingProviderError(f"{self.host} failed with HTTP {status}; try again later")
         try:
             return response.json()
         except ValueError:
-            raise ProviderError(f"{self.host} answered with something that is not JSON") from None
+            raise EmbeddingProviderError(f"{self.host} answered with something that is not JSON") from None
 
 
 def _retry_after(response: httpx.Response) -> float | None:

@@ -1,4 +1,4 @@
-"""The ``quire`` command line: a thin client of the core facade (``core.services.Quire``)."""
+"""The ``quire`` command line: a thin client of the core facade (``core.services.Quire``), like the Flet app."""
 
 from __future__ import annotations
 
@@ -12,10 +12,12 @@ from typing import NoReturn
 
 import httpx
 
-from core.errors import QuireError
+from core.agent.provider_config import PROVIDERS
+from core.errors import BookNotFoundError, ModelUnavailableError, QuireError
 from core.library import HIGHLIGHT_COLORS
 from core.rag import MODES, IndexStatus
-from core.services import ImportResult, Quire
+from core.services import ImportResult, Quire, default_library_dir
+from platform_adapters import Platform, current_platform
 
 
 class _Parser(argparse.ArgumentParser):
@@ -257,7 +259,6 @@ def cmd_search(quire: Quire, args: argparse.Namespace) -> int:
 
 
 def cmd_ask(quire: Quire, args: argparse.Namespace) -> int:
-    from core.agent.conversation import ask
     from core.agent.events import CitationEvent, Done, ErrorEvent, TextDelta, ToolCallReady
     from core.agent.providers import ProviderConfig
 
@@ -267,14 +268,10 @@ def cmd_ask(quire: Quire, args: argparse.Namespace) -> int:
             raise QuireError("say which model: --model NAME (e.g. gpt-4o-mini, deepseek-chat, llama3.1)")
         provider = ProviderConfig(args.provider, args.model, base_url=args.base_url or "")
     book_id = quire.book(args.book).id
-    secrets = None
-    if provider is not None:
-        from platform_adapters import current_platform
-
-        secrets = current_platform().secrets
+    secrets = args.platform.secrets if provider is not None else None
     failed = False
-    for event in ask(
-        quire, book_id, args.question, thread_id=args.thread, provider=provider, spoilers=args.spoilers, secrets=secrets
+    for event in quire.ask(
+        book_id, args.question, thread_id=args.thread, provider=provider, spoilers=args.spoilers, secrets=secrets
     ):
         failed |= isinstance(event, ErrorEvent)
         if args.json:
@@ -384,7 +381,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("question", type=_words)
     p.add_argument("--spoilers", action="store_true", help="also search past your reading position")
     p.add_argument("--thread", type=_count((1 << 63) - 1), help="continue this thread (default: a new one)")
-    p.add_argument("--provider", choices=["openai", "openai-compatible", "deepseek", "anthropic", "ollama"])
+    p.add_argument("--provider", choices=PROVIDERS)
     p.add_argument("--model", help="the provider's model name")
     p.add_argument(
         "--base-url",
@@ -398,19 +395,36 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; errors go to stderr as one line with a non-zero exit code."""
+HINTS: dict[type[QuireError], str] = {  # the command line's own advice, after the core's message
+    BookNotFoundError: "run 'quire list' to see the library",
+    ModelUnavailableError: "'quire index BOOK --embedder NAME' downloads an on-device model, 'quire models' lists them",
+}
+
+
+def _report(error: QuireError) -> None:
+    """One line on stderr: the core's message, and what to type next where the command line knows it."""
+    hint = next((text for kind, text in HINTS.items() if isinstance(error, kind)), "")
+    print(f"quire: error: {error}" + (f" ({hint})" if hint else ""), file=sys.stderr)
+
+
+def main(argv: Sequence[str] | None = None, platform: Platform | None = None) -> int:
+    """Run the CLI on this computer's adapters (or those given); errors go to stderr as one line, exit code non-zero."""
     args = build_parser().parse_args(argv)
+    args.platform = platform or current_platform()
     try:
-        quire = Quire(args.library)
+        quire = Quire(args.library or default_library_dir(args.platform.paths.data_dir()))
     except QuireError as error:
-        print(f"quire: error: {error}", file=sys.stderr)
+        _report(error)
         return 2
-    quire.network.local_only = _local_only(quire.library.root)  # the app's switch holds here too
+    quire.local_only = _local_only(quire.folder)  # the app's switch holds here too
     try:
         return args.handler(quire, args)
     except QuireError as error:
-        print(f"quire: error: {error}", file=sys.stderr)
+        _report(error)
         return 1
     finally:
         quire.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

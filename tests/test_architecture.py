@@ -1,0 +1,75 @@
+"""The layers hold: core imports no UI or adapter, and nothing outside core reaches past the facade."""
+
+import ast
+from pathlib import Path
+
+from conftest import ROOT
+
+from core.services import Quire
+
+COLLABORATORS = {"library", "annotations", "network", "models", "chunks", "vectors", "retriever", "indexer",
+                 "remote_embedders", "chats"}  # fmt: skip
+# The facade's parts and the agent's internals: a client that imports one of these is reaching past the door.
+INNER_NAMES = {"Library", "Annotations", "ChunkStore", "VectorStore", "Retriever", "Indexer", "ModelStore",
+               "ChatStore", "ReadingSession", "ReadingAgent", "resolve_citation", "check_connection"}  # fmt: skip
+DOORS = {ROOT / "bench" / "common.py"}  # ``inside()``: the one door for white-box measurements and tests
+
+
+def python_files(*places: str) -> list[Path]:
+    found = []
+    for place in places:
+        path = ROOT / place
+        found += [path] if path.suffix == ".py" else sorted(path.rglob("*.py"))
+    return found
+
+
+def imported(tree: ast.AST) -> list[tuple[str, list[str]]]:
+    """(module, names) for every import, those inside functions included."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, []) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.append((node.module, [alias.name for alias in node.names]))
+    return found
+
+
+def test_core_imports_no_ui_and_no_platform_adapter() -> None:
+    bad = []
+    for path in python_files("core"):
+        for module, _ in imported(ast.parse(path.read_text(encoding="utf-8"))):
+            if module.split(".")[0] in ("app", "platform_adapters", "flet", "main"):
+                bad.append(f"{path.relative_to(ROOT)} imports {module}")
+    assert not bad, "core must be handed its adapters, never look them up:\n" + "\n".join(bad)
+
+
+def test_no_module_outside_core_reaches_past_the_facade() -> None:
+    bad = []
+    for path in python_files("app", "main.py", "platform_adapters", "bench", "tests"):
+        if path in DOORS:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr.lstrip("_") in COLLABORATORS:
+                base = ast.unparse(node.value)
+                if base == "self":
+                    continue  # a class's own attribute of that name (a view-model's library, a fake's chunks)
+                if node.attr.startswith("_") or base.split(".")[-1].endswith("quire"):
+                    bad.append(f"{path.relative_to(ROOT)}:{node.lineno} {base}.{node.attr}")
+        if path.is_relative_to(ROOT / "tests") or path.is_relative_to(ROOT / "bench"):
+            continue  # unit tests and component benches build core parts themselves; clients may not
+        for module, names in imported(tree):
+            if module.startswith("core.") and INNER_NAMES & set(names):
+                bad.append(f"{path.relative_to(ROOT)} imports {sorted(INNER_NAMES & set(names))} from {module}")
+            if module in ("core.agent.conversation", "core.agent.runner", "core.agent.tools"):
+                bad.append(f"{path.relative_to(ROOT)} imports {module}")
+    assert not bad, "use the facade (core.services.Quire); tests and benches use inside() for white-box checks:\n" + (
+        "\n".join(bad)
+    )
+
+
+def test_the_facade_keeps_its_collaborators_private(tmp_path: Path) -> None:
+    quire = Quire(tmp_path)
+    public = {name for name in vars(quire) if not name.startswith("_")}
+    assert not public, f"collaborators must be private: {sorted(public)}"
+    quire.close()
