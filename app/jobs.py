@@ -74,9 +74,9 @@ class Jobs:
                 self.lines[book_id] = self.t()("chat.index.failed", reason=error)
             finally:
                 self.indexing.pop(book_id, None)
+                self.changed()
                 if not self.indexing:  # the last index job: a phone should not keep the model's memory
                     self.quire.release_models()
-                self.changed()
 
         self._start(work, f"quire-index-{book_id}")
         self.changed()

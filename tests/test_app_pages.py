@@ -352,11 +352,8 @@ def test_chat_panel_answers_offline_cites_stops_and_indexes(alice_quire: Quire) 
         await fire(session, find(app.page.controls, tooltip="New conversation"))
         assert app.chat.model.thread_id is None and app.chat.model.messages == []
         await fire(session, clickable(app.page.controls, "Index now"))
-        for _ in range(600):
-            if 1 not in app.jobs.indexing:
-                break
-            await asyncio.sleep(0.1)
-        await asyncio.sleep(0.05)
+        await asyncio.to_thread(app.jobs.wait)  # the job ends, then asks for a redraw
+        await asyncio.sleep(0.1)
         assert "Indexed for meaning and keywords." in screen(app)
 
     run(scenario())

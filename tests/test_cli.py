@@ -66,10 +66,10 @@ def test_errors_are_one_line_on_stderr_with_nonzero_exit(capsys: pytest.CaptureF
         assert err.startswith("quire: error: ") and err.count("\n") == 1
 
 
-def test_python_dash_m_core_uses_quire_library_env(tmp_path: Path) -> None:
+def test_python_dash_m_app_cli_uses_quire_library_env(tmp_path: Path) -> None:
     env = {**os.environ, "QUIRE_LIBRARY": str(tmp_path / "envlib"), "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
-        [sys.executable, "-m", "core", "import", str(book_path("minimal/epubcheck-minimal.epub")), "--json"],
+        [sys.executable, "-m", "app.cli", "import", str(book_path("minimal/epubcheck-minimal.epub")), "--json"],
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr

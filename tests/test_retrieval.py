@@ -194,6 +194,7 @@ def test_removing_a_book_removes_its_chunks_and_vectors(tmp_path: Path) -> None:
 
 CHILD = """
 import sys
+from bench.common import inside
 from core.services import Quire
 quire = Quire(sys.argv[1])
 inside(quire, "indexer").batch_size = 4
