@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -68,7 +69,7 @@ class NetworkPolicy:
                 "use a model on this computer (such as Ollama at localhost) or turn local-only mode off in Settings"
             )
 
-    def _guard(self, what: str, home: str | None):
+    def _guard(self, what: str, home: str | None) -> Callable[[httpx.Request], None]:
         """A request hook: the policy, and (with ``home``) no request to another host than the endpoint's."""
         home_host = httpx.URL(home).host if home else None
 
@@ -88,7 +89,8 @@ class NetworkPolicy:
         ``library`` is httpx, or a package with its API (the Anthropic SDK requires its own fork, httpx2).
         """
         hook = self._guard(what, home)
-        return library.Client(event_hooks={"request": [hook]}, **options)
+        client: httpx.Client = library.Client(event_hooks={"request": [hook]}, **options)
+        return client
 
     def async_client(
         self, what: str, home: str | None = None, *, library: Any = httpx, **options: Any
@@ -99,4 +101,5 @@ class NetworkPolicy:
         async def async_hook(request: httpx.Request) -> None:
             hook(request)
 
-        return library.AsyncClient(event_hooks={"request": [async_hook]}, **options)
+        client: httpx.AsyncClient = library.AsyncClient(event_hooks={"request": [async_hook]}, **options)
+        return client

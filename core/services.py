@@ -7,7 +7,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from core.books.locator import Locator, parse_locator
 from core.errors import ModelUnavailableError, QuireError
@@ -60,7 +60,7 @@ class ImportResult:
     created: bool
     error: str | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "source": self.source,
             "book": self.book.to_dict() if self.book else None,
@@ -394,7 +394,7 @@ class Quire:
         self._chunks.ensure_default(book.id)
         return [chunk.text for chunk in self._chunks.chunks(book.id)]
 
-    def models_status(self) -> list[dict]:
+    def models_status(self) -> list[dict[str, Any]]:
         """The embedding models Quire knows, and whether each can run here now."""
         return [
             {"name": spec.name, "languages": list(spec.languages), "dimension": spec.dimension,
@@ -442,7 +442,7 @@ class Quire:
 
         return check_connection(config, secrets, self._network)
 
-    def chat_threads(self, reference: str | int | None) -> list[dict]:
+    def chat_threads(self, reference: str | int | None) -> list[dict[str, Any]]:
         """The conversations about a book (None: about the library), most recent first."""
         book_id = self.book(reference).id if reference is not None else None
         return self._chat_store().threads(book_id)

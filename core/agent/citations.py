@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import Any
 
 from core.books.locator import Locator
 from core.errors import CitationError
@@ -31,7 +32,7 @@ class Citation:
     end: Locator
     quote: str  # the book's text, not the model's rendering of it
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "book_id": self.book_id,
             "passage": self.passage,
@@ -63,12 +64,12 @@ def find_quote(text: str, quote: str) -> tuple[int, int] | None:
     fragments = [f for f in (_normalise(part)[0] for part in _ELLIPSIS.split(quote)) if f]
     if sum(len(f) for f in fragments) < MIN_QUOTE_CHARACTERS:
         return None
-    position, first = 0, None
+    position, first = 0, -1
     for fragment in fragments:
         found = haystack.find(fragment, position)
         if found < 0:
             return None
-        first = found if first is None else first
+        first = found if first < 0 else first
         position = found + len(fragment)
     return origin[first], origin[position - 1] + 1
 
@@ -84,7 +85,7 @@ def resolve_citation(chunks: ChunkStore, passage: Passage, number: int, quote: s
     first_ordinal = passage.start_ordinal - passage.start.segment
     start = _locate(layout, span[0], passage.start.section, first_ordinal)
     end = _locate(layout, span[1] - 1, passage.start.section, first_ordinal)
-    end = end.at(end.offset + 1)
+    end = end.at((end.offset or 0) + 1)  # _locate always sets the offset
     texts = dict(
         chunks.library.conn.execute(
             "SELECT ordinal, text FROM segments WHERE book_id = ? AND ordinal BETWEEN ? AND ?",

@@ -9,12 +9,13 @@ from langchain_core.language_models import BaseChatModel
 
 from core.agent.events import AgentEvent, CitationEvent, Done, ErrorEvent, TextDelta, ThreadEvent
 from core.agent.offline import answer_offline
-from core.agent.providers import ProviderConfig, make_chat_model
+from core.agent.provider_config import ProviderConfig
+from core.agent.providers import make_chat_model
 from core.agent.runner import ReadingAgent
 from core.agent.threads import Part, PartRecorder
 from core.agent.tools import ReadingSession
-from core.errors import QuireError
-from core.network_policy import LocalOnlyError, NetworkPolicy, is_local_url
+from core.errors import LocalOnlyError, QuireError
+from core.network_policy import NetworkPolicy, is_local_url
 from core.secrets import SecretStore
 
 if TYPE_CHECKING:
@@ -60,7 +61,8 @@ def ask(
             events = _refused(network, provider)
         else:
             session = ReadingSession(quire, book_id, spoilers_allowed=spoilers, selection=selection)
-            agent = ReadingAgent(session, model or make_chat_model(provider, secrets, network), provider=provider)
+            chat_model = model if model is not None else make_chat_model(_given(provider), secrets, network)
+            agent = ReadingAgent(session, chat_model, provider=provider)
             events = agent.stream(question, history)
         for event in events:
             recorder.add(event)
@@ -69,6 +71,13 @@ def ask(
             yield event
     finally:
         store.add_message(thread_id, "assistant", recorder.parts, status)
+
+
+def _given(provider: ProviderConfig | None) -> ProviderConfig:
+    """The provider, where the caller has already ruled out having neither a provider nor a model."""
+    if provider is None:
+        raise QuireError("no AI provider is set up")
+    return provider
 
 
 def _refused(network: NetworkPolicy, provider: ProviderConfig) -> Iterator[AgentEvent]:

@@ -53,7 +53,7 @@ class ToolCallReady(AgentEvent):
 
     call_id: str
     name: str
-    args: dict
+    args: dict[str, Any]
     kind = "tool_call_ready"
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
@@ -27,7 +27,7 @@ class ReadingContextMiddleware(AgentMiddleware):
         allowed = self.session.available_tools()
         tools = [t for t in request.tools if getattr(t, "name", None) in allowed]
         prompt = (request.system_prompt or "") + "\n\n" + dynamic_context(self.session, sorted(allowed))
-        return request.override(tools=tools, system_prompt=prompt)
+        return request.override(tools=tools, system_prompt=prompt)  # type: ignore[call-arg]  # accepted at run time
 
     def wrap_model_call(self, request: ModelRequest, handler: Callable[[ModelRequest], ModelResponse]) -> ModelResponse:
         return handler(self._adjust(request))
@@ -38,8 +38,8 @@ class ReadingContextMiddleware(AgentMiddleware):
         return await handler(self._adjust(request))
 
 
-def _signature(call: dict) -> str:
-    return call["name"] + json.dumps(call.get("args", {}), sort_keys=True, ensure_ascii=False)
+def _signature(call: Mapping[str, Any]) -> str:
+    return str(call["name"]) + json.dumps(call.get("args", {}), sort_keys=True, ensure_ascii=False)
 
 
 class RepeatedCallGuard(AgentMiddleware):

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from core.agent.citations import Citation, CitationError
+from core.agent.citations import Citation
 from core.agent.safe_markdown import escape_markdown
+from core.errors import CitationError
 from core.rag.search import Passage
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ class OfflineAnswer:
     citations: list[Citation] = field(default_factory=list)
     mode: str = "search-results"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "mode": self.mode,
             "text": self.text,

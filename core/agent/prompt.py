@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from core.agent.tools import ReadingSession
+
 from core.agent.tools import language_code, untrusted
 
 SYSTEM_PROMPT = """You are Quire's reading companion. You answer questions about the reader's books from the books \
@@ -20,7 +25,7 @@ answer lies beyond, say kindly that it comes later in the book and do not guess.
 - If the book does not say, say so. Be concise; answer in the language of the question."""
 
 
-def dynamic_context(session, tools: list[str]) -> str:
+def dynamic_context(session: ReadingSession, tools: list[str]) -> str:
     """The part that changes between calls: the open book, the reader's place, the tools on offer."""
     lines = ["Now:"]
     if session.book_id is None:

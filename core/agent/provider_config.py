@@ -88,7 +88,9 @@ def stored_key(secrets: SecretStore | None, name: str, url: str, default_url: st
     """
     try:
         key = secrets.get(name) if secrets is not None else None
-        bound = (secrets.get(f"{name}:endpoint") if key else None) or endpoint_origin(default_url)
+        bound = (secrets.get(f"{name}:endpoint") if key and secrets is not None else None) or endpoint_origin(
+            default_url
+        )
     except QuireError:  # no usable keyring on this machine: as if none were stored
         return None
     if key and endpoint_origin(url) != bound:

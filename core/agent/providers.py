@@ -7,11 +7,13 @@ from settings files, logs or error messages.
 from __future__ import annotations
 
 from functools import cached_property
+from types import ModuleType
 from typing import Any
 
 import httpx
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage
+from pydantic import SecretStr
 
 from core.agent.provider_config import (  # noqa: F401 - re-exported: the settings live in a light module
     DEFAULT_BASE_URLS,
@@ -52,17 +54,16 @@ def make_chat_model(
         if config.thinking_tokens:  # extended thinking needs temperature 1 and room beyond the budget
             common.update(temperature=1.0, max_tokens=max(config.max_tokens, config.thinking_tokens + 1024))
             common["thinking"] = {"type": "enabled", "budget_tokens": config.thinking_tokens}
-        model = anthropic_class(api_key=key, base_url=config.url, **common)
-        model._quire_guard = guard  # what the SDK's guarded clients are built from
+        model: BaseChatModel = anthropic_class(api_key=key, base_url=config.url, **common)
+        model._quire_guard = guard  # type: ignore[attr-defined]  # what the SDK's guarded clients are built from
         return model
     from langchain_openai import ChatOpenAI
 
-    return ChatOpenAI(
-        api_key=key or "not-needed", base_url=config.url, stream_usage=True, **_guarded_clients(guard), **common
-    )
+    options: dict[str, Any] = {**_guarded_clients(guard), **common}  # LangChain's constructors take loose kwargs
+    return ChatOpenAI(api_key=SecretStr(key or "not-needed"), base_url=config.url, stream_usage=True, **options)
 
 
-def _guarded_clients(guard: tuple, library: Any = httpx) -> dict[str, Any]:
+def _guarded_clients(guard: tuple[Any, ...], library: Any = httpx) -> dict[str, Any]:
     """The sync and async HTTP clients of a provider, checking every request (policy, endpoint's host)."""
     policy, what, home, timeout = guard
     options = {"library": library, "timeout": timeout, "follow_redirects": True}
@@ -76,6 +77,7 @@ def _anthropic_class() -> type:
     import anthropic
     from langchain_anthropic import ChatAnthropic
 
+    library: ModuleType
     try:  # the SDK refuses clients of any other HTTP package than its own
         import httpx2 as library
     except ImportError:  # older SDKs use httpx itself
@@ -84,7 +86,7 @@ def _anthropic_class() -> type:
     class _Anthropic(ChatAnthropic):
         """ChatAnthropic on Quire's guarded HTTP clients (langchain-anthropic 1.x takes no client of ours)."""
 
-        _quire_guard: tuple = (NetworkPolicy(), "the anthropic provider", None, 60.0)
+        _quire_guard: tuple[Any, ...] = (NetworkPolicy(), "the anthropic provider", None, 60.0)
 
         @cached_property
         def _client(self) -> anthropic.Client:
@@ -109,14 +111,14 @@ def _deepseek_class() -> type:
         langchain-deepseek 1.1.1 keeps it in ``additional_kwargs`` but never sends it.
         """
 
-        def _get_request_payload(self, input_: Any, *, stop: list[str] | None = None, **kwargs: Any) -> dict:
+        def _get_request_payload(self, input_: Any, *, stop: list[str] | None = None, **kwargs: Any) -> dict[str, Any]:
             payload = super()._get_request_payload(input_, stop=stop, **kwargs)
             messages = self._convert_input(input_).to_messages()
             for message, sent in zip(messages, payload["messages"], strict=False):
                 reasoning = (
                     message.additional_kwargs.get("reasoning_content") if isinstance(message, AIMessage) else None
                 )
-                if reasoning and sent.get("role") == "assistant" and message.tool_calls:
+                if reasoning and sent.get("role") == "assistant" and getattr(message, "tool_calls", None):
                     sent["reasoning_content"] = reasoning
             return payload
 
@@ -126,7 +128,8 @@ def _deepseek_class() -> type:
 def DeepSeekWithReasoning(**kwargs: Any) -> BaseChatModel:
     """Build the DeepSeek chat model (the class is made lazily: langchain-deepseek is optional)."""
     try:
-        return _deepseek_class()(**kwargs)
+        model: BaseChatModel = _deepseek_class()(**kwargs)
+        return model
     except ImportError as error:
         raise ProviderError("the DeepSeek provider needs the langchain-deepseek package") from error
 

@@ -27,7 +27,8 @@ from core.agent.events import (
 )
 from core.agent.middleware import ReadingContextMiddleware, RepeatedCallGuard, ToolTimeoutMiddleware
 from core.agent.prompt import SYSTEM_PROMPT
-from core.agent.providers import ProviderConfig, describe_provider_error
+from core.agent.provider_config import ProviderConfig
+from core.agent.providers import describe_provider_error
 from core.agent.tools import ReadingSession
 from core.errors import ProviderError, StreamCut
 from core.redact import redact
@@ -73,7 +74,7 @@ class ReadingAgent:
             ],
         )
 
-    def stream(self, question: str, history: list | None = None) -> Iterator[AgentEvent]:
+    def stream(self, question: str, history: list[Any] | None = None) -> Iterator[AgentEvent]:
         """Events in the order they happen; always ends with Done."""
         messages = [*(history or []), {"role": "user", "content": question}]
         cited = len(self.session.citations)
@@ -91,7 +92,9 @@ class ReadingAgent:
                 elif item["type"] == "updates":
                     for node, update in item["data"].items():
                         if self.provider is not None and node == "model" and _cut_short(update or {}):
-                            yield ErrorEvent(describe_provider_error(StreamCut(), self.provider))
+                            yield ErrorEvent(
+                                describe_provider_error(StreamCut(), self.provider) or "the answer broke off"
+                            )
                             yield Done("error")
                             return
                         for event in _update_events(node, update or {}):
@@ -113,13 +116,13 @@ class ReadingAgent:
             return
         if self.guard.repeated:
             yield Done("repeated")
-        elif tool_calls >= self.limit.run_limit:
+        elif self.limit.run_limit is not None and tool_calls >= self.limit.run_limit:
             yield Done("limit")
         else:
             yield Done()
 
 
-def _summarization(model: BaseChatModel, provider: ProviderConfig | None) -> list:
+def _summarization(model: BaseChatModel, provider: ProviderConfig | None) -> list[Any]:
     """Old turns are summarised only when a real conversation nears the model's context window."""
     if provider is None:
         return []
@@ -128,7 +131,7 @@ def _summarization(model: BaseChatModel, provider: ProviderConfig | None) -> lis
     ]
 
 
-def _cut_short(update: dict) -> bool:
+def _cut_short(update: dict[str, Any]) -> bool:
     """True when the model's message never got a finish reason: its stream broke off."""
     messages = [m for m in update.get("messages", []) if isinstance(m, AIMessage)]
     return (
@@ -159,13 +162,14 @@ def _message_events(chunk: Any) -> Iterator[AgentEvent]:
     if reasoning:
         yield ReasoningDelta(reasoning)
     for piece in chunk.tool_call_chunks:
-        if piece.get("name"):
-            yield ToolCallStarted(piece.get("id") or "", piece["name"], piece.get("index") or 0)
-        if piece.get("args"):
-            yield ToolArgsDelta(piece.get("index") or 0, piece["args"])
+        name, args = piece.get("name"), piece.get("args")
+        if name:
+            yield ToolCallStarted(piece.get("id") or "", name, piece.get("index") or 0)
+        if args:
+            yield ToolArgsDelta(piece.get("index") or 0, args)
 
 
-def _update_events(node: str, update: dict) -> Iterator[AgentEvent]:
+def _update_events(node: str, update: dict[str, Any]) -> Iterator[AgentEvent]:
     for message in update.get("messages", []):
         if isinstance(message, AIMessage) and node == "model":
             for call in message.tool_calls:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
 from core.agent.events import AgentEvent, CitationEvent, ReasoningDelta, TextDelta, ToolCallReady, ToolResult
 from core.errors import QuireError
-from core.library.db import now
+from core.library.db import inserted_id, now
 from core.library.store import Library
 
 
@@ -18,7 +19,7 @@ class Part:
     """One piece of a message, in the order it streamed: text, reasoning, tool_call or citation."""
 
     kind: str
-    data: dict
+    data: dict[str, Any]
     turn: int = 0  # which model turn of the run produced it (a turn ends when its tool results arrive)
 
 
@@ -84,7 +85,7 @@ class ChatStore:
             "INSERT INTO threads (book_id, title, created_at, updated_at) VALUES (?,?,?,?)",
             (book_id, title[:80], stamp, stamp),
         )
-        return cursor.lastrowid
+        return inserted_id(cursor)
 
     def check_thread(self, thread_id: int, book_id: int | None) -> None:
         """Raise QuireError unless ``thread_id`` is a conversation about ``book_id``."""
@@ -94,7 +95,7 @@ class ChatStore:
         if row["book_id"] != book_id:
             raise QuireError(f"conversation {thread_id} is about another book: continue it there, or start a new one")
 
-    def threads(self, book_id: int | None) -> list[dict]:
+    def threads(self, book_id: int | None) -> list[dict[str, Any]]:
         rows = self.library.conn.execute(
             "SELECT id, title, updated_at FROM threads WHERE book_id IS ? ORDER BY updated_at DESC, id DESC", (book_id,)
         )
@@ -122,10 +123,12 @@ class ChatStore:
 
     def add_message(self, thread_id: int, role: str, parts: list[Part], status: str = "complete") -> int:
         with self.library.transaction() as conn:
-            message_id = conn.execute(
-                "INSERT INTO messages (thread_id, role, status, created_at) VALUES (?,?,?,?)",
-                (thread_id, role, status, now()),
-            ).lastrowid
+            message_id = inserted_id(
+                conn.execute(
+                    "INSERT INTO messages (thread_id, role, status, created_at) VALUES (?,?,?,?)",
+                    (thread_id, role, status, now()),
+                )
+            )
             conn.executemany(
                 "INSERT INTO message_parts VALUES (?,?,?,?)",
                 [

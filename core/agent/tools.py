@@ -8,16 +8,18 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from langchain_core.tools import BaseTool, StructuredTool
 
-from core.agent.citations import Citation, CitationError
-from core.errors import QuireError
+from core.agent.citations import Citation
+from core.errors import CitationError, QuireError
 from core.rag.search import MODES, Passage
 
 if TYPE_CHECKING:
+    from core.library import SegmentRecord, TocRow
     from core.services import Quire
 
 _TAG_NAME = re.compile(r"book\s*_\s*text|(?<=[</])\s*book\W{0,3}text")  # the tag's name, or a look-alike in a tag
@@ -71,6 +73,13 @@ class ReadingSession:
             return None
         position = self.quire.position(self.book_id)
         return position.ordinal if position else -1
+
+    @property
+    def book(self) -> int:
+        """The open book (the tools that read it are offered only when one is open)."""
+        if self.book_id is None:
+            raise QuireError("no book is open")
+        return self.book_id
 
     @property
     def indexed(self) -> bool:
@@ -140,12 +149,14 @@ class ReadingSession:
             return f"Entry {entry} does not point into the book's text."
         if not self._reached(row, self.bound):
             return "The reader has not reached this chapter yet, so it cannot be read (spoiler protection)."
-        segments = self.quire.section(self.book_id, row.locator.section)
+        segments = self.quire.section(self.book, row.locator.section)
         bound = self.bound
         visible = [s for s in segments if bound is None or s.ordinal <= bound]
         if not visible:
             return "The reader has not reached this chapter yet, so it cannot be read (spoiler protection)."
-        pages, current, size = [], [], 0
+        pages: list[list[SegmentRecord]] = []
+        current: list[SegmentRecord] = []
+        size = 0
         for segment in visible:
             if current and size + len(segment.text) > PAGE_CHARACTERS:
                 pages.append(current)
@@ -174,7 +185,7 @@ class ReadingSession:
             return "The reader has not started this book, so nothing may be searched yet (spoiler protection)."
         before = None
         if bound is not None:
-            before = self.quire.segments(self.book_id, bound, 1)[0].locator
+            before = self.quire.segments(self.book, bound, 1)[0].locator
         passages = self.quire.search(self.book_id, query, mode=mode, k=k, before=before)
         if not passages:
             return "Nothing in the part of the book the reader can see matches."
@@ -215,7 +226,7 @@ class ReadingSession:
 
     def current_chapter(self, page: int = 1) -> str:
         """Read the chapter the reader is in, up to where they are, a page at a time."""
-        position = self.quire.position(self.book_id)
+        position = self.quire.position(self.book)
         if position is None:
             return "The reader has not started this book."
         rows = self._toc()
@@ -228,12 +239,12 @@ class ReadingSession:
 
     def around_position(self, paragraphs: int = 6) -> str:
         """The paragraphs just before (and at) the reader's position: what they are reading now."""
-        position = self.quire.position(self.book_id)
+        position = self.quire.position(self.book)
         if position is None:
             return "The reader has not started this book."
         count = max(1, min(paragraphs, 20))
         start = max(0, position.ordinal - count + 1)
-        segments = self.quire.segments(self.book_id, start, position.ordinal - start + 1)
+        segments = self.quire.segments(self.book, start, position.ordinal - start + 1)
         return untrusted("\n".join(f"({s.locator}) {s.text}" for s in segments))
 
     def selected_text(self) -> str:
@@ -243,13 +254,14 @@ class ReadingSession:
     def chapter_passages(self, entry: int, k: int = 8) -> str:
         """Passages spread through one chapter (by table-of-contents number), to summarise it."""
         rows = self._toc()
-        if not 1 <= entry <= len(rows) or rows[entry - 1].locator is None:
+        locator = rows[entry - 1].locator if 1 <= entry <= len(rows) else None
+        if locator is None:
             return f"No entry {entry}: this book's table of contents has {len(rows)} entries."
         if not self._reached(rows[entry - 1], self.bound):
             return "The reader has not reached this chapter yet (spoiler protection)."
-        section = rows[entry - 1].locator.section
+        section = locator.section
         k = max(1, min(k, MAX_PASSAGES))
-        passages = self.quire.section_passages(self.book_id, section, k, self.bound)
+        passages = self.quire.section_passages(self.book, section, k, self.bound)
         if not passages:
             return "The reader has not reached this chapter yet (spoiler protection)."
         return "\n\n".join(self._number(p, rows[entry - 1].title) for p in passages)
@@ -263,14 +275,15 @@ class ReadingSession:
         rows = self._toc()
         out = []
         for entry in (entry_a, entry_b):
-            if not 1 <= entry <= len(rows) or rows[entry - 1].locator is None:
+            locator = rows[entry - 1].locator if 1 <= entry <= len(rows) else None
+            if locator is None:
                 return f"No entry {entry}: this book's table of contents has {len(rows)} entries."
             if not self._reached(rows[entry - 1], self.bound):
                 out.append(f"Entry {entry}: (nothing the reader may see; they have not reached it)")
                 continue
-            section = rows[entry - 1].locator.section
+            section = locator.section
             bound = self.bound
-            before = self.quire.segments(self.book_id, bound, 1)[0].locator if bound is not None else None
+            before = self.quire.segments(self.book, bound, 1)[0].locator if bound is not None else None
             passages = self.quire.search(self.book_id, aspect, k=3, before=before, sections=(section, section))
             out.append(f"From {untrusted(rows[entry - 1].title, inline=True)}:")
             out += [self._number(p, p.section_title) for p in passages] or ["(nothing the reader may see)"]
@@ -281,25 +294,23 @@ class ReadingSession:
         self.passages[number] = passage
         return f"[{number}] ({passage.start}) in {untrusted(title, inline=True)}:\n{untrusted(passage.text)}"
 
-    def _reached(self, row, bound: int | None) -> bool:
+    def _reached(self, row: TocRow, bound: int | None) -> bool:
         """Whether a contents entry starts at or before ``bound``, the reader's place (its title is no spoiler then)."""
         if bound is None:
             return True
         if row.locator is None:
             return False
         try:
-            return self.quire.ordinal_of(self.book_id, row.locator) <= bound
+            return self.quire.ordinal_of(self.book, row.locator) <= bound
         except QuireError:  # an entry that points nowhere in the text
             return False
 
-    def _toc(self):
-        if self.book_id is None:
-            raise QuireError("no book is open")
-        return self.quire.toc(self.book_id)
+    def _toc(self) -> list[TocRow]:
+        return self.quire.toc(self.book)
 
     def tools(self) -> list[BaseTool]:
         """Every tool, as LangChain tools (the middleware filters them per call)."""
-        functions = [
+        functions: list[Callable[..., str]] = [
             self.list_books, self.reading_progress, self.search_notes, self.table_of_contents, self.read_chapter,
             self.current_chapter, self.around_position, self.selected_text, self.search_book, self.keyword_search,
             self.chapter_passages, self.find_quotes, self.compare_sections, self.cite,

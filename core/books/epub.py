@@ -40,7 +40,7 @@ class _ArchiveFiles:
         """Nothing to close: the archive is already in memory."""
 
 
-class _Reader(epub.EpubReader):
+class _Reader(epub.EpubReader):  # type: ignore[misc]  # ebooklib ships no type hints
     """ebooklib's reader over an already-validated archive; missing files read as empty.
 
     Its own TOC parsing is switched off: we parse nav and NCX ourselves, tolerantly.
@@ -60,10 +60,10 @@ class _Reader(epub.EpubReader):
     def read_file(self, name: str) -> bytes:
         return self.zf.read(name)
 
-    def _parse_nav(self, data, base_path, navtype="toc") -> None:
+    def _parse_nav(self, data: bytes, base_path: str, navtype: str = "toc") -> None:
         return None
 
-    def _parse_ncx(self, data) -> None:
+    def _parse_ncx(self, data: bytes) -> None:
         return None
 
 

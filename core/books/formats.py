@@ -9,6 +9,7 @@ import zipfile
 import zlib
 from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 from core.books.limits import MAX_FILE_BYTES, check_book, check_file_size, check_text_shape
 from core.books.model import Book
@@ -139,7 +140,7 @@ def read_file_bytes(path: str | Path) -> bytes:
     return data
 
 
-def _read_at_most(handle, expected: int, limit: int) -> bytes:
+def _read_at_most(handle: BinaryIO, expected: int, limit: int) -> bytes:
     """The file's bytes, ``expected`` of them usually, never more than ``limit`` (one buffer, not a limit-sized one)."""
     parts = [handle.read(min(expected, limit))]
     total = len(parts[0])

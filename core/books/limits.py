@@ -6,7 +6,12 @@ finishes in seconds; a file past one is refused with a message that says which l
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from core.errors import BookFormatError
+
+if TYPE_CHECKING:
+    from core.books.model import Book
 
 MIB = 1024 * 1024
 MAX_FILE_BYTES = 256 * MIB  # any book file (an illustrated EPUB can be large)
@@ -46,7 +51,7 @@ def check_count(what: str, count: int, limit: int) -> None:
         )
 
 
-def check_book(book) -> None:
+def check_book(book: Book) -> None:
     """Refuse a parsed book past the limits on chapters, paragraphs and contents entries."""
     check_count("chapters", len(book.sections), MAX_SECTIONS)
     check_count("paragraphs", book.segment_count, MAX_SEGMENTS)

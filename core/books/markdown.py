@@ -111,7 +111,9 @@ class _Converter:
             elif child.type == "image":
                 emit()
                 self.segments.append(
-                    Segment(SegmentKind.IMAGE, _plain(child.children or []), src=child.attrs.get("src"))
+                    Segment(
+                        SegmentKind.IMAGE, _plain(child.children or []), src=str(child.attrs.get("src") or "") or None
+                    )
                 )
                 continue
             text.append(piece)

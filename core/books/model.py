@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from core.books.locator import Locator
@@ -84,7 +85,7 @@ class Book:
     toc: list[TocEntry] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
-    def segments_with_locators(self):
+    def segments_with_locators(self) -> Iterator[tuple[int, Locator, Section, Segment]]:
         """Yield ``(ordinal, locator, section, segment)`` for every segment in reading order."""
         ordinal = 0
         for s_index, section in enumerate(self.sections):
@@ -97,7 +98,7 @@ class Book:
         """How many segments the book has."""
         return sum(len(section.segments) for section in self.sections)
 
-    def toc_entries(self):
+    def toc_entries(self) -> Iterator[tuple[int, TocEntry]]:
         """Yield ``(depth, entry)`` for every TOC entry, depth-first in order."""
         stack = [(0, entry) for entry in reversed(self.toc)]
         while stack:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 from core.books.locator import Locator, parse_locator
 from core.errors import LocatorError, QuireError
-from core.library.db import now
+from core.library.db import inserted_id, now
 from core.library.records import Bookmark, Highlight, Position
 from core.library.store import Library
 
@@ -54,7 +56,7 @@ class Annotations:
             "INSERT INTO bookmarks (book_id, locator, ordinal, label, created_at) VALUES (?,?,?,?,?)",
             (book_id, str(locator), segment.ordinal, label, now()),
         )
-        return self.bookmarks(book_id, cursor.lastrowid)[0]
+        return self.bookmarks(book_id, inserted_id(cursor))[0]
 
     def bookmarks(self, book_id: int, bookmark_id: int | None = None) -> list[Bookmark]:
         """A book's bookmarks in reading order."""
@@ -92,7 +94,7 @@ class Annotations:
                created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?)""",
             (book_id, str(start), str(end), first.ordinal, color, note, text, stamp, stamp),
         )
-        return self.highlight(cursor.lastrowid)
+        return self.highlight(inserted_id(cursor))
 
     def passage_text(self, book_id: int, start: Locator, end: Locator) -> str:
         """The text between two locators, segments joined by newlines."""
@@ -156,7 +158,7 @@ class Annotations:
         return [r[0] for r in self.conn.execute("SELECT DISTINCT tag FROM book_tags ORDER BY tag")]
 
 
-def _highlight(row) -> Highlight:
+def _highlight(row: sqlite3.Row) -> Highlight:
     return Highlight(
         row["id"], row["book_id"], parse_locator(row["start_locator"]), parse_locator(row["end_locator"]),
         row["color"], row["note"], row["text"], row["created_at"],

@@ -17,11 +17,11 @@ import apsw
 DatabaseError = apsw.Error  # the base of every apsw error (BusyError, ConstraintError, SQLError...)
 
 
-class Row(tuple):
+class Row(tuple[Any, ...]):
     """A result row that reads like ``sqlite3.Row``: by position, by column name, and ``keys()``."""
 
     names: ClassVar[tuple[str, ...]] = ()
-    index: ClassVar[dict[str, int]] = {}
+    index: ClassVar[dict[str, int]] = {}  # type: ignore[assignment]  # a column map, not tuple.index
 
     def __getitem__(self, key: Any) -> Any:
         if isinstance(key, str):
@@ -38,14 +38,14 @@ _ROW_CLASSES: dict[tuple[str, ...], type[Row]] = {}
 def _row_class(names: tuple[str, ...]) -> type[Row]:
     found = _ROW_CLASSES.get(names)
     if found is None:
-        index = {}
+        index: dict[str, int] = {}
         for position, name in enumerate(names):
             index.setdefault(name, position)  # like sqlite3.Row: the first column of a repeated name
         found = _ROW_CLASSES[names] = type("Row", (Row,), {"names": names, "index": index})
     return found
 
 
-def _make_row(cursor: apsw.Cursor, values: tuple) -> Row:
+def _make_row(cursor: apsw.Cursor, values: tuple[Any, ...]) -> Row:
     names = tuple(column[0] for column in cursor.get_description())
     return _row_class(names)(values)
 
@@ -77,7 +77,7 @@ class Connection:
         self._conn.row_trace = _make_row
         self.row_factory: Any = None  # accepted and ignored: rows always read by name and position
 
-    def execute(self, sql: str, parameters: Iterable[Any] | dict = ()) -> Cursor:
+    def execute(self, sql: str, parameters: Iterable[Any] | dict[str, Any] = ()) -> Cursor:
         cursor = self._conn.cursor()
         cursor.execute(sql, parameters if isinstance(parameters, dict) else tuple(parameters))
         return Cursor(cursor, self._conn.last_insert_rowid())

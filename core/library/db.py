@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -56,7 +56,11 @@ def choose_driver(forced: str | None = None) -> tuple[str, ModuleType]:
     """The SQLite driver for this device: sqlean (desktops, loads sqlite-vec) → apsw (phones) → the standard
     library's sqlite3 when it has FTS5; LibraryError when none can hold a library here."""
     forced = (forced if forced is not None else os.environ.get(BACKEND_ENV, "")).strip().lower()
-    candidates = {"sqlean": _extension_driver, "apsw": _apsw_driver, "stdlib": lambda: sqlite3}
+    candidates: dict[str, Callable[[], ModuleType | None]] = {
+        "sqlean": _extension_driver,
+        "apsw": _apsw_driver,
+        "stdlib": lambda: sqlite3,
+    }
     if forced and forced not in candidates:
         raise LibraryError(f"{BACKEND_ENV}={forced!r} is not a SQLite backend: use sqlean, apsw or stdlib")
     for name in [forced] if forced else list(candidates):
@@ -82,7 +86,7 @@ def _load_sqlite_vec(conn: sqlite3.Connection) -> bool:
         conn.enable_load_extension(True)
         sqlite_vec.load(conn)
         conn.enable_load_extension(False)
-    except (AttributeError, *DATABASE_ERRORS):
+    except (AttributeError, *DATABASE_ERRORS):  # type: ignore[misc]  # mypy cannot unpack a tuple here
         return False
     return True
 
@@ -103,7 +107,7 @@ def connect(path: Path | str, *, vector_extension: bool = True) -> sqlite3.Conne
     """
     driver = sqlite3 if _BACKEND == "sqlean" and not vector_extension else _DRIVER
     try:
-        conn = driver.connect(str(path), check_same_thread=False, isolation_level=None)
+        conn: sqlite3.Connection = driver.connect(str(path), check_same_thread=False, isolation_level=None)
         conn.row_factory = driver.Row
         if _BACKEND == "sqlean" and driver is not sqlite3:
             _load_sqlite_vec(conn)
@@ -167,6 +171,13 @@ def migrate(conn: sqlite3.Connection) -> int:
             raise
         current = version
     return current
+
+
+def inserted_id(cursor: sqlite3.Cursor) -> int:
+    """The id of the row an INSERT just made."""
+    if cursor.lastrowid is None:
+        raise LibraryError("the library database did not report the new row's id")
+    return cursor.lastrowid
 
 
 def now() -> str:

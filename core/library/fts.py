@@ -50,8 +50,7 @@ def query_terms(query: str) -> list[str]:
         terms.append(match.group())
         position = match.end()
     terms += _WORD.findall(query[position:])
-    seen: set[str] = set()
-    return [t for t in terms if not (t in seen or seen.add(t))]
+    return list(dict.fromkeys(terms))  # each term once, in the order given
 
 
 def _quote(token: str) -> str:

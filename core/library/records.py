@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from core.books.locator import Locator
 
@@ -53,7 +54,7 @@ class BookRecord:
             tags=tags,
         )
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
@@ -65,7 +66,7 @@ class TocRow:
     title: str
     locator: Locator | None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"depth": self.depth, "title": self.title, "locator": str(self.locator) if self.locator else None}
 
 
@@ -81,7 +82,7 @@ class SegmentRecord:
     section_title: str
     src: str | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "locator": str(self.locator),
             "ordinal": self.ordinal,
@@ -104,7 +105,7 @@ class SearchHit:
     snippet: str  # with matches marked **like this**
     score: float  # higher is better
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "book_id": self.book_id,
             "locator": str(self.locator),
@@ -125,7 +126,7 @@ class Position:
     reading_seconds: float
     updated_at: str
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "locator": str(self.locator),
             "ordinal": self.ordinal,
@@ -145,7 +146,7 @@ class Bookmark:
     label: str
     created_at: str
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
             "book_id": self.book_id,
@@ -168,7 +169,7 @@ class Highlight:
     text: str
     created_at: str
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
             "book_id": self.book_id,

@@ -11,12 +11,13 @@ import zipfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from core.books.formats import SUPPORTED, content_hash, parse_book, read_file_bytes
 from core.books.locator import Locator
 from core.books.model import Book
 from core.errors import BookNotFoundError, LibraryError, LocatorError
-from core.library.db import busy_is_library_error, connect, now
+from core.library.db import busy_is_library_error, connect, inserted_id, now
 from core.library.fts import index_text, make_snippet, match_expression
 from core.library.records import BookRecord, SearchHit, SegmentRecord, TocRow
 
@@ -70,7 +71,7 @@ class Library:
                 raise
             self.conn.execute("COMMIT")
 
-    def write(self, sql: str, params: tuple = ()) -> sqlite3.Cursor:
+    def write(self, sql: str, params: tuple[Any, ...] = ()) -> sqlite3.Cursor:
         """Run one writing statement, never inside another thread's import transaction."""
         with self.lock, busy_is_library_error():
             return self.conn.execute(sql, params)
@@ -116,7 +117,7 @@ class Library:
                 json.dumps(book.warnings, ensure_ascii=False), now(),
             ),
         )  # fmt: skip
-        book_id = cursor.lastrowid
+        book_id = inserted_id(cursor)
         ordinal = 0
         for s_index, section in enumerate(book.sections):
             self.conn.execute(
@@ -125,7 +126,7 @@ class Library:
             )
             ordinal += len(section.segments)
 
-        def segment_rows() -> Iterator[tuple]:  # generated row by row: memory stays flat for a long book
+        def segment_rows() -> Iterator[tuple[Any, ...]]:  # generated row by row: memory stays flat for a long book
             for ordinal, locator, _section, segment in book.segments_with_locators():
                 spans = json.dumps([[s.start, s.end, s.style] for s in segment.spans]) if segment.spans else None
                 anchors = json.dumps(list(segment.anchors)) if segment.anchors else None

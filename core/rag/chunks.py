@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from core.library.db import now
 from core.library.fts import index_text, match_any_expression
@@ -126,7 +127,7 @@ class ChunkStore:
 
     # -- reading ------------------------------------------------------------------------------
     def count(self, book_id: int) -> int:
-        return self.library.conn.execute("SELECT COUNT(*) FROM chunks WHERE book_id = ?", (book_id,)).fetchone()[0]
+        return int(self.library.conn.execute("SELECT COUNT(*) FROM chunks WHERE book_id = ?", (book_id,)).fetchone()[0])
 
     def chunks(self, book_id: int) -> list[Chunk]:
         rows = self.library.conn.execute("SELECT * FROM chunks WHERE book_id = ? ORDER BY idx", (book_id,))
@@ -181,7 +182,7 @@ class ChunkStore:
         if expression is None:
             return []
         inner = "SELECT rowid, rank FROM chunks_fts WHERE chunks_fts MATCH ?"
-        inner_params: list = [expression]
+        inner_params: list[Any] = [expression]
         if filters.book_id is not None:
             inner += " AND book_id = ?"
             inner_params.append(filters.book_id)

@@ -27,7 +27,7 @@ def _sha256(path: Path) -> str:
 def _server_checksum(response: httpx.Response) -> str | None:
     """Hugging Face sends the SHA-256 of large files as X-Linked-ETag (or ETag)."""
     for header in ("x-linked-etag", "etag"):
-        value = response.headers.get(header, "").strip('"').removeprefix("W/").strip('"').lower()
+        value = str(response.headers.get(header, "")).strip('"').removeprefix("W/").strip('"').lower()
         if _SHA256.match(value):
             return value
     return None

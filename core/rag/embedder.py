@@ -60,11 +60,13 @@ class Embedder(ABC):
 
     def embed_query(self, text: str) -> np.ndarray:
         """The vector of one search query."""
-        return self._embed_batch([self.query_prefix + text])[0]
+        vector: np.ndarray = self._embed_batch([self.query_prefix + text])[0]
+        return vector
 
 
 def normalise(matrix: np.ndarray) -> np.ndarray:
     """Rows scaled to unit length (zero rows stay zero), as float32."""
     matrix = np.asarray(matrix, dtype=np.float32)
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    return matrix / np.maximum(norms, 1e-12)
+    scaled: np.ndarray = matrix / np.maximum(norms, 1e-12)
+    return scaled

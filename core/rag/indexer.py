@@ -10,6 +10,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from core.errors import IndexCancelled, QuireError
 from core.library.db import now
@@ -40,7 +41,7 @@ class IndexStatus:
     def fraction(self) -> float:
         return self.done / self.total if self.total else 1.0
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
@@ -172,7 +173,7 @@ class Indexer:
 class IndexTask(threading.Thread):
     """A background indexing run: ``cancel()`` stops it after the current batch; ``result()`` waits."""
 
-    def __init__(self, indexer: Indexer, book_id: int, embedder: Embedder, options: dict) -> None:
+    def __init__(self, indexer: Indexer, book_id: int, embedder: Embedder, options: dict[str, Any]) -> None:
         super().__init__(name=f"quire-index-{book_id}", daemon=True)
         self.indexer = indexer
         self.book_id = book_id

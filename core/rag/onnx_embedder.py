@@ -37,8 +37,9 @@ class OnnxEmbedder(Embedder):
                 f"on-device embeddings need onnxruntime and tokenizers, which this device lacks ({error.name}); "
                 "use a remote embedding endpoint in Settings instead"
             ) from error
+        where = "the packaged model" if isinstance(model_path, bytes) else str(model_path)  # never 23 MB of bytes
         if (not isinstance(model_path, bytes) and not Path(model_path).is_file()) or not Path(tokenizer_path).is_file():
-            raise ModelUnavailableError(f"model files for {name} are missing: {model_path}, {tokenizer_path}")
+            raise ModelUnavailableError(f"model files for {name} are missing: {where}, {tokenizer_path}")
         self.name = name
         self.dimension = dimension
         self.max_tokens = max_tokens
@@ -93,4 +94,5 @@ def pool(hidden: np.ndarray, mask: np.ndarray, pooling: str) -> np.ndarray:
     if pooling == "cls":
         return hidden[:, 0, :]
     weights = mask[:, :, None].astype(np.float32)
-    return (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+    pooled: np.ndarray = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+    return pooled

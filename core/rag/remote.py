@@ -8,6 +8,7 @@ error message.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import httpx
 import numpy as np
@@ -64,10 +65,10 @@ class RemoteEmbedder(Embedder):
     def count_tokens(self, texts: list[str]) -> list[int]:
         return approximate_token_count(texts)
 
-    def payload(self, texts: list[str]) -> dict:
+    def payload(self, texts: list[str]) -> dict[str, Any]:
         return {"model": self.model, "input": texts}
 
-    def vectors(self, body: dict, count: int) -> list[list[float]]:
+    def vectors(self, body: dict[str, Any], count: int) -> list[list[float]]:
         raise NotImplementedError
 
     def _embed_batch(self, texts: list[str]) -> np.ndarray:
@@ -90,7 +91,7 @@ class RemoteEmbedder(Embedder):
         self.dimension = matrix.shape[1]
         return normalise(matrix)
 
-    def _post(self, payload: dict) -> dict:
+    def _post(self, payload: dict[str, Any]) -> dict[str, Any]:
         url = self.base_url + self.path
         for attempt in range(self.retries + 1):
             try:
@@ -112,7 +113,7 @@ class RemoteEmbedder(Embedder):
             return self._read(response)
         raise AssertionError("unreachable")
 
-    def _read(self, response: httpx.Response) -> dict:
+    def _read(self, response: httpx.Response) -> dict[str, Any]:
         status = response.status_code
         if status in (401, 403):
             raise EmbeddingProviderError(f"{self.host} refused the API key ({status}): check the key in Settings")
@@ -125,7 +126,8 @@ class RemoteEmbedder(Embedder):
         if status >= 400:
             raise EmbeddingProviderError(f"{self.host} failed with HTTP {status}; try again later")
         try:
-            return response.json()
+            body: dict[str, Any] = response.json()
+            return body
         except ValueError:
             raise EmbeddingProviderError(f"{self.host} answered with something that is not JSON") from None
 
@@ -144,7 +146,7 @@ class OpenAIEmbedder(RemoteEmbedder):
     kind = "openai"
     path = "/embeddings"
 
-    def vectors(self, body: dict, count: int) -> list[list[float]]:
+    def vectors(self, body: dict[str, Any], count: int) -> list[list[float]]:
         data = sorted(body["data"], key=lambda item: item["index"])
         return [item["embedding"] for item in data]
 
@@ -155,5 +157,6 @@ class OllamaEmbedder(RemoteEmbedder):
     kind = "ollama"
     path = "/api/embed"
 
-    def vectors(self, body: dict, count: int) -> list[list[float]]:
-        return body["embeddings"]
+    def vectors(self, body: dict[str, Any], count: int) -> list[list[float]]:
+        vectors: list[list[float]] = body["embeddings"]
+        return vectors

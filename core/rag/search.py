@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from core.books.locator import Locator
 from core.errors import QuireError
@@ -46,7 +47,7 @@ class Passage:
             return [Locator(self.start.section, g) for g in range(self.start.segment, self.end.segment + 1)]
         return [self.start.segment_locator, self.end.segment_locator]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "chunk_id": self.chunk_id,
             "book_id": self.book_id,

@@ -129,9 +129,11 @@ class VectorStore:
 
     # -- reading ------------------------------------------------------------------------------
     def count(self, book_id: int, model: str) -> int:
-        return self.conn.execute(
-            "SELECT COUNT(*) FROM chunk_vectors WHERE book_id = ? AND model = ?", (book_id, model)
-        ).fetchone()[0]
+        return int(
+            self.conn.execute(
+                "SELECT COUNT(*) FROM chunk_vectors WHERE book_id = ? AND model = ?", (book_id, model)
+            ).fetchone()[0]
+        )
 
     def search(self, model: str, query: np.ndarray, k: int, filters: Filters) -> list[tuple[int, float]]:
         """(chunk id, cosine similarity) of the ``k`` nearest chunks that pass the filters, best first."""
@@ -149,9 +151,9 @@ class VectorStore:
         clauses, params = filters.where("book_id", "end_ordinal", "section_idx")
         sql = [f"SELECT chunk_id, distance FROM {table} WHERE embedding MATCH ? AND k = ?"]
         sql += [f"AND {clause}" for clause in clauses]
-        params = [query.tobytes(), min(k, 4096), *params]
+        arguments: list[object] = [query.tobytes(), min(k, 4096), *params]
         sql.append("ORDER BY distance")
-        return [(r[0], 1.0 - r[1]) for r in self.conn.execute(" ".join(sql), params)]
+        return [(r[0], 1.0 - r[1]) for r in self.conn.execute(" ".join(sql), arguments)]
 
     def _matrix(self, model: str, book_id: int | None) -> _Matrix:
         key = (model, book_id)
