@@ -33,7 +33,6 @@ from core.errors import BookNotFoundError, QuireError
 from core.library import Bookmark, Highlight
 from core.services import Quire
 from platform_adapters.base import PickedFile, SecretStore
-from platform_adapters.memory import MemorySecrets
 from platform_adapters.mobile import phone_os
 
 if TYPE_CHECKING:  # the chat model loads LangChain: imported in the background after the first screen
@@ -59,13 +58,13 @@ class QuireApp:
         page: ft.Page,
         quire: Quire,
         *,
-        secrets: SecretStore | None = None,
+        secrets: SecretStore,
         settings_folder: Path | None = None,
         fonts: dict[str, str] | None = None,
     ) -> None:
         self.page = page
         self.quire = quire
-        self.store = SettingsStore(settings_folder or quire.folder, secrets or MemorySecrets())
+        self.store = SettingsStore(settings_folder or quire.folder, secrets)  # the platform's store, handed in
         self.settings: Settings = self.store.load()
         self.t = Translator(self.settings.language)
         self.library = LibraryViewModel(quire, self.t)

@@ -24,6 +24,7 @@ from core.services import Quire
 import asyncio
 from app.shell import QuireApp
 from fletkit import new_session, texts
+from platform_adapters.memory import MemorySecrets
 from dbkit import inside
 
 quire = Quire(sys.argv[1])
@@ -40,7 +41,7 @@ report = {
 
 async def drive_the_app():  # the whole shell on a real (client-less) Flet page: library, reader, search
     session = await new_session(390, 844)
-    app = QuireApp(session.page, quire)
+    app = QuireApp(session.page, quire, secrets=MemorySecrets())
     app.render()
     shown = texts(app.page.controls)
     app.open_book(book.id)

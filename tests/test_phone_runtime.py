@@ -28,6 +28,7 @@ from core.agent.offline import answer_offline
 from core.library.db import _BACKEND
 from core.services import Quire
 from fletkit import new_session, texts
+from platform_adapters.memory import MemorySecrets
 from platform_adapters import current_platform
 
 quire = Quire(sys.argv[1])
@@ -35,7 +36,7 @@ book = quire.import_paths([sys.argv[2]])[0].book
 
 async def first_screen():
     session = await new_session(390, 844)
-    app = QuireApp(session.page, quire)
+    app = QuireApp(session.page, quire, secrets=MemorySecrets())
     app.render()
     shown = texts(app.page.controls)
     app.open_book(book.id)
