@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from core.agent.citations import Citation
 from core.agent.events import (
     AgentEvent,
     CitationEvent,
@@ -42,16 +43,6 @@ class ViewPart:
     args: dict | None = None
     result: str = ""
     state: str = "running"  # tools: running, done, error
-
-
-@dataclass
-class Citation:
-    """A numbered chip under an answer; opening it shows the quoted words in the book."""
-
-    number: int
-    start: str
-    end: str
-    quote: str
 
 
 @dataclass
@@ -102,8 +93,7 @@ class PartReducer:
             card.result, card.state = event.content, "error" if event.error else "done"
             self._urgent = True
         elif isinstance(event, CitationEvent):
-            number = len(self.message.citations) + 1
-            self.message.citations.append(Citation(number, event.start, event.end, event.quote))
+            self.message.citations.append(event.citation)
             self._urgent = True
         elif isinstance(event, ErrorEvent):
             parts.append(ViewPart("error", event.message, state="error"))
@@ -134,7 +124,7 @@ class PartReducer:
         return False
 
 
-def view_message(stored: StoredMessage) -> ViewMessage:
+def view_message(stored: StoredMessage, book_id: int) -> ViewMessage:
     """A saved message as the panel draws it."""
     message = ViewMessage(stored.role, status=stored.status)
     for part in stored.parts:
@@ -154,8 +144,7 @@ def view_message(stored: StoredMessage) -> ViewMessage:
                 )
             )
         elif part.kind == "citation":
-            number = len(message.citations) + 1
-            message.citations.append(Citation(number, data["start"], data["end"], data["quote"]))
+            message.citations.append(Citation.from_dict(data, book_id))
     return message
 
 
@@ -195,7 +184,7 @@ class ChatViewModel:
 
     def open_thread(self, thread_id: int) -> None:
         self.thread_id = thread_id
-        self.messages = [view_message(m) for m in self.quire.chat_messages(thread_id)]
+        self.messages = [view_message(m, self.book_id) for m in self.quire.chat_messages(thread_id)]
 
     def new_thread(self) -> None:
         """An empty conversation; it is saved with its first question."""

@@ -14,7 +14,8 @@ from app.theme import FONT_FAMILIES
 from core.agent.safe_markdown import without_remote_images
 
 if TYPE_CHECKING:  # the chat model loads LangChain: the app imports it on first use, not at start
-    from app.chat_model import ChatViewModel, Citation, ViewMessage, ViewPart
+    from app.chat_model import ChatViewModel, ViewMessage, ViewPart
+    from core.agent.citations import Citation
 
 
 @dataclass
@@ -114,11 +115,11 @@ def _message(message: ViewMessage, last: bool, actions: ChatActions, t: Translat
             ft.Row(
                 [
                     ft.Chip(
-                        label=ft.Text(f"[{c.number}]"),
+                        label=ft.Text(f"[{number}]"),  # chips are numbered in the order they were cited
                         tooltip=t("chat.citation", quote=c.quote[:160]),
                         on_click=lambda e, c=c: actions.open_citation(c),
                     )
-                    for c in message.citations
+                    for number, c in enumerate(message.citations, start=1)
                 ],
                 wrap=True,
                 spacing=4,

@@ -281,7 +281,8 @@ def cmd_ask(quire: Quire, args: argparse.Namespace) -> int:
         elif isinstance(event, ToolCallReady):
             print(f"\n→ {event.name}({json.dumps(event.args, ensure_ascii=False)})", file=sys.stderr, flush=True)
         elif isinstance(event, CitationEvent):
-            print(f"\n  [{event.passage}] {event.start}: {event.quote[:100]}", flush=True)
+            cited = event.citation
+            print(f"\n  [{cited.passage}] {cited.start}: {cited.quote[:100]}", flush=True)
         elif isinstance(event, ErrorEvent):
             print(f"\nquire: error: {event.message}", file=sys.stderr, flush=True)
         elif isinstance(event, Done):

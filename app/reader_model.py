@@ -6,7 +6,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from core.books.locator import Locator, parse_locator
+from core.books.locator import Locator
 from core.errors import LocatorError
 from core.library import Bookmark, Highlight, SearchHit, SegmentRecord, TocRow
 from core.services import Quire
@@ -236,9 +236,8 @@ class ReaderViewModel:
         self.search_hits = sorted(hits, key=lambda hit: (hit.ordinal, hit.locator.offset or 0))  # in reading order
         return self.search_hits
 
-    def open_citation(self, start: str, end: str) -> SegmentRecord:
+    def open_citation(self, first: Locator, last: Locator) -> SegmentRecord:
         """Open the book at a cited passage and mark the quoted words (they may run over several segments)."""
-        first, last = parse_locator(start), parse_locator(end)
         record = self.go_to(first.segment_locator)
         last_ordinal = self.quire.ordinal_of(self.book.id, last.segment_locator)
         marks = []

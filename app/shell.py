@@ -36,7 +36,7 @@ from platform_adapters.base import PickedFile, SecretStore
 from platform_adapters.mobile import phone_os
 
 if TYPE_CHECKING:  # the chat model loads LangChain: imported in the background after the first screen
-    from app.chat_model import Citation
+    from core.agent.citations import Citation
 
 A = TypeVar("A")  # a dataclass of actions
 PHONES = (ft.PagePlatform.ANDROID, ft.PagePlatform.IOS)

@@ -60,8 +60,8 @@ def test_events_stream_in_order_and_citations_are_verified(quire: Quire) -> None
     first_result = next(e for e in events if isinstance(e, ToolResult))
     assert first_result.content.startswith("[1] ") and "<book_text>" in first_result.content
     [citation] = [e for e in events if isinstance(e, CitationEvent)]
-    segment = quire.show(1, citation.start.split(":")[0])[0]
-    assert "grins like that" in segment.text and citation.quote == "grins like that"
+    segment = quire.show(1, citation.citation.start.segment_locator)[0]
+    assert "grins like that" in segment.text and citation.citation.quote == "grins like that"
     assert kinds.index("citation") < kinds.index("text")
     assert "".join(e.text for e in events if isinstance(e, TextDelta)).startswith("The cat grins")
     assert events[-1] == Done("finished")

@@ -8,6 +8,7 @@ import threading
 from openai_mock import OpenAIMock, tool_call_deltas
 
 from app.chat_model import ChatViewModel, PartReducer, ViewMessage
+from core.agent.citations import Citation
 from core.agent.events import (
     CitationEvent,
     Done,
@@ -21,6 +22,7 @@ from core.agent.events import (
 )
 from core.agent.provider_config import store_key
 from core.agent.providers import ProviderConfig
+from core.books.locator import Locator
 from core.services import Quire
 from platform_adapters.memory import MemorySecrets
 
@@ -58,10 +60,10 @@ def test_reducer_builds_parts_in_stream_order_and_throttles_text() -> None:
         assert not reducer.flush_due()  # 30 ms apart: no redraw yet
     clock.now += 0.02
     assert reducer.flush_due()  # 110 ms after the last redraw
-    reducer.apply(CitationEvent(1, "8.2:10", "8.2:25", "grins like that"))
+    reducer.apply(CitationEvent(Citation(1, 1, Locator(8, 2, 10), Locator(8, 2, 25), "grins like that")))
     reducer.apply(Done())
     assert message.text == "The cat grins because it" and message.status == "complete"
-    assert [(c.number, c.quote) for c in message.citations] == [(1, "grins like that")]
+    assert [(str(c.start), c.quote) for c in message.citations] == [("8.2:10", "grins like that")]
 
 
 def test_reducer_marks_errors_and_stops() -> None:
@@ -103,7 +105,7 @@ def test_an_answer_streams_from_a_provider_and_is_saved(alice_quire: Quire) -> N
     assert answer.text == "The cat grins because it is a Cheshire cat [1]." and answer.status == "complete"
     assert answer.parts[1].state == "done" and answer.parts[1].result.startswith("[1] ")
     [citation] = answer.citations
-    assert "grins like that" in alice_quire.show(1, citation.start.split(":")[0])[0].text
+    assert "grins like that" in alice_quire.show(1, citation.start.segment_locator)[0].text
     assert ["reasoning", "tool"] in changes  # the tool card was drawn before any text arrived
     assert not chat.streaming and chat.thread_id is not None
     again = ChatViewModel(alice_quire, 1)  # reopening the book shows the latest thread as it was

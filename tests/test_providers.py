@@ -38,7 +38,7 @@ def test_streamed_tool_call_then_cited_answer(quire: Quire, monkeypatch: pytest.
         < kinds.index("text")
     )
     assert isinstance(events[0], ToolCallStarted) and events[0].name == "keyword_search"
-    assert [e.quote for e in events if isinstance(e, CitationEvent)] == ["grins like that"]
+    assert [e.citation.quote for e in events if isinstance(e, CitationEvent)] == ["grins like that"]
     assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "It is a Cheshire cat [1]."
     assert events[-1] == Done("finished")
     first = mock.requests[0]

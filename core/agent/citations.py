@@ -13,7 +13,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-from core.books.locator import Locator
+from core.books.locator import Locator, parse_locator
 from core.errors import CitationError
 from core.rag.chunks import ChunkStore
 from core.rag.search import Passage
@@ -33,6 +33,7 @@ class Citation:
     quote: str  # the book's text, not the model's rendering of it
 
     def to_dict(self) -> dict[str, Any]:
+        """The citation as JSON-ready values (locators as text): what is stored and what the CLI prints."""
         return {
             "book_id": self.book_id,
             "passage": self.passage,
@@ -40,6 +41,18 @@ class Citation:
             "end": str(self.end),
             "quote": self.quote,
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], book_id: int = 0) -> Citation:
+        """Back from ``to_dict`` (the one place stored locators are parsed); ``book_id`` for parts stored
+        before citations kept theirs."""
+        return cls(
+            int(data.get("book_id") or book_id),
+            int(data["passage"]),
+            parse_locator(data["start"]),
+            parse_locator(data["end"]),
+            str(data["quote"]),
+        )
 
 
 def _keep(char: str) -> bool:

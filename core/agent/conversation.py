@@ -97,5 +97,5 @@ def _offline_events(quire: Quire, book_id: int | None, question: str, spoilers: 
     answer = answer_offline(quire, book_id, question, spoilers=spoilers)
     yield TextDelta(answer.text)
     for citation in answer.citations:
-        yield CitationEvent(citation.passage, str(citation.start), str(citation.end), citation.quote)
+        yield CitationEvent(citation)
     yield Done()

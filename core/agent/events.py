@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from core.agent.citations import Citation
+
 
 @dataclass(frozen=True, slots=True)
 class AgentEvent:
@@ -74,13 +76,13 @@ class TextDelta(AgentEvent):
 
 @dataclass(frozen=True, slots=True)
 class CitationEvent(AgentEvent):
-    """A verified citation: passage number, exact locators, the book's words."""
+    """A verified citation (the one ``Citation`` value, typed locators included), as the ``cite`` tool made it."""
 
-    passage: int
-    start: str
-    end: str
-    quote: str
+    citation: Citation
     kind = "citation"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.kind, **self.citation.to_dict()}
 
 
 @dataclass(frozen=True, slots=True)

@@ -101,9 +101,7 @@ class ReadingAgent:
                             tool_calls += isinstance(event, ToolCallReady)
                             yield event
                         for citation in self.session.citations[cited:]:
-                            yield CitationEvent(
-                                citation.passage, str(citation.start), str(citation.end), citation.quote
-                            )
+                            yield CitationEvent(citation)
                         cited = len(self.session.citations)
         except GraphRecursionError:
             yield ErrorEvent("the agent took too many steps and was stopped; try a narrower question")

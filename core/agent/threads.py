@@ -64,13 +64,7 @@ class PartRecorder:
                     part.data.update(result=event.content, error=event.error)
             self._after_result = True
         elif isinstance(event, CitationEvent):
-            self.parts.append(
-                Part(
-                    "citation",
-                    {"passage": event.passage, "start": event.start, "end": event.end, "quote": event.quote},
-                    self.turn,
-                )
-            )
+            self.parts.append(Part("citation", event.citation.to_dict(), self.turn))
 
 
 class ChatStore:
