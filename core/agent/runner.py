@@ -13,6 +13,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, ToolMessage
 from langgraph.errors import GraphRecursionError
 
+from core.agent.citations import Citation
 from core.agent.events import (
     AgentEvent,
     CitationEvent,
@@ -77,7 +78,6 @@ class ReadingAgent:
     def stream(self, question: str, history: list[Any] | None = None) -> Iterator[AgentEvent]:
         """Events in the order they happen; always ends with Done."""
         messages = [*(history or []), {"role": "user", "content": question}]
-        cited = len(self.session.citations)
         tool_calls = 0
         try:
             stream = self.agent.stream(
@@ -100,9 +100,6 @@ class ReadingAgent:
                         for event in _update_events(node, update or {}):
                             tool_calls += isinstance(event, ToolCallReady)
                             yield event
-                        for citation in self.session.citations[cited:]:
-                            yield CitationEvent(citation)
-                        cited = len(self.session.citations)
         except GraphRecursionError:
             yield ErrorEvent("the agent took too many steps and was stopped; try a narrower question")
             yield Done("limit")
@@ -175,3 +172,5 @@ def _update_events(node: str, update: dict[str, Any]) -> Iterator[AgentEvent]:
         elif isinstance(message, ToolMessage):
             content = message.content if isinstance(message.content, str) else json.dumps(message.content)
             yield ToolResult(message.tool_call_id, message.name or "", content, message.status == "error")
+            if isinstance(message.artifact, Citation):  # the cite tool's verified citation, with its result
+                yield CitationEvent(message.artifact)

@@ -64,7 +64,6 @@ class ReadingSession:
     spoilers_allowed: bool = False
     selection: str = ""  # the passage the reader selected in the reader, if any
     passages: dict[int, Passage] = field(default_factory=dict)
-    citations: list[Citation] = field(default_factory=list)
 
     @property
     def bound(self) -> int | None:
@@ -199,16 +198,15 @@ class ReadingSession:
         """Search the open book by its words (it is not indexed for meaning yet). Returns numbered passages."""
         return self._search(query, "keyword", k)
 
-    def cite(self, passage: int, quote: str) -> str:
+    def cite(self, passage: int, quote: str) -> tuple[str, Citation | None]:
         """Cite a few exact words from a numbered passage; Quire checks them against the book."""
         if passage not in self.passages:
-            return f"There is no passage [{passage}]: search first, then cite a number from the results."
+            return f"There is no passage [{passage}]: search first, then cite a number from the results.", None
         try:
             citation = self.quire.verify_quote(self.passages[passage], passage, quote)
         except CitationError as error:
-            return f"Citation refused: {error}."
-        self.citations.append(citation)
-        return f"Citation [{passage}] verified at {citation.start}."
+            return f"Citation refused: {error}.", None
+        return f"Citation [{passage}] verified at {citation.start}.", citation  # the citation rides with the result
 
     def search_notes(self, query: str) -> str:
         """Search the reader's own highlights and notes (in the open book, or all books)."""
@@ -313,6 +311,16 @@ class ReadingSession:
         functions: list[Callable[..., str]] = [
             self.list_books, self.reading_progress, self.search_notes, self.table_of_contents, self.read_chapter,
             self.current_chapter, self.around_position, self.selected_text, self.search_book, self.keyword_search,
-            self.chapter_passages, self.find_quotes, self.compare_sections, self.cite,
+            self.chapter_passages, self.find_quotes, self.compare_sections,
         ]  # fmt: skip
-        return [StructuredTool.from_function(f, name=f.__name__, description=f.__doc__) for f in functions]
+        tools: list[BaseTool] = [
+            StructuredTool.from_function(f, name=f.__name__, description=f.__doc__) for f in functions
+        ]
+        # cite returns (text for the model, the verified Citation): the citation travels as the tool message's
+        # artifact, so the runner reads it from the result instead of polling the session.
+        tools.append(
+            StructuredTool.from_function(
+                self.cite, name="cite", description=self.cite.__doc__, response_format="content_and_artifact"
+            )
+        )
+        return tools
