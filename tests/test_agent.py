@@ -212,3 +212,15 @@ def test_provider_chunk_shapes_become_the_same_events() -> None:
         {"type": "reasoning", "text": "Hmm."}, {"type": "text", "text": "Hi"}]  # fmt: skip
     assert [e.to_dict() for e in _message_events(deepseek)] == [{"type": "reasoning", "text": "Let me think."}]
     assert [e.kind for e in _message_events(openai)] == ["text", "tool_call_started"]
+
+
+def test_every_registered_tool_is_a_documented_session_method(quire: Quire) -> None:
+    from core.agent.tools import TOOLS
+
+    session = ReadingSession(quire, 1, spoilers_allowed=True, selection="a passage")
+    tools = session.tools()
+    assert [t.name for t in tools] == [spec.name for spec in TOOLS]  # one list: the registry
+    assert all(t.description and t.description == getattr(session, t.name).__doc__ for t in tools)
+    assert {spec.purpose for spec in TOOLS} == {"library", "reading", "searching", "citing"}
+    assert session.available_tools() <= {spec.name for spec in TOOLS}
+    assert [t.response_format for t in tools if t.name == "cite"] == ["content_and_artifact"]

@@ -10,7 +10,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from langchain_core.tools import BaseTool, StructuredTool
 
@@ -55,6 +55,67 @@ def language_code(code: str) -> str:
     return re.sub(r"[^A-Za-z0-9-]", "", code)[:35] or "unknown"
 
 
+class ToolState(NamedTuple):
+    """What decides which tools are offered: read once per model call."""
+
+    book_open: bool
+    indexed: bool
+    selected: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    """One agent tool: the ``ReadingSession`` method that runs it, when it is offered, what it is for.
+
+    ``artifact``: the method returns (text for the model, a value for Quire) and the value rides on the tool
+    message (``cite`` and its verified Citation).
+    """
+
+    name: str
+    purpose: str  # library, reading, searching, citing
+    offered: Callable[[ToolState], bool]
+    artifact: bool = False
+
+
+def _always(state: ToolState) -> bool:
+    return True
+
+
+def _book_open(state: ToolState) -> bool:
+    return state.book_open
+
+
+def _selected(state: ToolState) -> bool:
+    return state.book_open and state.selected
+
+
+def _indexed(state: ToolState) -> bool:
+    return state.book_open and state.indexed
+
+
+def _not_indexed(state: ToolState) -> bool:
+    return state.book_open and not state.indexed
+
+
+# Every tool, once: adding one is a method on ReadingSession and a line here.
+TOOLS: tuple[ToolSpec, ...] = (
+    ToolSpec("list_books", "library", _always),
+    ToolSpec("reading_progress", "library", _always),
+    ToolSpec("search_notes", "library", _always),
+    ToolSpec("table_of_contents", "reading", _book_open),
+    ToolSpec("read_chapter", "reading", _book_open),
+    ToolSpec("current_chapter", "reading", _book_open),
+    ToolSpec("around_position", "reading", _book_open),
+    ToolSpec("selected_text", "reading", _selected),
+    ToolSpec("search_book", "searching", _indexed),
+    ToolSpec("keyword_search", "searching", _not_indexed),  # until the book is indexed for meaning
+    ToolSpec("chapter_passages", "searching", _indexed),
+    ToolSpec("find_quotes", "searching", _indexed),
+    ToolSpec("compare_sections", "searching", _indexed),
+    ToolSpec("cite", "citing", _book_open, artifact=True),
+)
+
+
 @dataclass
 class ReadingSession:
     """What the agent may see in one conversation: the open book, the bound, what it has cited."""
@@ -87,15 +148,8 @@ class ReadingSession:
 
     def available_tools(self) -> set[str]:
         """The tools that make sense now (the middleware offers only these to the model)."""
-        names = {"list_books", "reading_progress", "search_notes"}
-        if self.book_id is not None:
-            names |= {"table_of_contents", "read_chapter", "current_chapter", "around_position", "cite"}
-            names |= {"selected_text"} if self.selection else set()
-            if self.indexed:
-                names |= {"search_book", "chapter_passages", "find_quotes", "compare_sections"}
-            else:
-                names |= {"keyword_search"}
-        return names
+        state = ToolState(self.book_id is not None, self.book_id is not None and self.indexed, bool(self.selection))
+        return {spec.name for spec in TOOLS if spec.offered(state)}
 
     # -- the tools ----------------------------------------------------------------------------
     def list_books(self) -> str:
@@ -307,20 +361,20 @@ class ReadingSession:
         return self.quire.toc(self.book)
 
     def tools(self) -> list[BaseTool]:
-        """Every tool, as LangChain tools (the middleware filters them per call)."""
-        functions: list[Callable[..., str]] = [
-            self.list_books, self.reading_progress, self.search_notes, self.table_of_contents, self.read_chapter,
-            self.current_chapter, self.around_position, self.selected_text, self.search_book, self.keyword_search,
-            self.chapter_passages, self.find_quotes, self.compare_sections,
-        ]  # fmt: skip
-        tools: list[BaseTool] = [
-            StructuredTool.from_function(f, name=f.__name__, description=f.__doc__) for f in functions
-        ]
-        # cite returns (text for the model, the verified Citation): the citation travels as the tool message's
-        # artifact, so the runner reads it from the result instead of polling the session.
-        tools.append(
-            StructuredTool.from_function(
-                self.cite, name="cite", description=self.cite.__doc__, response_format="content_and_artifact"
+        """Every registered tool, as a LangChain tool (the middleware filters them per call).
+
+        This is the one place tools meet LangChain; an artifact tool's value (cite's Citation) travels on its
+        tool message, so the runner reads it from the result instead of polling the session.
+        """
+        tools: list[BaseTool] = []
+        for spec in TOOLS:
+            function = getattr(self, spec.name)
+            tools.append(
+                StructuredTool.from_function(
+                    function,
+                    name=spec.name,
+                    description=function.__doc__,
+                    response_format="content_and_artifact" if spec.artifact else "content",
+                )
             )
-        )
         return tools
