@@ -20,10 +20,10 @@ from flet.pubsub.pubsub_hub import PubSubHub
 ENCODE = configure_encode_object_for_msgpack(BaseControl)
 
 
-def encode(*payload: object) -> bytes:
+def encode(payload: object) -> bytes:
     """Serialize as Flet's socket server does; it is serializing that snapshots what the client was sent, so list
     changes (a service registered, a control appended) show in the next patch."""
-    return msgpack.packb(list(payload) if len(payload) > 1 else payload[0], default=ENCODE)
+    return msgpack.packb(payload, default=ENCODE)
 
 
 class RecordingConnection(Connection):
@@ -43,7 +43,7 @@ class RecordingConnection(Connection):
 
     def send_message(self, message) -> None:
         self.sent.append(message)
-        encode(message.action, message.body)  # as a real connection does: this records what the client now has
+        encode([message.action, message.body])  # as a real connection does: this records what the client now has
         if message.action == MessageAction.INVOKE_METHOD and self.session is not None:
             body = message.body
             control = self.session.index.get(body.control_id)
