@@ -9,110 +9,29 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 
-from core.agent.citations import Citation
-from core.agent.events import (
-    AgentEvent,
-    CitationEvent,
-    Done,
-    ErrorEvent,
-    ReasoningDelta,
-    TextDelta,
-    ThreadEvent,
-    ToolArgsDelta,
-    ToolCallReady,
-    ToolCallStarted,
-    ToolResult,
-)
+from core.agent.events import AgentEvent, Done, ErrorEvent, ThreadEvent
+from core.agent.message import Message, MessageFold, Part
 from core.agent.provider_config import ProviderConfig
-from core.agent.threads import StoredMessage
 from core.services import Quire
 
 FLUSH_INTERVAL = 0.1  # seconds: streamed text is redrawn at most ten times a second
 
 
-@dataclass
-class ViewPart:
-    """One thing the panel draws inside an answer, in the order it streamed."""
-
-    kind: str  # reasoning, tool, text, error
-    text: str = ""  # reasoning, text or error text; a tool's arguments as they stream
-    name: str = ""  # tool name
-    call_id: str = ""
-    args: dict | None = None
-    result: str = ""
-    state: str = "running"  # tools: running, done, error
-
-
-@dataclass
-class ViewMessage:
-    role: str  # user, assistant
-    parts: list[ViewPart] = field(default_factory=list)
-    citations: list[Citation] = field(default_factory=list)
-    status: str = "complete"  # streaming, complete, stopped, error
-
-    @property
-    def text(self) -> str:
-        return "".join(p.text for p in self.parts if p.kind == "text")
-
-
 class PartReducer:
-    """Folds agent events into a ViewMessage; tells the UI when a redraw is due (throttled text)."""
+    """Feeds agent events to the core's MessageFold and tells the UI when a redraw is due (throttled text)."""
 
-    def __init__(self, message: ViewMessage, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, message: Message, clock: Callable[[], float] = time.monotonic) -> None:
         self.message = message
         self.clock = clock
         self.dirty = False
         self._urgent = False
         self._last_flush = float("-inf")
-        self._tools_by_index: dict[int, ViewPart] = {}
+        self._fold = MessageFold(message)
 
     def apply(self, event: AgentEvent) -> None:
-        parts = self.message.parts
-        if isinstance(event, ReasoningDelta | TextDelta):
-            kind = "reasoning" if isinstance(event, ReasoningDelta) else "text"
-            if parts and parts[-1].kind == kind:
-                parts[-1].text += event.text
-            else:
-                parts.append(ViewPart(kind, event.text, state="done"))
-                self._urgent = True
-        elif isinstance(event, ToolCallStarted):  # the card appears as soon as the name is known
-            card = ViewPart("tool", name=event.name, call_id=event.call_id)
-            parts.append(card)
-            self._tools_by_index[event.index] = card
-            self._urgent = True
-        elif isinstance(event, ToolArgsDelta):
-            if event.index in self._tools_by_index:
-                self._tools_by_index[event.index].text += event.text
-        elif isinstance(event, ToolCallReady):
-            card = self._card(event.call_id, event.name)
-            card.args = event.args
-        elif isinstance(event, ToolResult):
-            card = self._card(event.call_id, event.name)
-            card.result, card.state = event.content, "error" if event.error else "done"
-            self._urgent = True
-        elif isinstance(event, CitationEvent):
-            self.message.citations.append(event.citation)
-            self._urgent = True
-        elif isinstance(event, ErrorEvent):
-            parts.append(ViewPart("error", event.message, state="error"))
-            self._urgent = True
-        elif isinstance(event, Done):
-            self.message.status = {"stopped": "stopped", "error": "error"}.get(event.reason, "complete")
-            for part in parts:
-                if part.kind == "tool" and part.state == "running":
-                    part.state = "error" if self.message.status != "complete" else "done"
-            self._urgent = True
+        self._urgent |= self._fold.add(event)
         self.dirty = True
-
-    def _card(self, call_id: str, name: str) -> ViewPart:
-        for part in self.message.parts:
-            if part.kind == "tool" and part.call_id == call_id:
-                return part
-        card = ViewPart("tool", name=name, call_id=call_id)  # a provider that sent no start event
-        self.message.parts.append(card)
-        return card
 
     def flush_due(self) -> bool:
         """True when the UI should redraw now: a new part at once, streamed text at most every 100 ms."""
@@ -122,30 +41,6 @@ class PartReducer:
             self._last_flush = now
             return True
         return False
-
-
-def view_message(stored: StoredMessage, book_id: int) -> ViewMessage:
-    """A saved message as the panel draws it."""
-    message = ViewMessage(stored.role, status=stored.status)
-    for part in stored.parts:
-        data = part.data
-        if part.kind in ("text", "reasoning"):
-            message.parts.append(ViewPart(part.kind, data.get("text", ""), state="done"))
-        elif part.kind == "tool_call":
-            state = "error" if data.get("error") else ("done" if "result" in data else "error")
-            message.parts.append(
-                ViewPart(
-                    "tool",
-                    name=data["name"],
-                    call_id=data["id"],
-                    args=data.get("args"),
-                    result=data.get("result", ""),
-                    state=state,
-                )
-            )
-        elif part.kind == "citation":
-            message.citations.append(Citation.from_dict(data, book_id))
-    return message
 
 
 class ChatViewModel:
@@ -167,7 +62,7 @@ class ChatViewModel:
         self.secrets = secrets
         self.spoilers = spoilers
         self.clock = clock
-        self.messages: list[ViewMessage] = []
+        self.messages: list[Message] = []
         self.thread_id: int | None = None
         self.streaming = False
         self._stop = threading.Event()
@@ -184,7 +79,7 @@ class ChatViewModel:
 
     def open_thread(self, thread_id: int) -> None:
         self.thread_id = thread_id
-        self.messages = [view_message(m, self.book_id) for m in self.quire.chat_messages(thread_id)]
+        self.messages = self.quire.chat_messages(thread_id)
 
     def new_thread(self) -> None:
         """An empty conversation; it is saved with its first question."""
@@ -234,8 +129,8 @@ class ChatViewModel:
         question = question.strip()
         if not question or self.streaming:
             return None
-        self.messages.append(ViewMessage("user", [ViewPart("text", question, state="done")]))
-        answer = ViewMessage("assistant", status="streaming")
+        self.messages.append(Message("user", parts=[Part("text", {"text": question})], book_id=self.book_id))
+        answer = Message("assistant", status="streaming", book_id=self.book_id)
         self.messages.append(answer)
         reducer = PartReducer(answer, self.clock)
         self._stop.clear()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -14,8 +13,9 @@ from app.theme import FONT_FAMILIES
 from core.agent.safe_markdown import without_remote_images
 
 if TYPE_CHECKING:  # the chat model loads LangChain: the app imports it on first use, not at start
-    from app.chat_model import ChatViewModel, ViewMessage, ViewPart
+    from app.chat_model import ChatViewModel
     from core.agent.citations import Citation
+    from core.agent.message import Message, Part
 
 
 @dataclass
@@ -49,30 +49,30 @@ class ChatStatus:
     selection: str | None
 
 
-def _tool_card(part: ViewPart, t: Translator) -> ft.Control:
+def _tool_card(part: Part, t: Translator) -> ft.Control:
     if part.state == "running":
         icon: ft.Control = ft.ProgressRing(width=16, height=16, stroke_width=2)
     elif part.state == "error":
         icon = ft.Icon(ft.Icons.ERROR_OUTLINE, color=ft.Colors.ERROR, size=18)
     else:
         icon = ft.Icon(ft.Icons.CHECK_CIRCLE_OUTLINE, color=ft.Colors.PRIMARY, size=18)
-    args = json.dumps(part.args, ensure_ascii=False) if part.args is not None else part.text
+    args = part.text  # the arguments, as they stream and then whole
     return ft.ExpansionTile(
         leading=icon,
-        title=ft.Text(t("chat.tool", name=part.name), size=13, weight=ft.FontWeight.W_600),
+        title=ft.Text(t("chat.tool", name=part.data["name"]), size=13, weight=ft.FontWeight.W_600),
         subtitle=ft.Text(args, size=11, max_lines=1, color=ft.Colors.ON_SURFACE_VARIANT) if args else None,
         dense=True,
         controls=[
             ft.Text(t("chat.tool.args"), size=11, weight=ft.FontWeight.BOLD),
             ft.Text(args or "—", size=12, selectable=True, font_family=FONT_FAMILIES["monospace"]),
             ft.Text(t("chat.tool.result"), size=11, weight=ft.FontWeight.BOLD),
-            ft.Text(part.result or "…", size=12, selectable=True, max_lines=20),
+            ft.Text(part.data.get("result") or "…", size=12, selectable=True, max_lines=20),
         ],
         expanded_cross_axis_alignment=ft.CrossAxisAlignment.START,
     )
 
 
-def _part(part: ViewPart, t: Translator) -> ft.Control:
+def _part(part: Part, t: Translator) -> ft.Control:
     if part.kind == "reasoning":
         return ft.ExpansionTile(
             leading=ft.Icon(ft.Icons.PSYCHOLOGY_OUTLINED, size=18),
@@ -80,7 +80,7 @@ def _part(part: ViewPart, t: Translator) -> ft.Control:
             dense=True,
             controls=[ft.Text(part.text, size=12, italic=True, selectable=True, color=ft.Colors.ON_SURFACE_VARIANT)],
         )
-    if part.kind == "tool":
+    if part.kind == "tool_call":
         return _tool_card(part, t)
     if part.kind == "error":
         return ft.Row(
@@ -94,7 +94,7 @@ def _part(part: ViewPart, t: Translator) -> ft.Control:
     )
 
 
-def _message(message: ViewMessage, last: bool, actions: ChatActions, t: Translator) -> ft.Control:
+def _message(message: Message, last: bool, actions: ChatActions, t: Translator) -> ft.Control:
     if message.role == "user":
         return ft.Row(
             [
@@ -109,7 +109,7 @@ def _message(message: ViewMessage, last: bool, actions: ChatActions, t: Translat
             alignment=ft.MainAxisAlignment.END,
             wrap=True,
         )
-    controls = [_part(p, t) for p in message.parts]
+    controls = [_part(p, t) for p in message.shown_parts]
     if message.citations:
         controls.append(
             ft.Row(

@@ -45,8 +45,9 @@ if TYPE_CHECKING:  # the agent's modules load LangChain: imported when the first
 
     from core.agent.citations import Citation
     from core.agent.events import AgentEvent
+    from core.agent.message import Message
     from core.agent.provider_config import ProviderConfig
-    from core.agent.threads import ChatStore, StoredMessage
+    from core.agent.threads import ChatStore
 
 LIBRARY_ENV = "QUIRE_LIBRARY"
 
@@ -357,10 +358,14 @@ class Quire:
         *,
         mode: str = "hybrid",
         k: int = 10,
-        before: str | Locator | None = None,
+        before: str | Locator | int | None = None,
         sections: tuple[int, int] | None = None,
     ) -> list[Passage]:
-        """Passages for a query in a book (or the library); ``before`` is the spoiler bound, inclusive."""
+        """Passages for a query in a book (or the library).
+
+        ``before`` is the spoiler bound, inclusive: a locator, or a place in reading order (a global ordinal,
+        as ``Position.ordinal`` gives it).
+        """
         book_id = self.book(reference).id if reference is not None else None
         if book_id is not None:
             self._chunks.ensure_default(book_id)  # an import cut between its two steps left none
@@ -368,8 +373,11 @@ class Quire:
         if before is not None:
             if book_id is None:
                 raise QuireError("a spoiler bound (before) needs a book")
-            locator = parse_locator(before) if isinstance(before, str) else before
-            max_ordinal = self._library.ordinal_of(book_id, locator)
+            if isinstance(before, int):
+                max_ordinal = before
+            else:
+                locator = parse_locator(before) if isinstance(before, str) else before
+                max_ordinal = self._library.ordinal_of(book_id, locator)
         return self._retriever.search(
             query, book_id=book_id, mode=mode, k=k, max_ordinal=max_ordinal, sections=sections
         )
@@ -447,7 +455,7 @@ class Quire:
         book_id = self.book(reference).id if reference is not None else None
         return self._chat_store().threads(book_id)
 
-    def chat_messages(self, thread_id: int) -> list[StoredMessage]:
+    def chat_messages(self, thread_id: int) -> list[Message]:
         """A conversation's messages, each as its stored parts in the order they streamed."""
         return self._chat_store().messages(thread_id)
 

@@ -8,7 +8,8 @@ from fakechat import ScriptedChatModel
 
 from core.agent.events import CitationEvent, Done, ReasoningDelta, TextDelta, ToolCallReady, ToolCallStarted, ToolResult
 from core.agent.runner import ReadingAgent
-from core.agent.tools import ReadingSession, untrusted
+from core.agent.tools import ReadingSession
+from core.agent.untrusted import untrusted
 from core.services import Quire
 
 
@@ -222,5 +223,7 @@ def test_every_registered_tool_is_a_documented_session_method(quire: Quire) -> N
     assert [t.name for t in tools] == [spec.name for spec in TOOLS]  # one list: the registry
     assert all(t.description and t.description == getattr(session, t.name).__doc__ for t in tools)
     assert {spec.purpose for spec in TOOLS} == {"library", "reading", "searching", "citing"}
+    modules = {spec.name: getattr(ReadingSession, spec.name).__module__ for spec in TOOLS}
+    assert all(modules[spec.name] == f"core.agent.tools.{spec.purpose}" for spec in TOOLS)  # a module per purpose
     assert session.available_tools() <= {spec.name for spec in TOOLS}
     assert [t.response_format for t in tools if t.name == "cite"] == ["content_and_artifact"]

@@ -7,7 +7,7 @@ import threading
 
 from openai_mock import OpenAIMock, tool_call_deltas
 
-from app.chat_model import ChatViewModel, PartReducer, ViewMessage
+from app.chat_model import ChatViewModel, PartReducer
 from core.agent.citations import Citation
 from core.agent.events import (
     CitationEvent,
@@ -20,6 +20,7 @@ from core.agent.events import (
     ToolCallStarted,
     ToolResult,
 )
+from core.agent.message import Message
 from core.agent.provider_config import store_key
 from core.agent.providers import ProviderConfig
 from core.books.locator import Locator
@@ -37,15 +38,15 @@ class Clock:
 
 def test_reducer_builds_parts_in_stream_order_and_throttles_text() -> None:
     clock = Clock()
-    message = ViewMessage("assistant", status="streaming")
+    message = Message("assistant", status="streaming")
     reducer = PartReducer(message, clock)
     reducer.apply(ReasoningDelta("Look for "))
     assert reducer.flush_due()  # a new part is drawn at once
     reducer.apply(ReasoningDelta("the cat."))
     assert not reducer.flush_due()  # more of the same part: wait for the interval
     reducer.apply(ToolCallStarted("c1", "keyword_search", 0))
-    assert reducer.flush_due() and [p.kind for p in message.parts] == ["reasoning", "tool"]
-    assert message.parts[1].state == "running" and message.parts[1].args is None  # card before its arguments
+    assert reducer.flush_due() and [p.kind for p in message.parts] == ["reasoning", "tool_call"]
+    assert message.parts[1].state == "running" and message.parts[1].data["args"] is None  # card before its arguments
     reducer.apply(ToolArgsDelta(0, '{"query": '))
     reducer.apply(ToolArgsDelta(0, '"cat"}'))
     reducer.apply(ToolCallReady("c1", "keyword_search", {"query": "cat"}))
@@ -67,15 +68,15 @@ def test_reducer_builds_parts_in_stream_order_and_throttles_text() -> None:
 
 
 def test_reducer_marks_errors_and_stops() -> None:
-    message = ViewMessage("assistant", status="streaming")
+    message = Message("assistant", status="streaming")
     reducer = PartReducer(message, Clock())
     reducer.apply(TextDelta("The Queen"))
     reducer.apply(ToolCallStarted("c1", "read_chapter", 0))
     reducer.apply(ErrorEvent("The provider closed the connection mid-answer: what arrived is kept."))
     reducer.apply(Done("error"))
-    assert [p.kind for p in message.parts] == ["text", "tool", "error"]
+    assert [p.kind for p in message.parts] == ["text", "tool_call", "error"]
     assert message.status == "error" and message.parts[1].state == "error"  # never left spinning
-    stopped = ViewMessage("assistant", status="streaming")
+    stopped = Message("assistant", status="streaming")
     reducer = PartReducer(stopped, Clock())
     reducer.apply(TextDelta("Half an"))
     reducer.apply(Done("stopped"))
@@ -101,17 +102,17 @@ def test_an_answer_streams_from_a_provider_and_is_saved(alice_quire: Quire) -> N
         chat.ask("Why does the cat grin?", lambda: changes.append([p.kind for p in chat.messages[-1].parts]))
         chat.wait()
     answer = chat.messages[-1]
-    assert [p.kind for p in answer.parts] == ["reasoning", "tool", "tool", "text"]
+    assert [p.kind for p in answer.shown_parts] == ["reasoning", "tool_call", "tool_call", "text"]
     assert answer.text == "The cat grins because it is a Cheshire cat [1]." and answer.status == "complete"
-    assert answer.parts[1].state == "done" and answer.parts[1].result.startswith("[1] ")
+    assert answer.parts[1].state == "done" and answer.parts[1].data["result"].startswith("[1] ")
     [citation] = answer.citations
     assert "grins like that" in alice_quire.show(1, citation.start.segment_locator)[0].text
-    assert ["reasoning", "tool"] in changes  # the tool card was drawn before any text arrived
+    assert ["reasoning", "tool_call"] in changes  # the tool card was drawn before any text arrived
     assert not chat.streaming and chat.thread_id is not None
     again = ChatViewModel(alice_quire, 1)  # reopening the book shows the latest thread as it was
     assert [m.role for m in again.messages] == ["user", "assistant"]
     assert again.messages[1].text == answer.text and again.messages[1].citations[0].start == citation.start
-    assert [p.kind for p in again.messages[1].parts] == ["reasoning", "tool", "tool", "text"]
+    assert again.messages[1].parts == answer.parts  # stored and streamed folds agree
 
 
 def test_stop_keeps_the_partial_answer_marked_stopped(alice_quire: Quire) -> None:
@@ -157,3 +158,33 @@ def test_threads_new_rename_delete_and_regenerate(alice_quire: Quire) -> None:
     assert len(alice_quire.chat_messages(chat.thread_id)) == 2
     chat.delete_thread()
     assert chat.thread_id == first and [t["id"] for t in chat.threads()] == [first]
+
+
+def test_what_the_panel_drew_is_what_a_reopened_thread_shows(alice_quire: Quire) -> None:
+    """One fold: the parts drawn while streaming are the parts stored, error and unfinished tool call included."""
+    from dbkit import inside
+
+    from core.agent.message import MessageFold
+    from core.agent.threads import ChatStore
+
+    live = Message("assistant", status="streaming", book_id=1)
+    fold = MessageFold(live)
+    for event in (
+        TextDelta("Looking"),
+        ToolCallStarted("c1", "read_chapter", 0),
+        ToolArgsDelta(0, '{"entry": '),  # cut mid-arguments
+        ErrorEvent("The provider closed the connection mid-answer: what arrived is kept."),
+        Done("error"),
+    ):
+        fold.add(event)
+    assert [(p.kind, p.state) for p in live.parts] == [("text", "done"), ("tool_call", "error"), ("error", "done")]
+    store = ChatStore(inside(alice_quire, "library"))
+    thread = store.new_thread(1, "q")
+    store.add_message(thread, "assistant", live.parts, live.status)
+    [saved] = alice_quire.chat_messages(thread)
+    assert saved.status == "error" and [(p.kind, p.state, p.text) for p in saved.parts] == [
+        ("text", "done", "Looking"),
+        ("tool_call", "error", ""),  # what streamed of the arguments is not stored
+        ("error", "done", "The provider closed the connection mid-answer: what arrived is kept."),
+    ]
+    assert store.history(thread)[0].tool_calls == []  # a call without arguments is not replayed to the model

@@ -9,7 +9,8 @@ from epubkit import make_epub
 from fakechat import ScriptedChatModel
 
 from core.agent.runner import ReadingAgent
-from core.agent.tools import ReadingSession, untrusted
+from core.agent.tools import ReadingSession
+from core.agent.untrusted import untrusted
 from core.services import Quire
 
 VARIANTS = [

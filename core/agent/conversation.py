@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 from langchain_core.language_models import BaseChatModel
 
 from core.agent.events import AgentEvent, CitationEvent, Done, ErrorEvent, TextDelta, ThreadEvent
+from core.agent.message import Message, MessageFold, Part
 from core.agent.offline import answer_offline
 from core.agent.provider_config import ProviderConfig
 from core.agent.providers import make_chat_model
 from core.agent.runner import ReadingAgent
-from core.agent.threads import Part, PartRecorder
 from core.agent.tools import ReadingSession
 from core.errors import LocalOnlyError, QuireError
 from core.network_policy import NetworkPolicy, is_local_url
@@ -21,8 +21,6 @@ from core.secrets import SecretStore
 if TYPE_CHECKING:
     from core.agent.threads import ChatStore
     from core.services import Quire
-
-STATUS = {"finished": "complete", "error": "error", "stopped": "stopped", "limit": "complete", "repeated": "complete"}
 
 
 def ask(
@@ -51,8 +49,8 @@ def ask(
         store.check_thread(thread_id, book_id)
     history = store.history(thread_id)
     store.add_message(thread_id, "user", [Part("text", {"text": question})])
-    recorder = PartRecorder()
-    status = "stopped"  # until the run says otherwise (a consumer that stops early leaves it so)
+    answer = Message("assistant", status="stopped")  # until the run says otherwise (a consumer may stop early)
+    fold = MessageFold(answer)
     try:
         yield ThreadEvent(thread_id)
         if provider is None and model is None:
@@ -65,12 +63,11 @@ def ask(
             agent = ReadingAgent(session, chat_model, provider=provider)
             events = agent.stream(question, history)
         for event in events:
-            recorder.add(event)
-            if isinstance(event, Done):
-                status = STATUS.get(event.reason, "complete")
+            fold.add(event)
             yield event
     finally:
-        store.add_message(thread_id, "assistant", recorder.parts, status)
+        fold.end(answer.status)  # idempotent after Done; marks a stopped run's unanswered tool calls
+        store.add_message(thread_id, "assistant", answer.parts, answer.status)
 
 
 def _given(provider: ProviderConfig | None) -> ProviderConfig:

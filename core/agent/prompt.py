@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from core.agent.tools import ReadingSession
 
-from core.agent.tools import language_code, untrusted
+from core.agent.untrusted import language_code, untrusted
 
 SYSTEM_PROMPT = """You are Quire's reading companion. You answer questions about the reader's books from the books \
 themselves, not from memory.

@@ -3,68 +3,14 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
-from core.agent.events import AgentEvent, CitationEvent, ReasoningDelta, TextDelta, ToolCallReady, ToolResult
+from core.agent.message import Message, Part
 from core.errors import QuireError
 from core.library.db import inserted_id, now
 from core.library.store import Library
-
-
-@dataclass
-class Part:
-    """One piece of a message, in the order it streamed: text, reasoning, tool_call or citation."""
-
-    kind: str
-    data: dict[str, Any]
-    turn: int = 0  # which model turn of the run produced it (a turn ends when its tool results arrive)
-
-
-@dataclass
-class StoredMessage:
-    id: int
-    role: str  # user or assistant
-    status: str  # complete, stopped, error
-    parts: list[Part] = field(default_factory=list)
-
-    @property
-    def text(self) -> str:
-        return "".join(p.data["text"] for p in self.parts if p.kind == "text")
-
-
-class PartRecorder:
-    """Folds the event stream into parts: consecutive deltas merge, tool calls gather their results."""
-
-    def __init__(self) -> None:
-        self.parts: list[Part] = []
-        self.turn = 0
-        self._after_result = False
-
-    def add(self, event: AgentEvent) -> None:
-        if isinstance(event, ReasoningDelta | TextDelta | ToolCallReady) and self._after_result:
-            self.turn += 1
-            self._after_result = False
-        if isinstance(event, ReasoningDelta | TextDelta):
-            kind = "reasoning" if isinstance(event, ReasoningDelta) else "text"
-            last = self.parts[-1] if self.parts else None
-            if last and last.kind == kind and last.turn == self.turn:
-                last.data["text"] += event.text
-            else:
-                self.parts.append(Part(kind, {"text": event.text}, self.turn))
-        elif isinstance(event, ToolCallReady):
-            self.parts.append(
-                Part("tool_call", {"id": event.call_id, "name": event.name, "args": event.args}, self.turn)
-            )
-        elif isinstance(event, ToolResult):
-            for part in self.parts:
-                if part.kind == "tool_call" and part.data["id"] == event.call_id:
-                    part.data.update(result=event.content, error=event.error)
-            self._after_result = True
-        elif isinstance(event, CitationEvent):
-            self.parts.append(Part("citation", event.citation.to_dict(), self.turn))
 
 
 class ChatStore:
@@ -126,19 +72,22 @@ class ChatStore:
             conn.executemany(
                 "INSERT INTO message_parts VALUES (?,?,?,?)",
                 [
-                    (message_id, i, p.kind, json.dumps({**p.data, "turn": p.turn}, ensure_ascii=False))
+                    (message_id, i, p.kind, json.dumps({**p.stored(), "turn": p.turn}, ensure_ascii=False))
                     for i, p in enumerate(parts)
                 ],
             )
             conn.execute("UPDATE threads SET updated_at = ? WHERE id = ?", (now(), thread_id))
         return message_id
 
-    def messages(self, thread_id: int) -> list[StoredMessage]:
+    def messages(self, thread_id: int) -> list[Message]:
+        """A thread's messages in order, each with its parts as they streamed."""
+        thread = self.library.conn.execute("SELECT book_id FROM threads WHERE id = ?", (thread_id,)).fetchone()
+        book_id = (thread["book_id"] if thread else None) or 0
         result = []
         for row in self.library.conn.execute(
             "SELECT * FROM messages WHERE thread_id = ? ORDER BY id", (thread_id,)
         ).fetchall():
-            message = StoredMessage(row["id"], row["role"], row["status"])
+            message = Message(row["role"], row["status"], id=row["id"], book_id=book_id)
             for part in self.library.conn.execute(
                 "SELECT kind, data FROM message_parts WHERE message_id = ? ORDER BY idx", (row["id"],)
             ):
@@ -158,7 +107,7 @@ class ChatStore:
             for part in message.parts:
                 turns.setdefault(part.turn, []).append(part)
             for parts in turns.values():
-                calls = [p.data for p in parts if p.kind == "tool_call"]
+                calls = [p.data for p in parts if p.kind == "tool_call" and p.data.get("args") is not None]
                 reasoning = "".join(p.data["text"] for p in parts if p.kind == "reasoning")
                 text = "".join(p.data["text"] for p in parts if p.kind == "text")
                 extra = {"reasoning_content": reasoning} if reasoning else {}

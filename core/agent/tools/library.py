@@ -1,0 +1,51 @@
+"""Tools about the reader's library: the books, how far the reader is, their own notes."""
+
+from __future__ import annotations
+
+from core.agent.tools.base import SessionBase
+from core.agent.tools.registry import always, tool
+from core.agent.untrusted import language_code, untrusted
+
+
+class LibraryTools(SessionBase):
+    purpose = "library"
+
+    @tool(always)
+    def list_books(self) -> str:
+        """List the books in the reader's library."""
+        books = self.quire.books()
+        if not books:
+            return "The library is empty."
+        return "\n".join(
+            f"{b.id}: {untrusted(b.title, inline=True)} by {untrusted(', '.join(b.authors) or '?', inline=True)} "
+            f"({language_code(b.language)})"
+            for b in books
+        )
+
+    @tool(always)
+    def reading_progress(self) -> str:
+        """How far the reader has read in the open book."""
+        if self.book_id is None:
+            return "No book is open."
+        position = self.quire.position(self.book_id)
+        if position is None:
+            return "The reader has not started this book."
+        section = self.quire.show(self.book_id, position.locator.segment_locator)[0].section_title
+        return (
+            f"The reader is {position.percent:.0f}% through the book, in the chapter {untrusted(section, inline=True)}."
+        )
+
+    @tool(always)
+    def search_notes(self, query: str) -> str:
+        """Search the reader's own highlights and notes (in the open book, or all books)."""
+        words = [w.lower() for w in query.split() if w.strip()]
+        if not words:
+            return "Give a few words to look for."
+        found = [
+            h for h in self.quire.highlights(self.book_id) if any(w in (h.text + " " + h.note).lower() for w in words)
+        ]
+        if not found:
+            return "No highlight or note matches."
+        return "\n".join(
+            f"- ({h.start}) [{h.color}] {untrusted(h.text)} note: {h.note or '(none)'}" for h in found[:20]
+        )
