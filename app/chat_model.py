@@ -154,7 +154,7 @@ class ChatViewModel:
                         break
             except Exception as error:  # a provider failure the agent did not turn into an event
                 with self._lock:
-                    reducer.apply(ErrorEvent(str(error) or type(error).__name__))
+                    reducer.apply(ErrorEvent(str(error) or type(error).__name__, type(error).__name__))
                     reducer.apply(Done("error"))
             finally:
                 if events is not None:

@@ -86,7 +86,11 @@ def _part(part: Part, t: Translator) -> ft.Control:
         return ft.Row(
             [
                 ft.Icon(ft.Icons.ERROR_OUTLINE, color=ft.Colors.ERROR),
-                ft.Text(part.text, color=ft.Colors.ERROR, expand=True),
+                ft.Text(
+                    t.error_named(part.data.get("type", ""), part.text, sentence_in_english=False),
+                    color=ft.Colors.ERROR,
+                    expand=True,
+                ),
             ]
         )
     return ft.Markdown(  # the model's text and the book's may both try to load a remote image: neither can

@@ -213,6 +213,58 @@ STRINGS: dict[str, dict[str, str]] = {
     "import.refused": {"en": "Could not import {name}: {reason}", "zh": "无法导入 {name}：{reason}"},
     "import.done": {"en": "Imported {title}", "zh": "已导入《{title}》"},
     "import.duplicate": {"en": "{title} is already in your library", "zh": "《{title}》已在书库中"},
+    # Core errors by type (Translator.error): what went wrong and what to do, in the reader's language.
+    "error.QuireError": {"en": "Something went wrong.", "zh": "出了点问题。"},
+    "error.BookFormatError": {
+        "en": "The file cannot be read as a book. Try another copy of it.",
+        "zh": "无法把这个文件读成一本书。请换一个副本试试。",
+    },
+    "error.DrmProtectedError": {
+        "en": "This book is locked with DRM, so its text cannot be read. Import a DRM-free copy.",
+        "zh": "这本书有 DRM 加密，无法读取正文。请导入无 DRM 的版本。",
+    },
+    "error.BookNotFoundError": {
+        "en": "That book is no longer in the library.",
+        "zh": "书库中已没有这本书。",
+    },
+    "error.LocatorError": {"en": "That place is not in this book.", "zh": "书中没有这个位置。"},
+    "error.LibraryError": {
+        "en": "The library cannot be read or saved. Check the free space and the folder's permissions.",
+        "zh": "无法读写书库。请检查磁盘空间和文件夹权限。",
+    },
+    "error.IndexCancelled": {
+        "en": "Indexing was stopped; it goes on from where it stopped next time.",
+        "zh": "索引已停止，下次会从停下的地方继续。",
+    },
+    "error.EmbeddingError": {
+        "en": "The book could not be indexed for meaning; keyword search still works.",
+        "zh": "无法为这本书建立语义索引；关键词搜索仍可使用。",
+    },
+    "error.ModelUnavailableError": {
+        "en": "The search model is not on this device and cannot be downloaded now. Connect and try again.",
+        "zh": "本机没有搜索模型，现在也无法下载。请联网后重试。",
+    },
+    "error.ProviderError": {
+        "en": "The AI provider did not answer. Check its address and key in Settings, then try again.",
+        "zh": "AI 服务没有响应。请在设置中检查地址和密钥，然后重试。",
+    },
+    "error.EmbeddingProviderError": {
+        "en": "The embedding service did not answer. Check its address and key in Settings, then try again.",
+        "zh": "向量服务没有响应。请在设置中检查地址和密钥，然后重试。",
+    },
+    "error.StreamCut": {
+        "en": "The answer was cut off before it ended; what arrived is kept. Ask again to get the rest.",
+        "zh": "回答在结束前中断了，已收到的内容已保留。再问一次即可获得其余部分。",
+    },
+    "error.LocalOnlyError": {
+        "en": "Local-only mode is on, so Quire contacts no other computer. Turn it off in Settings to use this.",
+        "zh": "已开启仅本地模式，Quire 不会连接其他计算机。如需使用，请在设置中关闭。",
+    },
+    "error.StepLimit": {
+        "en": "The question took too many steps and was stopped. Try a narrower question.",
+        "zh": "这个问题需要的步骤太多，已停止。请换一个更具体的问题。",
+    },
+    "error.CitationError": {"en": "The quote is not in the book.", "zh": "书中找不到这段引文。"},
 }
 
 
@@ -240,6 +292,26 @@ class Translator:
         if entry is None:
             return key
         return entry.get(self.language, entry["en"]).format(**values)
+
+    def error(self, error: BaseException) -> str:
+        """A core error in the reader's language, by its type (the nearest translated base type).
+
+        In English the core's own message follows, since it names the file or the endpoint; other languages get
+        the translated sentence only, never English inside a Chinese interface.
+        """
+        return self.error_named(type(error).__name__, str(error))
+
+    def error_named(self, name: str, detail: str = "", *, sentence_in_english: bool = True) -> str:
+        """``error`` for an error known by its type's name (an answer's stored error part)."""
+        import core.errors
+
+        kind = getattr(core.errors, name, None)
+        names = [k.__name__ for k in kind.__mro__] if isinstance(kind, type) else [name]
+        key = next((f"error.{n}" for n in names if f"error.{n}" in STRINGS), "error.QuireError")
+        detail = detail.strip()
+        if self.language != "en" or not detail:
+            return self(key)
+        return f"{self(key)} ({detail})" if sentence_in_english else detail
 
     def count(self, n: int) -> str:
         """'1 book' / '3 books' (Chinese has no plural)."""

@@ -71,7 +71,7 @@ class Jobs:
             except IndexCancelled:
                 self.lines[book_id] = self.t()("chat.index.failed", reason=self.t()("chat.index.cancelled"))
             except QuireError as error:
-                self.lines[book_id] = self.t()("chat.index.failed", reason=error)
+                self.lines[book_id] = self.t()("chat.index.failed", reason=self.t().error(error))
             finally:
                 self.indexing.pop(book_id, None)
                 self.changed()
@@ -117,7 +117,7 @@ class Jobs:
                 self.quire.fetch_model(name, progress=progress)
                 self.downloads[name] = self.t()("settings.model.downloaded")
             except QuireError as error:
-                self.downloads[name] = str(error)
+                self.downloads[name] = self.t().error(error)
             finally:
                 self.changed()
 

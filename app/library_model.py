@@ -105,7 +105,9 @@ class LibraryViewModel:
             return ImportOutcome(picked.name, False, self.t("import.refused", name=picked.name, reason=error))
         result = self.quire.import_bytes(data, picked.name)
         if result.error:
-            return ImportOutcome(picked.name, False, self.t("import.refused", name=picked.name, reason=result.error))
+            return ImportOutcome(
+                picked.name, False, self.t("import.refused", name=picked.name, reason=self.t.error(result.error))
+            )
         if result.created:
             return ImportOutcome(picked.name, True, self.t("import.done", title=result.book.title), result.book.id)
         return ImportOutcome(picked.name, True, self.t("import.duplicate", title=result.book.title), result.book.id)

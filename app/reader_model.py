@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from core.books.locator import Locator
 from core.errors import LocatorError
-from core.library import Bookmark, Highlight, SearchHit, SegmentRecord, TocRow
+from core.library import Bookmark, Highlight, SearchHit, SegmentRecord, TocRow, slices
 from core.services import Quire
 
 WINDOW = 80  # segments rendered at once: long chapters never build thousands of controls
@@ -220,12 +220,7 @@ class ReaderViewModel:
         for h in self.quire.highlights(self.book.id):
             start = self.quire.ordinal_of(self.book.id, h.start.segment_locator)
             end = self.quire.ordinal_of(self.book.id, h.end.segment_locator)
-            for segment in self.visible:
-                if not start <= segment.ordinal <= end:
-                    continue
-                a = (h.start.offset or 0) if segment.ordinal == start else 0
-                b = h.end.offset if segment.ordinal == end and h.end.offset is not None else len(segment.text)
-                marks.append(Mark(segment.ordinal, a, b, h.color))
+            marks += [Mark(s.ordinal, a, b, h.color) for s, a, b in slices(self.visible, h.start, h.end, start, end)]
         marks += [m for m in self.search_marks if first <= m.ordinal <= last]
         return marks
 
@@ -240,13 +235,8 @@ class ReaderViewModel:
         """Open the book at a cited passage and mark the quoted words (they may run over several segments)."""
         record = self.go_to(first.segment_locator)
         last_ordinal = self.quire.ordinal_of(self.book.id, last.segment_locator)
-        marks = []
-        for segment in self.visible:
-            if record.ordinal <= segment.ordinal <= last_ordinal:
-                a = (first.offset or 0) if segment.ordinal == record.ordinal else 0
-                b = last.offset if segment.ordinal == last_ordinal and last.offset is not None else len(segment.text)
-                marks.append(Mark(segment.ordinal, a, b, "search"))
-        self.search_marks = marks
+        found = slices(self.visible, first, last, record.ordinal, last_ordinal)
+        self.search_marks = [Mark(segment.ordinal, a, b, "search") for segment, a, b in found]
         return record
 
     def open_hit(self, hit: SearchHit, query: str) -> SegmentRecord:

@@ -117,7 +117,7 @@ def provider_controls(
         try:
             choose()
         except QuireError as error:  # e.g. no keyring to keep the key in: say so, keep the rest
-            report(str(error), ok=False)
+            report(t.error(error), ok=False)
             return
         key.value = ""
         changed()
@@ -139,7 +139,7 @@ def provider_controls(
         try:
             choose()
         except QuireError as error:
-            report(str(error), ok=False)
+            report(t.error(error), ok=False)
             return
         config = settings.provider_config()
         if config is None or actions is None:
@@ -153,7 +153,7 @@ def provider_controls(
             try:
                 store.secrets.delete(current.secret_name)
             except QuireError as error:
-                report(str(error), ok=False)
+                report(t.error(error), ok=False)
                 return
         changed()
 
@@ -223,7 +223,7 @@ def remote_embedding_controls(
             store.set_embedding(settings, chosen, (model.value or "").strip(), (base_url.value or "").strip(),
                                 (key.value or "").strip() or None)  # fmt: skip
         except QuireError as error:
-            status.value, status.color = str(error), ft.Colors.ERROR
+            status.value, status.color = t.error(error), ft.Colors.ERROR
             return
         changed()
 

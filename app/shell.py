@@ -453,7 +453,7 @@ class QuireApp:
             try:
                 self.reader.go_to_place(where)
             except QuireError as error:
-                self.notify(self.t("reader.goto.error", reason=error))
+                self.notify(self.t("reader.goto.error", reason=self.t.error(error)))
                 return
             if self.width < 900:
                 self.panel = None  # on a phone the contents sheet closes on a choice
@@ -605,7 +605,7 @@ class QuireApp:
                         True,
                     )
                 except QuireError as error:
-                    message, ok = str(error), False
+                    message, ok = self.t.error(error), False
                 report(message, ok)
 
             self.page.run_task(run)

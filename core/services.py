@@ -59,14 +59,15 @@ class ImportResult:
     source: str
     book: BookRecord | None
     created: bool
-    error: str | None = None
+    error: QuireError | None = None  # typed, so that each client words it in its own way and language
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "source": self.source,
             "book": self.book.to_dict() if self.book else None,
             "created": self.created,
-            "error": self.error,
+            "error": str(self.error) if self.error else None,
+            "error_type": type(self.error).__name__ if self.error else None,
         }
 
 
@@ -139,7 +140,7 @@ class Quire:
                 self._chunks.ensure_default(record.id)  # after the import's commit, in a transaction of its own
                 result = ImportResult(str(path), record, created)
             except QuireError as error:
-                result = ImportResult(str(path), None, False, str(error))
+                result = ImportResult(str(path), None, False, error)
             results.append(result)
             if progress:
                 progress(done, len(paths), result)
@@ -152,7 +153,7 @@ class Quire:
             self._chunks.ensure_default(record.id)
             return ImportResult(name, record, created)
         except QuireError as error:
-            return ImportResult(name, None, False, str(error))
+            return ImportResult(name, None, False, error)
 
     def books(self, tag: str | None = None) -> list[BookRecord]:
         """The library, most recent first."""

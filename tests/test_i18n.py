@@ -20,3 +20,29 @@ def test_language_follows_the_system_and_can_be_chosen() -> None:
     assert Translator("zh").count(3) == "3 本书"
     assert Translator("fr")("library.title") == "Library"  # unknown language: English
     assert Translator("en")("no.such.key") == "no.such.key"
+
+
+def test_every_core_error_is_worded_in_each_language_by_its_type(tmp_path) -> None:
+    """The UI words core errors itself: a Chinese reader never gets the core's English message."""
+    import inspect
+
+    import core.errors
+    from core.services import Quire
+
+    kinds = [k for _, k in inspect.getmembers(core.errors, inspect.isclass) if issubclass(k, core.errors.QuireError)]
+    assert {f"error.{k.__name__}" for k in kinds} <= set(STRINGS)  # a new error type needs its sentence
+    bad = tmp_path / "broken.epub"
+    bad.write_bytes(b"PK\x03\x04 not really a zip")
+    quire = Quire(tmp_path / "library")
+    [result] = quire.import_paths([bad])
+    quire.close()
+    assert isinstance(result.error, core.errors.BookFormatError)
+    assert result.to_dict()["error_type"] == "BookFormatError"
+    zh, en = Translator("zh").error(result.error), Translator("en").error(result.error)
+    assert zh == STRINGS["error.BookFormatError"]["zh"] and not re.search(r"[A-Za-z]{3,}", zh)
+    assert en.startswith(STRINGS["error.BookFormatError"]["en"]) and str(result.error) in en  # names the problem
+    drm = Translator("zh").error(core.errors.DrmProtectedError("encrypted"))  # its own sentence, not its base's
+    assert drm == STRINGS["error.DrmProtectedError"]["zh"]
+    stored = Translator("zh").error_named("EmbeddingProviderError", "401 from host")  # an answer's error part
+    assert stored == STRINGS["error.EmbeddingProviderError"]["zh"]
+    assert Translator("zh").error_named("NoSuchError", "x") == STRINGS["error.QuireError"]["zh"]

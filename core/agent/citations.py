@@ -15,6 +15,7 @@ from typing import Any
 
 from core.books.locator import Locator, parse_locator
 from core.errors import CitationError
+from core.library.records import slices
 from core.rag.chunks import ChunkStore
 from core.rag.search import Passage
 
@@ -99,18 +100,9 @@ def resolve_citation(chunks: ChunkStore, passage: Passage, number: int, quote: s
     start = _locate(layout, span[0], passage.start.section, first_ordinal)
     end = _locate(layout, span[1] - 1, passage.start.section, first_ordinal)
     end = end.at((end.offset or 0) + 1)  # _locate always sets the offset
-    texts = dict(
-        chunks.library.conn.execute(
-            "SELECT ordinal, text FROM segments WHERE book_id = ? AND ordinal BETWEEN ? AND ?",
-            (passage.book_id, first_ordinal + start.segment, first_ordinal + end.segment),
-        ).fetchall()
-    )
-    pieces = []
-    for ordinal in range(first_ordinal + start.segment, first_ordinal + end.segment + 1):
-        text = texts[ordinal]
-        a = start.offset if ordinal == first_ordinal + start.segment else 0
-        b = end.offset if ordinal == first_ordinal + end.segment else len(text)
-        pieces.append(text[a:b])
+    first, last = first_ordinal + start.segment, first_ordinal + end.segment
+    segments = chunks.library.segments(passage.book_id, first, last - first + 1)
+    pieces = [segment.text[a:b] for segment, a, b in slices(segments, start, end, first, last)]
     return Citation(passage.book_id, number, start, end, "\n".join(pieces))
 
 

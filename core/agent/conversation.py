@@ -82,7 +82,7 @@ def _refused(network: NetworkPolicy, provider: ProviderConfig) -> Iterator[Agent
     try:
         network.check(provider.url, f"the {provider.kind} provider")
     except LocalOnlyError as error:
-        yield ErrorEvent(str(error))
+        yield ErrorEvent(str(error), type(error).__name__)
     yield Done("error")
 
 

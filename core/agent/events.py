@@ -87,7 +87,8 @@ class CitationEvent(AgentEvent):
 
 @dataclass(frozen=True, slots=True)
 class ErrorEvent(AgentEvent):
-    message: str
+    message: str  # for people, in English; a client in another language words it from ``error_type``
+    error_type: str = "QuireError"  # a core error's type name (core.errors), e.g. ProviderError; or StepLimit
     kind = "error"
 
 

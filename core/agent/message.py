@@ -126,7 +126,7 @@ class MessageFold:
         elif isinstance(event, CitationEvent):
             parts.append(Part("citation", event.citation.to_dict(), self._turn))
         elif isinstance(event, ErrorEvent):
-            parts.append(Part("error", {"text": event.message}, self._turn))
+            parts.append(Part("error", {"text": event.message, "type": event.error_type}, self._turn))
         elif isinstance(event, Done):
             self.end(STATUS.get(event.reason, "complete"))
         else:

@@ -63,7 +63,7 @@ def answer_offline(
         position = quire.position(book.id)
         if position is None:
             return OfflineAnswer(NOT_STARTED)
-        before = position.locator.segment_locator
+        before = position.ordinal
     passages = quire.search(book.id, question, k=k, before=before)
     if not passages:
         return OfflineAnswer(f"{NO_PROVIDER}\n\nNothing in the part of the book you can see matches the question.")

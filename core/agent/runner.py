@@ -31,7 +31,7 @@ from core.agent.prompt import SYSTEM_PROMPT
 from core.agent.provider_config import ProviderConfig
 from core.agent.providers import describe_provider_error
 from core.agent.tools import ReadingSession
-from core.errors import ProviderError, StreamCut
+from core.errors import ProviderError, QuireError, StreamCut
 from core.redact import redact
 
 TOOL_CALL_LIMIT = 12
@@ -93,7 +93,8 @@ class ReadingAgent:
                     for node, update in item["data"].items():
                         if self.provider is not None and node == "model" and _cut_short(update or {}):
                             yield ErrorEvent(
-                                describe_provider_error(StreamCut(), self.provider) or "the answer broke off"
+                                describe_provider_error(StreamCut(), self.provider) or "the answer broke off",
+                                "StreamCut",
                             )
                             yield Done("error")
                             return
@@ -101,12 +102,12 @@ class ReadingAgent:
                             tool_calls += isinstance(event, ToolCallReady)
                             yield event
         except GraphRecursionError:
-            yield ErrorEvent("the agent took too many steps and was stopped; try a narrower question")
+            yield ErrorEvent("the agent took too many steps and was stopped; try a narrower question", "StepLimit")
             yield Done("limit")
             return
         except PROVIDER_ERRORS as error:
             message = describe_provider_error(error, self.provider) or f"the AI provider failed: {redact(str(error))}"
-            yield ErrorEvent(message)
+            yield ErrorEvent(message, _error_type(error))
             yield Done("error")
             return
         if self.guard.repeated:
@@ -115,6 +116,16 @@ class ReadingAgent:
             yield Done("limit")
         else:
             yield Done()
+
+
+def _error_type(error: BaseException) -> str:
+    """The core error type a provider failure reads as (ours when one was raised inside the SDK)."""
+    cause: BaseException | None = error
+    while cause is not None:
+        if isinstance(cause, QuireError):
+            return type(cause).__name__
+        cause = cause.__cause__ or cause.__context__
+    return "ProviderError"
 
 
 def _summarization(model: BaseChatModel, provider: ProviderConfig | None) -> list[Any]:

@@ -1,7 +1,7 @@
 """The library store: SQLite database of books, text, full-text index and reading state."""
 
 from core.library.annotations import HIGHLIGHT_COLORS, Annotations
-from core.library.records import Bookmark, BookRecord, Highlight, Position, SearchHit, SegmentRecord, TocRow
+from core.library.records import Bookmark, BookRecord, Highlight, Position, SearchHit, SegmentRecord, TocRow, slices
 from core.library.store import Library
 
 __all__ = [
@@ -15,4 +15,5 @@ __all__ = [
     "SearchHit",
     "SegmentRecord",
     "TocRow",
+    "slices",
 ]

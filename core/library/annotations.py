@@ -7,7 +7,7 @@ import sqlite3
 from core.books.locator import Locator, parse_locator
 from core.errors import LocatorError, QuireError
 from core.library.db import inserted_id, now
-from core.library.records import Bookmark, Highlight, Position
+from core.library.records import Bookmark, Highlight, Position, slices
 from core.library.store import Library
 
 HIGHLIGHT_COLORS = ("yellow", "green", "blue", "pink", "purple")
@@ -101,13 +101,8 @@ class Annotations:
         first = self.library.segment(book_id, start)
         last = self.library.segment(book_id, end)
         segments = self.library.segments(book_id, first.ordinal, last.ordinal - first.ordinal + 1)
-        parts = []
-        for segment in segments:
-            text = segment.text
-            stop = end.offset if segment.ordinal == last.ordinal and end.offset is not None else len(text)
-            begin = start.offset if segment.ordinal == first.ordinal and start.offset is not None else 0
-            parts.append(text[begin:stop])
-        return "\n".join(parts)
+        pieces = slices(segments, start, end, first.ordinal, last.ordinal)
+        return "\n".join(segment.text[begin:stop] for segment, begin, stop in pieces)
 
     def highlight(self, highlight_id: int) -> Highlight:
         """One highlight by id."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -92,6 +93,23 @@ class SegmentRecord:
             "section": self.section_title,
             "src": self.src,
         }
+
+
+def slices(
+    segments: Iterable[SegmentRecord], start: Locator, end: Locator, first: int, last: int
+) -> Iterator[tuple[SegmentRecord, int, int]]:
+    """The part of each segment that the span ``start``..``end`` covers, as (segment, begin, stop).
+
+    ``first`` and ``last`` are the ordinals of the segments ``start`` and ``end`` point into; an offset of
+    None means the whole segment. This is the one place a span over several segments is cut into pieces
+    (a highlight's text, a citation's quote, the marks the reader draws).
+    """
+    for segment in segments:
+        if not first <= segment.ordinal <= last:
+            continue
+        begin = start.offset or 0 if segment.ordinal == first else 0
+        stop = end.offset if segment.ordinal == last and end.offset is not None else len(segment.text)
+        yield segment, begin, stop
 
 
 @dataclass(frozen=True, slots=True)
