@@ -99,7 +99,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "reader.goto.error": {
         "en": "Not a place in this book ({reason}). Write a percentage like 40% or a place like 12.3.",
-        "zh": "书中没有这个位置（{reason}）。请输入百分比如 40%，或位置如 12.3。",
+        "zh": "无法跳转（{reason}）。请输入百分比如 40%，或位置如 12.3。",
     },
     "details.add_tag": {"en": "Add a tag", "zh": "添加标签"},
     "notes.title": {"en": "Notes", "zh": "笔记"},

@@ -453,7 +453,8 @@ class QuireApp:
             try:
                 self.reader.go_to_place(where)
             except QuireError as error:
-                self.notify(self.t("reader.goto.error", reason=self.t.error(error)))
+                reason = self.t.error_named(type(error).__name__, str(error), sentence_in_english=False)
+                self.notify(self.t("reader.goto.error", reason=reason))
                 return
             if self.width < 900:
                 self.panel = None  # on a phone the contents sheet closes on a choice

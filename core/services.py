@@ -437,13 +437,11 @@ class Quire:
         passage the reader selected, offered to the agent as a tool. The question and the answer (even a
         stopped one) are stored when the stream ends or is closed.
         """
-        from core.agent.conversation import ask
+        from core.agent.conversation import Question, ask
 
         book_id = self.book(reference).id if reference is not None else None
-        return ask(
-            self, self._chat_store(), self._network, book_id, question, thread_id=thread_id, provider=provider,
-            model=model, spoilers=spoilers, secrets=secrets, selection=selection,
-        )  # fmt: skip
+        asked = Question(book_id, question, thread_id, provider, model, spoilers, secrets, selection)
+        return ask(self, self._chat_store(), self._network, asked)
 
     def check_provider(self, config: ProviderConfig, secrets: SecretStore | None = None) -> str:
         """Try an AI provider's endpoint: a one-line success message, or ProviderError / LocalOnlyError."""

@@ -95,7 +95,10 @@ def test_library_sorts_searches_filters_and_imports(quire: Quire) -> None:
         PickedFile("again.epub", data=book_path("en/epubjs-alice.epub").read_bytes()),
     ])  # fmt: skip
     assert [o.ok for o in outcomes] == [True, False, True, True]
-    assert outcomes[1].message == "Could not import broken.epub: the file is empty: there is no book in it"
+    assert outcomes[1].message == (
+        "Could not import broken.epub: The file cannot be read as a book. Try another copy of it. "
+        "(the file is empty: there is no book in it)"
+    )
     assert outcomes[3].message == "Alice's Adventures in Wonderland is already in your library"
     titles = lambda: [r.title for r in model.rows()]  # noqa: E731
     assert titles() == ["hlm", "Alice's Adventures in Wonderland"]  # most recent first

@@ -9,6 +9,7 @@ import pytest
 from conftest import book_path
 from fletkit import clickable, find, fire, new_session, texts
 
+from app.i18n import STRINGS
 from app.shell import QuireApp
 from core.services import Quire
 from platform_adapters.base import PickedFile
@@ -409,7 +410,8 @@ def test_ai_settings_test_connection_local_only_downloads_and_indexing(alice_qui
         await fire(session, download.trailing)
         app.jobs.wait()
         await asyncio.sleep(0.05)
-        assert any(s.startswith(f"local-only mode is on, so the download of {missing}") for s in screen(app))
+        refused = STRINGS["error.LocalOnlyError"]["en"]  # the reader's sentence, then what exactly was refused
+        assert any(s.startswith(refused) and f"so the download of {missing}" in s for s in screen(app))
         book = next(
             c
             for c in _all(app)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from langchain_core.language_models import BaseChatModel
@@ -23,24 +24,28 @@ if TYPE_CHECKING:
     from core.services import Quire
 
 
-def ask(
-    quire: Quire,
-    store: ChatStore,
-    network: NetworkPolicy,
-    book_id: int | None,
-    question: str,
-    *,
-    thread_id: int | None = None,
-    provider: ProviderConfig | None = None,
-    model: BaseChatModel | None = None,
-    spoilers: bool = False,
-    secrets: SecretStore | None = None,
-    selection: str = "",
-) -> Iterator[AgentEvent]:
+@dataclass(frozen=True)
+class Question:
+    """One question as ``Quire.ask`` hands it over: the book, the thread, who answers, what the reader selected."""
+
+    book_id: int | None
+    text: str
+    thread_id: int | None = None
+    provider: ProviderConfig | None = None
+    model: BaseChatModel | None = None
+    spoilers: bool = False
+    secrets: SecretStore | None = None
+    selection: str = ""
+
+
+def ask(quire: Quire, store: ChatStore, network: NetworkPolicy, asked: Question) -> Iterator[AgentEvent]:
     """Events of one answer; the question and the answer (even a stopped one) are saved to the thread.
 
     Called through ``Quire.ask``, which hands over its chat store and network policy.
     """
+    book_id, question, thread_id, provider, model = (
+        asked.book_id, asked.text, asked.thread_id, asked.provider, asked.model
+    )  # fmt: skip
     if not question.strip():
         raise QuireError("the question is empty: ask something about the book")
     if thread_id is None:
@@ -54,12 +59,12 @@ def ask(
     try:
         yield ThreadEvent(thread_id)
         if provider is None and model is None:
-            events = _offline_events(quire, book_id, question, spoilers)
+            events = _offline_events(quire, book_id, question, asked.spoilers)
         elif provider is not None and network.local_only and not is_local_url(provider.url):
             events = _refused(network, provider)
         else:
-            session = ReadingSession(quire, book_id, spoilers_allowed=spoilers, selection=selection)
-            chat_model = model if model is not None else make_chat_model(_given(provider), secrets, network)
+            session = ReadingSession(quire, book_id, spoilers_allowed=asked.spoilers, selection=asked.selection)
+            chat_model = model if model is not None else make_chat_model(_given(provider), asked.secrets, network)
             agent = ReadingAgent(session, chat_model, provider=provider)
             events = agent.stream(question, history)
         for event in events:
