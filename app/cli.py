@@ -101,7 +101,7 @@ def cmd_list(quire: Quire, args: argparse.Namespace) -> int:
         print("The library is empty: add a book with 'quire import FILE'.")
     for book in books:
         position = quire.position(book.id)
-        percent = f"{position.percent:5.1f}%" if position else "   new"
+        percent = f"{position.furthest_percent:5.1f}%" if position else "   new"
         authors = ", ".join(book.authors) or "unknown author"
         print(f"{book.id:>4}  {percent}  {book.title} — {authors}  [{book.format}, {book.language or '?'}]")
     return 0
@@ -151,12 +151,22 @@ def cmd_remove(quire: Quire, args: argparse.Namespace) -> int:
 
 def cmd_position(quire: Quire, args: argparse.Namespace) -> int:
     position = quire.save_position(args.book, args.locator) if args.locator else quire.position(args.book)
+    if args.reset_furthest:
+        position = quire.set_furthest(args.book, args.reset_furthest if args.reset_furthest != "here" else None)
     if args.json:
         _print_json(position.to_dict() if position else None)
     elif position is None:
         print("Not started yet.")
     else:
-        print(f"At {position.locator}, {position.percent:.1f}% read, {position.reading_seconds / 60:.0f} min so far.")
+        furthest = (
+            f"read up to {position.furthest} ({position.furthest_percent:.1f}%)"
+            if position.furthest
+            else "nothing read"
+        )
+        print(
+            f"At {position.locator} ({position.percent:.1f}%), {furthest}, "
+            f"{position.reading_seconds / 60:.0f} min so far."
+        )
     return 0
 
 
@@ -349,7 +359,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("book")
     p = add("position", cmd_position, "show or set where you are in a book (the spoiler bound)")
     p.add_argument("book")
-    p.add_argument("locator", nargs="?", help="set the position to this locator")
+    p.add_argument("locator", nargs="?", help="set the current place (the furthest place follows if it is past it)")
+    p.add_argument(
+        "--reset-furthest",
+        nargs="?",
+        const="here",
+        metavar="LOC",
+        help="move the furthest place read (the spoiler bound) back to LOC, or to the current place",
+    )
     p = add("bookmarks", cmd_bookmarks, "add or list bookmarks")
     p.add_argument("action", choices=["add", "list"])
     p.add_argument("book")

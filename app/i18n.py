@@ -32,6 +32,13 @@ STRINGS: dict[str, dict[str, str]] = {
     "reader.highlight": {"en": "Highlight", "zh": "高亮"},
     "reader.note": {"en": "Note", "zh": "笔记"},
     "reader.percent": {"en": "{p}% read", "zh": "已读 {p}%"},
+    "reader.percent.behind": {"en": "At {c}% · {p}% read", "zh": "当前 {c}% · 已读 {p}%"},
+    "reader.back_to": {"en": "Back to where you were", "zh": "回到刚才的位置"},
+    "reader.read_up_to_here": {"en": "I haven't read past here", "zh": "我只读到这里"},
+    "reader.read_up_to_here.done": {
+        "en": "Marked as read up to here ({p}%): the chat will not look further.",
+        "zh": "已标记只读到这里（{p}%）：聊天不会看更后面的内容。",
+    },
     "settings.title": {"en": "Settings", "zh": "设置"},
     "settings.theme": {"en": "Theme", "zh": "主题"},
     "settings.theme.system": {"en": "System", "zh": "跟随系统"},

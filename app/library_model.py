@@ -69,14 +69,14 @@ class LibraryViewModel:
                 continue
             position = self.quire.position(book.id)
             warnings = f" · {self.t('library.warnings', n=len(book.warnings))}" if book.warnings else ""
-            badge = f"{position.percent:.0f}%" if position else book.format.upper()
+            badge = f"{position.furthest_percent:.0f}%" if position else book.format.upper()
             rows.append(
                 BookRow(
                     book.id,
                     book.title,
                     f"{authors or self.t('library.unknown_author')}{warnings}",
                     badge,
-                    position.percent if position else 0.0,
+                    position.furthest_percent if position else 0.0,
                     book.has_cover,
                 )
             )
@@ -125,7 +125,7 @@ class LibraryViewModel:
         else:
             index_text = t("details.index.partial", done=index.done, total=index.total, status=index.status)
         reading = (
-            t("details.reading", p=f"{position.percent:.0f}", minutes=round(position.reading_seconds / 60))
+            t("details.reading", p=f"{position.furthest_percent:.0f}", minutes=round(position.reading_seconds / 60))
             if position
             else t("library.new")
         )

@@ -50,6 +50,7 @@ class ReaderViewModel:
         self.search_query = ""
         self.search_hits: list[SearchHit] = []
         self.selection: Selection | None = None
+        self.return_to: Locator | None = None  # where the reader was before the last jump
         self._last_activity = clock()
         self._last_saved = float("-inf")
 
@@ -59,15 +60,31 @@ class ReaderViewModel:
         position = self.quire.position(self.book.id)
         return self.go_to(position.locator if position else Locator(0, 0), save=False)
 
-    def go_to(self, locator: Locator | str, *, save: bool = True) -> SegmentRecord:
-        """Jump to a locator (from the TOC, a bookmark, a search hit or a citation)."""
+    def go_to(self, locator: Locator | str, *, save: bool = True, jump: bool = True) -> SegmentRecord:
+        """Go to a locator: a jump (the contents, a bookmark, a search hit, a citation) unless ``jump`` is False.
+
+        A jump moves the current place only, never the furthest place read (so neither "% read" nor the spoiler
+        bound drops), and remembers where the reader was, for "Back to where you were": the place before the
+        first of several jumps, until the reader goes back.
+        """
         target = self.quire.show(self.book.id, locator)[0]
+        if jump and save and self.return_to is None and self.current is not None and self.current != target:
+            self.return_to = self.current.locator  # kept through further jumps: back leads to where they were
         # The window starts at the target, so it is at the top of the screen; earlier text is one tap away.
         self.visible = self.quire.segments(self.book.id, target.ordinal, WINDOW)
         self.current = target
         if save:
-            self.save_position()
+            self.save_position(reading=not jump)
         return target
+
+    def go_back(self) -> SegmentRecord | None:
+        """Back to where the reader was before the last jump (None: there was no jump)."""
+        place, self.return_to = self.return_to, None
+        if place is None:
+            return None
+        record = self.go_to(place, jump=False)  # returning is reading on from there
+        self.return_to = None
+        return record
 
     def go_to_place(self, text: str) -> SegmentRecord:
         """Jump to what the reader typed: a percentage ("40%") or a locator ("12.3"); LocatorError if neither."""
@@ -128,25 +145,39 @@ class ReaderViewModel:
         assert self.current is not None, "open() first"
         ordinal = min(max(0, self.current.ordinal + step), self.book.segment_count - 1)
         record = self.quire.segments(self.book.id, ordinal, 1)[0]
-        return self.go_to(record.locator)
+        return self.go_to(record.locator, jump=False)
 
     def image(self, segment: SegmentRecord) -> bytes | None:
         """The picture of an image segment (None: show its caption instead)."""
         return self.quire.image(self.book.id, segment.src) if segment.src else None
 
     # -- where the reader is ------------------------------------------------------------------
-    def save_position(self) -> None:
-        """Remember the place and add the reading time since the last activity (pauses capped)."""
+    def save_position(self, reading: bool = True) -> None:
+        """Remember the place and add the reading time since the last activity (pauses capped).
+
+        ``reading``: got here by reading on (the furthest place may rise); False after a jump.
+        """
         now = self.clock()
         spent = min(now - self._last_activity, IDLE_CAP_SECONDS)
         self._last_activity = self._last_saved = now
         if self.current is not None:
-            self.quire.save_position(self.book.id, self.current.locator, read_seconds=max(0.0, spent))
+            self.quire.save_position(self.book.id, self.current.locator, read_seconds=max(0.0, spent), reading=reading)
 
     @property
     def percent(self) -> float:
+        """How much of the book has been read: the furthest place, which a jump back does not lower."""
+        position = self.quire.position(self.book.id)
+        return position.furthest_percent if position else 0.0
+
+    @property
+    def current_percent(self) -> float:
+        """Where the reader is now, as a percentage of the book."""
         position = self.quire.position(self.book.id)
         return position.percent if position else 0.0
+
+    def mark_read_up_to_here(self) -> None:
+        """ "I haven't read past here": the furthest place moves back to the current one."""
+        self.quire.set_furthest(self.book.id, None)
 
     @property
     def reading_minutes(self) -> int:

@@ -37,6 +37,16 @@ class ReaderActions:
     open_hit: Callable[[int], None]  # index into the model's search hits
     load_more: Callable[[bool], None]  # forward?
     typing: Callable[[bool], None] = lambda focused: None  # a text field took or lost the keyboard
+    go_back: Callable[[], None] = lambda: None  # back to where the reader was before the last jump
+    read_up_to_here: Callable[[], None] = lambda: None  # the furthest place read moves back to the current one
+
+
+def percent_label(model: ReaderViewModel, t: Translator) -> str:
+    """ "40% read", or "At 3% · 40% read" when the reader has gone back to an earlier place."""
+    read, here = model.percent, model.current_percent
+    if here + 0.5 < read:
+        return t("reader.percent.behind", c=f"{here:.0f}", p=f"{read:.0f}")
+    return t("reader.percent", p=f"{read:.0f}")
 
 
 def _spans(text: str, marks: list[Mark], dark: bool) -> list[ft.TextSpan]:
@@ -210,7 +220,17 @@ def toc_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> 
         on_focus=lambda e: actions.typing(True),
         on_blur=lambda e: actions.typing(False),
     )
-    return ft.Column([go_to, ft.ListView(rows or [ft.Text(t("reader.toc.empty"))], expand=True)], expand=True)
+    behind = model.current_percent + 0.5 < model.percent  # the reader went back: they may not have read past here
+    unread = (
+        [
+            ft.TextButton(
+                t("reader.read_up_to_here"), icon=ft.Icons.BOOKMARK_REMOVE, on_click=lambda e: actions.read_up_to_here()
+            )
+        ]
+        if behind
+        else []
+    )
+    return ft.Column([go_to, *unread, ft.ListView(rows or [ft.Text(t("reader.toc.empty"))], expand=True)], expand=True)
 
 
 def search_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> ft.Control:
@@ -302,7 +322,7 @@ def build_reader_view(
         ft.IconButton(ft.Icons.FORUM_OUTLINED, tooltip=t("chat.title"), on_click=lambda e: actions.panel("chat")),
     ]
     percent = percent_text if percent_text is not None else ft.Text()
-    percent.value = t("reader.percent", p=f"{model.percent:.0f}")
+    percent.value = percent_label(model, t)
     percent.size, percent.text_align, percent.expand = 12, ft.TextAlign.CENTER, None
     header = ft.Row(
         [
@@ -334,9 +354,24 @@ def build_reader_view(
     selection_slot.content = selection_bar(model, actions, t)
     side = 0 if panel is None or phone else PANEL_WIDTHS.get(panel, 360)
     text_space = width - side - 40
+    back_row = (
+        [
+            ft.Row(
+                [
+                    ft.TextButton(
+                        t("reader.back_to"), icon=ft.Icons.UNDO, on_click=lambda e: actions.go_back(), key="back-to"
+                    )
+                ],
+                alignment=ft.MainAxisAlignment.CENTER,
+            )
+        ]
+        if model.return_to is not None
+        else []
+    )
     reading = ft.Column(
         [
             header,
+            *back_row,
             ft.Row(
                 [_text_area(model, settings, actions, t, dark, text_space)],
                 alignment=ft.MainAxisAlignment.CENTER,

@@ -23,7 +23,7 @@ from app.library_page import LibraryActions, build_details_dialog, build_library
 from app.notes_model import NotesViewModel
 from app.notes_page import NotesActions, build_notes_list, build_notes_screen, note_dialog
 from app.reader_model import ReaderViewModel
-from app.reader_page import ReaderActions, build_reader_view, selection_bar
+from app.reader_page import ReaderActions, build_reader_view, percent_label, selection_bar
 from app.settings import Settings, SettingsStore
 from app.settings_page import AIActions, build_settings_screen, reading_controls
 from app.theme import apply_theme
@@ -162,6 +162,8 @@ class QuireApp:
                 open_hit=self.open_hit,
                 load_more=self.load_more,
                 typing=self.set_typing,
+                go_back=self.go_back,
+                read_up_to_here=self.read_up_to_here,
             )
         )
 
@@ -464,10 +466,22 @@ class QuireApp:
         if self.reader is None:
             return
         self.reader.scrolled(fraction)
-        shown = self.t("reader.percent", p=f"{self.reader.percent:.0f}")
+        shown = percent_label(self.reader, self.t)
         if self.percent_text.value != shown:
             self.percent_text.value = shown
             self.page.update()  # a diff: only the changed text goes to the client
+
+    def go_back(self) -> None:
+        """Back to where the reader was before a jump (a citation, a search hit, the contents, "go to")."""
+        if self.reader is not None and self.reader.go_back() is not None:
+            self.render()
+
+    def read_up_to_here(self) -> None:
+        """ "I haven't read past here": the furthest place read (the spoiler bound, "% read") moves back."""
+        if self.reader is not None:
+            self.reader.mark_read_up_to_here()
+            self.render()
+            self.notify(self.t("reader.read_up_to_here.done", p=f"{self.reader.percent:.0f}"))
 
     def load_more(self, forward: bool) -> None:
         if self.reader is not None:

@@ -213,13 +213,24 @@ class Quire:
         book_id = self.book(reference).id if reference is not None else None
         return self._library.find(book_id, query, limit)
 
-    def save_position(self, reference: str | int, locator: str | Locator, read_seconds: float = 0.0) -> Position:
-        """Remember where the reader is."""
+    def save_position(
+        self, reference: str | int, locator: str | Locator, read_seconds: float = 0.0, *, reading: bool = True
+    ) -> Position:
+        """Remember where the reader is (the current place).
+
+        ``reading`` (a page turn, scrolling, ``quire position BOOK LOC``) also raises the furthest place read
+        when this is past it; a jump (contents, search hit, citation) passes False and leaves it.
+        """
         locator = parse_locator(locator) if isinstance(locator, str) else locator
-        return self._annotations.save_position(self.book(reference).id, locator, read_seconds)
+        return self._annotations.save_position(self.book(reference).id, locator, read_seconds, reading=reading)
+
+    def set_furthest(self, reference: str | int, locator: str | Locator | None = None) -> Position:
+        """Move the furthest place read back on purpose ("I haven't read past here"); None: to the current place."""
+        locator = parse_locator(locator) if isinstance(locator, str) else locator
+        return self._annotations.set_furthest(self.book(reference).id, locator)
 
     def position(self, reference: str | int) -> Position | None:
-        """Where the reader left the book."""
+        """Where the reader left the book, and the furthest they have read (the spoiler bound)."""
         return self._annotations.position(self.book(reference).id)
 
     # -- annotations --------------------------------------------------------------------------

@@ -227,3 +227,15 @@ def test_every_registered_tool_is_a_documented_session_method(quire: Quire) -> N
     assert all(modules[spec.name] == f"core.agent.tools.{spec.purpose}" for spec in TOOLS)  # a module per purpose
     assert session.available_tools() <= {spec.name for spec in TOOLS}
     assert [t.response_format for t in tools if t.name == "cite"] == ["content_and_artifact"]
+
+
+def test_the_spoiler_bound_is_the_furthest_place_read_not_where_the_reader_jumped(quire: Quire) -> None:
+    quire.save_position(1, "11.0")  # read up to chapter 7, the tea party (section 11)
+    quire.save_position(1, "3.0", reading=False)  # then a citation or the contents took them back to chapter 1
+    session = ReadingSession(quire, 1)
+    assert session.bound == quire.position(1).furthest_ordinal > quire.position(1).ordinal
+    found = session.keyword_search("Mad Hatter tea party March Hare")
+    assert "Hatter" in found  # what was read stays askable after the jump back
+    assert "40% " not in session.reading_progress() and "has read" in session.reading_progress()
+    quire.set_furthest(1, "5.0")  # "I haven't read past here"
+    assert "Hatter" not in ReadingSession(quire, 1).keyword_search("Mad Hatter tea party March Hare")

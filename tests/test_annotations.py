@@ -82,3 +82,26 @@ def test_removing_a_book_removes_its_annotations(quire: Quire, alice: int) -> No
     quire.remove(alice)
     for table in ("highlights", "bookmarks", "positions"):
         assert inside(quire, "library").conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] == 0
+
+
+def test_the_furthest_place_only_moves_forward_by_reading_and_back_on_purpose(quire: Quire, alice: int) -> None:
+    quire.save_position(alice, "3.2")
+    far = quire.save_position(alice, "11.5:10")  # read on to section 11
+    back = quire.save_position(alice, "4.0", reading=False)  # a jump back: the contents, a citation
+    assert (str(back.locator), str(back.furthest)) == ("4.0", "11.5:10")
+    assert back.percent < back.furthest_percent == far.percent and back.furthest_ordinal == far.ordinal
+    ahead = quire.save_position(alice, "12.0", reading=False)  # a jump ahead is not reading either
+    assert str(ahead.furthest) == "11.5:10"
+    assert str(quire.save_position(alice, "4.1").furthest) == "11.5:10"  # reading on from a place behind it
+    moved = quire.set_furthest(alice, "8.0")  # "I haven't read past here", with the reader at 4.1
+    assert (str(moved.furthest), str(moved.locator)) == ("8.0", "4.1")
+    lowered = quire.set_furthest(alice, "2.0")  # the current place cannot stay past the furthest
+    assert str(lowered.furthest) == str(lowered.locator) == "2.0"
+    assert quire.position(alice).to_dict()["current"] == "2.0" and quire.position(alice).to_dict()["furthest"] == "2.0"
+
+
+def test_a_first_jump_reads_nothing(quire: Quire, alice: int) -> None:
+    jumped = quire.save_position(alice, "9.0", reading=False)  # opened, then straight to a chapter from the contents
+    assert jumped.furthest is None and jumped.furthest_ordinal == -1 and jumped.furthest_percent == 0.0
+    with pytest.raises(LocatorError):
+        quire.set_furthest(alice, "999.0")

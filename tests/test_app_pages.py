@@ -360,6 +360,29 @@ def test_chat_panel_answers_offline_cites_stops_and_indexes(alice_quire: Quire) 
     run(scenario())
 
 
+def test_a_jump_back_keeps_percent_read_and_offers_the_way_back(alice_quire: Quire) -> None:
+    alice_quire.save_position(1, "11.0")  # read up to the tea party
+    read = alice_quire.position(1).furthest_percent
+
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(alice_quire, session)
+        app.open_book(1)
+        assert f"{read:.0f}% read" in screen(app) and "Back to where you were" not in screen(app)
+        if app.panel != "toc":
+            await fire(session, find(app.page.controls, tooltip="Contents"))
+        assert app.panel == "toc", app.panel
+        await fire(session, clickable(app.page.controls, "Down The Rabbit-Hole"))  # back to chapter 1
+        assert app.reader.current.locator.section == 3
+        assert alice_quire.position(1).furthest_percent == read  # neither "% read" nor the spoiler bound drops
+        assert any(s.endswith(f"{read:.0f}% read") and s.startswith("At ") for s in screen(app))
+        assert app.panel == "toc" and "I haven't read past here" in screen(app)  # wide: the contents stay open
+        await fire(session, clickable(app.page.controls, "Back to where you were"))
+        assert str(app.reader.current.locator) == "11.0" and "Back to where you were" not in screen(app)
+
+    run(scenario())
+
+
 def test_phone_chat_is_a_full_screen_sheet_and_a_citation_closes_it(alice_quire: Quire) -> None:
     async def scenario() -> None:
         session = await new_session(390, 844)

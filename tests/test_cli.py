@@ -121,7 +121,15 @@ def test_position_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) ->
     assert run(capsys, "position", "1", *lib)[1] == "Not started yet.\n"
     code, out, _ = run(capsys, "position", "1", "5.3", "--json", *lib)
     assert code == 0 and json.loads(out)["locator"] == "5.3"
-    assert run(capsys, "position", "1", *lib)[1].startswith("At 5.3, ")
+    assert run(capsys, "position", "1", *lib)[1].startswith("At 5.3 (")
+    run(capsys, "position", "1", "9.0", *lib)  # read on to 9.0, then back to 5.3: the furthest stays at 9.0
+    code, out, _ = run(capsys, "position", "1", "5.3", "--json", *lib)
+    both = json.loads(out)
+    assert (both["current"], both["furthest"]) == ("5.3", "9.0") and both["current_percent"] < both["furthest_percent"]
+    code, out, _ = run(capsys, "position", "1", "--reset-furthest", "--json", *lib)  # back to the current place
+    assert code == 0 and json.loads(out)["furthest"] == "5.3"
+    code, out, _ = run(capsys, "position", "1", "--reset-furthest", "2.0", "--json", *lib)
+    assert (json.loads(out)["current"], json.loads(out)["furthest"]) == ("2.0", "2.0")
 
 
 def test_options_work_before_and_after_the_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ import pytest
 from conftest import book_path
 
 from core.books import Locator
+from core.books.locator import parse_locator
 from core.errors import BookNotFoundError, LocatorError
 from core.library import Library
 from core.library.db import DATABASE_ERRORS, connect, migrate, schema_version
@@ -194,13 +195,15 @@ def test_a_library_from_before_stemmed_keywords_is_upgraded_in_place(tmp_path: P
         conn.execute("CREATE VIRTUAL TABLE chunks_fts USING fts5(body, book_id UNINDEXED, tokenize = 'unicode61 remove_diacritics 2')")  # fmt: skip
         rows = conn.execute("SELECT id, book_id, text FROM chunks").fetchall()
         conn.executemany("INSERT INTO chunks_fts (rowid, body, book_id) VALUES (?,?,?)", [(r[0], index_text(r[2]), r[1]) for r in rows])  # fmt: skip
-        conn.execute("DELETE FROM schema_migrations WHERE version = 4")
+        conn.execute("DELETE FROM schema_migrations WHERE version >= 4")
+        for column in ("furthest_locator", "furthest_ordinal", "furthest_percent"):  # nor had migration 5 run
+            conn.execute(f"ALTER TABLE positions DROP COLUMN {column}")
     assert not quire.search(1, "rabbits", mode="keyword")  # unstemmed: "rabbits" is not "rabbit"
     quire.close()
 
     upgraded = Quire(tmp_path)  # opening it runs migration 4
     conn = inside(upgraded, "library").conn
-    assert conn.execute("SELECT MAX(version) FROM schema_migrations").fetchone()[0] == 4
+    assert conn.execute("SELECT MAX(version) FROM schema_migrations").fetchone()[0] == MIGRATIONS[-1][0]
     assert "porter" in conn.execute("SELECT sql FROM sqlite_master WHERE name = 'chunks_fts'").fetchone()[0]
     assert conn.execute("SELECT COUNT(*) FROM chunks_fts").fetchone()[0] == len(rows)
     found = upgraded.search(1, "rabbits", mode="keyword")
@@ -221,3 +224,31 @@ def test_the_error_tree_is_one_tree() -> None:
     assert issubclass(errors.EmbeddingProviderError, errors.ProviderError)
     assert issubclass(errors.EmbeddingProviderError, errors.EmbeddingError)
     assert all(kind.__name__ in errors.__doc__ for kind in kinds)  # the drawing names every one
+
+
+def test_a_library_from_before_the_furthest_place_keeps_its_positions(tmp_path: Path) -> None:
+    """Migration 5 adds the furthest place; a library saved by the code before it starts with furthest = current."""
+    from dbkit import inside
+
+    from core.services import Quire
+
+    quire = Quire(tmp_path)
+    quire.import_paths([book_path("en/epubjs-alice.epub")])
+    conn = inside(quire, "library").conn
+    with inside(quire, "library").transaction():  # what the code before migration 5 left on disk
+        conn.execute("DELETE FROM schema_migrations WHERE version = 5")
+        for column in ("furthest_locator", "furthest_ordinal", "furthest_percent"):
+            conn.execute(f"ALTER TABLE positions DROP COLUMN {column}")
+        ordinal = inside(quire, "library").ordinal_of(1, parse_locator("7.3"))
+        conn.execute(
+            "INSERT INTO positions (book_id, locator, ordinal, percent, reading_seconds, updated_at) "
+            "VALUES (1, '7.3', ?, 40.0, 120, '2026-01-01T00:00:00')",
+            (ordinal,),
+        )
+    quire.close()
+    upgraded = Quire(tmp_path)
+    position = upgraded.position(1)
+    assert (str(position.locator), str(position.furthest), position.furthest_percent) == ("7.3", "7.3", 40.0)
+    assert position.reading_seconds == 120
+    assert str(upgraded.save_position(1, "2.0", reading=False).furthest) == "7.3"  # and it holds from now on
+    upgraded.close()

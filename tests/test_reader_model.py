@@ -80,3 +80,29 @@ def test_highlights_and_search_hits_become_marks(moby: Quire) -> None:
     assert Mark(following.ordinal, 0, 7, "pink") in reader.marks()
     bookmark = reader.add_bookmark()
     assert bookmark.locator == record.locator and reader.bookmarks() == [bookmark]
+
+
+def test_jumps_keep_what_was_read_and_offer_the_way_back(moby: Quire) -> None:
+    reader = ReaderViewModel(moby, 1)
+    reader.open()
+    reader.go_to("30.0")
+    for _ in range(3):
+        reader.next_page()  # reading: the furthest place follows
+    read_place, read = reader.current.locator, reader.percent
+    assert read > 0 and reader.return_to == Locator(0, 0)  # the first jump was from the opening page
+    reader.go_back()
+    reader.go_to(read_place, jump=False)  # reading again where they were
+    early = moby.find(1, "Loomings")[0]
+    reader.open_hit(early, "Loomings")  # a search hit far back: a jump
+    assert reader.percent == read and reader.current_percent < read  # "% read" does not drop
+    assert moby.position(1).furthest == read_place and reader.return_to == read_place
+    chapter = next(r for r in reader.toc() if r.title.startswith("Chapter 3."))
+    reader.go_to(chapter.locator)  # a second jump: back still leads to where the reader was reading
+    assert reader.return_to == read_place and reader.current.locator == chapter.locator
+    assert reader.go_back().locator == read_place and reader.return_to is None
+    assert reader.go_back() is None  # nothing more to go back to
+    cited = moby.segments(1, 5, 1)[0].locator
+    reader.open_citation(cited, cited)  # a citation chip, from the chat
+    assert reader.percent == read and moby.position(1).locator == cited
+    reader.mark_read_up_to_here()  # "I haven't read past here"
+    assert reader.percent == reader.current_percent < read and moby.position(1).furthest == cited

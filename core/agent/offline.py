@@ -61,9 +61,9 @@ def answer_offline(
     before = None
     if not spoilers:
         position = quire.position(book.id)
-        if position is None:
+        if position is None or position.furthest_ordinal < 0:
             return OfflineAnswer(NOT_STARTED)
-        before = position.ordinal
+        before = position.furthest_ordinal  # the spoiler bound: the furthest place read
     passages = quire.search(book.id, question, k=k, before=before)
     if not passages:
         return OfflineAnswer(f"{NO_PROVIDER}\n\nNothing in the part of the book you can see matches the question.")

@@ -21,21 +21,64 @@ class Annotations:
         self.conn = library.conn
 
     # -- position -----------------------------------------------------------------------------
-    def save_position(self, book_id: int, locator: Locator, read_seconds: float = 0.0) -> Position:
-        """Record where the reader is; ``read_seconds`` is added to the book's reading time."""
-        record = self.library.get(book_id)
-        ordinal = self.library.ordinal_of(book_id, locator)
-        percent = round(100.0 * (ordinal + 1) / max(1, record.segment_count), 2)
+    def save_position(
+        self, book_id: int, locator: Locator, read_seconds: float = 0.0, *, reading: bool = True
+    ) -> Position:
+        """Record where the reader is; ``read_seconds`` is added to the book's reading time.
+
+        ``reading``: the reader got here by reading (a page turn, scrolling), so the furthest place follows
+        when this is past it. A jump (contents, search hit, citation, "go to") moves only the current place.
+        """
+        ordinal, percent = self._place(book_id, locator)
+        furthest = (str(locator), ordinal, percent) if reading else (None, -1, 0.0)  # a jump reads nothing
         self.library.write(
-            """INSERT INTO positions (book_id, locator, ordinal, percent, reading_seconds, updated_at)
-               VALUES (?,?,?,?,?,?)
+            """INSERT INTO positions (book_id, locator, ordinal, percent, reading_seconds, updated_at,
+                                      furthest_locator, furthest_ordinal, furthest_percent)
+               VALUES (?,?,?,?,?,?,?,?,?)
                ON CONFLICT(book_id) DO UPDATE SET locator = excluded.locator, ordinal = excluded.ordinal,
                percent = excluded.percent, reading_seconds = reading_seconds + excluded.reading_seconds,
-               updated_at = excluded.updated_at""",
-            (book_id, str(locator), ordinal, percent, max(0.0, read_seconds), now()),
+               updated_at = excluded.updated_at,
+               furthest_locator = CASE WHEN excluded.furthest_ordinal > COALESCE(furthest_ordinal, -1)
+                                  THEN excluded.furthest_locator ELSE furthest_locator END,
+               furthest_percent = CASE WHEN excluded.furthest_ordinal > COALESCE(furthest_ordinal, -1)
+                                  THEN excluded.furthest_percent ELSE furthest_percent END,
+               furthest_ordinal = MAX(COALESCE(furthest_ordinal, -1), excluded.furthest_ordinal)""",
+            (book_id, str(locator), ordinal, percent, max(0.0, read_seconds), now(), *furthest),
         )
+        return self._saved(book_id)
+
+    def set_furthest(self, book_id: int, locator: Locator | None = None) -> Position:
+        """Move the furthest place back on purpose ("I haven't read past here"); None: to the current place.
+
+        The current place moves back with it when it was past the new furthest.
+        """
+        current = self.position(book_id)
+        if current is None:
+            raise LocatorError("this book has not been opened yet, so it has no furthest place to move")
+        locator = locator if locator is not None else current.locator
+        ordinal, percent = self._place(book_id, locator)
+        with self.library.transaction() as conn:
+            conn.execute(
+                "UPDATE positions SET furthest_locator = ?, furthest_ordinal = ?, furthest_percent = ?,"
+                " updated_at = ? WHERE book_id = ?",
+                (str(locator), ordinal, percent, now(), book_id),
+            )
+            conn.execute(
+                "UPDATE positions SET locator = ?, ordinal = ?, percent = ? WHERE book_id = ? AND ordinal > ?",
+                (str(locator), ordinal, percent, book_id, ordinal),
+            )
+        return self._saved(book_id)
+
+    def _place(self, book_id: int, locator: Locator) -> tuple[int, float]:
+        """A locator's ordinal and the percentage of the book read when it is reached."""
+        record = self.library.get(book_id)
+        ordinal = self.library.ordinal_of(book_id, locator)
+        return ordinal, round(100.0 * (ordinal + 1) / max(1, record.segment_count), 2)
+
+    def _saved(self, book_id: int) -> Position:
         position = self.position(book_id)
-        assert position is not None
+        if position is None:
+            raise QuireError("the reading position was not saved; try again")
         return position
 
     def position(self, book_id: int) -> Position | None:
@@ -43,8 +86,16 @@ class Annotations:
         row = self.conn.execute("SELECT * FROM positions WHERE book_id = ?", (book_id,)).fetchone()
         if row is None:
             return None
+        furthest = row["furthest_locator"]
         return Position(
-            parse_locator(row["locator"]), row["ordinal"], row["percent"], row["reading_seconds"], row["updated_at"]
+            parse_locator(row["locator"]),
+            row["ordinal"],
+            row["percent"],
+            row["reading_seconds"],
+            row["updated_at"],
+            parse_locator(furthest) if furthest else None,
+            row["furthest_ordinal"] if furthest else -1,
+            row["furthest_percent"] if furthest else 0.0,
         )
 
     # -- bookmarks ----------------------------------------------------------------------------

@@ -212,6 +212,22 @@ def m004_stemmed_chunk_keywords(conn: sqlite3.Connection) -> None:
         last = rows[-1][0]
 
 
+def m005_furthest_place(conn: sqlite3.Connection) -> None:
+    """The furthest place read, kept apart from the current place (a jump back lowers neither it nor "% read").
+
+    An existing library starts with furthest = current: the best it knows.
+    """
+    _run(
+        conn,
+        """
+        ALTER TABLE positions ADD COLUMN furthest_locator TEXT;
+        ALTER TABLE positions ADD COLUMN furthest_ordinal INTEGER;
+        ALTER TABLE positions ADD COLUMN furthest_percent REAL;
+        UPDATE positions SET furthest_locator = locator, furthest_ordinal = ordinal, furthest_percent = percent
+        """,
+    )
+
+
 def _run(conn: sqlite3.Connection, script: str) -> None:
     """Run statements one by one, inside the caller's transaction (executescript would commit it)."""
     for statement in script.split(";\n"):
@@ -224,4 +240,5 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (2, "retrieval", m002_retrieval),
     (3, "chat", m003_chat),
     (4, "stemmed chunk keywords", m004_stemmed_chunk_keywords),
+    (5, "furthest place", m005_furthest_place),
 ]

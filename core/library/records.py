@@ -136,19 +136,31 @@ class SearchHit:
 
 @dataclass(frozen=True, slots=True)
 class Position:
-    """Where the reader is in a book, how far through, and how long they have read it."""
+    """Where the reader is in a book (current), the furthest they have read, and how long they have read it.
+
+    ``locator``/``ordinal``/``percent`` are the current place: where the book opens. The furthest place only
+    moves forward (unless the reader moves it back on purpose); it is the spoiler bound and the "% read".
+    """
 
     locator: Locator
     ordinal: int
     percent: float
     reading_seconds: float
     updated_at: str
+    furthest: Locator | None  # None: the reader has only jumped around, not read (-1 and 0% below)
+    furthest_ordinal: int
+    furthest_percent: float
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "current": str(self.locator),
+            "current_percent": self.percent,
+            "furthest": str(self.furthest) if self.furthest else None,
+            "furthest_percent": self.furthest_percent,
             "locator": str(self.locator),
             "ordinal": self.ordinal,
             "percent": self.percent,
+            "furthest_ordinal": self.furthest_ordinal,
             "reading_seconds": self.reading_seconds,
             "updated_at": self.updated_at,
         }

@@ -29,11 +29,14 @@ class SessionBase:
 
     @property
     def bound(self) -> int | None:
-        """The last segment ordinal the reader has reached (None: no bound)."""
+        """The furthest segment ordinal the reader has read (None: no bound; -1: nothing read yet).
+
+        The furthest place, not the current one: jumping back to chapter 1 does not hide what was read.
+        """
         if self.spoilers_allowed or self.book_id is None:
             return None
         position = self.quire.position(self.book_id)
-        return position.ordinal if position else -1
+        return position.furthest_ordinal if position else -1
 
     @property
     def book(self) -> int:

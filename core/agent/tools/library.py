@@ -32,7 +32,8 @@ class LibraryTools(SessionBase):
             return "The reader has not started this book."
         section = self.quire.show(self.book_id, position.locator.segment_locator)[0].section_title
         return (
-            f"The reader is {position.percent:.0f}% through the book, in the chapter {untrusted(section, inline=True)}."
+            f"The reader has read {position.furthest_percent:.0f}% of the book and is now in the chapter "
+            f"{untrusted(section, inline=True)}."
         )
 
     @tool(always)
