@@ -140,6 +140,17 @@ def cmd_find(quire: Quire, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_edit(quire: Quire, args: argparse.Namespace) -> int:
+    if args.title is None and args.author is None:
+        raise QuireError("say what to change: --title TEXT and/or --author NAME (repeat --author for several)")
+    book = quire.edit_book(args.book, title=args.title, authors=args.author)
+    if args.json:
+        _print_json(book.to_dict())
+    else:
+        print(f"{book.id}: {book.title} — {', '.join(book.authors) or 'unknown author'}")
+    return 0
+
+
 def cmd_remove(quire: Quire, args: argparse.Namespace) -> int:
     book = quire.remove(args.book)
     if args.json:
@@ -355,6 +366,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("book")
     p.add_argument("text", type=_words)
     p.add_argument("--limit", type=_count(1000), default=20)
+    p = add("edit", cmd_edit, "set a book's title or authors")
+    p.add_argument("book")
+    p.add_argument("--title")
+    p.add_argument("--author", action="append", help="an author (repeat for several; --author '' clears them)")
     p = add("remove", cmd_remove, "remove a book, its notes and its file")
     p.add_argument("book")
     p = add("position", cmd_position, "show or set where you are in a book (the spoiler bound)")

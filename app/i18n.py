@@ -69,6 +69,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "details.publisher": {"en": "Publisher", "zh": "出版者"},
     "details.format": {"en": "File", "zh": "文件"},
     "details.progress": {"en": "Reading", "zh": "阅读"},
+    "details.title": {"en": "Title", "zh": "书名"},
+    "details.save": {"en": "Save title and author", "zh": "保存书名和作者"},
+    "details.saved": {"en": "Saved", "zh": "已保存"},
+    "details.chars": {"en": "{n} characters", "zh": "{n} 字"},
     "details.reading": {"en": "{p}% read, {minutes} min", "zh": "已读 {p}%，{minutes} 分钟"},
     "details.index": {"en": "AI index", "zh": "AI 索引"},
     "details.index.none": {

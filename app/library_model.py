@@ -133,7 +133,10 @@ class LibraryViewModel:
             (t("details.author"), ", ".join(book.authors) or t("library.unknown_author")),
             (t("details.language"), book.language),
             (t("details.publisher"), book.publisher),
-            (t("details.format"), f"{book.format.upper()} · {book.file_size / 1024:.0f} KB · {book.char_count:,}"),
+            (
+                t("details.format"),
+                f"{book.format.upper()} · {book.file_size / 1024:.0f} KB · {t('details.chars', n=f'{book.char_count:,}')}",
+            ),
             (t("details.progress"), reading),
             (t("details.index"), index_text),
             (t("details.tags"), ", ".join(book.tags)),

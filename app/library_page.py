@@ -229,6 +229,7 @@ def build_details_dialog(
     on_remove: Callable[[int], None],
     on_close: Callable[[], None],
     on_tag: Callable[[int, str], None] | None = None,
+    on_edit: Callable[[int, str, str], None] | None = None,
 ) -> ft.AlertDialog:
     """A book's details: metadata, contents, import warnings, reading and index status; open or remove it."""
     details = model.details(book_id)
@@ -237,14 +238,36 @@ def build_details_dialog(
     if len(details.toc) > 40:
         contents.append(ft.Text(t("details.more", n=len(details.toc) - 40), size=13, italic=True))
     warnings = [status_line(w, ok=False, size=13) for w in details.warnings]
+    book = model.quire.book(book_id)
+    title_field = ft.TextField(label=t("details.title"), value=book.title, dense=True)
+    author_field = ft.TextField(label=t("details.author"), value=", ".join(book.authors), dense=True)
+
+    def edited(e: ft.Event) -> None:
+        if on_edit is not None:
+            on_edit(book_id, title_field.value or "", author_field.value or "")
+
+    title_field.on_submit = author_field.on_submit = edited
     tag_field = ft.TextField(
         hint_text=t("details.add_tag"),
         dense=True,
         prefix_icon=ft.Icons.LABEL_OUTLINE,
         on_submit=(lambda e: on_tag(book_id, e.control.value or "")) if on_tag else None,
     )
+    editing = (
+        [
+            title_field,
+            author_field,
+            ft.Row(
+                [ft.TextButton(t("details.save"), icon=ft.Icons.EDIT, on_click=edited)],
+                alignment=ft.MainAxisAlignment.END,
+            ),
+        ]
+        if on_edit
+        else []
+    )
     body = ft.Column(
         [
+            *editing,
             *facts,
             tag_field,
             ft.Text(t("reader.toc"), weight=ft.FontWeight.BOLD),

@@ -6,6 +6,7 @@ import asyncio
 import dataclasses
 import functools
 import importlib
+import re
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -313,8 +314,21 @@ class QuireApp:
                 on_remove=self.confirm_remove,
                 on_close=closed,
                 on_tag=self.add_tag,
+                on_edit=self.edit_book,
             )
         )
+
+    def edit_book(self, book_id: int, title: str, authors: str) -> None:
+        """Title and authors as the reader wants them (authors separated by commas, 、 or ;)."""
+        names = [name.strip() for name in re.split(r"[,，、;；]", authors) if name.strip()]
+        try:
+            self.quire.edit_book(book_id, title=title, authors=names)
+        except QuireError as error:
+            self.notify(self.t.error(error))
+            return
+        self.page.pop_dialog()
+        self.render()
+        self.notify(self.t("details.saved"))
 
     def add_tag(self, book_id: int, tag: str) -> None:
         """Tag a book from its details; the dialog shows the new tag and the library its filter chip."""

@@ -167,6 +167,12 @@ class Quire:
         """Whether a book with exactly these bytes (their SHA-256) is in the library."""
         return self._library.has_content(digest)
 
+    def edit_book(
+        self, reference: str | int, *, title: str | None = None, authors: list[str] | None = None
+    ) -> BookRecord:
+        """Set a book's title or authors as the reader wants them (None leaves one unchanged)."""
+        return self._library.edit(self.book(reference).id, title, authors)
+
     def remove(self, reference: str | int) -> BookRecord:
         """Remove a book, its annotations and its file."""
         return self._library.remove(self.book(reference).id)

@@ -269,7 +269,15 @@ def test_go_to_a_place_bookmark_list_and_tags(quire: Quire) -> None:
         app = start(quire, session)
         app.show_details(2)
         dialog = session.page._dialogs.controls[-1]
-        tag = next(c for c in _all_in(dialog) if isinstance(c, ft.TextField))
+        fields = {c.label or c.hint_text: c for c in _all_in(dialog) if isinstance(c, ft.TextField)}
+        assert fields["Title"].value == "hongloumeng 120"  # the file never says its title: the reader may
+        fields["Title"].value, fields["Author"].value = "红楼梦", "曹雪芹、高鹗"
+        await fire(session, clickable(dialog, "Save title and author"))
+        assert (quire.book(2).title, quire.book(2).authors) == ("红楼梦", ["曹雪芹", "高鹗"])
+        assert app.message == "Saved"
+        app.show_details(2)
+        dialog = session.page._dialogs.controls[-1]
+        tag = next(c for c in _all_in(dialog) if isinstance(c, ft.TextField) and c.hint_text == "Add a tag")
         tag.value = "中文"
         await fire(session, tag, "submit")
         assert quire.book(2).tags == ["中文"]
@@ -277,7 +285,7 @@ def test_go_to_a_place_bookmark_list_and_tags(quire: Quire) -> None:
         app.render()
         chip = next(c for c in _all(app) if isinstance(c, ft.Chip) and texts(c) == ["中文"])
         await fire(session, chip, "select")
-        assert [r.title for r in app.library.rows()] == ["hongloumeng 120"]
+        assert [r.title for r in app.library.rows()] == ["红楼梦"]
         app.open_book(2)
         go_to = next(c for c in _all(app) if isinstance(c, ft.TextField))  # the contents panel's "go to" field
         await fire(session, go_to, "focus")

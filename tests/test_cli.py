@@ -151,3 +151,20 @@ def test_the_command_line_adds_its_own_advice_to_the_cores_messages(
         err.strip()
         == "quire: error: no book in the library matches 'no such book' (run 'quire list' to see the library)"
     )
+
+
+def test_edit_sets_title_and_authors_and_find_then_knows_the_book(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    lib = ["--library", str(tmp_path / "lib")]
+    run(capsys, "import", str(book_path("zh/hongloumeng_120.md")), *lib)
+    assert run(capsys, "find", "红楼梦", "黛玉", *lib)[0] != 0  # the file never says its title
+    code, out, _ = run(
+        capsys, "edit", "1", "--title", "红楼梦", "--author", "曹雪芹", "--author", "高鹗", "--json", *lib
+    )
+    assert code == 0 and (json.loads(out)["title"], json.loads(out)["authors"]) == ("红楼梦", ["曹雪芹", "高鹗"])
+    code, out, _ = run(capsys, "find", "红楼梦", "黛玉", *lib)
+    assert code == 0 and "黛玉" in out
+    code, _, err = run(capsys, "edit", "1", "--title", "  ", *lib)
+    assert code != 0 and "needs a title" in err
+    assert run(capsys, "edit", "1", *lib)[0] != 0  # nothing to change: says what to write

@@ -94,3 +94,44 @@ def test_nahan_gets_its_stories_as_sections() -> None:
     opening = next(s.text for s in kong.segments if s.text.startswith("鲁镇的酒店的格局"))
     assert "\n" not in opening and " " not in opening  # hard-wrapped lines joined without spaces
     assert opening.endswith("慢慢地坐喝。")  # one paragraph, five source lines
+
+
+def _zhaohua() -> str:
+    """Shaped like the 朝花夕拾 TXT a reader tried: a centred 《title》 and byline, pieces ending in datelines and notes."""
+    body = "　　" + "我常想在纷扰中寻出一点闲静来，然而委实不容易。目前是这么离奇，心里是这么芜杂。" * 3
+    lines = [" " * 20 + "《朝花夕拾》", "", " " * 24 + "鲁迅", "", ""]
+    for title, date in (("小引", "一九二七年五月一日"), ("狗·猫·鼠", "二月二十一日"),
+                        ("阿长与《山海经》", "三月十日"), ("二十四孝图", "五月十日夜")):  # fmt: skip
+        lines += ["", "", " " * 20 + title, "", "", body, "", body, "", " " * 40 + date, "", "注释：", "",
+                  "⑴本篇最初发表于一九二六年。", "", ""]  # fmt: skip
+    return "\n".join(lines)
+
+
+def test_title_and_author_come_from_where_the_text_states_them() -> None:
+    book = parse_book(_zhaohua().encode("utf-8"), "zhaohua 01.txt")
+    assert (book.metadata.title, book.metadata.authors) == ("朝花夕拾", ["鲁迅"])
+    keyed = parse_book("书名：呐喊\n作者：鲁迅\n\n　　正文。\n".encode(), "nahan.txt").metadata
+    assert (keyed.title, keyed.authors) == ("呐喊", ["鲁迅"])
+    english = parse_book(b"The Tale of a Cat\n\nby Beatrix Potter\n\nOnce upon a time.\n", "cat.txt").metadata
+    assert english.authors == ["Beatrix Potter"]
+    plain = parse_book(book_path("zh/luxun_nahan.txt").read_bytes(), "luxun_nahan.txt").metadata
+    assert plain.title == "luxun nahan" and plain.authors == []  # a story's title is not the book's: none stated
+
+
+def test_markdown_front_matter_and_byline() -> None:
+    yaml = "---\ntitle: 红楼梦\nauthor: 曹雪芹\n---\n\n### 第一回 甄士隐梦幻识通灵\n\n正文。\n\n### 第二回 贾夫人仙逝扬州城\n\n正文。\n"
+    book = parse_book(yaml.encode(), "hongloumeng_120.md")
+    assert (book.metadata.title, book.metadata.authors) == ("红楼梦", ["曹雪芹"])
+    assert "title:" not in " ".join(s.text for sec in book.sections for s in sec.segments)  # not shown as text
+    heading = parse_book("# 朝花夕拾\n\n作者：鲁迅\n\n## 小引\n\n正文。\n\n## 狗·猫·鼠\n\n正文。\n".encode(), "x.md")
+    assert (heading.metadata.title, heading.metadata.authors) == ("朝花夕拾", ["鲁迅"])
+
+
+def test_datelines_and_notes_are_not_chapters() -> None:
+    book = parse_book(_zhaohua().encode("utf-8"), "zhaohua.txt")
+    assert [entry.title for entry in book.toc] == ["《朝花夕拾》", "小引", "狗·猫·鼠", "阿长与《山海经》", "二十四孝图"]
+    dates = {"一九二七年五月一日", "二月二十一日", "三月十日", "五月十日夜"}
+    texts = [s.text for section in book.sections for s in section.segments]
+    assert dates <= set(texts)  # kept as text, where the author put them
+    without_chapters = parse_book("　　一段正文，没有章节。\n\n注释：\n\n⑴说明。\n".encode(), "notes.txt")
+    assert len(without_chapters.sections) == 1  # "注释：" alone does not make a chapter

@@ -5,6 +5,7 @@ from __future__ import annotations
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from core.books.front_matter import front_matter, yaml_front_matter
 from core.books.html_blocks import extract_segments
 from core.books.model import Book, Metadata, Segment, SegmentKind, Span
 from core.books.safexml import parse_document
@@ -130,14 +131,18 @@ def _plain(children: list[Token]) -> str:
 def read_markdown(data: bytes, fallback_title: str) -> Book:
     """Parse a Markdown book's bytes; chapters are its most frequent top heading level."""
     text = normalise_newlines(decode_text(data)).lstrip("\ufeff")
+    lines = text.split("\n")
+    yaml = yaml_front_matter(lines)
+    text = "\n".join(lines[yaml.lines :])  # a YAML block is metadata, not text
     widths = [display_width(line) for line in text.split("\n") if line.strip() and not line.startswith("#")]
     parser = MarkdownIt("commonmark").enable("table")
     segments = _Converter(soft_breaks_split=wrap_width(widths) is None).convert(parser.parse(text))
     if not segments:
         raise BookFormatError("this Markdown file has no text in it")
-    title = title_heading(segments) or fallback_title
+    stated = front_matter(text.split("\n"))
+    title = yaml.title or title_heading(segments) or stated.title or fallback_title
+    author = yaml.author or stated.author
     sections, toc = sectionize(segments, title)
     sample = " ".join(s.text for s in segments[:400])
-    return Book(
-        format="markdown", metadata=Metadata(title=title, language=guess_language(sample)), sections=sections, toc=toc
-    )
+    metadata = Metadata(title=title, authors=[author] if author else [], language=guess_language(sample))
+    return Book(format="markdown", metadata=metadata, sections=sections, toc=toc)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from charset_normalizer import from_bytes
 
+from core.books.front_matter import front_matter
 from core.books.model import Book, Metadata, Segment, SegmentKind
 from core.books.sections import sectionize
 from core.books.textutil import display_width, guess_language, is_cjk
@@ -39,8 +40,14 @@ _NOTES_HEADING = re.compile(r"^[□■◆◇●○※*]*\s*(注释|注解|注|no
 _NOTE_MARKERS = re.compile(r"(?:[⑴-⒇①-⑳]|\[\d{1,3}\]|〔\d{1,3}〕)+$")
 _SENTENCE_END = re.compile(r"[。！？，；：、…”」』）,.!?;:)\]〕]$")
 _BRACKETED = re.compile(r"^[〔\[(（【].*[〕\])）】]$")
+_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
+_DATE = re.compile(  # a dateline closing a piece ("三月十日", "一九二六年二月二十一日夜", "March 10, 1926"), not a title
+    rf"^(?:[{_CN_NUM}]{{2,4}}年)?[{_CN_NUM}]{{1,3}}月[{_CN_NUM}]{{1,3}}[日号][早晨夜晚]?(?:[，,]?\S{{0,8}}[记作写])?$"
+    rf"|^[{_CN_NUM}]{{2,4}}年(?:[{_CN_NUM}]{{1,3}}月)?$"
+    rf"|^(?:(?:{_MONTHS})\.?\s+\d{{1,2}},?\s+\d{{4}}|\d{{1,2}}\s+(?:{_MONTHS})\.?\s+\d{{4}}|\d{{4}}[-/.]\d{{1,2}}[-/.]\d{{1,2}})$",
+    re.I,
+)
 _LEADER = re.compile(r"(\.{4,}|…{2,}|·{4,})")
-_PAGE_META = re.compile(r"^(title|author)\s*:\s*(.+)$", re.I)
 
 
 def decode_text(data: bytes) -> str:
@@ -130,6 +137,8 @@ def _is_title_line(line: _Line, index: int) -> bool:
         return False
     if _SENTENCE_END.search(bare) or _BRACKETED.match(bare) or _LEADER.search(bare) or _SCENE_NUMBER.match(bare):
         return False
+    if _DATE.match(bare):
+        return False
     if _NOTES_HEADING.match(bare) or _heading_level(line):
         return False
     return index == 0 or line.blank_before >= 2 or line.indent >= 8 or bare != line.text
@@ -153,6 +162,8 @@ def _classify(lines: list[_Line]) -> dict[int, tuple[int, str]]:
         headings = {i: (level + 1, title) for i, (level, title) in explicit.items()}
         headings.update({i: (1, _NOTE_MARKERS.sub("", line.text).strip()) for i, line in titles.items()})
     for i, line in enumerate(lines):
+        if not headings:
+            break  # notes and scene numbers subdivide chapters: in a text without chapters they stay text
         if i in headings or not line.text or not _is_isolated(line, i):
             continue
         if _SCENE_NUMBER.match(line.text) or _NOTES_HEADING.match(line.text):
@@ -201,28 +212,17 @@ def _paragraphs(lines: list[_Line], headings: dict[int, tuple[int, str]]) -> lis
     return segments
 
 
-def _front_metadata(lines: list[_Line]) -> dict[str, str]:
-    found: dict[str, str] = {}
-    for line in lines[:60]:
-        match = _PAGE_META.match(line.text)
-        if match:
-            found.setdefault(match.group(1).lower(), match.group(2).strip())
-    return found
-
-
 def book_from_text(text: str, fallback_title: str, format_name: str = "txt") -> Book:
     """Build a Book from decoded plain text."""
     lines = _lines(normalise_newlines(text).lstrip("\ufeff"))
     segments = _paragraphs(lines, _classify(lines))
     if not segments:
         raise BookFormatError("this file has no text in it")
-    meta = _front_metadata(lines)
-    title = meta.get("title") or fallback_title
+    stated = front_matter([line.text for line in lines])
+    title = stated.title or fallback_title
     sections, toc = sectionize(segments, title)
     sample = " ".join(s.text for s in segments[:400])
-    metadata = Metadata(
-        title=title, authors=[meta["author"]] if "author" in meta else [], language=guess_language(sample)
-    )
+    metadata = Metadata(title=title, authors=[stated.author] if stated.author else [], language=guess_language(sample))
     return Book(format=format_name, metadata=metadata, sections=sections, toc=toc)
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from core.books.formats import SUPPORTED, content_hash, parse_book, read_file_bytes
 from core.books.locator import Locator
 from core.books.model import Book
-from core.errors import BookNotFoundError, LibraryError, LocatorError
+from core.errors import BookNotFoundError, LibraryError, LocatorError, QuireError
 from core.library.db import busy_is_library_error, connect, inserted_id, now
 from core.library.fts import index_text, make_snippet, match_expression
 from core.library.records import BookRecord, SearchHit, SegmentRecord, TocRow
@@ -203,6 +203,24 @@ class Library:
             titles = "; ".join(f"{r['id']}: {r['title']}" for r in rows[:5])
             raise BookNotFoundError(f"'{text}' matches several books ({titles}): use the id")
         raise BookNotFoundError(f"no book in the library matches '{text}'")
+
+    def edit(self, book_id: int, title: str | None = None, authors: list[str] | None = None) -> BookRecord:
+        """Change a book's title or authors (the reader knows better than the file); None leaves one as it is."""
+        record = self.get(book_id)
+        if title is not None:
+            title = " ".join(title.split())[:500]
+            if not title:
+                raise QuireError("a book needs a title: write one, or leave it as it was")
+        clean = [" ".join(a.split())[:200] for a in authors or [] if a.strip()] if authors is not None else None
+        self.write(
+            "UPDATE books SET title = ?, authors = ? WHERE id = ?",
+            (
+                title if title is not None else record.title,
+                json.dumps(clean if clean is not None else record.authors, ensure_ascii=False),
+                book_id,
+            ),
+        )
+        return self.get(book_id)
 
     def remove(self, book_id: int) -> BookRecord:
         """Delete a book's rows (annotations included) and its file."""
