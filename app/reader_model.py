@@ -14,7 +14,7 @@ from core.services import Quire
 WINDOW = 80  # segments rendered at once: long chapters never build thousands of controls
 PAGE = 12  # segments per page in paginated mode
 IDLE_CAP_SECONDS = 300  # longer pauses do not count as reading time
-SEARCH_LIMIT = 200  # in-book search hits listed (the best-ranked ones, shown in reading order)
+SEARCH_PAGE = 100  # in-book search hits drawn at a time ("Show more" draws the next ones)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +49,7 @@ class ReaderViewModel:
         self.search_marks: list[Mark] = []
         self.search_query = ""
         self.search_hits: list[SearchHit] = []
+        self.search_shown = 0  # how many of the hits the panel draws
         self.selection: Selection | None = None
         self.return_to: Locator | None = None  # where the reader was before the last jump
         self._last_activity = clock()
@@ -258,9 +259,19 @@ class ReaderViewModel:
     def search(self, query: str) -> list[SearchHit]:
         """Full-text search in this book; the hits stay for the search panel."""
         self.search_query = query.strip()
-        hits = self.quire.find(self.book.id, self.search_query, limit=SEARCH_LIMIT) if self.search_query else []
-        self.search_hits = sorted(hits, key=lambda hit: (hit.ordinal, hit.locator.offset or 0))  # in reading order
+        found = self.quire.find(self.book.id, self.search_query, None, in_book_order=True) if self.search_query else []
+        self.search_hits = found  # every matching paragraph, in reading order: the first mention comes first
+        self.search_shown = min(len(found), SEARCH_PAGE)
         return self.search_hits
+
+    @property
+    def search_matches(self) -> int:
+        """How many times the words occur (a paragraph may hold several)."""
+        return sum(max(1, len(hit.spans)) for hit in self.search_hits)
+
+    def show_more_hits(self) -> None:
+        """Draw the next page of search hits."""
+        self.search_shown = min(len(self.search_hits), self.search_shown + SEARCH_PAGE)
 
     def open_citation(self, first: Locator, last: Locator) -> SegmentRecord:
         """Open the book at a cited passage and mark the quoted words (they may run over several segments)."""
@@ -271,16 +282,9 @@ class ReaderViewModel:
         return record
 
     def open_hit(self, hit: SearchHit, query: str) -> SegmentRecord:
-        """Jump to a search hit and mark the matched words."""
+        """Jump to a search hit and mark every match in its paragraph, each whole."""
         record = self.go_to(hit.locator.segment_locator)
         offset = hit.locator.offset or 0
-        length = next(
-            (
-                len(term)
-                for term in query.split()
-                if record.text[offset : offset + len(term)].casefold() == term.casefold()
-            ),
-            len(query),
-        )
-        self.search_marks = [Mark(record.ordinal, offset, offset + length, "search")]
+        spans = hit.spans or ((offset, offset + len(query)),)
+        self.search_marks = [Mark(record.ordinal, a, b, "search") for a, b in spans]
         return record

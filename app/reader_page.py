@@ -10,7 +10,7 @@ import flet as ft
 
 from app.fonts import CJK_FONT
 from app.i18n import Translator
-from app.reader_model import SEARCH_LIMIT, Mark, ReaderViewModel
+from app.reader_model import SEARCH_PAGE, Mark, ReaderViewModel
 from app.settings import Settings
 from app.theme import FONT_FAMILIES, highlight_color
 from core.library import HIGHLIGHT_COLORS, SegmentRecord
@@ -38,6 +38,7 @@ class ReaderActions:
     load_more: Callable[[bool], None]  # forward?
     typing: Callable[[bool], None] = lambda focused: None  # a text field took or lost the keyboard
     go_back: Callable[[], None] = lambda: None  # back to where the reader was before the last jump
+    more_hits: Callable[[], None] = lambda: None  # draw the next page of search hits
     read_up_to_here: Callable[[], None] = lambda: None  # the furthest place read moves back to the current one
 
 
@@ -253,11 +254,24 @@ def search_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) 
                 dense=True,
                 on_click=lambda e, i=index: actions.open_hit(i),
             )
-            for index, hit in enumerate(model.search_hits)
+            for index, hit in enumerate(model.search_hits[: model.search_shown])
         ]
-    found = len(model.search_hits)
-    count_key = "reader.search.count.capped" if found >= SEARCH_LIMIT else "reader.search.count"
-    count = [ft.Text(t(count_key, n=found), size=12)] if model.search_hits else []
+        left = len(model.search_hits) - model.search_shown
+        if left > 0:  # lazily: a long list of hits is drawn a page at a time
+            results.append(
+                ft.TextButton(
+                    t("reader.search.more", n=f"{min(left, SEARCH_PAGE):,}"), on_click=lambda e: actions.more_hits()
+                )
+            )
+    count = (
+        [
+            ft.Text(
+                t("reader.search.count", n=f"{model.search_matches:,}", places=f"{len(model.search_hits):,}"), size=12
+            )
+        ]
+        if model.search_hits
+        else []
+    )
     return ft.Column([field, *count, ft.ListView(results, expand=True)], expand=True)
 
 

@@ -165,6 +165,7 @@ class QuireApp:
                 typing=self.set_typing,
                 go_back=self.go_back,
                 read_up_to_here=self.read_up_to_here,
+                more_hits=self.more_hits,
             )
         )
 
@@ -525,6 +526,11 @@ class QuireApp:
     def search(self, query: str) -> None:
         if self.reader is not None:
             self.reader.search(query)
+            self.render()
+
+    def more_hits(self) -> None:
+        if self.reader is not None:
+            self.reader.show_more_hits()
             self.render()
 
     def open_hit(self, index: int) -> None:

@@ -214,10 +214,16 @@ class Quire:
         """Every segment of one section."""
         return self._library.section_segments(self.book(reference).id, section)
 
-    def find(self, reference: str | int | None, query: str, limit: int = 20) -> list[SearchHit]:
-        """Full-text search in a book, or in the whole library when ``reference`` is None."""
+    def find(
+        self, reference: str | int | None, query: str, limit: int | None = 20, *, in_book_order: bool = False
+    ) -> list[SearchHit]:
+        """Full-text search in a book, or in the whole library when ``reference`` is None.
+
+        Best matches first; ``in_book_order``: every matching paragraph of the book in reading order (``limit``
+        None: all of them), as the reader's search panel lists them.
+        """
         book_id = self.book(reference).id if reference is not None else None
-        return self._library.find(book_id, query, limit)
+        return self._library.find(book_id, query, limit, in_book_order=in_book_order)
 
     def save_position(
         self, reference: str | int, locator: str | Locator, read_seconds: float = 0.0, *, reading: bool = True

@@ -106,3 +106,28 @@ def test_jumps_keep_what_was_read_and_offer_the_way_back(moby: Quire) -> None:
     assert reader.percent == read and moby.position(1).locator == cited
     reader.mark_read_up_to_here()  # "I haven't read past here"
     assert reader.percent == reader.current_percent < read and moby.position(1).furthest == cited
+
+
+def test_in_book_search_lists_every_match_in_book_order_and_marks_each_whole(tmp_path: Path) -> None:
+    quire = Quire(tmp_path)
+    quire.import_paths([book_path("zh/hongloumeng_120.md"), book_path("en/epubjs-alice.epub")])
+    reader = ReaderViewModel(quire, 1)
+    reader.open()
+    hits = reader.search("黛玉")
+    assert reader.search_matches == 1375 and len(hits) == 459  # every one, not "the first 200"
+    assert hits[0].section_title.startswith("第二回")  # the first mention comes first
+    assert [h.ordinal for h in hits] == sorted(h.ordinal for h in hits)
+    assert reader.search_shown == 100
+    reader.show_more_hits()
+    assert reader.search_shown == 200
+    record = reader.open_hit(hits[0], "黛玉")
+    marks = [m for m in reader.marks() if m.color == "search"]
+    assert marks and all(record.text[m.start : m.end] == "黛玉" for m in marks)
+    assert len(marks) == len(hits[0].spans)
+    alice = ReaderViewModel(quire, 2)
+    alice.open()
+    found = alice.search("White Rabbit")
+    record = alice.open_hit(found[0], "White Rabbit")
+    marked = {record.text[m.start : m.end].lower() for m in alice.marks() if m.color == "search"}
+    assert {"white", "rabbit"} <= marked  # the whole match, not its first word
+    quire.close()

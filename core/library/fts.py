@@ -155,6 +155,7 @@ class Snippet:
     text: str
     marks: tuple[tuple[int, int], ...]  # ranges inside ``text``
     offset: int  # where the first match starts inside the segment
+    spans: tuple[tuple[int, int], ...] = ()  # every match in the whole segment (not overlapping), in order
 
     def highlighted(self, before: str = "**", after: str = "**") -> str:
         """The snippet with each match wrapped in markers (Markdown bold by default)."""
@@ -179,9 +180,14 @@ def make_snippet(text: str, query: str, width: int = 60) -> Snippet:
     end = min(len(text), first + width)
     prefix = "…" if start > 0 else ""
     suffix = "…" if end < len(text) else ""
-    marks, last_end = [], -1
+    spans: list[tuple[int, int]] = []
     for s, e in found:
-        if s >= start and e <= end and s >= last_end:  # inside the window, not overlapping the previous
-            marks.append((s - start + len(prefix), e - start + len(prefix)))
-            last_end = e
-    return Snippet(prefix + text[start:end] + suffix, tuple(marks), first)
+        if spans and s < spans[-1][1]:
+            if e > spans[-1][1]:
+                spans[-1] = (spans[-1][0], e)  # overlapping terms: one mark over both
+            continue
+        spans.append((s, e))
+    marks = tuple(
+        (s - start + len(prefix), e - start + len(prefix)) for s, e in spans if s >= start and e <= end
+    )  # inside the window
+    return Snippet(prefix + text[start:end] + suffix, marks, first, tuple(spans))

@@ -122,6 +122,7 @@ class SearchHit:
     section_title: str
     snippet: str  # with matches marked **like this**
     score: float  # higher is better
+    spans: tuple[tuple[int, int], ...] = ()  # every match inside the segment's text, to mark them all
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -341,20 +341,28 @@ class Library:
         return self.segment(book_id, locator).ordinal
 
     # -- search -------------------------------------------------------------------------------
-    def find(self, book_id: int | None, query: str, limit: int = 20) -> list[SearchHit]:
-        """Full-text search in one book (or the whole library): best matches first, with snippets."""
+    def find(
+        self, book_id: int | None, query: str, limit: int | None = 20, *, in_book_order: bool = False
+    ) -> list[SearchHit]:
+        """Full-text search in one book (or the whole library), with snippets and every match marked.
+
+        Best matches first; ``in_book_order`` (one book): every matching paragraph in reading order, so the
+        first mention comes first. ``limit`` None: all of them.
+        """
         expression = match_expression(query)
         if expression is None:
             return []
+        order = "g.ordinal" if in_book_order and book_id is not None else "rank"
         sql = (
             "SELECT g.*, s.title, bm25(segments_fts) AS rank FROM segments_fts f "
             "JOIN segments g ON g.id = f.rowid "
             "JOIN sections s ON s.book_id = g.book_id AND s.idx = g.section_idx "
             "WHERE segments_fts MATCH ?"
             + (" AND f.book_id = ?" if book_id is not None else "")
-            + " ORDER BY rank LIMIT ?"
+            + f" ORDER BY {order} LIMIT ?"
         )
-        params = (expression, book_id, limit) if book_id is not None else (expression, limit)
+        cap = -1 if limit is None else limit  # SQLite: a negative LIMIT is no limit
+        params = (expression, book_id, cap) if book_id is not None else (expression, cap)
         hits = []
         for row in self.conn.execute(sql, params).fetchall():
             snippet = make_snippet(row["text"], query)
@@ -366,6 +374,7 @@ class Library:
                     section_title=row["title"],
                     snippet=snippet.highlighted(),
                     score=-row["rank"],
+                    spans=snippet.spans,
                 )
             )
         return hits
