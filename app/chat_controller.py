@@ -23,6 +23,8 @@ class ChatController:
         self.slot = ft.Container(expand=True)
         self.draft = ft.TextField(expand=True, dense=True, shift_enter=True, min_lines=1, max_lines=4)
         self.send = ft.IconButton(ft.Icons.SEND)  # send, or stop while an answer streams
+        self.composer = ft.Row([self.draft, self.send])  # kept, with the panel: a redraw never resends the draft
+        self.panel = ft.Column(expand=True, spacing=6)
 
     def for_book(self, reader: ReaderViewModel) -> ChatViewModel:
         """The chat of the open book (the latest thread when it is first shown)."""
@@ -54,7 +56,14 @@ class ChatController:
     def fill(self, reader: ReaderViewModel) -> None:
         """Build the panel into its slot."""
         self.slot.content = build_chat_panel(
-            self.for_book(reader), self.status(reader), self.actions(reader), self.app.t, self.draft, self.send
+            self.for_book(reader),
+            self.status(reader),
+            self.actions(reader),
+            self.app.t,
+            self.draft,
+            self.send,
+            self.composer,
+            self.panel,
         )
 
     def changed(self) -> None:
@@ -68,7 +77,8 @@ class ChatController:
     def ask(self, reader: ReaderViewModel, question: str) -> None:
         if not question.strip():
             return
-        self.draft.value = ""
+        if question == self.draft.value:  # sent from the box: empty it; a suggestion leaves what is typed there
+            self.draft.value = ""
         selection = reader.selection.text if reader.selection else ""  # the agent may read what is selected
         self.for_book(reader).ask(question, self.changed, selection)
         self.app.redraw_chat()

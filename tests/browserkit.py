@@ -108,6 +108,12 @@ class Screen:
         field = self.page.locator(f'textarea[aria-label^="{hint}"], input[aria-label^="{hint}"]').first
         field.wait_for(state="attached", timeout=20_000)
         field.click(force=True)
+        # Flutter moves the keyboard focus to its editing element a frame after the click: a key typed before
+        # that is dropped (the first letter of a question went missing). Wait for the focus, then type.
+        self.page.wait_for_function(
+            "['TEXTAREA', 'INPUT'].includes(document.activeElement && document.activeElement.tagName)",
+            timeout=10_000,
+        )
         self.page.keyboard.type(text)
 
     def text(self, text: str):

@@ -392,6 +392,29 @@ def test_a_jump_back_keeps_percent_read_and_offers_the_way_back(alice_quire: Qui
     run(scenario())
 
 
+def test_the_question_being_typed_survives_redraws_of_the_chat(alice_quire: Quire) -> None:
+    from fletkit import encode
+
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(alice_quire, session)
+        app.open_book(1)
+        await fire(session, find(app.page.controls, tooltip="Ask the book"))
+        draft = app.chat.draft
+        session.apply_patch(draft._i, {"value": "Why is the Hatter"})  # the browser reports what was typed
+        sent = len(session.connection.sent)
+        await fire(session, find(app.page.controls, tooltip="New conversation"))
+        await fire(session, clickable(app.page.controls, "Who are the main characters so far?"))  # a suggestion
+        app.chat.model.wait()
+        await asyncio.sleep(0.1)  # the redraws the answer scheduled
+        assert app.chat.model.messages[-1].status == "complete"
+        resent = [m for m in session.connection.sent[sent:] if b"Why is the Hatter" in encode([m.action, m.body])]
+        assert not resent  # no redraw sends the box again: nothing can overwrite newer typing in the browser
+        assert draft.value == "Why is the Hatter"  # and the suggestion did not empty it
+
+    run(scenario())
+
+
 def test_phone_chat_is_a_full_screen_sheet_and_a_citation_closes_it(alice_quire: Quire) -> None:
     async def scenario() -> None:
         session = await new_session(390, 844)
