@@ -93,11 +93,15 @@ def _refused(network: NetworkPolicy, provider: ProviderConfig) -> Iterator[Agent
 
 def _offline_events(quire: Quire, book_id: int | None, question: str, spoilers: bool) -> Iterator[AgentEvent]:
     if book_id is None:
-        yield TextDelta("No AI provider is set up, and no book is open: open a book to search it, or add a provider.")
+        message = "No AI provider is set up, and no book is open: open a book to search it, or add a provider."
+        yield ErrorEvent(message, "NoBookOpen")
         yield Done()
         return
     answer = answer_offline(quire, book_id, question, spoilers=spoilers)
-    yield TextDelta(answer.text)
+    if answer.notice:  # a sentence the client words in the reader's language, by its name
+        yield ErrorEvent(answer.text, answer.notice)
+    else:
+        yield TextDelta(answer.text)
     for citation in answer.citations:
         yield CitationEvent(citation)
     yield Done()

@@ -1,8 +1,7 @@
-"""The answer Quire gives with no AI provider: the best passages, each with a verified citation."""
+"""The answer Quire gives with no AI provider: the sentences that best answer the question, each cited."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -10,70 +9,87 @@ from core.agent.citations import Citation
 from core.agent.safe_markdown import escape_markdown
 from core.errors import CitationError
 from core.rag.search import Passage
+from core.rag.sentences import quote_span, rank_sentences
 
 if TYPE_CHECKING:
     from core.services import Quire
 
-NO_PROVIDER = (
-    "No AI provider is set up, so here are the passages of the book that best match your question "
-    "(search results, not a written answer)."
-)
 NOT_STARTED = (
     "You have not started this book, and spoiler protection is on, so there is nothing it may show yet. "
     "Open the book and read a little, or turn spoiler protection off."
 )
-_FIRST_SENTENCE = re.compile(r".+?(?:[.!?。！？]+[\"'”’」』]*(?=\s|$)|$)", re.S)
+NOTHING_FOUND = "Nothing in the part of the book you can see matches the question. Try the words the book would use."
+MAX_QUOTES = 3
+KEEP_BELOW_BEST = 0.6  # a second or third sentence is quoted when it scores at least this share of the best
+CANDIDATES = 5  # passages whose sentences are ranked
 
 
 @dataclass
 class OfflineAnswer:
-    """Search results presented as an answer: numbered passages and one citation for each."""
+    """The answer without an AI provider: the best sentences of the best passages, each a verified citation.
+
+    ``notice`` (NotStarted or NothingFound) says why there is no quote; the text is then its sentence.
+    """
 
     text: str
     passages: list[Passage] = field(default_factory=list)
     citations: list[Citation] = field(default_factory=list)
-    mode: str = "search-results"
+    mode: str = "quotes"
+    notice: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "mode": self.mode,
+            "notice": self.notice,
             "text": self.text,
             "passages": [p.to_dict() for p in self.passages],
             "citations": [c.to_dict() for c in self.citations],
         }
 
 
-def lead_quote(text: str, limit: int = 160) -> str:
-    """The passage's first sentence (cut at a word boundary when long): what its citation quotes."""
-    flat = " ".join(text.split())
-    match = _FIRST_SENTENCE.match(flat)
-    sentence = match.group() if match else flat
-    if len(sentence) > limit:
-        sentence = sentence[:limit].rsplit(" ", 1)[0] if " " in sentence[:limit] else sentence[:limit]
-    return sentence
-
-
 def answer_offline(
-    quire: Quire, reference: str | int, question: str, *, spoilers: bool = False, k: int = 5
+    quire: Quire, reference: str | int, question: str, *, spoilers: bool = False, k: int = CANDIDATES
 ) -> OfflineAnswer:
-    """Answer from search alone. With spoiler protection (the default) nothing past the reader's place shows."""
+    """Answer from search alone: up to three sentences quoted under their chapter names, best first.
+
+    With spoiler protection (the default) nothing past the furthest place read is searched.
+    """
     book = quire.book(reference)
     before = None
     if not spoilers:
         position = quire.position(book.id)
         if position is None or position.furthest_ordinal < 0:
-            return OfflineAnswer(NOT_STARTED)
+            return OfflineAnswer(NOT_STARTED, notice="NotStarted")
         before = position.furthest_ordinal  # the spoiler bound: the furthest place read
     passages = quire.search(book.id, question, k=k, before=before)
-    if not passages:
-        return OfflineAnswer(f"{NO_PROVIDER}\n\nNothing in the part of the book you can see matches the question.")
-    lines, citations = [NO_PROVIDER, ""], []
-    for number, passage in enumerate(passages, start=1):
+    quotes: list[tuple[Passage, Citation]] = []
+    ranked = rank_sentences(question, [p.text for p in passages])
+    best = ranked[0].score if ranked else 0.0
+    for sentence in ranked:
+        if len(quotes) == MAX_QUOTES or sentence.overlap == 0 or sentence.score < best * KEEP_BELOW_BEST:
+            break
+        passage = passages[sentence.passage]
+        a, b = quote_span(passage.text, sentence, question)
+        if any(c.quote.strip() and c.quote in passage.text[a:b] for p, c in quotes if p is passage):
+            continue  # the sentence after one already quoted
         try:
-            citation = quire.verify_quote(passage, number, lead_quote(passage.text))
+            citation = quire.verify_quote(passage, len(quotes) + 1, passage.text[a:b])
         except CitationError:
-            continue  # never show a citation that could not be verified
-        citations.append(citation)
-        title, quote = escape_markdown(passage.section_title), escape_markdown(citation.quote)
-        lines.append(f"[{number}] {title} ({citation.start}): {quote}")
-    return OfflineAnswer("\n".join(lines), passages, citations)
+            continue  # never show a citation that could not be verified (a sentence across two paragraphs)
+        quotes.append((passage, citation))
+    if not quotes:
+        return OfflineAnswer(NOTHING_FOUND, passages, notice="NothingFound")
+    return OfflineAnswer(_markdown(quotes), [p for p, _ in quotes], [c for _, c in quotes])
+
+
+def _markdown(quotes: list[tuple[Passage, Citation]]) -> str:
+    """The quotes as a list under their chapter names (chapters in the order their best quote came)."""
+    chapters: dict[str, list[Citation]] = {}
+    for passage, citation in quotes:
+        chapters.setdefault(passage.section_title, []).append(citation)
+    blocks = []
+    for title, cited in chapters.items():
+        lines = [f"**{escape_markdown(title)}**" if title else ""]
+        lines += [f"- “{escape_markdown(' '.join(c.quote.split()))}” [{c.passage}]" for c in cited]
+        blocks.append("\n".join(line for line in lines if line))
+    return "\n\n".join(blocks)

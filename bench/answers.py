@@ -1,0 +1,169 @@
+"""Offline answers on real QA sets: how often the first quoted sentence holds the gold answer.
+
+    python -m bench.answers --dataset fairytaleqa --data ../shared/data/qa/en/fairytaleqa [--split val]
+    python -m bench.answers --dataset cmrc2018 --data ../shared/data/qa/zh/cmrc2018
+    options: --mode keyword|hybrid (hybrid indexes each book first)  --limit-docs N  --tune  --json
+
+Each story (or the CMRC passage set) is imported through the real pipeline, one section per gold unit, and
+every question is answered by ``answer_offline`` exactly as the app does with no AI provider (spoilers
+allowed). Scored: the first quoted sentence holds the answer ("first"), any quoted sentence does ("any"),
+and, as the ceiling the sentence ranker works under, one of the passages it read does ("passages").
+FairytaleQA counts only the explicit questions whose answer appears word for word in a gold section (the
+count is printed); CMRC 2018 answers are exact spans. ``--tune`` (train split only) grid-searches the ranker's
+weights on the passages found, and prints the best; nothing here tunes on the split it reports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import itertools
+import json
+import re
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench.common import inside
+from bench.retrieval import Document
+from core.agent.offline import CANDIDATES, answer_offline
+from core.library.fts import fold
+from core.rag.sentences import WEIGHTS, Weights, quote_span, rank_sentences
+from core.services import Quire
+
+
+@dataclass
+class Asked:
+    question: str
+    answers: list[str]
+
+
+def _norm(text: str) -> str:
+    """Folded, without spaces or punctuation: "Assipattle," matches "assipattle"."""
+    return re.sub(r"[\W_]+", "", fold(text))
+
+
+def load_fairytaleqa(data: Path, split: str) -> list[tuple[Document, list[Asked]]]:
+    loaded = []
+    for story in sorted((data / "section-stories" / split).glob("*-story.csv")):
+        name = story.name.removesuffix("-story.csv")
+        with story.open(encoding="utf-8") as f:
+            sections = [(row["section"], row["text"]) for row in csv.DictReader(f)]
+        text = {sid: _norm(body) for sid, body in sections}
+        asked = []
+        with (data / "questions" / split / f"{name}-questions.csv").open(encoding="utf-8") as f:
+            for row in csv.DictReader(f):
+                gold = [s.strip() for s in row["cor_section"].split(",")]
+                answers = [row[f"answer{i}"] for i in range(1, 7) if (row.get(f"answer{i}") or "").strip()]
+                verbatim = [a for a in answers if _norm(a) and any(_norm(a) in text.get(g, "") for g in gold)]
+                if row["ex-or-im1"] == "explicit" and verbatim:
+                    asked.append(Asked(row["question"], verbatim))
+        loaded.append((Document(name, sections), asked))
+    return loaded
+
+
+def load_cmrc2018(data: Path, split: str) -> list[tuple[Document, list[Asked]]]:
+    path = next(iter(sorted(data.glob(f"*{split}*.json"))), None) or next(iter(sorted(data.glob("*.json"))))
+    payload = json.loads(path.read_text(encoding="utf-8"))
+    sections, asked = [], []
+    for article in payload["data"]:
+        for paragraph in article["paragraphs"]:
+            sections.append((paragraph["id"], paragraph["context"]))
+            for qa in paragraph["qas"]:
+                asked.append(Asked(qa["question"], [a["text"] for a in qa["answers"] if a["text"].strip()]))
+    return [(Document(path.stem, sections), asked)]
+
+
+LOADERS = {"fairytaleqa": load_fairytaleqa, "cmrc2018": load_cmrc2018}
+
+
+def holds(text: str, answers: list[str]) -> bool:
+    folded = _norm(text)
+    return any(_norm(a) in folded for a in answers)
+
+
+def first_sentence(question: str, passages: list[str], weights: Weights) -> str:
+    """What answer_offline quotes first, without the citation check (for the grid search)."""
+    ranked = rank_sentences(question, passages, weights)
+    if not ranked or ranked[0].overlap == 0:
+        return ""
+    a, b = quote_span(passages[ranked[0].passage], ranked[0], question)
+    return passages[ranked[0].passage][a:b]
+
+
+def run(dataset: str, data: Path, split: str, mode: str, limit_docs: int | None, tune: bool) -> dict:
+    loaded = LOADERS[dataset](data, split)[: limit_docs or None]
+    counts = {"first": 0, "any": 0, "passages": 0, "questions": 0}
+    cached: list[tuple[Asked, list[str]]] = []  # (question, passage texts) for the grid search
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory() as folder:
+        quire = Quire(Path(folder))
+        embedder = quire.embedder("all-MiniLM-L6-v2") if mode == "hybrid" else None
+        for document, asked in loaded:
+            book = quire.import_bytes(document.html(), f"{document.name}.html").book
+            if embedder is not None:
+                inside(quire, "indexer").run(book.id, embedder)
+            for item in asked:
+                answer = answer_offline(quire, book.id, item.question, spoilers=True)
+                counts["questions"] += 1
+                counts["first"] += bool(answer.citations) and holds(answer.citations[0].quote, item.answers)
+                counts["any"] += any(holds(c.quote, item.answers) for c in answer.citations)
+                passages = [p.text for p in quire.search(book.id, item.question, k=CANDIDATES)]
+                counts["passages"] += any(holds(p, item.answers) for p in passages)
+                if tune:
+                    cached.append((item, passages))
+        quire.close()
+    total = max(1, counts["questions"])
+    report: dict = {
+        "dataset": dataset,
+        "split": split,
+        "mode": mode,
+        "documents": len(loaded),
+        "questions": counts["questions"],
+        "first_sentence_holds_answer": round(counts["first"] / total, 3),
+        "any_quote_holds_answer": round(counts["any"] / total, 3),
+        "passages_hold_answer": round(counts["passages"] / total, 3),
+        "weights": {"passage_prior": WEIGHTS.passage_prior, "min_words": WEIGHTS.min_words},
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+    if tune:
+        grid = []
+        for prior, words in itertools.product((0.0, 0.05, 0.1, 0.15, 0.25, 0.4), (1, 4, 8)):
+            weights = Weights(passage_prior=prior, min_words=words)
+            hit = sum(holds(first_sentence(item.question, texts, weights), item.answers) for item, texts in cached)
+            grid.append({"passage_prior": prior, "min_words": words, "first": round(hit / total, 3)})
+        report["grid"] = sorted(grid, key=lambda g: -g["first"])
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dataset", choices=sorted(LOADERS), required=True)
+    parser.add_argument("--data", type=Path, required=True, help="a folder in the dataset's format")
+    parser.add_argument("--split", help="fairytaleqa: val (default) or train; cmrc2018: dev (default)")
+    parser.add_argument("--mode", choices=("keyword", "hybrid"), default="hybrid")
+    parser.add_argument("--limit-docs", type=int)
+    parser.add_argument("--tune", action="store_true", help="grid-search the ranker's weights (train split only)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    split = args.split or ("val" if args.dataset == "fairytaleqa" else "dev")
+    if args.tune and split != "train":
+        parser.error("tune on the train split only: the other splits are for reporting")
+    report = run(args.dataset, args.data, split, args.mode, args.limit_docs, args.tune)
+    if args.json:
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+        return 0
+    print(f"{report['dataset']} {report['split']} ({report['mode']}): {report['documents']} documents, "
+          f"{report['questions']} questions, {report['seconds']} s")  # fmt: skip
+    print(f"  first quoted sentence holds the answer  {report['first_sentence_holds_answer']:.3f}")
+    print(f"  any quoted sentence holds it            {report['any_quote_holds_answer']:.3f}")
+    print(f"  the passages read hold it (ceiling)     {report['passages_hold_answer']:.3f}")
+    for row in report.get("grid", [])[:8]:
+        print(f"  prior {row['passage_prior']:<5} min_words {row['min_words']:<3} first {row['first']:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
