@@ -240,7 +240,7 @@ def build_chat_panel(
         body = [ft.Text(t("chat.empty"), color=ft.Colors.ON_SURFACE_VARIANT)]
         body += [
             ft.OutlinedButton(question, on_click=lambda e, q=question: actions.ask(q))
-            for question in suggestions(t, status.chapter, status.selection)
+            for question in suggestions(t, status.chapter, status.selection, offline=chat.provider() is None)
         ]
     draft.hint_text = t("chat.ask")
     draft.on_submit = lambda e: actions.ask(draft.value or "")
@@ -260,8 +260,14 @@ def build_chat_panel(
     return panel
 
 
-def suggestions(t: Translator, chapter: str, selection: str | None) -> list[str]:
-    """Questions to start an empty thread with, in the reader's language."""
+def suggestions(t: Translator, chapter: str, selection: str | None, offline: bool = False) -> list[str]:
+    """Questions to start an empty thread with, in the reader's language.
+
+    Offline (no AI provider) the answer can only quote sentences the search finds: no summaries are promised,
+    only a search for what is selected.
+    """
+    if offline:
+        return [t("chat.suggest.offline.where", passage=selection[:40])] if selection else []
     found = [t("chat.suggest.summary", chapter=chapter) if chapter else t("chat.suggest.so_far")]
     found.append(t("chat.suggest.characters"))
     if selection:

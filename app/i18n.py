@@ -185,9 +185,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "chat.mode.local-only": {"en": "Local only", "zh": "仅本地"},
     "chat.mode.provider": {"en": "AI: {name}", "zh": "AI：{name}"},
     "chat.offline.hint": {
-        "en": "No AI provider is set up: answers are passages found in the book, with citations. "
-        "Add a provider in Settings for written answers.",
-        "zh": "尚未设置 AI 服务商：回答是书中找到的段落，附引用。在设置中添加服务商即可获得完整回答。",
+        "en": "No AI provider is set up: an answer quotes the sentences of the book that best match the question, "
+        "each linked to its place. Ask with the words the book would use. Add a provider in Settings for written "
+        "answers and summaries.",
+        "zh": "尚未设置 AI 服务：回答会引用书中与问题最相符的句子，并链接到原文位置。请用书中可能出现的词语提问。"
+        "在设置中添加 AI 服务即可获得完整回答和总结。",
     },
     "chat.index.none": {
         "en": "Not indexed yet: the chat searches by keywords meanwhile.",
@@ -203,6 +205,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "chat.suggest.summary": {"en": "Summarise {chapter}", "zh": "总结{chapter}"},
     "chat.suggest.so_far": {"en": "Summarise what I have read so far", "zh": "总结我目前读过的内容"},
     "chat.suggest.characters": {"en": "Who are the main characters so far?", "zh": "目前为止主要人物有哪些？"},
+    "chat.suggest.offline.where": {"en": "Where else is “{passage}” mentioned?", "zh": "书中还有哪里提到“{passage}”？"},
     "chat.suggest.explain": {"en": "Explain this passage: “{passage}”", "zh": "解释这段文字：“{passage}”"},
     "reader.ask": {"en": "Ask about this", "zh": "问问这段"},
     "settings.temperature": {"en": "Temperature (0 = focused, 1 = creative)", "zh": "温度（0 专注，1 发散）"},

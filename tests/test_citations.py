@@ -62,14 +62,15 @@ def test_a_fabricated_quote_is_refused(moby: Quire) -> None:
 def test_offline_answer_never_shows_text_past_the_reader(moby: Quire) -> None:
     assert answer_offline(moby, 1, "Who is Queequeg?").text == NOT_STARTED
     moby.save_position(1, "20.0")
-    bound = moby.position(1).ordinal
+    bound = moby.position(1).furthest_ordinal
     answer = answer_offline(moby, 1, "Queequeg and his harpoon", k=6)
     assert answer.passages and all(p.end_ordinal <= bound for p in answer.passages)
-    assert answer.text.startswith("No AI provider is set up")
-    for citation in answer.citations:
+    assert 1 <= len(answer.citations) <= 3 and not answer.notice
+    for number, citation in enumerate(answer.citations, start=1):
         segment = moby.show(1, citation.start.segment_locator)[0]
-        assert citation.quote.split("\n")[0] in segment.text
-        assert f"({citation.start})" in answer.text
+        assert citation.quote in segment.text  # a sentence (or two) of one paragraph, verified
+        assert f"[{number}]" in answer.text and str(citation.start) not in answer.text  # no place codes
+    assert "harpoon" in answer.text.lower() or "queequeg" in answer.text.lower()
     free = answer_offline(moby, 1, "the white whale sinks the Pequod", spoilers=True, k=3)
     assert any(p.end_ordinal > bound for p in free.passages)
 
@@ -86,6 +87,20 @@ def test_cli_ask_without_a_provider_answers_with_cited_passages(
     events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert events[0]["type"] == "thread" and events[-1] == {"type": "done", "reason": "finished"}
     text = next(e["text"] for e in events if e["type"] == "text")
-    assert text.startswith("No AI provider is set up") and "孔乙己" in text
+    assert "孔乙己" in text and "No AI provider" not in text  # quotes only: the client says which mode it is
     citations = [e for e in events if e["type"] == "citation"]
-    assert citations and all(f"({c['start']})" in text for c in citations)
+    assert citations and all(f"[{c['passage']}]" in text and c["start"] not in text for c in citations)
+
+
+def test_the_offline_answer_quotes_the_sentence_that_answers(tmp_path: Path) -> None:
+    quire = Quire(tmp_path)
+    quire.import_paths([book_path("en/epubjs-alice.epub")])
+    quire.save_position(1, "3.5")  # a few paragraphs into chapter 1
+    answer = answer_offline(quire, 1, "What did Alice see running close by her, with pink eyes?")
+    first = answer.citations[0]
+    assert "a White Rabbit with pink eyes ran close by her" in first.quote  # not the chapter's opening
+    assert answer.text.startswith("**Down The Rabbit-Hole**")  # under its chapter name
+    assert first.quote in quire.show(1, first.start.segment_locator)[0].text
+    nothing = answer_offline(quire, 1, "zeppelin carburettor")
+    assert nothing.notice == "NothingFound" and not nothing.citations
+    quire.close()

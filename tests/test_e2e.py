@@ -241,8 +241,9 @@ def test_no_remote_image_is_fetched_from_a_hostile_book_or_a_model(browser, tmp_
             screen = Screen(page, "hostile-images").open(url)
             screen.click_label("Open Pixel Tales")
             screen.click_label("Ask the book")
-            screen.click_text("Summarise The pink pixel")  # a suggestion: the chapter title, hostile as it is
-            screen.wait_text("[1]", timeout=30_000)  # the offline answer quotes the passage, citation and all
+            screen.type_into("Ask about this book", "What did the pink pixel watch?")
+            page.keyboard.press("Enter")
+            screen.wait_text("[1]", timeout=30_000)  # the offline answer quotes the sentence under its chapter title
             screen.wait_text("title.gif)", timeout=10_000)  # the image syntax is shown as text
             _not_blank(screen.shot("1-offline-answer"))
             page.close()
