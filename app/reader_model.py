@@ -6,7 +6,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from core.books.locator import Locator
+from app.pagination import PageBox, Slice, layout
+from core.books.locator import Locator, parse_locator
 from core.errors import LocatorError
 from core.library import Bookmark, Highlight, SearchHit, SegmentRecord, TocRow, slices
 from core.services import Quire
@@ -52,6 +53,9 @@ class ReaderViewModel:
         self.search_shown = 0  # how many of the hits the panel draws
         self.selection: Selection | None = None
         self.return_to: Locator | None = None  # where the reader was before the last jump
+        self.offset = 0  # paginated mode: the page starts this many characters into the current segment
+        self.box: PageBox | None = None  # paginated mode: the measured text box (None: scroll mode)
+        self._breaks: dict[int, list[tuple[int, int]]] = {}  # section -> where its pages start, for this box
         self._last_activity = clock()
         self._last_saved = float("-inf")
 
@@ -68,12 +72,16 @@ class ReaderViewModel:
         bound drops), and remembers where the reader was, for "Back to where you were": the place before the
         first of several jumps, until the reader goes back.
         """
-        target = self.quire.show(self.book.id, locator)[0]
+        place = parse_locator(locator) if isinstance(locator, str) else locator
+        target = self.quire.show(self.book.id, place)[0]
         if jump and save and self.return_to is None and self.current is not None and self.current != target:
             self.return_to = self.current.locator  # kept through further jumps: back leads to where they were
         # The window starts at the target, so it is at the top of the screen; earlier text is one tap away.
         self.visible = self.quire.segments(self.book.id, target.ordinal, WINDOW)
         self.current = target
+        # A page that starts inside a paragraph (turning pages, reopening the book) keeps its offset; a jump shows
+        # its paragraph from the start.
+        self.offset = min(place.offset or 0, len(target.text)) if (not jump or not save) else 0
         if save:
             self.save_position(reading=not jump)
         return target
@@ -108,13 +116,71 @@ class ReaderViewModel:
             return
         index = min(int(fraction * len(self.visible)), len(self.visible) - 1)
         self.current = self.visible[max(0, index)]
+        self.offset = 0
         if self.clock() - self._last_saved >= 1.0:
             self.save_position()
 
     def page_segments(self) -> list[SegmentRecord]:
-        """Paginated mode: the segments of the page that starts at the current one."""
+        """Paginated mode without a measured box (before the first layout): a fixed run of segments."""
         assert self.current is not None, "open() first"
         return self.quire.segments(self.book.id, self.current.ordinal, PAGE)
+
+    # -- pages laid out by measured text --------------------------------------------------------
+    def set_box(self, box: PageBox | None) -> None:
+        """Paginated mode: the text box pages are laid out in (None: scroll mode). A new size lays out anew."""
+        if box != self.box:
+            self.box = box
+            self._breaks.clear()
+
+    @property
+    def page_start(self) -> tuple[int, int]:
+        """Where the page shown starts: (ordinal, character offset)."""
+        assert self.current is not None, "open() first"
+        return self.current.ordinal, self.offset
+
+    def page(self) -> list[Slice]:
+        """The page that starts at the current place: what fits the box, ending at a line break."""
+        assert self.box is not None, "set_box() first"
+        return layout(self.page_start, self._fetch, self.box)[0]
+
+    def _fetch(self, ordinal: int, count: int) -> list[SegmentRecord]:
+        return self.quire.segments(self.book.id, ordinal, count) if ordinal < self.book.segment_count else []
+
+    def _turn_to(self, start: tuple[int, int]) -> SegmentRecord:
+        ordinal, offset = start
+        record = self.quire.segments(self.book.id, ordinal, 1)[0]
+        self.go_to(record.locator.at(offset) if offset else record.locator, jump=False)
+        return record
+
+    def _section_breaks(self, section: int, first: int) -> list[tuple[int, int]]:
+        """Where each page of a section starts, laid out from its first segment (kept per box)."""
+        if section not in self._breaks:
+            assert self.box is not None
+            breaks, start = [], (first, 0)
+            while True:
+                breaks.append(start)
+                _, following = layout(start, self._fetch, self.box)
+                if following is None or following[0] >= self.book.segment_count:
+                    break
+                record = self.quire.segments(self.book.id, following[0], 1)[0]
+                if record.locator.section != section:
+                    break
+                start = following
+            self._breaks[section] = breaks
+        return self._breaks[section]
+
+    def _page_before(self, start: tuple[int, int]) -> tuple[int, int] | None:
+        assert self.current is not None
+        section = self.current.locator.section
+        first = self.quire.section(self.book.id, section)[0].ordinal
+        earlier = [b for b in self._section_breaks(section, first) if b < start]
+        if earlier:
+            return earlier[-1]
+        if first == 0:
+            return None
+        previous = self.quire.segments(self.book.id, first - 1, 1)[0]
+        head = self.quire.section(self.book.id, previous.locator.section)[0].ordinal
+        return self._section_breaks(previous.locator.section, head)[-1]
 
     def load_more(self, forward: bool) -> None:
         """Scroll mode: continue the window after its last segment (or before its first)."""
@@ -126,6 +192,7 @@ class ReaderViewModel:
         start = edge.ordinal if forward else max(0, edge.ordinal - WINDOW + 1)
         self.visible = self.quire.segments(self.book.id, start, WINDOW)
         self.current = edge
+        self.offset = 0
         self.save_position()
 
     @property
@@ -137,10 +204,23 @@ class ReaderViewModel:
         return bool(self.visible) and self.visible[-1].ordinal >= self.book.segment_count - 1
 
     def next_page(self) -> SegmentRecord:
-        return self._move(PAGE)
+        """The next page: where the measured page ends (paginated), or a run of segments further (scroll)."""
+        if self.box is None:
+            return self._move(PAGE)
+        _, following = layout(self.page_start, self._fetch, self.box)
+        if following is None or following[0] >= self.book.segment_count:
+            assert self.current is not None
+            return self.current  # the last page
+        return self._turn_to(following)
 
     def previous_page(self) -> SegmentRecord:
-        return self._move(-PAGE)
+        if self.box is None:
+            return self._move(-PAGE)
+        before = self._page_before(self.page_start)
+        if before is None:
+            assert self.current is not None
+            return self._turn_to((0, 0)) if self.page_start != (0, 0) else self.current
+        return self._turn_to(before)
 
     def _move(self, step: int) -> SegmentRecord:
         assert self.current is not None, "open() first"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -10,6 +11,7 @@ import flet as ft
 
 from app.fonts import CJK_FONT
 from app.i18n import Translator
+from app.pagination import PageBox, Slice
 from app.reader_model import SEARCH_PAGE, Mark, ReaderViewModel
 from app.settings import Settings
 from app.theme import FONT_FAMILIES, highlight_color
@@ -17,6 +19,11 @@ from core.library import HIGHLIGHT_COLORS, SegmentRecord
 
 WIDE = 900  # px: from here panels open beside the text instead of over it
 TEXT_WIDTH = 720
+# Heights the reader's bars take around the text (title bar, page-turn row, list padding), measured in Chromium
+# at both sizes, with room to spare: a page errs towards a line too few, never a line hidden.
+DESK_CHROME = 176
+PHONE_CHROME = 190
+BACK_ROW = 48
 SWIPE_VELOCITY = 300  # px/s: a faster horizontal fling turns the page
 PANEL_WIDTHS = {"toc": 300, "chat": 440}  # side panels on wide screens; the others are 360
 
@@ -127,11 +134,17 @@ def _text_area(
     for mark in model.marks():
         marks.setdefault(mark.ordinal, []).append(mark)
     paginated = settings.layout == "paginated"
-    segments = model.page_segments() if paginated else model.visible
-    controls: list[ft.Control] = [
-        segment_control(s, settings, marks.get(s.ordinal), dark=dark, on_select=actions.select, image=model.image)
-        for s in segments
-    ]
+    if paginated and model.box is not None:  # the measured page: whole segments and the slices at its edges
+        controls: list[ft.Control] = [
+            _slice_control(piece, settings, marks.get(piece.segment.ordinal, []), dark, actions, model)
+            for piece in model.page()
+        ]
+    else:
+        segments = model.page_segments() if paginated else model.visible
+        controls = [
+            segment_control(s, settings, marks.get(s.ordinal), dark=dark, on_select=actions.select, image=model.image)
+            for s in segments
+        ]
     if not paginated:
         if not model.at_start:
             controls.insert(0, ft.TextButton(t("reader.earlier"), on_click=lambda e: actions.load_more(False)))
@@ -164,6 +177,40 @@ def _text_area(
         width=measure if width > measure else None,
         expand=width <= measure,
     )
+
+
+def _slice_control(
+    piece: Slice, settings: Settings, marks: list[Mark], dark: bool, actions: ReaderActions, model: ReaderViewModel
+) -> ft.Control:
+    """A segment as a page shows it: only its characters ``start``..``end``, marks and selection shifted to fit."""
+    segment, start = piece.segment, piece.start
+    if start == 0 and piece.end == len(segment.text):
+        return segment_control(segment, settings, marks, dark=dark, on_select=actions.select, image=model.image)
+    shown = dataclasses.replace(segment, text=piece.text)
+    moved = [
+        dataclasses.replace(m, start=max(0, m.start - start), end=min(len(piece.text), m.end - start))
+        for m in marks
+        if m.end > start and m.start < piece.end
+    ]
+    return segment_control(
+        shown,
+        settings,
+        moved,
+        dark=dark,
+        on_select=lambda ordinal, a, b: actions.select(ordinal, a + start, b + start),
+        image=model.image,
+    )
+
+
+def page_box(settings: Settings, width: float, height: float, panel: str | None, back_row: bool) -> PageBox:
+    """The text box a page fills at this window size: the reader's width and what the bars leave of the height."""
+    phone = width < WIDE
+    side = 0 if panel is None or phone else PANEL_WIDTHS.get(panel, 360)
+    text_space = width - side - 40
+    text_width = min(TEXT_WIDTH, text_space - 2 * settings.margins)
+    chrome = (PHONE_CHROME if phone else DESK_CHROME) + (BACK_ROW if back_row else 0)
+    return PageBox(max(120.0, text_width), max(120.0, height - chrome), settings.font_size, settings.line_height,
+                   settings.font_family)  # fmt: skip
 
 
 def selection_bar(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> ft.Control | None:

@@ -24,7 +24,7 @@ from app.library_page import LibraryActions, build_details_dialog, build_library
 from app.notes_model import NotesViewModel
 from app.notes_page import NotesActions, build_notes_list, build_notes_screen, note_dialog
 from app.reader_model import ReaderViewModel
-from app.reader_page import ReaderActions, build_reader_view, percent_label, selection_bar
+from app.reader_page import ReaderActions, build_reader_view, page_box, percent_label, selection_bar
 from app.settings import Settings, SettingsStore
 from app.settings_page import AIActions, build_settings_screen, reading_controls
 from app.theme import apply_theme
@@ -200,6 +200,11 @@ class QuireApp:
 
     def _reader_view(self) -> ft.Control:
         assert self.reader is not None
+        paginated = self.settings.layout == "paginated"
+        box = page_box(
+            self.settings, self.width, self.page.height or 800, self.panel, self.reader.return_to is not None
+        )
+        self.reader.set_box(box if paginated else None)
         self.selection_slot = ft.Container()
         self.percent_text = ft.Text()
         content = None

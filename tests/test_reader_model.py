@@ -1,5 +1,6 @@
 """The reader's view-model on a real book: windows, navigation, position and time, marks, search."""
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -131,3 +132,67 @@ def test_in_book_search_lists_every_match_in_book_order_and_marks_each_whole(tmp
     marked = {record.text[m.start : m.end].lower() for m in alice.marks() if m.color == "search"}
     assert {"white", "rabbit"} <= marked  # the whole match, not its first word
     quire.close()
+
+
+@pytest.mark.parametrize("size", [(1440, 900), (390, 844)])
+@pytest.mark.parametrize("font_size", [18, 26])
+def test_turning_pages_through_a_chapter_shows_every_character_once(
+    moby: Quire, size: tuple[int, int], font_size: int
+) -> None:
+    from app.reader_page import page_box
+    from app.settings import Settings
+
+    settings = Settings(font_size=font_size, layout="paginated")
+    box = page_box(settings, size[0], size[1], None, back_row=False)
+    reader = ReaderViewModel(moby, 1)
+    reader.open()
+    reader.set_box(box)
+    chapter = next(r for r in reader.toc() if r.title.startswith("Chapter 3."))  # long paragraphs
+    reader.go_to(chapter.locator)
+    section = chapter.locator.section
+    shown: dict[int, list[tuple[int, int]]] = {}
+    starts = []
+    while reader.current.locator.section == section:
+        starts.append(reader.page_start)
+        page = reader.page()
+        used = sum(len(p.text) for p in page)
+        assert page and used > 0
+        for piece in page:
+            shown.setdefault(piece.segment.ordinal, []).append((piece.start, piece.end))
+        reader.next_page()
+    segments = moby.section(1, section)
+    for segment in segments:  # every segment of the chapter, each character on exactly one page
+        pieces = sorted(shown[segment.ordinal])
+        assert pieces[0][0] == 0 and pieces[-1][1] == len(segment.text), segment.locator
+        assert all(a[1] == b[0] for a, b in itertools.pairwise(pieces)), (segment.locator, pieces)
+    assert set(shown) == {s.ordinal for s in segments}  # nothing of the next chapter on its pages
+    assert len(starts) > 3 and any(start[1] > 0 for start in starts)  # pages end inside paragraphs, at lines
+    back = []
+    reader.previous_page()  # from the next chapter's first page back through this one
+    while reader.current.locator.section == section:
+        back.append(reader.page_start)
+        if reader.page_start == starts[0]:
+            break
+        reader.previous_page()
+    assert back == starts[::-1]  # turning back shows the same pages
+
+
+def test_a_page_fills_its_box_without_overflowing_it(moby: Quire) -> None:
+    from app.pagination import _geometry
+    from app.reader_page import page_box
+    from app.settings import Settings
+    from app.text_metrics import wrap
+
+    box = page_box(Settings(layout="paginated"), 1440, 900, None, back_row=False)
+    reader = ReaderViewModel(moby, 1)
+    reader.open()
+    reader.set_box(box)
+    reader.go_to(next(r for r in reader.toc() if r.title.startswith("Chapter 1.")).locator)
+    for _ in range(6):
+        page = reader.page()
+        height = -box.spacing
+        for piece in page:
+            font, line, width = _geometry(piece.segment, box)
+            height += box.spacing + len(wrap(piece.text, font, width)) * line
+        assert box.height * 0.7 < height <= box.height  # full, and never past the bottom
+        reader.next_page()
