@@ -119,6 +119,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "notes.edit": {"en": "Edit note", "zh": "编辑笔记"},
     "notes.color": {"en": "Colour", "zh": "颜色"},
     "notes.count": {"en": "{n} highlights", "zh": "{n} 条高亮"},
+    "notes.count.one": {"en": "1 highlight", "zh": "1 条高亮"},
     "notes.delete": {"en": "Delete highlight", "zh": "删除高亮"},
     "notes.empty": {
         "en": "No highlights yet. Select text while reading and pick a colour.",
@@ -161,7 +162,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "settings.haptic_page_turns": {"en": "Vibrate lightly on page turns", "zh": "翻页时轻微振动"},
     "settings.auto_index": {"en": "Index books for AI after import", "zh": "导入后自动建立 AI 索引"},
     "import.progress": {"en": "Importing {n} of {total}: {name}", "zh": "正在导入 {n}/{total}：{name}"},
-    "import.summary": {"en": "{ok} imported, {failed} failed", "zh": "成功 {ok} 本，失败 {failed} 本"},
+    "import.summary": {
+        "en": "{new} imported, {known} already in your library, {failed} failed",
+        "zh": "导入 {new} 本，{known} 本已在书库中，失败 {failed} 本",
+    },
     "chat.title": {"en": "Ask the book", "zh": "问这本书"},
     "chat.ask": {"en": "Ask about this book…", "zh": "关于这本书，你想问……"},
     "chat.send": {"en": "Send", "zh": "发送"},

@@ -32,6 +32,7 @@ class ImportOutcome:
     ok: bool
     message: str
     book_id: int | None = None
+    created: bool = False  # a new book (not one already in the library)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +110,9 @@ class LibraryViewModel:
                 picked.name, False, self.t("import.refused", name=picked.name, reason=self.t.error(result.error))
             )
         if result.created:
-            return ImportOutcome(picked.name, True, self.t("import.done", title=result.book.title), result.book.id)
+            return ImportOutcome(
+                picked.name, True, self.t("import.done", title=result.book.title), result.book.id, created=True
+            )
         return ImportOutcome(picked.name, True, self.t("import.duplicate", title=result.book.title), result.book.id)
 
     def details(self, book_id: int) -> BookDetails:

@@ -80,7 +80,7 @@ def build_notes_list(model: NotesViewModel, actions: NotesActions, t: Translator
     controls: list[ft.Control] = [
         ft.Row(
             [
-                ft.Text(t("notes.count", n=sum(len(g.highlights) for g in groups)), expand=True),
+                ft.Text(_count(t, sum(len(g.highlights) for g in groups)), expand=True),
                 ft.OutlinedButton(
                     t("notes.export"), icon=ft.Icons.DOWNLOAD, on_click=lambda e: actions.export(), disabled=not groups
                 ),
@@ -147,3 +147,8 @@ def note_dialog(
             ft.FilledButton(t("common.save"), on_click=lambda e: on_save(field.value or "")),
         ],
     )
+
+
+def _count(t: Translator, n: int) -> str:
+    """ "1 highlight", "3 highlights" (Chinese has no plural)."""
+    return t("notes.count.one") if n == 1 else t("notes.count", n=n)

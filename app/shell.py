@@ -440,8 +440,9 @@ class QuireApp:
             lines.controls.append(status_line(outcome.message, ok=outcome.ok))
             progress.value = number / len(picked)
             self.page.update()
-        ok = sum(o.ok for o in outcomes)
-        status.value = self.t("import.summary", ok=ok, failed=len(outcomes) - ok)
+        new = sum(o.created for o in outcomes)
+        known = sum(o.ok and not o.created for o in outcomes)
+        status.value = self.t("import.summary", new=new, known=known, failed=len(outcomes) - new - known)
         self.message = status.value
         self.render()
 

@@ -88,13 +88,15 @@ def test_import_shows_progress_and_a_line_per_file(quire: Quire) -> None:
             PickedFile("alice.epub", data=book_path("en/epubjs-alice.epub").read_bytes()),
             PickedFile("broken.epub", data=b"PK\x03\x04 not really"),
             PickedFile("gone.txt", path=Path("/nonexistent/gone.txt")),
+            PickedFile("alice again.epub", data=book_path("en/epubjs-alice.epub").read_bytes()),
         ])  # fmt: skip
         dialog = session.page._dialogs.controls[-1]
         lines = [(row.data, texts(row)[0]) for row in _all_in(dialog) if isinstance(row, ft.Row) and row.data]
         assert lines[0] == ("ok", "Imported Alice's Adventures in Wonderland")
         assert lines[1][0] == "problem" and lines[1][1].startswith("Could not import broken.epub:")
         assert lines[2][0] == "problem" and lines[2][1].startswith("Could not import gone.txt:")
-        assert app.message == "1 imported, 2 failed"
+        assert lines[3] == ("ok", "Alice's Adventures in Wonderland is already in your library")
+        assert app.message == "1 imported, 1 already in your library, 2 failed"  # a duplicate is not "imported"
         assert "Alice's Adventures in Wonderland" in screen(app)
 
     run(scenario())
@@ -142,7 +144,7 @@ def test_reader_contents_keys_search_highlight_notes_bookmark_and_reopen(quire: 
         assert highlight.color == "green" and len(highlight.text) == 12
         assert any(isinstance(c, ft.TextSpan) and c.style and c.style.bgcolor for c in _all(app))  # drawn marked
         await fire(session, find(app.page.controls, tooltip="Notes"))
-        assert app.panel == "notes" and "1 highlights" in screen(app)
+        assert app.panel == "notes" and "1 highlight" in screen(app)
         await fire(session, clickable(app.page.controls, "Add note"))
         note = session.page._dialogs.controls[-1]
         find(note, kind=ft.TextField).value = "Ishmael's voice, 以实玛利"
@@ -726,7 +728,7 @@ def test_ios_offers_the_books_put_in_quires_documents_folder_once(quire: Quire, 
         return app
 
     app = asyncio.run(scenario("Import", "alice.epub, zh.txt"))
-    assert len(quire.books()) == 2 and app.message == "2 imported, 0 failed"
+    assert len(quire.books()) == 2 and app.message == "2 imported, 0 already in your library, 0 failed"
     assert (documents / "alice.epub").exists()  # the reader's own files stay where they put them
     quire.remove(quire.books()[0].id)
     app = asyncio.run(scenario(None))  # answered once: a removed book is not offered at every start
