@@ -23,8 +23,6 @@ class ChatController:
         self.slot = ft.Container(expand=True)
         self.draft = ft.TextField(expand=True, dense=True, shift_enter=True, min_lines=1, max_lines=4)
         self.send = ft.IconButton(ft.Icons.SEND)  # send, or stop while an answer streams
-        self.composer = ft.Row([self.draft, self.send])  # kept, with the panel: a redraw never resends the draft
-        self.panel = ft.Column(expand=True, spacing=6)
 
     def for_book(self, reader: ReaderViewModel) -> ChatViewModel:
         """The chat of the open book (the latest thread when it is first shown)."""
@@ -62,8 +60,6 @@ class ChatController:
             self.app.t,
             self.draft,
             self.send,
-            self.composer,
-            self.panel,
         )
 
     def changed(self) -> None:

@@ -225,14 +225,12 @@ def build_chat_panel(
     t: Translator,
     draft: ft.TextField,
     send: ft.IconButton,
-    composer: ft.Row | None = None,
-    panel: ft.Column | None = None,
 ) -> ft.Control:
     """The whole panel. ``draft`` (the question box) and ``send`` (send, or stop while an answer streams) are
-    kept by the controller across redraws: a click on Stop is not lost to a button that streaming text replaces
-    ten times a second. So are ``composer`` (their row) and ``panel`` (this column): a redraw then changes the
-    messages above the box and never sends the box again, so what the reader is typing while an answer streams
-    is not overwritten by the value the server last heard."""
+    kept by the controller across redraws: typing survives them, and a click on Stop is not lost to a button
+    that streaming text replaces ten times a second. Their row and the panel are new each time: Flet keeps a
+    control it has seen move between two kept parents out of its index, and the box would stop hearing the
+    browser (measured: the question typed after a citation click arrived empty)."""
     if chat.messages:
         last_answer = max((i for i, m in enumerate(chat.messages) if m.role == "assistant"), default=-1)
         body: list[ft.Control] = [_message(m, i == last_answer, actions, t) for i, m in enumerate(chat.messages)]
@@ -249,15 +247,16 @@ def build_chat_panel(
     else:
         send.icon, send.tooltip = ft.Icons.SEND, t("chat.send")
         send.on_click = lambda e: actions.ask(draft.value or "")
-    composer = composer if composer is not None else ft.Row([draft, send])
-    panel = panel if panel is not None else ft.Column(expand=True, spacing=6)
-    panel.controls = [
-        *_header(chat, status, actions, t),
-        ft.Divider(height=1),
-        ft.ListView(body, spacing=10, expand=True, auto_scroll=True),
-        composer,
-    ]
-    return panel
+    return ft.Column(
+        [
+            *_header(chat, status, actions, t),
+            ft.Divider(height=1),
+            ft.ListView(body, spacing=10, expand=True, auto_scroll=True),
+            ft.Row([draft, send]),
+        ],
+        expand=True,
+        spacing=6,
+    )
 
 
 def suggestions(t: Translator, chapter: str, selection: str | None, offline: bool = False) -> list[str]:

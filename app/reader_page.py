@@ -50,9 +50,9 @@ class ReaderActions:
 
 
 def percent_label(model: ReaderViewModel, t: Translator) -> str:
-    """ "40% read", or "At 3% · 40% read" when the reader has gone back to an earlier place."""
+    """ "40% read", or "At 3% · 40% read" when the reader has jumped away from the furthest place read."""
     read, here = model.percent, model.current_percent
-    if here + 0.5 < read:
+    if abs(here - read) >= 0.5:
         return t("reader.percent.behind", c=f"{here:.0f}", p=f"{read:.0f}")
     return t("reader.percent", p=f"{read:.0f}")
 

@@ -414,9 +414,9 @@ def test_the_question_being_typed_survives_redraws_of_the_chat(alice_quire: Quir
         app.chat.model.wait()
         await asyncio.sleep(0.1)  # the redraws the answer scheduled
         assert app.chat.model.messages[-1].status == "complete"
-        resent = [m for m in session.connection.sent[sent:] if b"Why is the Hatter" in encode([m.action, m.body])]
-        assert not resent  # no redraw sends the box again: nothing can overwrite newer typing in the browser
-        assert draft.value == "Why is the Hatter"  # and the suggestion did not empty it
+        redraws = [encode([m.action, m.body]) for m in session.connection.sent[sent:]]
+        assert len(redraws) > 2 and all(b"Why is the Hatter" in m for m in redraws if b"Ask about this book" in m)
+        assert draft.value == "Why is the Hatter"  # every redraw kept the box as typed; the suggestion left it
 
     run(scenario())
 

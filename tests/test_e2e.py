@@ -110,13 +110,14 @@ def test_desktop_import_read_jump_theme_search_highlight_and_reopen(browser, tmp
         screen.click_label("Close")
         screen.settle()
 
-        # double-click a word of the first paragraph (the hit, now at the top of the text) to select it
-        page.mouse.dblclick(400, 138)
+        # double-click a word of the first paragraph (the hit, at the top of the text under "Back to where you
+        # were") to select it
+        page.mouse.dblclick(400, 180)
         screen.click_label("Highlight in Yellow")
         screen.settle()
         _not_blank(screen.shot("7-highlight"))
         screen.click_label("Notes")
-        screen.wait_text("1 highlights")
+        screen.wait_text("1 highlight")
         screen.click_label("Close")
 
         screen.click_label("Library")

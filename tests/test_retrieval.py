@@ -252,13 +252,14 @@ def _has_table(conn: sqlite3.Connection) -> bool:
 
 
 def test_reciprocal_rank_fusion_with_weights() -> None:
-    from core.rag.search import VECTOR_WEIGHT, VECTOR_WEIGHT_FOREIGN, reciprocal_rank_fusion, vector_weight
+    from core.rag.search import RRF_K, VECTOR_WEIGHT, VECTOR_WEIGHT_FOREIGN, reciprocal_rank_fusion, vector_weight
 
     fused = reciprocal_rank_fusion([[1, 2, 3], [3, 1]], [1.0, 0.5])
-    assert fused[1] == pytest.approx(1 / 61 + 0.5 / 62)
-    assert fused[2] == pytest.approx(1 / 62)
-    assert fused[3] == pytest.approx(1 / 63 + 0.5 / 61)
-    assert reciprocal_rank_fusion([[7], [7]]) == {7: pytest.approx(2 / 61)}
+    k = RRF_K
+    assert fused[1] == pytest.approx(1 / (k + 1) + 0.5 / (k + 2))
+    assert fused[2] == pytest.approx(1 / (k + 2))
+    assert fused[3] == pytest.approx(1 / (k + 3) + 0.5 / (k + 1))
+    assert reciprocal_rank_fusion([[7], [7]]) == {7: pytest.approx(2 / (RRF_K + 1))}
     assert vector_weight(("en",), "en-US") == VECTOR_WEIGHT
     assert vector_weight(("en",), "zh") == VECTOR_WEIGHT_FOREIGN < VECTOR_WEIGHT
     assert vector_weight(("*",), "ja") == vector_weight(("en",), None) == VECTOR_WEIGHT
