@@ -236,7 +236,7 @@ def test_a_library_from_before_the_furthest_place_keeps_its_positions(tmp_path: 
     quire.import_paths([book_path("en/epubjs-alice.epub")])
     conn = inside(quire, "library").conn
     with inside(quire, "library").transaction():  # what the code before migration 5 left on disk
-        conn.execute("DELETE FROM schema_migrations WHERE version = 5")
+        conn.execute("DELETE FROM schema_migrations WHERE version >= 5")
         for column in ("furthest_locator", "furthest_ordinal", "furthest_percent"):
             conn.execute(f"ALTER TABLE positions DROP COLUMN {column}")
         ordinal = inside(quire, "library").ordinal_of(1, parse_locator("7.3"))
@@ -251,4 +251,44 @@ def test_a_library_from_before_the_furthest_place_keeps_its_positions(tmp_path: 
     assert (str(position.locator), str(position.furthest), position.furthest_percent) == ("7.3", "7.3", 40.0)
     assert position.reading_seconds == 120
     assert str(upgraded.save_position(1, "2.0", reading=False).furthest) == "7.3"  # and it holds from now on
+    upgraded.close()
+
+
+def test_simplified_and_traditional_chinese_find_each_other(tmp_path: Path) -> None:
+    """黛玉 finds 黛玉 in a traditional edition and 賈寶玉 finds 贾宝玉: in-book search, keyword passages, snippets."""
+    from core.services import Quire
+
+    quire = Quire(tmp_path)
+    traditional = "第一回 甄士隱夢幻識通靈\n\n　　賈寶玉見了林黛玉，說道：「這個妹妹我曾見過的。」\n"
+    simplified = "第一回 甄士隐梦幻识通灵\n\n　　贾宝玉见了林黛玉，说道：“这个妹妹我曾见过的。”\n"
+    t_id = quire.import_bytes(traditional.encode("utf-8"), "fanti.txt").book.id
+    s_id = quire.import_bytes(simplified.encode("utf-8"), "jianti.txt").book.id
+    hit = quire.find(t_id, "贾宝玉")[0]  # a simplified query in a traditional book
+    assert "**賈寶玉**" in hit.snippet and hit.locator.offset == traditional.split("\n")[2].index("賈") - 2
+    assert quire.find(s_id, "賈寶玉 說道")  # and the other way round
+    assert quire.search(t_id, "这个妹妹", mode="keyword")  # the passages the chat and offline answers read
+    quire.close()
+
+
+def test_a_library_indexed_before_simplified_folding_is_reindexed(tmp_path: Path) -> None:
+    from dbkit import inside
+
+    from core.services import Quire
+
+    quire = Quire(tmp_path)
+    book = quire.import_bytes("　　賈寶玉見了林黛玉。\n".encode(), "fanti.txt").book
+    library = inside(quire, "library")
+    with library.transaction() as conn:  # the index as the code before migration 6 wrote it: traditional bigrams
+        for table, source in (("segments_fts", "segments"), ("chunks_fts", "chunks")):
+            rows = conn.execute(f"SELECT id, book_id, text FROM {source}").fetchall()
+            conn.executemany(f"DELETE FROM {table} WHERE rowid = ?", [(r[0],) for r in rows])
+            conn.executemany(
+                f"INSERT INTO {table} (rowid, body, book_id) VALUES (?,?,?)",
+                [(r[0], " ".join(r[2][i : i + 2] for i in range(len(r[2]) - 1)), r[1]) for r in rows],
+            )
+        conn.execute("DELETE FROM schema_migrations WHERE version = 6")
+    assert not quire.find(book.id, "贾宝玉")
+    quire.close()
+    upgraded = Quire(tmp_path)
+    assert upgraded.find(book.id, "贾宝玉") and upgraded.search(book.id, "贾宝玉", mode="keyword")
     upgraded.close()

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 
 from core.books.textutil import CJK_RUN
 
@@ -20,9 +22,32 @@ def _bigrams(run: str) -> list[str]:
     return [run[i : i + 2] for i in range(len(run) - 1)] + [run[-1]]
 
 
+@lru_cache(maxsize=1)
+def _simplified() -> dict[int, str]:
+    """Traditional → simplified Chinese, character by character, from OpenCC's table (the package's data file).
+
+    Character by character (not OpenCC's phrase conversion), so that a folded text keeps its length and a
+    match's offsets still point into the original; for finding words that is what matters.
+    """
+    import opencc  # opencc-python-reimplemented: its dictionaries as data files, pure Python
+
+    path = Path(opencc.__file__).parent / "dictionary" / "TSCharacters.txt"
+    table: dict[int, str] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        traditional, _, simplified = line.partition("\t")
+        first = simplified.split(" ")[0]
+        if len(traditional) == 1 and len(first) == 1:
+            table[ord(traditional)] = first
+    return table
+
+
 def fold(text: str) -> str:
-    """Compatibility-normalised, case-folded text: full-width ＡＢＣ１２ match ABC12, ﬁ matches fi."""
-    return unicodedata.normalize("NFKC", text).casefold()
+    """The form text is searched in: compatibility-normalised, case-folded, Chinese in simplified characters.
+
+    Full-width ＡＢＣ１２ match ABC12, ﬁ matches fi, and 黛玉 finds 黛玉 in a traditional-character edition (and a
+    traditional query finds simplified text).
+    """
+    return unicodedata.normalize("NFKC", text).casefold().translate(_simplified())
 
 
 def _fold_with_map(text: str) -> tuple[str, list[int]]:

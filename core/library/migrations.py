@@ -228,6 +228,27 @@ def m005_furthest_place(conn: sqlite3.Connection) -> None:
     )
 
 
+def m006_simplified_search_text(conn: sqlite3.Connection) -> None:
+    """Search text folds traditional Chinese characters to simplified, so either form finds both.
+
+    The keyword indexes of books already imported are rebuilt from their stored text, in batches.
+    """
+    for table, source in (("segments_fts", "segments"), ("chunks_fts", "chunks")):
+        last = -1
+        while True:
+            rows = conn.execute(
+                f"SELECT id, book_id, text FROM {source} WHERE id > ? ORDER BY id LIMIT 2000", (last,)
+            ).fetchall()
+            if not rows:
+                break
+            conn.executemany(f"DELETE FROM {table} WHERE rowid = ?", [(r[0],) for r in rows])
+            conn.executemany(
+                f"INSERT INTO {table} (rowid, body, book_id) VALUES (?,?,?)",
+                [(r[0], index_text(r[2]), r[1]) for r in rows],
+            )
+            last = rows[-1][0]
+
+
 def _run(conn: sqlite3.Connection, script: str) -> None:
     """Run statements one by one, inside the caller's transaction (executescript would commit it)."""
     for statement in script.split(";\n"):
@@ -241,4 +262,5 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (3, "chat", m003_chat),
     (4, "stemmed chunk keywords", m004_stemmed_chunk_keywords),
     (5, "furthest place", m005_furthest_place),
+    (6, "simplified search text", m006_simplified_search_text),
 ]
