@@ -16,10 +16,8 @@ weights on the passages found, and prints the best; nothing here tunes on the sp
 from __future__ import annotations
 
 import argparse
-import csv
 import itertools
 import json
-import re
 import sys
 import tempfile
 import time
@@ -27,9 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.common import inside
-from bench.retrieval import Document
+from bench.retrieval import LOADERS, Document, answer_form
 from core.agent.offline import CANDIDATES, answer_offline
-from core.library.fts import fold
 from core.rag.sentences import WEIGHTS, Weights, quote_span, rank_sentences
 from core.services import Quire
 
@@ -40,48 +37,19 @@ class Asked:
     answers: list[str]
 
 
-def _norm(text: str) -> str:
-    """Folded, without spaces or punctuation: "Assipattle," matches "assipattle"."""
-    return re.sub(r"[\W_]+", "", fold(text))
-
-
-def load_fairytaleqa(data: Path, split: str) -> list[tuple[Document, list[Asked]]]:
+def load(dataset: str, data: Path, split: str) -> list[tuple[Document, list[Asked]]]:
+    """The retrieval benchmark's books, each with its questions that have a verbatim answer."""
     loaded = []
-    for story in sorted((data / "section-stories" / split).glob("*-story.csv")):
-        name = story.name.removesuffix("-story.csv")
-        with story.open(encoding="utf-8") as f:
-            sections = [(row["section"], row["text"]) for row in csv.DictReader(f)]
-        text = {sid: _norm(body) for sid, body in sections}
-        asked = []
-        with (data / "questions" / split / f"{name}-questions.csv").open(encoding="utf-8") as f:
-            for row in csv.DictReader(f):
-                gold = [s.strip() for s in row["cor_section"].split(",")]
-                answers = [row[f"answer{i}"] for i in range(1, 7) if (row.get(f"answer{i}") or "").strip()]
-                verbatim = [a for a in answers if _norm(a) and any(_norm(a) in text.get(g, "") for g in gold)]
-                if row["ex-or-im1"] == "explicit" and verbatim:
-                    asked.append(Asked(row["question"], verbatim))
-        loaded.append((Document(name, sections), asked))
+    for document in LOADERS[dataset](data, split):
+        pairs = zip(document.questions, document.answers, strict=True)
+        loaded.append((document, [Asked(question, answers) for (question, _), answers in pairs if answers]))
     return loaded
 
 
-def load_cmrc2018(data: Path, split: str) -> list[tuple[Document, list[Asked]]]:
-    path = next(iter(sorted(data.glob(f"*{split}*.json"))), None) or next(iter(sorted(data.glob("*.json"))))
-    payload = json.loads(path.read_text(encoding="utf-8"))
-    sections, asked = [], []
-    for article in payload["data"]:
-        for paragraph in article["paragraphs"]:
-            sections.append((paragraph["id"], paragraph["context"]))
-            for qa in paragraph["qas"]:
-                asked.append(Asked(qa["question"], [a["text"] for a in qa["answers"] if a["text"].strip()]))
-    return [(Document(path.stem, sections), asked)]
-
-
-LOADERS = {"fairytaleqa": load_fairytaleqa, "cmrc2018": load_cmrc2018}
-
-
 def holds(text: str, answers: list[str]) -> bool:
-    folded = _norm(text)
-    return any(_norm(a) in folded for a in answers)
+    """Whether the text holds one of the answers (folded, spaces and punctuation ignored)."""
+    folded = answer_form(text)
+    return any(answer_form(a) in folded for a in answers)
 
 
 def first_sentence(question: str, passages: list[str], weights: Weights) -> str:
@@ -94,7 +62,7 @@ def first_sentence(question: str, passages: list[str], weights: Weights) -> str:
 
 
 def run(dataset: str, data: Path, split: str, mode: str, limit_docs: int | None, tune: bool) -> dict:
-    loaded = LOADERS[dataset](data, split)[: limit_docs or None]
+    loaded = load(dataset, data, split)[: limit_docs or None]
     counts = {"first": 0, "any": 0, "passages": 0, "questions": 0}
     cached: list[tuple[Asked, list[str]]] = []  # (question, passage texts) for the grid search
     started = time.perf_counter()

@@ -1,4 +1,4 @@
-"""Retrieval quality on real QA sets: Recall@1/5/10 and MRR for keyword, vector and hybrid search.
+"""Retrieval quality on real QA sets: Recall@1/5/10, MRR and answer recall for keyword, vector and hybrid search.
 
     python -m bench.retrieval --dataset fairytaleqa --data ../shared/data/qa/en/fairytaleqa [--split val]
     python -m bench.retrieval --dataset cmrc2018 --data ../shared/data/qa/zh/cmrc2018
@@ -17,6 +17,7 @@ import argparse
 import csv
 import html
 import json
+import re
 import sys
 import tempfile
 import time
@@ -26,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from bench.common import inside
+from core.library.fts import fold
 from core.rag.chunker import DEFAULT_TARGET_TOKENS
 from core.services import Quire
 
@@ -39,6 +41,7 @@ class Document:
     name: str
     sections: list[tuple[str, str]]  # (section id, text)
     questions: list[tuple[str, set[str]]] = field(default_factory=list)
+    answers: list[list[str]] = field(default_factory=list)  # per question: answers found word for word in the text
 
     def html(self) -> bytes:
         parts = [f"<html><head><title>{html.escape(self.name)}</title></head><body>"]
@@ -56,23 +59,44 @@ def load_fairytaleqa(data: Path, split: str) -> list[Document]:
         with story.open(encoding="utf-8") as f:
             sections = [(row["section"], row["text"]) for row in csv.DictReader(f)]
         questions_file = data / "questions" / split / f"{name}-questions.csv"
+        text = {sid: answer_form(body) for sid, body in sections}
+        questions, answers = [], []
         with questions_file.open(encoding="utf-8") as f:
-            questions = [
-                (row["question"], {s.strip() for s in row["cor_section"].split(",")}) for row in csv.DictReader(f)
-            ]
-        documents.append(Document(name, sections, questions))
+            for row in csv.DictReader(f):
+                gold = {s.strip() for s in row["cor_section"].split(",")}
+                questions.append((row["question"], gold))
+                found = [row[f"answer{i}"] for i in range(1, 7) if (row.get(f"answer{i}") or "").strip()]
+                verbatim = [a for a in found if answer_form(a) and any(answer_form(a) in text.get(g, "") for g in gold)]
+                answers.append(verbatim if row.get("ex-or-im1") == "explicit" else [])
+        documents.append(Document(name, sections, questions, answers))
     return documents
 
 
 def load_cmrc2018(data: Path, split: str) -> list[Document]:
     path = next(iter(sorted(data.glob(f"*{split}*.json"))), None) or next(iter(sorted(data.glob("*.json"))))
     payload = json.loads(path.read_text(encoding="utf-8"))
-    sections, questions = [], []
+    sections, questions, answers = [], [], []
     for article in payload["data"]:
         for paragraph in article["paragraphs"]:
             sections.append((paragraph["id"], paragraph["context"]))
             questions += [(qa["question"], {paragraph["id"]}) for qa in paragraph["qas"]]
-    return [Document(path.stem, sections, questions)]
+            answers += [[a["text"] for a in qa["answers"] if a["text"].strip()] for qa in paragraph["qas"]]
+    return [Document(path.stem, sections, questions, answers)]
+
+
+def answer_form(text: str) -> str:
+    """Folded, without spaces or punctuation: how an answer is looked for in a passage."""
+    return re.sub(r"[\W_]+", "", fold(text))
+
+
+def answer_recall(found: list[list[str]], answers: list[list[str]]) -> dict[str, float | int]:
+    """The share of questions (those with a verbatim answer) whose answer is inside one of the top-k passages."""
+    pairs = [(texts, wanted) for texts, wanted in zip(found, answers, strict=True) if wanted]
+    result: dict[str, float | int] = {"answer_questions": len(pairs)}
+    for k in (1, 5):
+        hits = [any(answer_form(a) in answer_form(t) for t in texts[:k] for a in wanted) for texts, wanted in pairs]
+        result[f"answer@{k}"] = float(np.mean(hits)) if hits else 0.0
+    return result
 
 
 LOADERS = {"fairytaleqa": load_fairytaleqa, "cmrc2018": load_cmrc2018}
@@ -125,7 +149,9 @@ def run(
     if limit_questions:
         for document in documents:
             document.questions = document.questions[:limit_questions]
+            document.answers = document.answers[:limit_questions]
     gold = [g for d in documents for _, g in d.questions]
+    answers = [a for d in documents for a in (d.answers or [[] for _ in d.questions])]
     report: dict = {"dataset": dataset, "documents": len(documents), "questions": len(gold), "runs": {}}
     with tempfile.TemporaryDirectory() as folder:
         for target in targets:
@@ -133,6 +159,7 @@ def run(
             inside(quire, "indexer").target_tokens = target
             embedder = quire.embedder("all-MiniLM-L6-v2")
             rankings: dict[str, list[list[str]]] = {"keyword": [], "vector": [], "hybrid": []}
+            texts: dict[str, list[list[str]]] = {mode: [] for mode in rankings}
             started = time.perf_counter()
             chunks = 0
             for document in documents:
@@ -143,11 +170,12 @@ def run(
                     for mode in rankings:
                         passages = quire.search(book.id, question, mode=mode, k=10)
                         rankings[mode].append([p.section_title for p in passages])
+                        texts[mode].append([p.text for p in passages[:5]])
             elapsed = time.perf_counter() - started
             report["runs"][str(target)] = {
                 "chunks": chunks,
                 "seconds": round(elapsed, 1),
-                **{mode: score(r, gold) for mode, r in rankings.items()},
+                **{mode: {**score(r, gold), **answer_recall(texts[mode], answers)} for mode, r in rankings.items()},
             }
             quire.close()
         quire = Quire(Path(folder) / "baseline")
@@ -184,16 +212,20 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(report, indent=2))
         return 0
     print(f"{report['dataset']}: {report['documents']} documents, {report['questions']} questions")
-    header = f"{'run':24} {'R@1':>6} {'R@5':>6} {'R@10':>6} {'MRR':>6}"
+    header = f"{'run':24} {'R@1':>6} {'R@5':>6} {'R@10':>6} {'MRR':>6} {'A@1':>6} {'A@5':>6}"
     print(header)
     print("-" * len(header))
     for target, result in report["runs"].items():
         for mode in ("keyword", "vector", "hybrid"):
             m = result[mode]
             print(
-                f"{mode + ' @' + target + ' tok':24} {m['recall@1']:6.3f} {m['recall@5']:6.3f} {m['recall@10']:6.3f} {m['mrr@10']:6.3f}"
+                f"{mode + ' @' + target + ' tok':24} {m['recall@1']:6.3f} {m['recall@5']:6.3f} {m['recall@10']:6.3f} "
+                f"{m['mrr@10']:6.3f} {m['answer@1']:6.3f} {m['answer@5']:6.3f}"
             )
         print(f"{'  (' + str(result['chunks']) + ' chunks, ' + str(result['seconds']) + ' s)':24}")
+    first = next(iter(report["runs"].values()))["hybrid"]
+    print(f"  (A@k: the answer text is inside one of the top k passages; {first['answer_questions']} questions "
+          "with an answer found word for word)")  # fmt: skip
     b = report["baseline"]
     print(
         f"{'baseline 1000ch vector':24} {b['recall@1']:6.3f} {b['recall@5']:6.3f} {b['recall@10']:6.3f} {b['mrr@10']:6.3f}"

@@ -36,6 +36,21 @@ def test_retrieval_benchmark_scores_every_mode_and_the_baseline(capsys: pytest.C
         assert 0.0 <= run[mode]["recall@1"] <= run[mode]["recall@5"] <= run[mode]["recall@10"] <= 1.0
     assert run["hybrid"]["recall@10"] > 0.5  # real retrieval, not noise
     assert set(report["baseline"]) == {"recall@1", "recall@5", "recall@10", "mrr@10"}
+    assert 0.0 <= run["hybrid"]["answer@1"] <= run["hybrid"]["answer@5"] <= 1.0
+
+
+def test_offline_answer_benchmark_scores_the_quotes(capsys: pytest.CaptureFixture[str]) -> None:
+    from bench import answers
+
+    assert answers.main(["--dataset", "fairytaleqa", "--data", str(_qa("en/fairytaleqa")), "--mode", "keyword",
+                         "--limit-docs", "2", "--json"]) == 0  # fmt: skip
+    report = json.loads(capsys.readouterr().out)
+    assert report["questions"] > 20
+    first, any_quote, ceiling = (report[k] for k in ("first_sentence_holds_answer", "any_quote_holds_answer",
+                                                     "passages_hold_answer"))  # fmt: skip
+    assert 0.2 < first <= any_quote <= ceiling <= 1.0  # quotes that answer, and never more than the passages hold
+    with pytest.raises(SystemExit):  # tuning is for the train split only
+        answers.main(["--dataset", "fairytaleqa", "--data", str(_qa("en/fairytaleqa")), "--tune"])
 
 
 def test_retrieval_benchmark_reads_cmrc2018(capsys: pytest.CaptureFixture[str]) -> None:
