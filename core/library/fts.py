@@ -93,7 +93,7 @@ def match_expression(query: str) -> str | None:
     return " AND ".join(parts) if parts else None
 
 
-_STOPWORDS = frozenset(
+STOPWORDS = frozenset(
     [
         "a",
         "an",
@@ -167,7 +167,7 @@ def match_any_expression(query: str) -> str | None:
     for term in query_terms(query):
         if CJK_RUN.fullmatch(term):
             tokens += [_quote(term) + "*"] if len(term) == 1 else [_quote(b) for b in _bigrams(term)[:-1]]
-        elif term not in _STOPWORDS:
+        elif term not in STOPWORDS:
             tokens.append(_quote(term))
     unique = list(dict.fromkeys(tokens))
     return " OR ".join(unique) if unique else None

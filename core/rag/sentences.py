@@ -14,72 +14,11 @@ import re
 from dataclasses import dataclass
 
 from core.books.textutil import CJK_RUN
-from core.library.fts import fold
+from core.library.fts import STOPWORDS, fold
 
 # A sentence ends at . ! ? (and the CJK ones) with any closing quotes or brackets, or at a line break.
 _END = re.compile(r"[.!?。！？；;…]+[\"'”’」』）)\]]*(?=\s|$|[^\w\"'“‘「『（(])|\n+")
 _WORD = re.compile(r"[^\W\d_]+|\d+", re.UNICODE)
-_STOP = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "but",
-        "by",
-        "did",
-        "do",
-        "does",
-        "for",
-        "from",
-        "had",
-        "has",
-        "have",
-        "he",
-        "her",
-        "his",
-        "how",
-        "i",
-        "in",
-        "is",
-        "it",
-        "its",
-        "me",
-        "my",
-        "not",
-        "of",
-        "on",
-        "or",
-        "she",
-        "so",
-        "that",
-        "the",
-        "their",
-        "them",
-        "then",
-        "there",
-        "they",
-        "this",
-        "to",
-        "was",
-        "were",
-        "what",
-        "when",
-        "where",
-        "which",
-        "who",
-        "whom",
-        "why",
-        "will",
-        "with",
-        "would",
-        "you",
-        "your",
-    ]
-)
 _CLAUSE = re.compile(r"[,;:，；：、]\s*|\s+[—–]+\s*|\(|\)")
 LONG = 280  # characters: a longer quote is narrowed to the clauses that hold the question's words (FTQ train)
 _SUFFIXES = ("ingly", "edly", "ing", "ed", "ies", "es", "ly", "s")
@@ -138,11 +77,11 @@ def terms(text: str) -> set[str]:
     found: set[str] = set()
     position = 0
     for run in CJK_RUN.finditer(folded):
-        found |= {_stem(w) for w in _WORD.findall(folded[position : run.start()]) if w not in _STOP}
+        found |= {_stem(w) for w in _WORD.findall(folded[position : run.start()]) if w not in STOPWORDS}
         chars = run.group()
         found |= {chars[i : i + 2] for i in range(len(chars) - 1)} or {chars}
         position = run.end()
-    found |= {_stem(w) for w in _WORD.findall(folded[position:]) if w not in _STOP}
+    found |= {_stem(w) for w in _WORD.findall(folded[position:]) if w not in STOPWORDS}
     return found
 
 
