@@ -214,6 +214,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "reader.ask": {"en": "Ask about this", "zh": "问问这段"},
     "settings.temperature": {"en": "Temperature (0 = focused, 1 = creative)", "zh": "温度（0 专注，1 发散）"},
     "settings.test": {"en": "Test connection", "zh": "测试连接"},
+    "settings.provider.save": {"en": "Save AI provider", "zh": "保存 AI 服务"},
+    "settings.embedder.save": {"en": "Save search service", "zh": "保存搜索服务"},
     "settings.testing": {"en": "Testing the connection…", "zh": "正在测试连接……"},
     "settings.api_key.remove": {"en": "Forget the key", "zh": "删除密钥"},
     "settings.embeddings": {"en": "Search index", "zh": "搜索索引"},

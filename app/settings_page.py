@@ -158,21 +158,26 @@ def provider_controls(
         changed()
 
     buttons = [
-        ft.FilledButton(t("common.save"), icon=ft.Icons.SAVE, on_click=save),
+        ft.FilledButton(t("settings.provider.save"), icon=ft.Icons.SAVE, on_click=save),
         ft.OutlinedButton(t("settings.test"), icon=ft.Icons.NETWORK_CHECK, on_click=test),
     ]
     if has_key:
         buttons.append(ft.TextButton(t("settings.api_key.remove"), icon=ft.Icons.KEY_OFF, on_click=forget_key))
-    return [
-        kind,
-        model,
-        base_url,
-        ft.Text(t("settings.temperature"), size=12),
-        temperature,
-        key,
-        ft.Row(buttons, wrap=True),
-        status,
-    ]
+    details: list[ft.Control] = [model, base_url, ft.Text(t("settings.temperature"), size=12), temperature, key]
+    row = ft.Row(buttons, wrap=True)
+
+    def shown(e: ft.Event | None = None) -> None:
+        """Model, endpoint, temperature and key only for a provider: "None" has nothing to set."""
+        chosen = kind.value not in (None, "none")
+        for control in details:
+            control.visible = chosen
+        buttons[1].visible = chosen
+        if chosen and kind.value in DEFAULT_BASE_URLS:
+            base_url.hint_text = DEFAULT_BASE_URLS[kind.value]
+
+    kind.on_select = shown
+    shown()
+    return [kind, *details, row, status]
 
 
 def switch(settings: Settings, changed: Callable[[], None], t: Translator, name: str, label: str) -> ft.Control:
@@ -227,7 +232,15 @@ def remote_embedding_controls(
             return
         changed()
 
-    return [kind, model, base_url, key, ft.FilledButton(t("common.save"), icon=ft.Icons.SAVE, on_click=save), status]
+    def shown(e: ft.Event | None = None) -> None:
+        """An endpoint, a model and a key only for a remote service: on this device there is nothing to set."""
+        for control in (model, base_url, key):
+            control.visible = kind.value not in (None, "device")
+
+    kind.on_select = shown
+    shown()
+    save_button = ft.FilledButton(t("settings.embedder.save"), icon=ft.Icons.SAVE, on_click=save)
+    return [kind, model, base_url, key, save_button, status]
 
 
 def embedding_controls(quire: Quire, t: Translator, actions: AIActions) -> list[ft.Control]:

@@ -219,11 +219,14 @@ def test_appearance_theme_language_and_provider_settings_persist(quire: Quire) -
         await fire(session, language, "select")
         assert "设置" in screen(app) and "阅读" in screen(app)
         provider = next(c for c in _all(app) if isinstance(c, ft.Dropdown) and c.value == "none")
-        provider.value = "deepseek"
         fields = [c for c in _all(app) if isinstance(c, ft.TextField)]
+        assert not any(f.visible for f in fields[:3])  # with no provider there is no model, endpoint or key to set
+        provider.value = "deepseek"
+        await fire(session, provider, "select")
+        assert all(f.visible for f in fields[:3])
         fields[0].value = "deepseek-chat"
         fields[2].value = "sk-secret-123"
-        save = next(c for c in _all(app) if isinstance(c, ft.FilledButton) and c.content == "保存")  # the provider's
+        save = next(c for c in _all(app) if isinstance(c, ft.FilledButton) and c.content == "保存 AI 服务")
         await fire(session, save)
         saved = json.loads((quire.folder / "settings.json").read_text(encoding="utf-8"))
         assert saved["theme"] == "sepia" and saved["layout"] == "paginated" and saved["language"] == "zh"
@@ -516,11 +519,14 @@ def test_a_remote_embedding_endpoint_from_settings_indexes_the_book(alice_quire:
         app.go("settings")
         with LocalServer(embeddings) as server:
             kind = next(c for c in _all(app) if isinstance(c, ft.Dropdown) and c.value == "device")
-            kind.value = "openai"
             fields = [c for c in _all(app) if isinstance(c, ft.TextField)]
             model, url, key = fields[-3:]
+            assert not (model.visible or url.visible or key.visible)  # on this device: no endpoint to fill in
+            kind.value = "openai"
+            await fire(session, kind, "select")
+            assert model.visible and url.visible and key.visible
             model.value, url.value, key.value = "embed-small", server.url + "/v1", "sk-embed-secret"
-            buttons = [c for c in _all(app) if isinstance(c, ft.FilledButton) and c.content == "Save"]
+            buttons = [c for c in _all(app) if isinstance(c, ft.FilledButton) and c.content == "Save search service"]
             await fire(session, buttons[-1])
             assert app.settings.embedding == {"kind": "openai", "model": "embed-small", "base_url": server.url + "/v1"}
             assert secrets.get("embedding:openai") == "sk-embed-secret"
