@@ -390,8 +390,21 @@ def build_reader_view(
             ft.IconButton(ft.Icons.ARROW_BACK, tooltip=t("library.title"), on_click=lambda e: actions.back()),
             ft.Column(
                 [
-                    ft.Text(model.book.title, size=16, weight=ft.FontWeight.BOLD, no_wrap=True, max_lines=1),
-                    ft.Text(model.chapter_title, size=12, color=ft.Colors.ON_SURFACE_VARIANT, max_lines=1),
+                    ft.Text(
+                        model.book.title,
+                        size=16,
+                        weight=ft.FontWeight.BOLD,
+                        no_wrap=True,
+                        max_lines=1,
+                        overflow=ft.TextOverflow.ELLIPSIS,  # on a phone it must stop before "% read"
+                    ),
+                    ft.Text(
+                        model.chapter_title,
+                        size=12,
+                        color=ft.Colors.ON_SURFACE_VARIANT,
+                        max_lines=1,
+                        overflow=ft.TextOverflow.ELLIPSIS,
+                    ),
                 ],
                 spacing=0,
                 expand=True,
