@@ -56,6 +56,8 @@ class ReaderViewModel:
         self.offset = 0  # paginated mode: the page starts this many characters into the current segment
         self.box: PageBox | None = None  # paginated mode: the measured text box (None: scroll mode)
         self._breaks: dict[int, list[tuple[int, int]]] = {}  # section -> where its pages start, for this box
+        self._firsts: dict[int, int] = {}  # section -> its first ordinal
+        self._laid: tuple[tuple[tuple[int, int], PageBox], tuple[list[Slice], tuple[int, int] | None]] | None = None
         self._last_activity = clock()
         self._last_saved = float("-inf")
 
@@ -140,8 +142,16 @@ class ReaderViewModel:
 
     def page(self) -> list[Slice]:
         """The page that starts at the current place: what fits the box, ending at a line break."""
+        return self._layout()[0]
+
+    def _layout(self) -> tuple[list[Slice], tuple[int, int] | None]:
+        """The current page and where the next starts, laid out once per place and box (drawing and turning
+        both need it)."""
         assert self.box is not None, "set_box() first"
-        return layout(self.page_start, self._fetch, self.box)[0]
+        key = (self.page_start, self.box)
+        if self._laid is None or self._laid[0] != key:
+            self._laid = (key, layout(self.page_start, self._fetch, self.box))
+        return self._laid[1]
 
     def _fetch(self, ordinal: int, count: int) -> list[SegmentRecord]:
         return self.quire.segments(self.book.id, ordinal, count) if ordinal < self.book.segment_count else []
@@ -169,17 +179,23 @@ class ReaderViewModel:
             self._breaks[section] = breaks
         return self._breaks[section]
 
+    def _first_ordinal(self, section: int) -> int:
+        """Where a section starts in reading order (kept: a long chapter is not read again per page turn)."""
+        if section not in self._firsts:
+            self._firsts[section] = self.quire.section(self.book.id, section)[0].ordinal
+        return self._firsts[section]
+
     def _page_before(self, start: tuple[int, int]) -> tuple[int, int] | None:
         assert self.current is not None
         section = self.current.locator.section
-        first = self.quire.section(self.book.id, section)[0].ordinal
+        first = self._first_ordinal(section)
         earlier = [b for b in self._section_breaks(section, first) if b < start]
         if earlier:
             return earlier[-1]
         if first == 0:
             return None
         previous = self.quire.segments(self.book.id, first - 1, 1)[0]
-        head = self.quire.section(self.book.id, previous.locator.section)[0].ordinal
+        head = self._first_ordinal(previous.locator.section)
         return self._section_breaks(previous.locator.section, head)[-1]
 
     def load_more(self, forward: bool) -> None:
@@ -207,7 +223,7 @@ class ReaderViewModel:
         """The next page: where the measured page ends (paginated), or a run of segments further (scroll)."""
         if self.box is None:
             return self._move(PAGE)
-        _, following = layout(self.page_start, self._fetch, self.box)
+        _, following = self._layout()
         if following is None or following[0] >= self.book.segment_count:
             assert self.current is not None
             return self.current  # the last page

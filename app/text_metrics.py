@@ -57,6 +57,13 @@ def _table() -> dict[str, dict[int, int]]:
     return widths
 
 
+@lru_cache(maxsize=8)
+def _family(family: str) -> tuple[dict[int, int], int]:
+    """A family's widths and its widest character (what an unknown character counts as)."""
+    widths = _table().get(family) or _table()["serif"]
+    return widths, max(widths.values())
+
+
 @dataclass(frozen=True, slots=True)
 class Font:
     """A reading font at a size: ``family`` is a Settings font family (serif, sans-serif, monospace)."""
@@ -67,8 +74,7 @@ class Font:
 
     def width(self, text: str) -> float:
         """Pixels the text takes on one line."""
-        widths = _table().get(self.family) or _table()["serif"]
-        widest = max(widths.values())
+        widths, widest = _family(self.family)
         total = 0
         for char in text:
             if is_cjk(char):
