@@ -101,6 +101,8 @@ def test_the_offline_answer_quotes_the_sentence_that_answers(tmp_path: Path) -> 
     assert "a White Rabbit with pink eyes ran close by her" in first.quote  # not the chapter's opening
     assert answer.text.startswith("**Down The Rabbit-Hole**")  # under its chapter name
     assert first.quote in quire.show(1, first.start.segment_locator)[0].text
+    quotes = [" ".join(c.quote.split()) for c in answer.citations]
+    assert len(set(quotes)) == len(quotes)  # overlapping passages do not quote the same words twice
     nothing = answer_offline(quire, 1, "zeppelin carburettor")
     assert nothing.notice == "NothingFound" and not nothing.citations
     quire.close()

@@ -70,8 +70,9 @@ def answer_offline(
             break
         passage = passages[sentence.passage]
         a, b = quote_span(passage.text, sentence, question)
-        if any(c.quote.strip() and c.quote in passage.text[a:b] for p, c in quotes if p is passage):
-            continue  # the sentence after one already quoted
+        wanted = " ".join(passage.text[a:b].split())
+        if any(" ".join(c.quote.split()) in wanted or wanted in " ".join(c.quote.split()) for _, c in quotes):
+            continue  # already quoted: the sentence after one quoted, overlapping passages, a repeated line
         try:
             citation = quire.verify_quote(passage, len(quotes) + 1, passage.text[a:b])
         except CitationError:
