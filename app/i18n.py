@@ -17,6 +17,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "library.count.one": {"en": "{n} book", "zh": "{n} 本书"},
     "library.count.many": {"en": "{n} books", "zh": "{n} 本书"},
     "library.search": {"en": "Search titles and authors", "zh": "搜索书名和作者"},
+    "library.search.clear": {"en": "Clear the search", "zh": "清除搜索"},
     "library.sort.recent": {"en": "Recent", "zh": "最近"},
     "library.sort.title": {"en": "Title", "zh": "书名"},
     "library.sort.author": {"en": "Author", "zh": "作者"},

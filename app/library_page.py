@@ -106,10 +106,16 @@ def _toolbar(model: LibraryViewModel, actions: LibraryActions, t: Translator, ph
         model.layout = "list" if model.layout == "grid" else "grid"
         actions.changed()
 
+    def clear_query(e: ft.Event) -> None:
+        model.query = ""
+        actions.changed()
+
+    clear = ft.IconButton(ft.Icons.CLOSE, tooltip=t("library.search.clear"), on_click=clear_query)
     search = ft.TextField(
         value=model.query,
         hint_text=t("library.search"),
         prefix_icon=ft.Icons.SEARCH,
+        suffix=clear if model.query else None,  # a filter in force can be cleared in one click
         dense=True,
         on_submit=set_query,
         on_blur=set_query,

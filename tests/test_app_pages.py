@@ -55,8 +55,11 @@ def test_library_grid_list_search_details_and_remove(two_books: Quire) -> None:
         search.value = "no such book"
         await fire(session, search, "submit")
         assert "No book matches your search." in screen(app)
-        app.library.query = ""
-        app.render()
+        clear = find(app.page.controls, kind=ft.TextField).suffix
+        assert clear.tooltip == "Clear the search"
+        await fire(session, clear)  # one click back to every book
+        assert app.library.query == "" and "Moby-Dick" in screen(app) and any("草枕" in s for s in screen(app))
+        assert find(app.page.controls, kind=ft.TextField).suffix is None  # nothing left to clear
         kusamakura = next(b for b in two_books.books() if b.id != 1).id
         app.show_details(kusamakura)
         dialog = session.page._dialogs.controls[-1]
