@@ -93,9 +93,7 @@ class ReaderViewModel:
         place, self.return_to = self.return_to, None
         if place is None:
             return None
-        record = self.go_to(place, jump=False)  # returning is reading on from there
-        self.return_to = None
-        return record
+        return self.go_to(place, jump=False)  # returning is reading on from there
 
     def go_to_place(self, text: str) -> SegmentRecord:
         """Jump to what the reader typed: a percentage ("40%") or a locator ("12.3"); LocatorError if neither."""
@@ -263,14 +261,17 @@ class ReaderViewModel:
     @property
     def percent(self) -> float:
         """How much of the book has been read: the furthest place, which a jump back does not lower."""
-        position = self.quire.position(self.book.id)
-        return position.furthest_percent if position else 0.0
+        return self.percents()[1]
 
     @property
     def current_percent(self) -> float:
         """Where the reader is now, as a percentage of the book."""
+        return self.percents()[0]
+
+    def percents(self) -> tuple[float, float]:
+        """(where the reader is, how much is read) as percentages, from one read of the saved position."""
         position = self.quire.position(self.book.id)
-        return position.percent if position else 0.0
+        return (position.percent, position.furthest_percent) if position else (0.0, 0.0)
 
     def mark_read_up_to_here(self) -> None:
         """ "I haven't read past here": the furthest place moves back to the current one."""

@@ -51,7 +51,7 @@ class ReaderActions:
 
 def percent_label(model: ReaderViewModel, t: Translator) -> str:
     """ "40% read", or "At 3% · 40% read" when the reader has jumped away from the furthest place read."""
-    read, here = model.percent, model.current_percent
+    here, read = model.percents()  # one read: the label is redrawn while the reader scrolls
     if abs(here - read) >= 0.5:
         return t("reader.percent.behind", c=f"{here:.0f}", p=f"{read:.0f}")
     return t("reader.percent", p=f"{read:.0f}")
