@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> None:
             return
         app = QuireApp(page, quire, secrets=await secret_store(page), fonts=fonts)
         app.render()
-        await app.offer_documents_inbox()
+        await app.books.offer_documents_inbox()
 
     if web:
         serve_web(start, args.host, args.port or 8550, args.token, assets)

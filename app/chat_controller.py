@@ -2,22 +2,54 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeVar
 
 import flet as ft
 
 from app.chat_page import ChatActions, ChatStatus, build_chat_panel
+from app.dialogs import rename_dialog
+from app.i18n import Translator
+from app.jobs import IndexLine
+from app.settings import Settings
+from core.services import Quire
+from platform_adapters.base import SecretStore
 
 if TYPE_CHECKING:  # the chat model loads LangChain, so it is imported on first use
     from app.chat_model import ChatViewModel
     from app.reader_model import ReaderViewModel
-    from app.shell import QuireApp
+    from core.agent.citations import Citation
+
+A = TypeVar("A")
+
+
+@dataclass(frozen=True)
+class ChatContext:
+    """All the chat panel may use of the app around it: the library, the reader's settings, and a few verbs."""
+
+    quire: Quire
+    secrets: SecretStore
+    settings: Callable[[], Settings]
+    t: Callable[[], Translator]
+    save_settings: Callable[[], None]
+    index_line: Callable[[int], IndexLine]
+    start_index: Callable[[], None]
+    cancel_index: Callable[[], None]
+    open_citation: Callable[[Citation], None]
+    open_settings: Callable[[], None]
+    notify: Callable[[str], None]
+    redraw: Callable[[], None]  # the chat panel only (the text beside it stays)
+    run_task: Callable[..., object]  # a coroutine function and its arguments, on the app's event loop
+    show_dialog: Callable[[ft.DialogControl], object]
+    close_dialog: Callable[[], object]
+    guard: Callable[[A], A]  # actions that close the book with a notice if another window removed it
 
 
 class ChatController:
     """One per window. ``slot`` is redrawn on its own while an answer streams; ``draft`` keeps the typing."""
 
-    def __init__(self, app: QuireApp) -> None:
+    def __init__(self, app: ChatContext) -> None:
         self.app = app
         self.model: ChatViewModel | None = None
         self.slot = ft.Container(expand=True)
@@ -33,17 +65,17 @@ class ChatController:
             self.model = ChatViewModel(
                 app.quire,
                 reader.book.id,
-                provider=app.settings.provider_config,
-                secrets=app.store.secrets,
-                spoilers=lambda: not app.settings.spoiler_protection,
+                provider=app.settings().provider_config,
+                secrets=app.secrets,
+                spoilers=lambda: not app.settings().spoiler_protection,
             )
         return self.model
 
     def status(self, reader: ReaderViewModel) -> ChatStatus:
         app = self.app
-        index = app.jobs.index_line(reader.book.id)
+        index = app.index_line(reader.book.id)
         return ChatStatus(
-            spoiler_protection=app.settings.spoiler_protection,
+            spoiler_protection=app.settings().spoiler_protection,
             index_text=index.text,
             indexing=index.running,
             indexed=index.done,
@@ -57,7 +89,7 @@ class ChatController:
             self.for_book(reader),
             self.status(reader),
             self.actions(reader),
-            self.app.t,
+            self.app.t(),
             self.draft,
             self.send,
         )
@@ -66,9 +98,9 @@ class ChatController:
         """Called from the answer's worker thread: redraw on the app's event loop."""
 
         async def redraw() -> None:
-            self.app.redraw_chat()
+            self.app.redraw()
 
-        self.app.page.run_task(redraw)
+        self.app.run_task(redraw)
 
     def ask(self, reader: ReaderViewModel, question: str) -> None:
         if not question.strip():
@@ -77,7 +109,7 @@ class ChatController:
             self.draft.value = ""
         selection = reader.selection.text if reader.selection else ""  # the agent may read what is selected
         self.for_book(reader).ask(question, self.changed, selection)
-        self.app.redraw_chat()
+        self.app.redraw()
 
     def actions(self, reader: ReaderViewModel) -> ChatActions:
         app = self.app
@@ -85,11 +117,11 @@ class ChatController:
         def change(step):
             def run() -> None:
                 step(self.for_book(reader))
-                app.redraw_chat()
+                app.redraw()
 
             return run
 
-        return app.guard_book(
+        return app.guard(
             ChatActions(
                 ask=lambda question: self.ask(reader, question),
                 stop=lambda: self.for_book(reader).stop(),
@@ -98,42 +130,31 @@ class ChatController:
                 rename=lambda: self.rename(reader),
                 delete=change(lambda chat: chat.delete_thread()),
                 regenerate=lambda: self.for_book(reader).regenerate(self.changed),
-                copy=lambda text: app.page.run_task(self.copy, text),
+                copy=lambda text: app.run_task(self.copy, text),
                 open_citation=app.open_citation,
                 set_spoilers=self.set_spoiler_protection,
                 start_index=app.start_index,
                 cancel_index=app.cancel_index,
-                open_settings=lambda: app.go("settings"),
+                open_settings=app.open_settings,
             )
         )
 
     def rename(self, reader: ReaderViewModel) -> None:
         app = self.app
         chat = self.for_book(reader)
-        field = ft.TextField(value=chat.title, autofocus=True, width=360)
 
-        def save(e: ft.Event) -> None:
-            chat.rename(field.value or "")
-            app.page.pop_dialog()
-            app.redraw_chat()
+        def save(title: str) -> None:
+            chat.rename(title)
+            app.close_dialog()
+            app.redraw()
 
-        field.on_submit = save
-        app.page.show_dialog(
-            ft.AlertDialog(
-                title=ft.Text(app.t("chat.thread.title")),
-                content=field,
-                actions=[
-                    ft.TextButton(app.t("common.cancel"), on_click=lambda e: app.page.pop_dialog()),
-                    ft.FilledButton(app.t("common.save"), on_click=save),
-                ],
-            )
-        )
+        app.show_dialog(rename_dialog(app.t(), chat.title, save, app.close_dialog))
 
     def set_spoiler_protection(self, on: bool) -> None:
-        self.app.settings.spoiler_protection = on
-        self.app.store.save(self.app.settings)
-        self.app.redraw_chat()
+        self.app.settings().spoiler_protection = on
+        self.app.save_settings()
+        self.app.redraw()
 
     async def copy(self, text: str) -> None:
         await ft.Clipboard().set(text)
-        self.app.notify(self.app.t("chat.copied"))
+        self.app.notify(self.app.t()("chat.copied"))

@@ -25,6 +25,7 @@ class LibraryActions:
     open_notes: Callable[[], None]
     open_settings: Callable[[], None]
     changed: Callable[[], None]  # search, sort, tag or layout changed: render again
+    refresh: Callable[[], None] = lambda: None  # send what changed in place (the list under the search field)
 
 
 def cover_image(model: LibraryViewModel, row: BookRow, width: int, height: int) -> ft.Control:
@@ -93,10 +94,18 @@ def _list_row(model: LibraryViewModel, row: BookRow, actions: LibraryActions, t:
     )
 
 
-def _toolbar(model: LibraryViewModel, actions: LibraryActions, t: Translator, phone: bool) -> ft.Control:
+def _toolbar(
+    model: LibraryViewModel, actions: LibraryActions, t: Translator, phone: bool, filter_in_place: Callable[[], None]
+) -> ft.Control:
     def set_query(e: ft.Event) -> None:
         model.query = e.control.value or ""
         actions.changed()
+
+    def typed(e: ft.Event) -> None:
+        """Filter as the reader types: only the list is redrawn, so the field keeps the keyboard."""
+        model.query = e.control.value or ""
+        search.suffix = clear if model.query else None
+        filter_in_place()
 
     def set_sort(e: ft.Event) -> None:
         model.sort = e.control.value or "recent"
@@ -117,8 +126,8 @@ def _toolbar(model: LibraryViewModel, actions: LibraryActions, t: Translator, ph
         prefix_icon=ft.Icons.SEARCH,
         suffix=clear if model.query else None,  # a filter in force can be cleared in one click
         dense=True,
+        on_change=typed,
         on_submit=set_query,
-        on_blur=set_query,
         expand=True,
     )
     sort = ft.Dropdown(
@@ -128,6 +137,7 @@ def _toolbar(model: LibraryViewModel, actions: LibraryActions, t: Translator, ph
         dense=True,
         width=150,
         label=t("library.sort"),
+        tooltip=t("library.sort"),  # also its name in the accessibility tree (a label alone is not announced)
     )
     layout = ft.IconButton(
         ft.Icons.VIEW_LIST if model.layout == "grid" else ft.Icons.GRID_VIEW,
@@ -160,35 +170,12 @@ def build_library_view(
 ) -> ft.Control:
     """The whole library screen, rebuilt from the view-model."""
     phone = width < 600
-    rows = model.rows()
-    if not model.quire.books():
-        body: ft.Control = ft.Container(
-            ft.Column(
-                [
-                    ft.Icon(ft.Icons.AUTO_STORIES, size=64, color=ft.Colors.PRIMARY),
-                    ft.Text(model.empty_message, size=16, text_align=ft.TextAlign.CENTER),
-                    ft.FilledButton(t("library.import"), icon=ft.Icons.ADD, on_click=lambda e: actions.import_books()),
-                ],
-                horizontal_alignment=ft.CrossAxisAlignment.CENTER,
-                tight=True,
-            ),
-            alignment=ft.Alignment.CENTER,
-            expand=True,
-        )
-    elif not rows:
-        body = ft.Text(t("library.no_match"), size=16)
-    elif model.layout == "grid":
-        columns, cover_width, cover_height = grid_geometry(width - 24)
-        body = ft.GridView(
-            controls=[_grid_card(model, row, actions, t, (cover_width, cover_height)) for row in rows],
-            runs_count=columns,
-            child_aspect_ratio=(cover_width + 12) / (cover_height + 92),
-            spacing=12,
-            run_spacing=12,
-            expand=True,
-        )
-    else:
-        body = ft.ListView(controls=[_list_row(model, row, actions, t) for row in rows], expand=True)
+    slot = ft.Container(_books(model, actions, t, width), expand=True)
+
+    def filter_in_place() -> None:
+        slot.content = _books(model, actions, t, width)
+        actions.refresh()
+
     header = ft.Row(
         [
             ft.Column(
@@ -207,90 +194,41 @@ def build_library_view(
     )
     parts: list[ft.Control] = [header]
     if model.quire.books():
-        parts.append(_toolbar(model, actions, t, phone))
+        parts.append(_toolbar(model, actions, t, phone, filter_in_place))
         tags = _tag_filter(model, actions, t)
         if tags is not None:
             parts.append(tags)
-    parts.append(body)
+    parts.append(slot)
     return ft.Column(parts, expand=True, spacing=12)
 
 
-def status_line(text: str, *, ok: bool, size: int = 14) -> ft.Control:
-    """A line with a done or problem icon (icons, since symbol glyphs are missing from the bundled fonts)."""
-    icon = ft.Icon(ft.Icons.CHECK_CIRCLE_OUTLINE if ok else ft.Icons.ERROR_OUTLINE, size=size + 4,
-                   color=ft.Colors.PRIMARY if ok else ft.Colors.ERROR)  # fmt: skip
-    return ft.Row(
-        [icon, ft.Text(text, size=size, color=None if ok else ft.Colors.ERROR, expand=True)],
-        vertical_alignment=ft.CrossAxisAlignment.START,
-        data="ok" if ok else "problem",
-    )
-
-
-def build_details_dialog(
-    model: LibraryViewModel,
-    book_id: int,
-    t: Translator,
-    *,
-    on_open: Callable[[int], None],
-    on_remove: Callable[[int], None],
-    on_close: Callable[[], None],
-    on_tag: Callable[[int, str], None] | None = None,
-    on_edit: Callable[[int, str, str], None] | None = None,
-) -> ft.AlertDialog:
-    """A book's details: metadata, contents, import warnings, reading and index status; open or remove it."""
-    details = model.details(book_id)
-    facts = [ft.Text(f"{label}: {value}", selectable=True) for label, value in details.facts if value]
-    contents = [ft.Text(("    " * row.depth) + row.title, size=13) for row in details.toc[:40]]
-    if len(details.toc) > 40:
-        contents.append(ft.Text(t("details.more", n=len(details.toc) - 40), size=13, italic=True))
-    warnings = [status_line(w, ok=False, size=13) for w in details.warnings]
-    book = model.quire.book(book_id)
-    title_field = ft.TextField(label=t("details.title"), value=book.title, dense=True)
-    author_field = ft.TextField(label=t("details.author"), value=", ".join(book.authors), dense=True)
-
-    def edited(e: ft.Event) -> None:
-        if on_edit is not None:
-            on_edit(book_id, title_field.value or "", author_field.value or "")
-
-    title_field.on_submit = author_field.on_submit = edited
-    tag_field = ft.TextField(
-        hint_text=t("details.add_tag"),
-        dense=True,
-        prefix_icon=ft.Icons.LABEL_OUTLINE,
-        on_submit=(lambda e: on_tag(book_id, e.control.value or "")) if on_tag else None,
-    )
-    editing = (
-        [
-            title_field,
-            author_field,
-            ft.Row(
-                [ft.TextButton(t("details.save"), icon=ft.Icons.EDIT, on_click=edited)],
-                alignment=ft.MainAxisAlignment.END,
+def _books(model: LibraryViewModel, actions: LibraryActions, t: Translator, width: float) -> ft.Control:
+    """The books that pass the search and tag filter, as covers or rows; a welcome when there are none yet."""
+    rows = model.rows()
+    if not model.quire.books():
+        return ft.Container(
+            ft.Column(
+                [
+                    ft.Icon(ft.Icons.AUTO_STORIES, size=64, color=ft.Colors.PRIMARY),
+                    ft.Text(model.empty_message, size=16, text_align=ft.TextAlign.CENTER),
+                    ft.FilledButton(t("library.import"), icon=ft.Icons.ADD, on_click=lambda e: actions.import_books()),
+                ],
+                horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+                tight=True,
             ),
-        ]
-        if on_edit
-        else []
-    )
-    body = ft.Column(
-        [
-            *editing,
-            *facts,
-            tag_field,
-            ft.Text(t("reader.toc"), weight=ft.FontWeight.BOLD),
-            *(contents or [ft.Text("—")]),
-            *([ft.Text(t("details.warnings"), weight=ft.FontWeight.BOLD), *warnings] if warnings else []),
-        ],
-        scroll=ft.ScrollMode.AUTO,
-        tight=True,
-        width=460,
-        height=380,
-    )
-    return ft.AlertDialog(
-        title=ft.Text(details.title),
-        content=body,
-        actions=[
-            ft.TextButton(t("library.remove"), icon=ft.Icons.DELETE_OUTLINE, on_click=lambda e: on_remove(book_id)),
-            ft.TextButton(t("common.close"), on_click=lambda e: on_close()),
-            ft.FilledButton(t("library.read"), on_click=lambda e: on_open(book_id)),
-        ],
-    )
+            alignment=ft.Alignment.CENTER,
+            expand=True,
+        )
+    if not rows:
+        return ft.Text(t("library.no_match"), size=16)
+    if model.layout == "grid":
+        columns, cover_width, cover_height = grid_geometry(width - 24)
+        return ft.GridView(
+            controls=[_grid_card(model, row, actions, t, (cover_width, cover_height)) for row in rows],
+            runs_count=columns,
+            child_aspect_ratio=(cover_width + 12) / (cover_height + 92),
+            spacing=12,
+            run_spacing=12,
+            expand=True,
+        )
+    return ft.ListView(controls=[_list_row(model, row, actions, t) for row in rows], expand=True)

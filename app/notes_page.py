@@ -134,21 +134,6 @@ def build_notes_screen(
     )
 
 
-def note_dialog(
-    highlight: Highlight, t: Translator, on_save: Callable[[str], None], on_cancel: Callable[[], None]
-) -> ft.AlertDialog:
-    """Write or edit the note of a highlight."""
-    field = ft.TextField(value=highlight.note, multiline=True, min_lines=3, max_lines=8, autofocus=True, width=420)
-    return ft.AlertDialog(
-        title=ft.Text(t("reader.note")),
-        content=ft.Column([ft.Text(highlight.text, italic=True, max_lines=4), field], tight=True),
-        actions=[
-            ft.TextButton(t("common.cancel"), on_click=lambda e: on_cancel()),
-            ft.FilledButton(t("common.save"), on_click=lambda e: on_save(field.value or "")),
-        ],
-    )
-
-
 def _count(t: Translator, n: int) -> str:
     """ "1 highlight", "3 highlights" (Chinese has no plural)."""
     return t("notes.count.one") if n == 1 else t("notes.count", n=n)

@@ -26,6 +26,7 @@ class Mark:
     start: int
     end: int
     color: str
+    highlight_id: int | None = None  # the highlight this mark draws (None: a search hit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +53,7 @@ class ReaderViewModel:
         self.search_hits: list[SearchHit] = []
         self.search_shown = 0  # how many of the hits the panel draws
         self.selection: Selection | None = None
+        self.tapped: Highlight | None = None  # the highlight the reader tapped: its menu is shown
         self.return_to: Locator | None = None  # where the reader was before the last jump
         self.offset = 0  # paginated mode: the page starts this many characters into the current segment
         self.box: PageBox | None = None  # paginated mode: the measured text box (None: scroll mode)
@@ -323,6 +325,35 @@ class ReaderViewModel:
             self.selection = Selection(ordinal, start, end, record.text[start:end])
         return self.selection
 
+    def tap(self, ordinal: int, offset: int) -> Highlight | None:
+        """The reader tapped (or clicked) character ``offset`` of a segment: the highlight there, if any, is
+        ``tapped`` (its menu offers note, colour, copy and delete). A tap on an edge of a highlight is not on it."""
+        hit = next(
+            (
+                m
+                for m in self.marks()
+                if m.highlight_id is not None and m.ordinal == ordinal and m.start < offset < m.end
+            ),
+            None,
+        )
+        self.tapped = None
+        if hit is not None:
+            self.tapped = next((h for h in self.quire.highlights(self.book.id) if h.id == hit.highlight_id), None)
+        return self.tapped
+
+    def recolour_tapped(self, color: str) -> None:
+        if self.tapped is not None:
+            self.tapped = self.quire.update_highlight(self.tapped.id, color=color)
+
+    def note_tapped(self, note: str) -> None:
+        if self.tapped is not None:
+            self.tapped = self.quire.update_highlight(self.tapped.id, note=note)
+
+    def remove_tapped(self) -> None:
+        if self.tapped is not None:
+            self.quire.remove_highlight(self.tapped.id)
+            self.tapped = None
+
     def highlight_selection(self, color: str, note: str = "") -> Highlight:
         """Highlight what is selected (the current segment when nothing is) in one of the five colours."""
         if self.selection is not None:
@@ -349,7 +380,9 @@ class ReaderViewModel:
         for h in self.quire.highlights(self.book.id):
             start = self.quire.ordinal_of(self.book.id, h.start.segment_locator)
             end = self.quire.ordinal_of(self.book.id, h.end.segment_locator)
-            marks += [Mark(s.ordinal, a, b, h.color) for s, a, b in slices(self.visible, h.start, h.end, start, end)]
+            marks += [
+                Mark(s.ordinal, a, b, h.color, h.id) for s, a, b in slices(self.visible, h.start, h.end, start, end)
+            ]
         marks += [m for m in self.search_marks if first <= m.ordinal <= last]
         return marks
 

@@ -12,6 +12,7 @@ import flet as ft
 from app.fonts import CJK_FONT
 from app.i18n import Translator
 from app.pagination import PageBox, Slice
+from app.panels import BY_NAME, PANELS, panel_width
 from app.reader_model import SEARCH_PAGE, Mark, ReaderViewModel
 from app.settings import Settings
 from app.theme import FONT_FAMILIES, highlight_color
@@ -24,8 +25,8 @@ TEXT_WIDTH = 720
 DESK_CHROME = 176
 PHONE_CHROME = 190
 BACK_ROW = 48
+TOC_ROW = 48  # px: a dense one-line contents row
 SWIPE_VELOCITY = 300  # px/s: a faster horizontal fling turns the page
-PANEL_WIDTHS = {"toc": 300, "chat": 440}  # side panels on wide screens; the others are 360
 
 
 @dataclass
@@ -34,7 +35,7 @@ class ReaderActions:
 
     back: Callable[[], None]
     navigate: Callable[[str], None]  # "next", "previous", a locator, or a percentage ("40%")
-    panel: Callable[[str | None], None]  # open "toc", "search", "notes", "appearance"; None closes
+    panel: Callable[[str | None], None]  # open a panel of app.panels by name; None closes
     scrolled: Callable[[float], None]
     select: Callable[[int, int, int], None]  # ordinal, start, end
     highlight: Callable[[str], None]  # colour
@@ -47,6 +48,11 @@ class ReaderActions:
     go_back: Callable[[], None] = lambda: None  # back to where the reader was before the last jump
     more_hits: Callable[[], None] = lambda: None  # draw the next page of search hits
     read_up_to_here: Callable[[], None] = lambda: None  # the furthest place read moves back to the current one
+    copy: Callable[[str], None] = lambda text: None  # to the clipboard (the selection, a highlight's text)
+    share: Callable[[str], None] | None = None  # the phone's share sheet (None where there is none)
+    recolour_tapped: Callable[[str], None] = lambda color: None  # the tapped highlight's new colour
+    note_tapped: Callable[[], None] = lambda: None  # write or edit the tapped highlight's note
+    remove_tapped: Callable[[], None] = lambda: None  # delete the tapped highlight
 
 
 def percent_label(model: ReaderViewModel, t: Translator) -> str:
@@ -205,8 +211,7 @@ def _slice_control(
 def page_box(settings: Settings, width: float, height: float, panel: str | None, back_row: bool) -> PageBox:
     """The text box a page fills at this window size: the reader's width and what the bars leave of the height."""
     phone = width < WIDE
-    side = 0 if panel is None or phone else PANEL_WIDTHS.get(panel, 360)
-    text_space = width - side - 40
+    text_space = width - (0 if phone else panel_width(panel)) - 40
     text_width = min(TEXT_WIDTH, text_space - 2 * settings.margins)
     chrome = (PHONE_CHROME if phone else DESK_CHROME) + (BACK_ROW if back_row else 0)
     return PageBox(max(120.0, text_width), max(120.0, height - chrome), settings.font_size, settings.line_height,
@@ -214,25 +219,51 @@ def page_box(settings: Settings, width: float, height: float, panel: str | None,
 
 
 def selection_bar(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> ft.Control | None:
-    """The colours (and cancel) offered while text is selected; None when nothing is."""
-    if model.selection is None:
+    """What the reader can do with the selected text (highlight, ask, copy, share) or with the highlight they
+    tapped (colour, note, copy, delete); None when neither."""
+    if model.selection is not None:
+        text = model.selection.text
+        label = t("reader.highlight")
+        swatch_tip, on_colour = "reader.highlight.color", actions.highlight
+        extra = [
+            ft.IconButton(ft.Icons.FORUM_OUTLINED, tooltip=t("reader.ask"), on_click=lambda e: actions.ask_about()),
+        ]
+        close = lambda e: actions.select(-1, 0, 0)  # noqa: E731
+    elif model.tapped is not None:
+        text = model.tapped.text
+        label = t("reader.highlight.menu")
+        swatch_tip, on_colour = "reader.highlight.recolour", actions.recolour_tapped
+        extra = [
+            ft.IconButton(ft.Icons.EDIT_NOTE, tooltip=t("reader.note"), on_click=lambda e: actions.note_tapped()),
+            ft.IconButton(
+                ft.Icons.DELETE_OUTLINE,
+                tooltip=t("reader.highlight.remove"),
+                on_click=lambda e: actions.remove_tapped(),
+            ),
+        ]
+        close = lambda e: actions.select(-1, 0, 0)  # noqa: E731
+    else:
         return None
     swatches = [
         ft.IconButton(
-            ft.Icons.CIRCLE,
+            ft.Icons.CHECK_CIRCLE if model.tapped is not None and model.tapped.color == color else ft.Icons.CIRCLE,
             icon_color=highlight_color(color),
-            tooltip=t("reader.highlight.color", color=t(f"color.{color}")),
-            on_click=lambda e, color=color: actions.highlight(color),
+            tooltip=t(swatch_tip, color=t(f"color.{color}")),
+            on_click=lambda e, color=color: on_colour(color),
         )
         for color in HIGHLIGHT_COLORS
     ]
+    extra.append(ft.IconButton(ft.Icons.COPY, tooltip=t("reader.copy"), on_click=lambda e: actions.copy(text)))
+    if actions.share is not None:
+        share = actions.share
+        extra.append(ft.IconButton(ft.Icons.SHARE, tooltip=t("reader.share"), on_click=lambda e: share(text)))
     bar = ft.Container(
         ft.Row(
             [
-                ft.Text(t("reader.highlight"), weight=ft.FontWeight.W_600),
+                ft.Text(label, weight=ft.FontWeight.W_600),
                 *swatches,
-                ft.IconButton(ft.Icons.FORUM_OUTLINED, tooltip=t("reader.ask"), on_click=lambda e: actions.ask_about()),
-                ft.IconButton(ft.Icons.CLOSE, tooltip=t("common.cancel"), on_click=lambda e: actions.select(-1, 0, 0)),
+                *extra,
+                ft.IconButton(ft.Icons.CLOSE, tooltip=t("common.cancel"), on_click=close),
             ],
             wrap=True,
             alignment=ft.MainAxisAlignment.CENTER,
@@ -244,22 +275,40 @@ def selection_bar(model: ReaderViewModel, actions: ReaderActions, t: Translator)
     return ft.Row([bar], alignment=ft.MainAxisAlignment.CENTER)
 
 
+@ft.control
+class StartAtList(ft.ListView):
+    """A list that, once on screen, scrolls to ``start_offset`` (the contents open at the current chapter)."""
+
+    start_offset: float = 0
+
+    def did_mount(self) -> None:
+        super().did_mount()
+        if self.start_offset > 0:
+            self.page.run_task(self.scroll_to, offset=self.start_offset)
+
+
 def toc_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> ft.Control:
-    """The table of contents; the current chapter is marked."""
+    """The table of contents; the current chapter is marked, and the list opens scrolled to it."""
     current = model.current.locator.section if model.current else -1
-    rows = [
+    entries = [row for row in model.toc() if row.locator is not None]
+    rows: list[ft.Control] = [
         ft.ListTile(
             title=ft.Text(
-                row.title, max_lines=2, weight=ft.FontWeight.BOLD if row.locator.section == current else None
+                row.title,
+                max_lines=1,
+                overflow=ft.TextOverflow.ELLIPSIS,
+                tooltip=row.title if len(row.title) > 32 else None,
+                weight=ft.FontWeight.BOLD if row.locator.section == current else None,
             ),
             content_padding=ft.Padding.only(left=12 + 16 * row.depth, right=8),
             dense=True,
             selected=row.locator.section == current,
             on_click=lambda e, loc=str(row.locator): actions.navigate(loc),
         )
-        for row in model.toc()
+        for row in entries
         if row.locator is not None
     ]
+    here = next((i for i, row in enumerate(entries) if row.locator and row.locator.section == current), 0)
     go_to = ft.TextField(
         hint_text=t("reader.goto"),
         dense=True,
@@ -278,7 +327,13 @@ def toc_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> 
         if behind
         else []
     )
-    return ft.Column([go_to, *unread, ft.ListView(rows or [ft.Text(t("reader.toc.empty"))], expand=True)], expand=True)
+    listing = StartAtList(
+        rows or [ft.Text(t("reader.toc.empty"))],
+        expand=True,
+        item_extent=TOC_ROW,  # every row the same height: the current one's offset is known before drawing
+        start_offset=max(0, here - 3) * TOC_ROW,  # a few chapters above it stay in view
+    )
+    return ft.Column([go_to, *unread, listing], expand=True)
 
 
 def search_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> ft.Control:
@@ -357,7 +412,7 @@ def build_reader_view(
     percent_text: ft.Text | None = None,
     dark: bool = False,
 ) -> ft.Control:
-    """The whole reader screen; ``panel_content`` is the body of the notes or appearance panel when open.
+    """The whole reader screen; ``panel_content`` is the body of the open panel (see ``app.panels``).
 
     ``selection_slot`` holds the highlight bar: the shell fills it when text is selected without rebuilding
     the text (a rebuild would drop the selection the reader just made); ``percent_text`` likewise shows
@@ -367,21 +422,13 @@ def build_reader_view(
     phone = width < WIDE
     bookmarked = model.current_bookmark() is not None
     tools = [
-        ft.IconButton(ft.Icons.TOC, tooltip=t("reader.toc"), on_click=lambda e: actions.panel("toc")),
-        ft.IconButton(ft.Icons.SEARCH, tooltip=t("reader.search"), on_click=lambda e: actions.panel("search")),
-        ft.IconButton(
-            ft.Icons.BOOKMARK if bookmarked else ft.Icons.BOOKMARK_BORDER,
-            tooltip=t("reader.bookmark.remove") if bookmarked else t("reader.bookmark"),
-            on_click=lambda e: actions.toggle_bookmark(),
-        ),
-        ft.IconButton(
-            ft.Icons.STICKY_NOTE_2_OUTLINED, tooltip=t("notes.title"), on_click=lambda e: actions.panel("notes")
-        ),
-        ft.IconButton(
-            ft.Icons.FORMAT_SIZE, tooltip=t("reader.appearance"), on_click=lambda e: actions.panel("appearance")
-        ),
-        ft.IconButton(ft.Icons.FORUM_OUTLINED, tooltip=t("chat.title"), on_click=lambda e: actions.panel("chat")),
+        ft.IconButton(p.icon, tooltip=t(p.title), on_click=lambda e, name=p.name: actions.panel(name)) for p in PANELS
     ]
+    bookmark = ft.IconButton(
+        ft.Icons.BOOKMARK if bookmarked else ft.Icons.BOOKMARK_BORDER,
+        tooltip=t("reader.bookmark.remove") if bookmarked else t("reader.bookmark"),
+        on_click=lambda e: actions.toggle_bookmark(),
+    )
     percent = percent_text if percent_text is not None else ft.Text()
     percent.value = percent_label(model, t)
     percent.size, percent.text_align, percent.expand = 12, ft.TextAlign.CENTER, None
@@ -409,7 +456,7 @@ def build_reader_view(
                 spacing=0,
                 expand=True,
             ),
-            *([percent, tools[2]] if phone else tools),  # on a phone: the bookmark stays at the top
+            *([percent, bookmark] if phone else [*tools[:2], bookmark, *tools[2:]]),  # a phone: bookmark at the top
         ],
         spacing=0,
     )
@@ -420,14 +467,12 @@ def build_reader_view(
         ft.Icons.CHEVRON_RIGHT, tooltip=t("reader.next"), on_click=lambda e: actions.navigate("next")
     )
     if phone:  # tools along the bottom, within reach of a thumb
-        bottom = [tool for index, tool in enumerate(tools) if index != 2]
-        footer = ft.Row([previous, *bottom, following], alignment=ft.MainAxisAlignment.SPACE_BETWEEN)
+        footer = ft.Row([previous, *tools, following], alignment=ft.MainAxisAlignment.SPACE_BETWEEN)
     else:
         percent.expand = True
         footer = ft.Row([previous, percent, following])
     selection_slot.content = selection_bar(model, actions, t)
-    side = 0 if panel is None or phone else PANEL_WIDTHS.get(panel, 360)
-    text_space = width - side - 40
+    text_space = width - (0 if phone else panel_width(panel)) - 40
     back_row = (
         [
             ft.Row(
@@ -457,24 +502,13 @@ def build_reader_view(
         ],
         expand=True,
     )
-    if panel is None:
+    if panel not in BY_NAME:
         return reading
-    titles = {
-        "toc": "reader.toc",
-        "search": "reader.search",
-        "notes": "notes.title",
-        "appearance": "reader.appearance",
-        "chat": "chat.title",
-    }
-    if panel == "toc":
-        content = toc_panel(model, actions, t)
-    elif panel == "search":
-        content = search_panel(model, actions, t)
-    else:
-        content = panel_content or ft.Text("")
+    spec = BY_NAME[panel]
+    content = panel_content or ft.Text("")
     if phone:  # a full-screen sheet over the text, closed with its X, Esc or a choice
-        return _panel_frame(t(titles[panel]), content, actions, t, None)
-    frame = _panel_frame(t(titles[panel]), content, actions, t, PANEL_WIDTHS.get(panel, 360))
-    if panel == "toc":
+        return _panel_frame(t(spec.title), content, actions, t, None)
+    frame = _panel_frame(t(spec.title), content, actions, t, spec.width)
+    if spec.leading:
         return ft.Row([frame, ft.VerticalDivider(width=1), reading], expand=True)
     return ft.Row([reading, ft.VerticalDivider(width=1), frame], expand=True)

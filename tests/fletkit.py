@@ -31,13 +31,14 @@ class RecordingConnection(Connection):
 
     Method calls on services (a wake lock, a haptic tick, a folder's path) are answered as a device answers them,
     through the session's own reply path: with ``answers["Type.method"]`` when set, else an empty result. They
-    are kept in ``invoked`` as (service type, method name).
+    are kept in ``invoked`` as (service type, method name), and their arguments in ``arguments``.
     """
 
     def __init__(self) -> None:
         super().__init__()
         self.sent: list = []
         self.invoked: list[tuple[str, str]] = []
+        self.arguments: list[dict] = []
         self.answers: dict[str, object] = {}
         self.session: Session | None = None
 
@@ -49,6 +50,7 @@ class RecordingConnection(Connection):
             control = self.session.index.get(body.control_id)
             kind = type(control).__name__
             self.invoked.append((kind, body.name))
+            self.arguments.append(dict(body.args or {}))
             answer = self.answers.get(f"{kind}.{body.name}")
             self.loop.call_soon(self.session.handle_invoke_method_results, body.control_id, body.call_id, answer, None)
 

@@ -61,7 +61,7 @@ def test_library_grid_list_search_details_and_remove(two_books: Quire) -> None:
         assert app.library.query == "" and "Moby-Dick" in screen(app) and any("草枕" in s for s in screen(app))
         assert find(app.page.controls, kind=ft.TextField).suffix is None  # nothing left to clear
         kusamakura = next(b for b in two_books.books() if b.id != 1).id
-        app.show_details(kusamakura)
+        app.books.show_details(kusamakura)
         dialog = session.page._dialogs.controls[-1]
         details = texts(dialog)
         problems = [texts(row)[0] for row in _all_in(dialog) if isinstance(row, ft.Row) and row.data == "problem"]
@@ -87,7 +87,7 @@ def test_import_shows_progress_and_a_line_per_file(quire: Quire) -> None:
         session = await new_session(390, 844)
         app = start(quire, session)
         assert "Your library is empty. Import a book to start reading." in screen(app)
-        await app.import_picked([
+        await app.books.import_picked([
             PickedFile("alice.epub", data=book_path("en/epubjs-alice.epub").read_bytes()),
             PickedFile("broken.epub", data=b"PK\x03\x04 not really"),
             PickedFile("gone.txt", path=Path("/nonexistent/gone.txt")),
@@ -276,7 +276,7 @@ def test_go_to_a_place_bookmark_list_and_tags(quire: Quire) -> None:
     async def scenario() -> None:
         session = await new_session(1440)
         app = start(quire, session)
-        app.show_details(2)
+        app.books.show_details(2)
         dialog = session.page._dialogs.controls[-1]
         fields = {c.label or c.hint_text: c for c in _all_in(dialog) if isinstance(c, ft.TextField)}
         assert fields["Title"].value == "hongloumeng 120"  # the file never says its title: the reader may
@@ -284,7 +284,7 @@ def test_go_to_a_place_bookmark_list_and_tags(quire: Quire) -> None:
         await fire(session, clickable(dialog, "Save title and author"))
         assert (quire.book(2).title, quire.book(2).authors) == ("红楼梦", ["曹雪芹", "高鹗"])
         assert app.message == "Saved"
-        app.show_details(2)
+        app.books.show_details(2)
         dialog = session.page._dialogs.controls[-1]
         tag = next(c for c in _all_in(dialog) if isinstance(c, ft.TextField) and c.hint_text == "Add a tag")
         tag.value = "中文"
@@ -305,8 +305,8 @@ def test_go_to_a_place_bookmark_list_and_tags(quire: Quire) -> None:
         await fire(session, go_to, "submit")
         assert app.reader.chapter_title.startswith("第五十一回") and 49 < quire.position(2).percent < 51
         app.reader._last_saved = float("-inf")  # as if a second had passed since the last save
-        app.scrolled(0.9)  # scrolled down the window: the place and the "% read" follow without a rebuild
-        assert app.percent_text.value == f"{quire.position(2).percent:.0f}% read" != "50% read"
+        app.reading.scrolled(0.9)  # scrolled down the window: the place and the "% read" follow without a rebuild
+        assert app.reading.percent_text.value == f"{quire.position(2).percent:.0f}% read" != "50% read"
         here = app.reader.chapter_title
         go_to = next(c for c in _all(app) if isinstance(c, ft.TextField))
         go_to.value = "999.0"
@@ -324,7 +324,7 @@ def test_go_to_a_place_bookmark_list_and_tags(quire: Quire) -> None:
         assert len(ordinals) > 20 and ordinals == sorted(ordinals)
         await _key(session, "Escape")
         await fire(session, find(app.page.controls, tooltip="Bookmark"))
-        app.navigate("0.0")
+        app.reading.navigate("0.0")
         await fire(session, find(app.page.controls, tooltip="Notes"))
         assert any(s.startswith(here) for s in screen(app))  # the bookmark, with its chapter and text
         bookmark = next(c for c in _all(app) if isinstance(c, ft.ListTile) and c.leading is not None)
@@ -497,7 +497,7 @@ def test_auto_index_after_import(quire: Quire) -> None:
         session = await new_session(1440)
         app = start(quire, session)
         app.settings.auto_index = True
-        await app.import_picked([PickedFile("alice.epub", data=book_path("en/epubjs-alice.epub").read_bytes())])
+        await app.books.import_picked([PickedFile("alice.epub", data=book_path("en/epubjs-alice.epub").read_bytes())])
         app.jobs.wait()
         assert quire.index_status(1).status == "done"
 
@@ -549,7 +549,7 @@ def test_ask_about_a_selected_passage(alice_quire: Quire) -> None:
         app = start(alice_quire, session)
         app.settings.spoiler_protection = False
         app.open_book(1)
-        app.navigate("3.2")
+        app.reading.navigate("3.2")
         paragraph = next(c for c in _all(app) if isinstance(c, ft.Text) and c.on_selection_change and c.value)
         await fire(
             session,
@@ -588,7 +588,7 @@ def test_a_book_removed_in_another_tab_closes_with_a_notice(two_books: Quire) ->
         assert "1 book" in screen(reader_tab)
         reader_tab.open_book(next(b.id for b in two_books.books()))  # the other book still opens
         library_tab.library.remove(reader_tab.reader.book.id)
-        reader_tab._reader_actions().scrolled(0.5)  # what the view calls as the text scrolls: a notice, no crash
+        reader_tab.reading.actions().scrolled(0.5)  # what the view calls as the text scrolls: a notice, no crash
         reader_tab.page.on_keyboard_event(
             ft.KeyboardEvent("keyboard_event", reader_tab.page, "Arrow Right", False, False, False, False)
         )
@@ -724,7 +724,7 @@ def test_ios_offers_the_books_put_in_quires_documents_folder_once(quire: Quire, 
         session.apply_patch(session.page._i, {"web": False})
         session.connection.answers["StoragePaths.get_application_documents_directory"] = str(documents)
         app = start(quire, session)
-        await app.offer_documents_inbox()
+        await app.books.offer_documents_inbox()
         if answer is not None:
             dialog = session.page._dialogs.controls[-1]
             shown = texts(dialog)
@@ -747,3 +747,117 @@ def test_ios_offers_the_books_put_in_quires_documents_folder_once(quire: Quire, 
     assert len(quire.books()) == 1
     app = asyncio.run(scenario(None))  # turned down: not asked again, nothing imported
     assert len(quire.books()) == 1
+
+
+def _tap(session, paragraph, offset: int):
+    """A tap on a character of a paragraph: the text reports a collapsed selection there."""
+    return fire(
+        session,
+        paragraph,
+        "selection_change",
+        {"selected_text": "", "selection": {"base_offset": offset, "extent_offset": offset}},
+    )
+
+
+def test_a_tapped_highlight_opens_its_menu_note_colour_copy_delete(quire: Quire) -> None:
+    quire.import_paths([book_path("en/idpf-moby-dick.epub")])
+
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(quire, session)
+        app.open_book(1)
+        app.reading.navigate("8.1")
+        first = app.reader.current
+        quire.add_highlight(1, f"{first.locator.segment_locator}:10", f"{first.locator.segment_locator}:30", "yellow")
+        app.render()
+        marked = next(c for c in _all(app) if isinstance(c, ft.Text) and c.on_selection_change and c.spans)
+        await _tap(session, marked, 40)  # past the highlight: nothing to offer
+        assert app.reader.tapped is None and "This highlight" not in screen(app)
+        await _tap(session, marked, 10)  # on its edge: a redraw's caret lands there too, so it is not a tap on it
+        assert app.reader.tapped is None
+        await _tap(session, marked, 20)
+        assert app.reader.tapped is not None and "This highlight" in screen(app)
+        await fire(session, find(app.page.controls, tooltip="Make it Blue"))
+        assert quire.highlights(1)[0].color == "blue"
+        marked = next(c for c in _all(app) if isinstance(c, ft.Text) and c.on_selection_change and c.spans)
+        await _tap(session, marked, 20)
+        await fire(session, find(app.page.controls, tooltip="Copy"))
+        await asyncio.sleep(0.05)
+        assert ("Clipboard", "set") in session.connection.invoked
+        assert session.connection.arguments[-1]["data"] == first.text[10:30]
+        await fire(session, find(app.page.controls, tooltip="Note"))
+        note = session.page._dialogs.controls[-1]
+        assert note.content.width == 420  # the dialog is as wide as its field, whatever the highlight's length
+        find(note, kind=ft.TextField).value = "the narrator's mood"
+        await fire(session, clickable(note, "Save"))
+        assert quire.highlights(1)[0].note == "the narrator's mood"
+        await fire(session, find(app.page.controls, tooltip="Delete highlight"))
+        assert quire.highlights(1) == [] and app.message == "Highlight deleted"
+        assert not any(isinstance(c, ft.Text) and c.spans for c in _all(app))  # drawn unmarked
+
+    run(scenario())
+
+
+def test_the_contents_open_scrolled_to_the_current_chapter(quire: Quire) -> None:
+    quire.import_paths([book_path("en/idpf-moby-dick.epub")])
+
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(quire, session)
+        app.open_book(1)
+        chapters = [row for row in app.reader.toc() if row.locator is not None]
+        target = next(i for i, row in enumerate(chapters) if row.title.startswith("Chapter 100."))
+        await fire(session, find(app.page.controls, tooltip="Contents"))  # closed
+        app.reading.navigate(str(chapters[target].locator))
+        await fire(session, find(app.page.controls, tooltip="Contents"))  # opened at Chapter 100
+        await asyncio.sleep(0.05)
+        calls = zip(session.connection.invoked, session.connection.arguments, strict=True)
+        scrolls = [arguments for (_, name), arguments in calls if name == "scroll_to"]
+        listing = find(app.page.controls, kind=ft.ListView)
+        assert scrolls and scrolls[-1]["offset"] == (target - 3) * listing.item_extent
+        tile = [c for c in listing.controls if isinstance(c, ft.ListTile)][target]
+        assert tile.selected and texts(tile)[0].startswith("Chapter 100.")
+
+    run(scenario())
+
+
+def test_the_library_filters_as_the_reader_types(two_books: Quire) -> None:
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(two_books, session)
+        search = find(app.page.controls, kind=ft.TextField)
+        search.value = "mel"
+        await fire(session, search, "change")
+        assert "Moby-Dick" in screen(app) and not any("草枕" in s for s in screen(app))
+        assert find(app.page.controls, kind=ft.TextField) is search  # not rebuilt: the field keeps the keyboard
+        assert search.suffix is not None and search.suffix.tooltip == "Clear the search"
+        search.value = ""
+        await fire(session, search, "change")
+        assert any("草枕" in s for s in screen(app)) and search.suffix is None
+        assert find(app.page.controls, kind=ft.Dropdown).tooltip == "Sort by"  # named in the accessibility tree
+
+    run(scenario())
+
+
+def test_every_listed_panel_has_its_tool_and_opens_beside_the_text(quire: Quire) -> None:
+    from app.panels import PANELS
+
+    quire.import_paths([book_path("en/epubjs-alice.epub")])
+
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(quire, session)
+        app.open_book(1)
+        for panel in PANELS:
+            title = app.t(panel.title)
+            if app.panel == panel.name:  # the contents are open when a wide window opens a book
+                await fire(session, find(app.page.controls, tooltip=title))
+            await fire(session, find(app.page.controls, tooltip=title))
+            assert app.panel == panel.name and title in screen(app)
+            frame = next(c for c in _all(app) if isinstance(c, ft.Container) and c.width == panel.width)
+            assert title in texts(frame)
+            row = find(app.page.controls, kind=ft.Row)
+            sides = [c for c in row.controls if not isinstance(c, ft.VerticalDivider)]
+            assert (sides[0] is frame) == panel.leading  # the contents before the text, the others after it
+
+    run(scenario())

@@ -45,8 +45,8 @@ async def drive_the_app():  # the whole shell on a real (client-less) Flet page:
     app.render()
     shown = texts(app.page.controls)
     app.open_book(book.id)
-    app.search("Queequeg")
-    app.open_hit(0)
+    app.reading.search("Queequeg")
+    app.reading.open_hit(0)
     return {"library_shows": "Moby-Dick" in shown, "reader_at_hit": app.reader.current.ordinal == app.reader.search_hits[0].ordinal}
 
 report.update(asyncio.run(drive_the_app()))

@@ -40,7 +40,7 @@ async def first_screen():
     app.render()
     shown = texts(app.page.controls)
     app.open_book(book.id)
-    app.search("White Rabbit")
+    app.reading.search("White Rabbit")
     return "Alice's Adventures in Wonderland" in shown and app.reader is not None and bool(app.reader.search_hits)
 
 screen_ok = asyncio.run(first_screen())

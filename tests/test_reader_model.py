@@ -73,12 +73,12 @@ def test_highlights_and_search_hits_become_marks(moby: Quire) -> None:
     assert Mark(record.ordinal, hits[0].locator.offset, hits[0].locator.offset + 8, "search") in reader.marks()
     start = record.locator.at(0)
     end = record.locator.at(10)
-    reader.highlight(start, end, "green", "first mention")
-    assert Mark(record.ordinal, 0, 10, "green") in reader.marks()
+    green = reader.highlight(start, end, "green", "first mention")
+    assert Mark(record.ordinal, 0, 10, "green", green.id) in reader.marks()
     following = reader.visible[reader.visible.index(record) + 1]
-    reader.highlight(record.locator.at(5), following.locator.at(7), "pink")
-    assert Mark(record.ordinal, 5, len(record.text), "pink") in reader.marks()
-    assert Mark(following.ordinal, 0, 7, "pink") in reader.marks()
+    pink = reader.highlight(record.locator.at(5), following.locator.at(7), "pink")
+    assert Mark(record.ordinal, 5, len(record.text), "pink", pink.id) in reader.marks()
+    assert Mark(following.ordinal, 0, 7, "pink", pink.id) in reader.marks()
     bookmark = reader.add_bookmark()
     assert bookmark.locator == record.locator and reader.bookmarks() == [bookmark]
 

@@ -1,0 +1,166 @@
+"""The library screen's controller: opening, importing, editing, tagging and removing books."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import flet as ft
+
+from app.dialogs import ImportDialog, build_details_dialog, confirm_remove_dialog, inbox_dialog
+from app.inbox import DocumentsInbox
+from app.library_model import LibraryViewModel
+from app.library_page import LibraryActions, build_library_view
+from core.books.formats import SUPPORTED
+from core.errors import QuireError
+from platform_adapters.base import PickedFile
+from platform_adapters.mobile import phone_os
+
+if TYPE_CHECKING:
+    from app.shell import QuireApp
+
+
+class LibraryController:
+    """The library screen; ``model`` holds its search, sort, tag and layout."""
+
+    def __init__(self, app: QuireApp) -> None:
+        self.app = app
+        self.model = LibraryViewModel(app.quire, app.t)
+
+    def view(self) -> ft.Control:
+        app = self.app
+        actions = LibraryActions(
+            open_book=app.open_book,
+            show_details=self.show_details,
+            import_books=lambda: app.page.run_task(self.pick_and_import),
+            open_notes=lambda: app.go("notes"),
+            open_settings=lambda: app.go("settings"),
+            changed=app.render,
+            refresh=app.page.update,
+        )
+        return build_library_view(self.model, actions, app.t, width=app.width)
+
+    # -- details ------------------------------------------------------------------------------------
+    def show_details(self, book_id: int) -> None:
+        app = self.app
+
+        def opened(book: int) -> None:
+            app.page.pop_dialog()
+            app.open_book(book)
+
+        app.page.show_dialog(
+            build_details_dialog(
+                self.model,
+                book_id,
+                app.t,
+                on_open=opened,
+                on_remove=self.confirm_remove,
+                on_close=lambda: app.page.pop_dialog(),
+                on_tag=self.add_tag,
+                on_edit=self.edit_book,
+            )
+        )
+
+    def edit_book(self, book_id: int, title: str, authors: str) -> None:
+        """Title and authors as the reader wants them (authors separated by commas, 、 or ;)."""
+        app = self.app
+        names = [name.strip() for name in re.split(r"[,，、;；]", authors) if name.strip()]
+        try:
+            app.quire.edit_book(book_id, title=title, authors=names)
+        except QuireError as error:
+            app.notify(app.t.error(error))
+            return
+        app.page.pop_dialog()
+        app.render()
+        app.notify(app.t("details.saved"))
+
+    def add_tag(self, book_id: int, tag: str) -> None:
+        """Tag a book from its details; the dialog shows the new tag and the library its filter chip."""
+        if tag.strip():
+            self.app.quire.tag(book_id, tag.strip())
+        self.app.page.pop_dialog()
+        self.app.render()
+        self.show_details(book_id)
+
+    def confirm_remove(self, book_id: int) -> None:
+        """Ask before removing a book and its notes."""
+        app = self.app
+
+        def remove() -> None:
+            app.page.pop_dialog()
+            self.model.remove(book_id)
+            app.render()
+
+        app.page.pop_dialog()
+        prompt = self.model.remove_prompt(book_id)
+        app.page.show_dialog(confirm_remove_dialog(app.t, prompt, remove, lambda: app.page.pop_dialog()))
+
+    # -- import -------------------------------------------------------------------------------------
+    async def offer_documents_inbox(self) -> None:
+        """iOS: offer the book files waiting in Quire's Documents folder (put there with the Files app or "Open in")."""
+        app = self.app
+        if phone_os() != "ios":
+            return
+        try:
+            documents = await ft.StoragePaths().get_application_documents_directory()
+        except (RuntimeError, TimeoutError) as error:  # the device could not say: nothing to offer this time
+            app.notify(app.t("inbox.unavailable", reason=error))
+            return
+        if not documents:
+            return
+        inbox = DocumentsInbox(Path(documents), app.quire.folder / "documents-inbox.json")
+        waiting = await asyncio.to_thread(inbox.waiting, app.quire.has_content)
+        if not waiting:
+            return
+
+        async def import_them() -> None:
+            inbox.settle(waiting)
+            app.page.pop_dialog()
+            await self.import_picked([PickedFile(p.name, path=p) for p in waiting])
+
+        def leave_them() -> None:
+            inbox.settle(waiting)  # not asked again; "Import" can still pick them from the Files app
+            app.page.pop_dialog()
+
+        app.page.show_dialog(inbox_dialog(app.t, [p.name for p in waiting], import_them, leave_them))
+
+    async def pick_and_import(self) -> None:
+        """Let the reader pick book files (paths on desktops, bytes in a browser) and import them."""
+        app = self.app
+        files = await ft.FilePicker().pick_files(
+            dialog_title=app.t("library.import"),
+            allow_multiple=True,
+            file_type=ft.FilePickerFileType.CUSTOM,
+            allowed_extensions=sorted({ext.lstrip(".") for ext in SUPPORTED}),
+            with_data=bool(app.page.web),
+        )
+        picked = [
+            PickedFile(f.name, path=Path(f.path) if f.path else None, data=getattr(f, "bytes", None))
+            for f in files or []
+        ]
+        await self.import_picked(picked)
+
+    async def import_picked(self, picked: list[PickedFile]) -> None:
+        """Import files one by one in a worker thread, with a progress dialog and one line per file."""
+        app = self.app
+        if not picked:
+            return
+        dialog = ImportDialog(app.t, lambda: app.page.pop_dialog())
+        app.page.show_dialog(dialog.dialog)
+        outcomes = []
+        for number, item in enumerate(picked, 1):
+            dialog.status.value = app.t("import.progress", n=number, total=len(picked), name=item.name)
+            app.page.update()
+            outcome = await asyncio.to_thread(self.model.import_one, item)
+            outcomes.append(outcome)
+            if outcome.ok and outcome.book_id is not None and app.settings.auto_index:
+                app.start_index(outcome.book_id)  # "index books after import" is on
+            dialog.done(outcome.message, ok=outcome.ok, fraction=number / len(picked))
+            app.page.update()
+        new = sum(o.created for o in outcomes)
+        known = sum(o.ok and not o.created for o in outcomes)
+        dialog.status.value = app.t("import.summary", new=new, known=known, failed=len(outcomes) - new - known)
+        app.message = dialog.status.value  # for screen readers and tests
+        app.render()

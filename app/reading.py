@@ -1,0 +1,317 @@
+"""The reader screen's controller: the open book, its panels, and what the reader's taps and keys do to them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import flet as ft
+
+from app.dialogs import note_dialog
+from app.notes_model import NotesViewModel
+from app.notes_page import build_notes_list
+from app.panels import BY_NAME
+from app.reader_model import ReaderViewModel
+from app.reader_page import (
+    ReaderActions,
+    build_reader_view,
+    page_box,
+    percent_label,
+    search_panel,
+    selection_bar,
+    toc_panel,
+)
+from app.settings_page import reading_controls
+from core.errors import QuireError
+from core.library import Highlight
+
+if TYPE_CHECKING:  # the chat model loads LangChain: imported in the background after the first screen
+    from app.shell import QuireApp
+    from core.agent.citations import Citation
+
+NEXT_KEYS = {"Arrow Right", "Arrow Down", "Page Down", " "}
+PREVIOUS_KEYS = {"Arrow Left", "Arrow Up", "Page Up"}
+SHEET_BELOW = 900  # px: narrower windows show panels as a sheet over the text, closed by a choice made in it
+
+
+class ReaderController:
+    """The reader screen. ``model`` is the open book (None when none is); ``panel`` the open panel's name."""
+
+    def __init__(self, app: QuireApp) -> None:
+        self.app = app
+        self.model: ReaderViewModel | None = None
+        self.panel: str | None = None  # see app.panels
+        self.selection_slot = ft.Container()  # the selection or highlight bar, updated on its own
+        self.percent_text = ft.Text()  # "n% read", updated on its own while scrolling
+        self.typing = False  # a text field beside the text has the keyboard
+
+    @property
+    def sheet(self) -> bool:
+        """Panels cover the text (a phone, a narrow window): a choice made in one closes it."""
+        return self.app.width < SHEET_BELOW
+
+    # -- opening and drawing ------------------------------------------------------------------------
+    def open(self, book_id: int) -> None:
+        self.model = ReaderViewModel(self.app.quire, book_id)
+        self.model.open()
+        self.panel = "toc" if self.app.width >= 1200 else None
+
+    def close(self) -> None:
+        if self.model is not None:
+            self.model.save_position()
+        self.model, self.panel = None, None
+
+    def view(self) -> ft.Control:
+        """The reader screen for the open book at this window size."""
+        model, app = self.model, self.app
+        assert model is not None
+        paginated = app.settings.layout == "paginated"
+        box = page_box(app.settings, app.width, app.page.height or 800, self.panel, model.return_to is not None)
+        model.set_box(box if paginated else None)
+        self.selection_slot = ft.Container()
+        self.percent_text = ft.Text()
+        actions = self.actions()
+        return build_reader_view(
+            model,
+            app.t,
+            settings=app.settings,
+            width=app.width,
+            actions=actions,
+            panel=self.panel,
+            panel_content=self.panel_body(self.panel, actions) if self.panel else None,
+            selection_slot=self.selection_slot,
+            percent_text=self.percent_text,
+            dark=app.dark,
+        )
+
+    def panel_body(self, name: str, actions: ReaderActions) -> ft.Control:
+        """The body of a panel from ``app.panels``."""
+        model, app = self.model, self.app
+        assert model is not None
+        if name == "toc":
+            return toc_panel(model, actions, app.t)
+        if name == "search":
+            return search_panel(model, actions, app.t)
+        if name == "notes":
+            notes = app.notes_actions(model.book.id)
+            return build_notes_list(NotesViewModel(app.quire, model.book.id), notes, app.t)
+        if name == "appearance":
+            return ft.ListView(reading_controls(app.settings, app.settings_changed, app.t), spacing=8, expand=True)
+        if name == "chat":
+            app.chat.fill(model)
+            return app.chat.slot
+        raise ValueError(f"no panel named {name!r}")
+
+    def actions(self) -> ReaderActions:
+        return self.app.guard_book(
+            ReaderActions(
+                back=self.app.close_book,
+                navigate=self.navigate,
+                panel=self.open_panel,
+                scrolled=self.scrolled,
+                select=self.select,
+                highlight=self.highlight,
+                toggle_bookmark=self.toggle_bookmark,
+                ask_about=self.ask_about_selection,
+                search=self.search,
+                open_hit=self.open_hit,
+                load_more=self.load_more,
+                typing=self.set_typing,
+                go_back=self.go_back,
+                read_up_to_here=self.read_up_to_here,
+                more_hits=self.more_hits,
+                copy=self.copy,
+                share=self.share if self.app.on_phone else None,
+                recolour_tapped=self.recolour_tapped,
+                note_tapped=self.note_tapped,
+                remove_tapped=self.remove_tapped,
+            )
+        )
+
+    def _redraw(self) -> None:
+        self.app.render()
+
+    # -- panels and keys ----------------------------------------------------------------------------
+    def open_panel(self, name: str | None) -> None:
+        self.panel = None if name == self.panel else name
+        self._redraw()
+
+    def set_typing(self, focused: bool) -> None:
+        """A text field beside the text has the keyboard: page keys must type, not turn pages."""
+        self.typing = focused
+
+    def on_key(self, key: str, command: bool) -> bool:
+        """A key pressed while reading; True when it was used (Ctrl/Cmd+F searches, arrows and Page keys turn)."""
+        if key.upper() == "F" and command:
+            self.panel = "search"
+            self._redraw()
+            return True
+        if self.typing or (self.panel in BY_NAME and BY_NAME[self.panel].takes_keys):
+            return False  # keys go to the panel's fields, not to page turning
+        if key in NEXT_KEYS or key in PREVIOUS_KEYS:
+            self.navigate("next" if key in NEXT_KEYS else "previous")
+            return True
+        return False
+
+    # -- moving -------------------------------------------------------------------------------------
+    def navigate(self, where: str) -> None:
+        """``next``, ``previous``, a locator ("12.3") or a percentage ("40%")."""
+        model, app = self.model, self.app
+        if model is None:
+            return
+        self.typing = False  # a choice was made: the keys turn pages again
+        if where in ("next", "previous"):
+            model.next_page() if where == "next" else model.previous_page()
+            app.device.page_turned(app.settings.haptic_page_turns)
+        else:
+            try:
+                model.go_to_place(where)
+            except QuireError as error:
+                reason = app.t.error_named(type(error).__name__, str(error), sentence_in_english=False)
+                app.notify(app.t("reader.goto.error", reason=reason))
+                return
+            if self.sheet:
+                self.panel = None
+        self._redraw()
+
+    def scrolled(self, fraction: float) -> None:
+        if self.model is None:
+            return
+        self.model.scrolled(fraction)
+        shown = percent_label(self.model, self.app.t)
+        if self.percent_text.value != shown:
+            self.percent_text.value = shown
+            self.app.page.update()  # a diff: only the changed text goes to the client
+
+    def go_back(self) -> None:
+        """Back to where the reader was before a jump (a citation, a search hit, the contents, "go to")."""
+        if self.model is not None and self.model.go_back() is not None:
+            self._redraw()
+
+    def read_up_to_here(self) -> None:
+        """ "I haven't read past here": the furthest place read (the spoiler bound, "% read") moves back."""
+        if self.model is not None:
+            self.model.mark_read_up_to_here()
+            self._redraw()
+            self.app.notify(self.app.t("reader.read_up_to_here.done", p=f"{self.model.percent:.0f}"))
+
+    def load_more(self, forward: bool) -> None:
+        if self.model is not None:
+            self.model.load_more(forward)
+            self._redraw()
+
+    def open_highlight(self, highlight: Highlight) -> None:
+        if self.model is None or self.model.book.id != highlight.book_id:
+            self.open(highlight.book_id)
+        assert self.model is not None
+        self.model.go_to(highlight.start.segment_locator)
+        if self.sheet:
+            self.panel = None
+        self.app.go("reader")
+
+    def open_citation(self, citation: Citation) -> None:
+        if self.model is None:
+            return
+        self.model.open_citation(citation.start, citation.end)
+        if self.sheet:
+            self.panel = None  # on a phone the chat sheet gives way to the page
+        self._redraw()
+
+    # -- selection and highlights -------------------------------------------------------------------
+    def _show_bar(self) -> None:
+        """Redraw only the bar under the text: a rebuild would drop the selection the reader just made."""
+        assert self.model is not None
+        self.selection_slot.content = selection_bar(self.model, self.actions(), self.app.t)
+        self.app.page.update()
+
+    def select(self, ordinal: int, start: int, end: int) -> None:
+        """Text selected (a range), a tap (a collapsed range: on a highlight it opens that highlight's menu), or
+        the bar closed (ordinal -1)."""
+        model = self.model
+        if model is None:
+            return
+        if ordinal >= 0 and start == end:
+            # a caret: a tap, or a redraw of the text. Only a tap inside a highlight changes anything.
+            if model.tap(ordinal, start) is not None:
+                model.selection = None
+                self._show_bar()
+            return
+        model.tapped = None
+        model.select(ordinal, start, end)
+        self._show_bar()
+
+    def highlight(self, color: str) -> None:
+        if self.model is not None:
+            self.model.highlight_selection(color)
+            self._redraw()
+
+    def recolour_tapped(self, color: str) -> None:
+        if self.model is not None:
+            self.model.recolour_tapped(color)
+            self._redraw()
+
+    def remove_tapped(self) -> None:
+        if self.model is not None:
+            self.model.remove_tapped()
+            self._redraw()
+            self.app.notify(self.app.t("reader.highlight.removed"))
+
+    def note_tapped(self) -> None:
+        model, app = self.model, self.app
+        if model is None or model.tapped is None:
+            return
+
+        def save(text: str) -> None:
+            model.note_tapped(text)
+            app.page.pop_dialog()
+            self._redraw()
+
+        app.page.show_dialog(note_dialog(model.tapped, app.t, save, lambda: app.page.pop_dialog()))
+
+    def copy(self, text: str) -> None:
+        async def run() -> None:
+            await ft.Clipboard().set(text)
+            self.app.notify(self.app.t("reader.copied"))
+
+        self.app.page.run_task(run)
+
+    def share(self, text: str) -> None:
+        async def run() -> None:
+            await ft.Share().share_text(text)
+
+        self.app.page.run_task(run)
+
+    def toggle_bookmark(self) -> None:
+        if self.model is not None:
+            added = self.model.toggle_bookmark()
+            self._redraw()
+            self.app.notify(self.app.t("reader.bookmark.added") if added else self.app.t("reader.bookmark.removed"))
+
+    def ask_about_selection(self) -> None:
+        """'Ask about this': open the chat and ask about the selected passage."""
+        model, app = self.model, self.app
+        if model is None or model.selection is None:
+            return
+        passage = model.selection.text
+        self.panel = "chat"
+        self._redraw()
+        excerpt = passage if len(passage) <= 80 else passage[:80].rstrip() + "…"  # the agent reads it whole
+        app.chat.ask(model, app.t("chat.suggest.explain", passage=excerpt))
+
+    # -- search -------------------------------------------------------------------------------------
+    def search(self, query: str) -> None:
+        if self.model is not None:
+            self.model.search(query)
+            self._redraw()
+
+    def more_hits(self) -> None:
+        if self.model is not None:
+            self.model.show_more_hits()
+            self._redraw()
+
+    def open_hit(self, index: int) -> None:
+        if self.model is None or index >= len(self.model.search_hits):
+            return
+        self.model.open_hit(self.model.search_hits[index], self.model.search_query)
+        if self.sheet:
+            self.panel = None
+        self._redraw()
