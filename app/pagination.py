@@ -16,7 +16,8 @@ from app.text_metrics import Font, wrap
 from core.library import SegmentRecord
 
 FETCH = 40  # segments read from the library at a time while laying out
-IMAGE_SHARE = 0.6  # an image (its size unknown here) takes this share of a page; a large one gets a page alone
+IMAGE_SHARE = 0.6  # an image whose size is unknown (an SVG, a broken file) takes this share of a page
+CAPTION = 1.5 * 15 + 4  # an image's caption line under it (reader_page: font size - 3) and the gap above it
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,10 +61,26 @@ def _geometry(segment: SegmentRecord, box: PageBox) -> tuple[Font, float, float]
     return Font(box.family, size), size * box.line_height, box.width - indent
 
 
+def image_height(segment: SegmentRecord, size: tuple[int, int] | None, box: PageBox) -> float:
+    """How tall an image segment is drawn: its own size, scaled down to the text width (never enlarged), at most
+    a page; with its caption when it has one."""
+    if size is None or size[0] <= 0 or size[1] <= 0:
+        return box.height * IMAGE_SHARE
+    width, height = size
+    drawn = height * min(1.0, box.width / width)
+    caption = CAPTION * box.font_size / 18 if segment.text else 0.0
+    return min(box.height, drawn + caption)
+
+
 def layout(
-    start: tuple[int, int], fetch: Callable[[int, int], list[SegmentRecord]], box: PageBox
+    start: tuple[int, int],
+    fetch: Callable[[int, int], list[SegmentRecord]],
+    box: PageBox,
+    image_size: Callable[[SegmentRecord], tuple[int, int] | None] = lambda segment: None,
 ) -> tuple[list[Slice], tuple[int, int] | None]:
-    """The page that starts at (ordinal, offset), and where the next one starts (None: the book ends here)."""
+    """The page that starts at (ordinal, offset), and where the next one starts (None: the book ends here).
+
+    ``image_size`` gives an image segment's pixel size (None when unknown)."""
     slices: list[Slice] = []
     used = 0.0
     ordinal, offset = start
@@ -78,7 +95,7 @@ def layout(
             section = segment.locator.section
             gap = box.spacing if slices else 0.0
             if segment.kind == "image":
-                height = box.height * IMAGE_SHARE
+                height = image_height(segment, image_size(segment), box)
                 if slices and used + gap + height > box.height:
                     return slices, (segment.ordinal, 0)
                 slices.append(Slice(segment, 0, len(segment.text)))

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+
+import imagesize
 
 from app.pagination import PageBox, Slice, layout
 from core.books.locator import Locator, parse_locator
@@ -59,6 +62,7 @@ class ReaderViewModel:
         self.box: PageBox | None = None  # paginated mode: the measured text box (None: scroll mode)
         self._breaks: dict[int, list[tuple[int, int]]] = {}  # section -> where its pages start, for this box
         self._firsts: dict[int, int] = {}  # section -> its first ordinal
+        self._sizes: dict[str | None, tuple[int, int] | None] = {}  # image src -> its pixel size
         self._laid: tuple[tuple[tuple[int, int], PageBox], tuple[list[Slice], tuple[int, int] | None]] | None = None
         self._last_activity = clock()
         self._last_saved = float("-inf")
@@ -150,7 +154,7 @@ class ReaderViewModel:
         assert self.box is not None, "set_box() first"
         key = (self.page_start, self.box)
         if self._laid is None or self._laid[0] != key:
-            self._laid = (key, layout(self.page_start, self._fetch, self.box))
+            self._laid = (key, layout(self.page_start, self._fetch, self.box, self.image_size))
         return self._laid[1]
 
     def _fetch(self, ordinal: int, count: int) -> list[SegmentRecord]:
@@ -169,7 +173,7 @@ class ReaderViewModel:
             breaks, start = [], (first, 0)
             while True:
                 breaks.append(start)
-                _, following = layout(start, self._fetch, self.box)
+                _, following = layout(start, self._fetch, self.box, self.image_size)
                 if following is None or following[0] >= self.book.segment_count:
                     break
                 record = self.quire.segments(self.book.id, following[0], 1)[0]
@@ -247,6 +251,17 @@ class ReaderViewModel:
     def image(self, segment: SegmentRecord) -> bytes | None:
         """The picture of an image segment (None: show its caption instead)."""
         return self.quire.image(self.book.id, segment.src) if segment.src else None
+
+    def image_size(self, segment: SegmentRecord) -> tuple[int, int] | None:
+        """An image segment's size in pixels, read from its file's header (None: unknown, as for an SVG)."""
+        if segment.src not in self._sizes:
+            data = self.image(segment)
+            try:
+                width, height = imagesize.get(io.BytesIO(data)) if data else (-1, -1)
+            except ValueError:  # a header that lies
+                width, height = -1, -1
+            self._sizes[segment.src] = (int(width), int(height)) if width > 0 and height > 0 else None
+        return self._sizes[segment.src]
 
     # -- where the reader is ------------------------------------------------------------------
     def save_position(self, reading: bool = True) -> None:

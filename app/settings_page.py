@@ -84,7 +84,7 @@ def provider_controls(
         label=t("settings.provider"),
         value=current.kind if current else "none",
         options=[ft.DropdownOption(key="none", text=t("settings.provider.none"))]
-        + [ft.DropdownOption(key=k, text=k) for k in PROVIDERS],
+        + [ft.DropdownOption(key=k, text=t(f"settings.provider.{k}")) for k in PROVIDERS],
         width=320,
     )
     model = ft.TextField(label=t("settings.model"), value=current.model if current else "", width=320)
@@ -247,7 +247,9 @@ def embedding_controls(quire: Quire, t: Translator, actions: AIActions) -> list[
     """On-device models (download the missing ones) and each book's index (start, cancel, retry)."""
     rows: list[ft.Control] = [ft.Text(t("settings.models"), weight=ft.FontWeight.W_600)]
     for model in quire.models_status():
-        languages = ", ".join(model["languages"])
+        languages = ("、" if t.language == "zh" else ", ").join(
+            t(f"settings.model.lang.{c}") for c in model["languages"]
+        )
         line = actions.progress(model["name"]) or (
             t("settings.model.ready") if model["available"] else t("settings.model.missing")
         )
@@ -262,8 +264,8 @@ def embedding_controls(quire: Quire, t: Translator, actions: AIActions) -> list[
         )
         rows.append(
             ft.ListTile(
-                title=ft.Text(f"{model['name']} ({languages})", size=13),
-                subtitle=ft.Text(line, size=12),
+                title=ft.Text(t("settings.model.for", languages=languages), size=13),
+                subtitle=ft.Text(f"{line} · {model['name']}", size=12),  # the name, for those who look it up
                 trailing=trailing,
                 dense=True,
             )

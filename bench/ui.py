@@ -7,8 +7,13 @@
   so the ratio is Quire's own start-up cost over Flet's floor on this machine;
 - open: from clicking Moby-Dick's cover to the reader's tools being on screen (the first text is drawn in
   the same frame), median of several opens (back to the library in between);
-- memory: the app server's resident memory (VmRSS) with Moby-Dick open.
-Targets (issue 5): start under 5 s, open under 1 s, RSS under 300 MB.
+- memory: the app server's resident memory (VmRSS) with Moby-Dick open;
+- steps a reader feels, p50 and p95, each from the key press or click to the browser's next drawn frame
+  showing the change (its accessibility tree changed): a page turn (pages layout), a contents jump, the
+  in-book search of 黛玉 in 红楼梦 with its hits drawn, opening the chat panel. Beside each, the same
+  measure of a bare Flet page replacing as many paragraphs (or list rows) on a click, in the same run.
+Targets (issue 5): start under 5 s, open under 1 s, RSS under 300 MB; (issue 12) page turn p95 under
+150 ms, every other step under 500 ms.
 """
 
 from __future__ import annotations
@@ -31,13 +36,36 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 from browserkit import CHROMIUM_ARGS, Screen, chromium_path, free_port  # noqa: E402
 
+HONGLOUMENG = MOBY.parent.parent / "zh" / "hongloumeng_120.md"
 BASELINE_APP = textwrap.dedent(
     """
     import flet as ft
+    WORDS = "Call me Ishmael. Some years ago, never mind how long precisely, having little money in my purse. "
     def main(page):
-        page.add(ft.Container(ft.Text("Moby-Dick"), tooltip="Open Moby-Dick", on_click=lambda e: None))
+        shown = ft.Column(expand=True)
+        turns = [0]
+        def fill(count, kind):
+            turns[0] += 1
+            text = lambda n: f"{{turns[0]}}.{{n}} " + WORDS * 5
+            if kind == "rows":
+                shown.controls = [ft.ListTile(title=ft.Text(f"Chapter {{n}}"), subtitle=ft.Text(text(n)[:200]),
+                                              dense=True) for n in range(count)]
+            else:
+                shown.controls = [ft.Text(text(n)) for n in range(count)]
+            page.update()
+        page.add(
+            ft.Container(ft.Text("Moby-Dick"), tooltip="Open Moby-Dick", on_click=lambda e: None),
+            ft.Row([ft.IconButton(ft.Icons.CHEVRON_RIGHT, tooltip="Paragraphs", on_click=lambda e: fill(8, "text")),
+                    ft.IconButton(ft.Icons.LIST, tooltip="Rows", on_click=lambda e: fill(100, "rows"))]),
+            ft.ListView([shown], expand=True),
+        )
     ft.run(main, view=ft.AppView.WEB_BROWSER, port={port}, no_cdn=True)
     """
+)
+# What the browser's accessibility tree shows now: it changes in the frame that draws a change.
+SNAPSHOT = (
+    "() => Array.from(document.querySelectorAll('flt-semantics'))"
+    ".map(e => e.getAttribute('aria-label') || (e.childElementCount ? '' : e.textContent)).join('\\n')"
 )
 
 
@@ -65,12 +93,69 @@ def time_to_interactive(browser, command: list[str], env: dict[str, str], port: 
     return time.perf_counter() - started, process, screen
 
 
+def timed(screen: Screen, act, until: str | None = None, timeout: float = 30) -> float:
+    """Seconds from ``act()`` to the first drawn frame that shows a change (showing ``until``, when given)."""
+    page = screen.page
+    before = page.evaluate(SNAPSHOT)
+    began = time.perf_counter()
+    act()
+    check = f"(before) => {{ const now = ({SNAPSHOT})(); return now !== before"
+    check += f" && now.includes({json.dumps(until)}); }}" if until else "; }"
+    page.wait_for_function(check, arg=before, polling="raf", timeout=timeout * 1000)
+    return time.perf_counter() - began
+
+
+def steps(screen: Screen, repeat: int) -> dict[str, list[float]]:
+    """Page turns, contents jumps, the 黛玉 search and the chat panel, timed in the running app."""
+    page = screen.page
+    times: dict[str, list[float]] = {"page_turn": [], "contents_jump": [], "search": [], "chat_open": []}
+    screen.labelled("Open Moby-Dick").click(force=True)
+    screen.labelled("Appearance").wait_for(state="visible", timeout=30_000)
+    chapters = ["Chapter 2. The Carpet-Bag.", "Chapter 4. The Counterpane."]  # each in view in the other's contents
+    for number in range(repeat):
+        screen.settle(0.5)
+        chapter = chapters[number % len(chapters)]
+        times["contents_jump"].append(timed(screen, lambda c=chapter: screen.text(c).click(force=True), until=chapter))
+    for _ in range(repeat * 4):
+        screen.settle(0.3)
+        times["page_turn"].append(timed(screen, lambda: page.keyboard.press("ArrowRight")))
+    for _ in range(repeat):
+        screen.settle(0.5)
+        times["chat_open"].append(timed(screen, lambda: screen.labelled("Ask the book").click(force=True),
+                                        until="Ask about this book"))  # fmt: skip
+        screen.labelled("Close").first.click(force=True)
+        screen.settle(0.5)
+    screen.labelled("Library").click(force=True)
+    screen.labelled("Open hongloumeng").click(force=True)
+    screen.labelled("Appearance").wait_for(state="visible", timeout=30_000)
+    for _ in range(repeat):
+        screen.settle(0.5)
+        page.keyboard.press("Control+f")
+        field = page.locator("input").first
+        field.wait_for(timeout=20_000)
+        field.fill("黛玉")
+        times["search"].append(timed(screen, lambda f=field: f.press("Enter"), until="matches in"))
+        screen.labelled("Close").first.click(force=True)
+    return times
+
+
+def baseline_steps(screen: Screen, repeat: int) -> dict[str, list[float]]:
+    """The bare Flet page: a click that replaces eight paragraphs (a page), and one that draws 100 list rows."""
+    times: dict[str, list[float]] = {"paragraphs": [], "rows": []}
+    for _ in range(repeat * 2):
+        screen.settle(0.3)
+        times["paragraphs"].append(timed(screen, lambda: screen.labelled("Paragraphs").click(force=True)))
+        screen.settle(0.3)
+        times["rows"].append(timed(screen, lambda: screen.labelled("Rows").click(force=True)))
+    return times
+
+
 def run(repeat: int) -> dict:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
         library = Path(folder) / "lib"
-        Quire(library).import_paths([MOBY])
+        Quire(library).import_paths([MOBY, HONGLOUMENG])
         env = {**os.environ, "QUIRE_LIBRARY": str(library)}
         env.pop("DISPLAY", None)
         browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
@@ -79,6 +164,7 @@ def run(repeat: int) -> dict:
         script = Path(folder) / "baseline.py"
         script.write_text(BASELINE_APP.format(port=port))
         baseline, process, screen = time_to_interactive(browser, [sys.executable, str(script)], env, port)
+        bare = baseline_steps(screen, repeat)
         screen.page.close()
         process.terminate()
         process.wait()
@@ -86,6 +172,7 @@ def run(repeat: int) -> dict:
         port = free_port()
         command = [sys.executable, "main.py", "--web", "--port", str(port)]
         start, process, screen = time_to_interactive(browser, command, env, port)
+        url = screen.page.url
         opens = []
         try:
             for _ in range(repeat):
@@ -98,6 +185,11 @@ def run(repeat: int) -> dict:
                 screen.settle(0.3)
                 screen.labelled("Library").click(force=True)
                 screen.labelled("Open Moby-Dick").wait_for(state="visible", timeout=30_000)
+            screen.page.close()
+            (library / "settings.json").write_text(json.dumps({"layout": "paginated"}), encoding="utf-8")
+            screen = Screen(browser.new_page(viewport={"width": 1440, "height": 900}), "bench").open(url)
+            screen.text("Open Moby-Dick").wait_for(state="visible", timeout=60_000)
+            felt = steps(screen, repeat)
         finally:
             process.terminate()
             process.wait()
@@ -109,8 +201,12 @@ def run(repeat: int) -> dict:
         "open_p50_s": round(percentile(opens, 0.5), 3),
         "open_max_s": round(max(opens), 3),
         "rss_mb_with_book_open": round(rss, 1),
-        "targets": {"start_s": 5, "open_s": 1, "rss_mb": 300},
-    }
+        **{f"{step}_{q}_s": round(percentile(values, level), 3) for step, values in felt.items()
+           for q, level in (("p50", 0.5), ("p95", 0.95))},
+        **{f"bare_{kind}_{q}_s": round(percentile(values, level), 3) for kind, values in bare.items()
+           for q, level in (("p50", 0.5), ("p95", 0.95))},
+        "targets": {"start_s": 5, "open_s": 1, "rss_mb": 300, "page_turn_p95_s": 0.15, "other_steps_s": 0.5},
+    }  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -130,6 +226,12 @@ def main(argv: list[str] | None = None) -> None:
     )
     print(f"open Moby-Dick to its text: p50 {result['open_p50_s']} s, max {result['open_max_s']} s (target 1 s)")
     print(f"app server RSS with Moby-Dick open: {result['rss_mb_with_book_open']} MB (target 300 MB)")
+    bare = {"page_turn": "paragraphs", "contents_jump": "paragraphs", "search": "rows", "chat_open": "paragraphs"}
+    for step, kind in bare.items():
+        p50, p95, base = result[f"{step}_p50_s"], result[f"{step}_p95_s"], result[f"bare_{kind}_p50_s"]
+        target = 0.15 if step == "page_turn" else 0.5
+        print(f"{step.replace('_', ' ')}: p50 {p50 * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms "
+              f"(bare Flet page, {kind}: p50 {base * 1000:.0f} ms, ratio {p50 / base:.1f}; target p95 {target * 1000:.0f} ms)")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -144,15 +144,15 @@ class Screen:
         """Save a screenshot under tests/artifacts/ (kept by CI) and return its path.
 
         The canvas paints a frame after the semantics tree changes; on a busy machine the first frame of a
-        cold client can take seconds, so a blank capture is retried for a while (one that stays blank stays
-        blank, and the test's own check fails on it).
+        cold client can take seconds (Flet's "Working..." splash stays until then), so a blank capture is
+        retried for a while (one that stays blank stays blank, and the test's own check fails on it).
         """
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         path = ARTIFACTS / f"{self.name}-{step}.png"
         for _ in range(20):
             self.settle(0.6)
             self.page.screenshot(path=str(path))
-            if distinct_colours(path) > 12:
+            if drawn(path):
                 break
         return path
 
@@ -173,6 +173,23 @@ def brightest(path: Path, box: tuple[int, int, int, int]) -> int:
     with Image.open(path) as image:
         _, high = image.convert("L").crop(box).getextrema()
         return high
+
+
+def ink(path: Path) -> float:
+    """The share of a screenshot's pixels that stand out from its background (its commonest grey)."""
+    from PIL import Image
+
+    with Image.open(path) as image:
+        grey = image.convert("L").resize((360, 240))
+    counts = grey.histogram()
+    background = max(range(256), key=counts.__getitem__)
+    return sum(n for level, n in enumerate(counts) if abs(level - background) > 24) / (360 * 240)
+
+
+def drawn(path: Path) -> bool:
+    """A screenshot of a drawn screen: many colours, and more than a splash's worth of ink (an empty library
+    has about 1%, Flet's loading splash 0.1%)."""
+    return distinct_colours(path) > 12 and ink(path) > 0.005
 
 
 def distinct_colours(path: Path) -> int:

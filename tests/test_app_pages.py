@@ -455,7 +455,9 @@ def test_ai_settings_test_connection_local_only_downloads_and_indexing(alice_qui
         session = await new_session(1440)
         app = start(alice_quire, session, secrets)
         app.go("settings")
-        assert "all-MiniLM-L6-v2 (en)" in screen(app) and "Ready on this device" in screen(app)
+        assert "Search model for English books" in screen(app)  # reader words first, the model name after
+        assert "Ready on this device · all-MiniLM-L6-v2" in screen(app)
+        assert "Search model for any language's books" in screen(app)
         with OpenAIMock([]) as mock:
             provider = next(c for c in _all(app) if isinstance(c, ft.Dropdown) and c.value == "none")
             provider.value = "ollama"
@@ -473,7 +475,7 @@ def test_ai_settings_test_connection_local_only_downloads_and_indexing(alice_qui
         await fire(session, local_only, "change")
         assert alice_quire.local_only
         missing = next(m["name"] for m in alice_quire.models_status() if not m["available"])
-        download = next(c for c in _all(app) if isinstance(c, ft.ListTile) and missing in texts(c.title)[0])
+        download = next(c for c in _all(app) if isinstance(c, ft.ListTile) and missing in texts(c.subtitle)[0])
         await fire(session, download.trailing)
         app.jobs.wait()
         await asyncio.sleep(0.05)

@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 
 import pytest
-from browserkit import CHROMIUM_ARGS, Screen, app_server, brightest, chromium_path, distinct_colours
+from browserkit import CHROMIUM_ARGS, Screen, app_server, brightest, chromium_path, drawn
 from conftest import book_path
 from dbkit import inside
 
@@ -32,7 +32,7 @@ def browser():
 
 
 def _not_blank(path: Path) -> None:
-    assert distinct_colours(path) > 12, f"{path.name} looks blank"
+    assert drawn(path), f"{path.name} looks blank"
 
 
 def _place(library: Path) -> str:
@@ -307,3 +307,66 @@ def test_a_library_that_cannot_open_gets_a_screen_not_a_dead_app(browser, tmp_pa
         screen.wait_text("newer version of Quire")
         _not_blank(screen.shot("1-error-screen"))
         page.close()
+
+
+TOUR_SIZES = {"desktop": {"width": 1440, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+
+def test_tour_of_every_screen_at_both_sizes_for_the_artifacts(browser, tmp_path: Path) -> None:
+    """Library, reader (pages and scroll), contents, search, notes, settings and chat at desktop and phone sizes:
+    each screen is waited for by what it must show, then kept as a screenshot (tests/artifacts/tour-*)."""
+    library = tmp_path / "lib"
+    quire = Quire(library)
+    quire.import_paths([book_path("en/epubjs-alice.epub"), book_path("zh/hongloumeng_120.md")])
+    quire.add_highlight(1, "3.2:0", "3.2:40", "yellow", "the rabbit hole")
+    quire.close()
+    settings = library / "settings.json"
+    with app_server(library) as url:
+        for size, viewport in TOUR_SIZES.items():
+            phone = size == "phone"
+            settings.write_text(json.dumps({"layout": "paginated", "spoiler_protection": False}), encoding="utf-8")
+            page = browser.new_page(viewport=viewport, is_mobile=phone, has_touch=phone)
+            screen = Screen(page, f"tour-{size}").open(url)
+            screen.wait_text("2 books")
+            screen.wait_text("Alice")
+            _not_blank(screen.shot("1-library"))
+            screen.click_label("Open Alice")
+            if phone:
+                screen.click_label("Contents")
+            screen.wait_text("Pig And Pepper")  # a chapter in the contents
+            _not_blank(screen.shot("3-contents"))
+            screen.click_text("Down The Rabbit-Hole")
+            if not phone:
+                screen.click_label("Close")
+            screen.wait_text("sitting by her sister")
+            _not_blank(screen.shot("2-reader-pages"))
+            screen.click_label("Search in book")
+            search = page.locator("input").first
+            search.wait_for(timeout=20_000)
+            search.fill("Rabbit")
+            search.press("Enter")
+            screen.wait_text("matches in")
+            _not_blank(screen.shot("4-search"))
+            screen.click_label("Close")
+            screen.click_label("Notes")
+            screen.wait_text("1 highlight")
+            _not_blank(screen.shot("5-notes"))
+            screen.click_label("Close")
+            screen.click_label("Ask the book")
+            screen.type_into("Ask about this book", "What did Alice see running close by her, with pink eyes?")
+            page.keyboard.press("Enter")
+            screen.wait_text("pink eyes ran close by her", timeout=30_000)
+            _not_blank(screen.shot("6-chat"))
+            screen.click_label("Close")
+            screen.click_label("Library")
+            screen.click_label("Settings")
+            screen.wait_text("AI assistant")
+            _not_blank(screen.shot("7-settings"))
+            page.close()
+            settings.write_text(json.dumps({"layout": "scroll"}), encoding="utf-8")
+            page = browser.new_page(viewport=viewport, is_mobile=phone, has_touch=phone)
+            screen = Screen(page, f"tour-{size}").open(url)
+            screen.click_label("Open Alice")
+            screen.wait_text("% read")
+            _not_blank(screen.shot("8-reader-scroll"))
+            page.close()

@@ -196,3 +196,48 @@ def test_a_page_fills_its_box_without_overflowing_it(moby: Quire) -> None:
             height += box.spacing + len(wrap(piece.text, font, width)) * line
         assert box.height * 0.7 < height <= box.height  # full, and never past the bottom
         reader.next_page()
+
+
+def test_a_page_with_a_picture_counts_the_picture_at_its_own_size(tmp_path: Path) -> None:
+    """Alice's first chapter opens with a 160 px drawing: the rest of the page is text, not a blank band."""
+    from app.pagination import IMAGE_SHARE, _geometry, image_height
+    from app.reader_page import page_box
+    from app.settings import Settings
+    from app.text_metrics import wrap
+
+    quire = Quire(tmp_path / "lib")
+    quire.import_paths([book_path("en/epubjs-alice.epub")])
+    box = page_box(Settings(layout="paginated"), 1440, 900, None, back_row=False)
+    reader = ReaderViewModel(quire, 1)
+    reader.open()
+    reader.set_box(box)
+    reader.go_to(next(r for r in reader.toc() if r.title == "Down The Rabbit-Hole").locator)
+    page = reader.page()
+    picture = next(p.segment for p in page if p.segment.kind == "image")
+    width, height = reader.image_size(picture)
+    assert 0 < width < box.width and image_height(picture, (width, height), box) < box.height * IMAGE_SHARE
+    used = -box.spacing
+    for piece in page:
+        if piece.segment.kind == "image":
+            used += box.spacing + image_height(piece.segment, reader.image_size(piece.segment), box)
+            continue
+        font, line, text_width = _geometry(piece.segment, box)
+        used += box.spacing + len(wrap(piece.text, font, text_width)) * line
+    assert box.height * 0.8 < used <= box.height  # the page is filled to its foot
+    assert image_height(picture, None, box) == box.height * IMAGE_SHARE  # an SVG or a broken file: a guess
+    assert image_height(picture, (3000, 4000), box) == box.height  # a large one: a page of its own
+
+
+def test_an_image_size_is_read_from_its_header_and_unknown_when_it_cannot_be(tmp_path: Path) -> None:
+    quire = Quire(tmp_path / "lib")
+    quire.import_paths([book_path("en/epubjs-alice.epub")])
+    picture = next(s for s in quire.section(1, 3) if s.kind == "image")
+    files = {
+        b"<svg xmlns='http://www.w3.org/2000/svg' width='120' height='80'/>": (120, 80),
+        b"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 10 10'/>": None,  # drawn at the box's size
+        b"\x89PNG\r\n\x1a\n truncated": None,
+    }
+    for data, size in files.items():
+        reader = ReaderViewModel(quire, 1)
+        reader.image = lambda segment, data=data: data
+        assert reader.image_size(picture) == size
