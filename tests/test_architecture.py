@@ -73,3 +73,19 @@ def test_the_facade_keeps_its_collaborators_private(tmp_path: Path) -> None:
     public = {name for name in vars(quire) if not name.startswith("_")}
     assert not public, f"collaborators must be private: {sorted(public)}"
     quire.close()
+
+
+def test_only_the_shell_knows_the_whole_app() -> None:
+    """Pages, panels, dialogs and the chat draw from what they are handed; the chat sees a ChatContext only.
+
+    The reader and library controllers belong to the shell (they are handed it); nothing else imports it.
+    """
+    owners = {ROOT / "app" / name for name in ("shell.py", "reading.py", "library_controller.py")}
+    bad = []
+    for path in python_files("app"):
+        if path in owners:
+            continue
+        for module, names in imported(ast.parse(path.read_text(encoding="utf-8"))):
+            if module == "app.shell" or "QuireApp" in names:
+                bad.append(f"{path.relative_to(ROOT)} imports {module}")
+    assert not bad, "hand a narrow context instead of the app:\n" + "\n".join(bad)

@@ -82,7 +82,9 @@ def test_agent_overhead_benchmark(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.e2e
-def test_ui_benchmark_measures_start_open_and_memory(capsys: pytest.CaptureFixture[str]) -> None:
+def test_ui_benchmark_measures_start_open_memory_and_the_steps_a_reader_feels(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     from browserkit import chromium_path
 
     from bench import ui
@@ -94,3 +96,5 @@ def test_ui_benchmark_measures_start_open_and_memory(capsys: pytest.CaptureFixtu
     result = json.loads(capsys.readouterr().out)
     assert result["start_s"] > 0 and result["start_baseline_s"] > 0 and result["open_p50_s"] > 0
     assert 20 < result["rss_mb_with_book_open"] < 2000
+    for step in ("page_turn", "contents_jump", "search", "chat_open", "bare_paragraphs", "bare_rows"):
+        assert 0 < result[f"{step}_p50_s"] <= result[f"{step}_p95_s"] < 30, step

@@ -338,7 +338,7 @@ def test_tour_of_every_screen_at_both_sizes_for_the_artifacts(browser, tmp_path:
             screen.click_text("Down The Rabbit-Hole")
             if not phone:
                 screen.click_label("Close")
-            screen.wait_text("sitting by her sister")
+            _wait_place(screen, library, "Down The Rabbit-Hole")
             _not_blank(screen.shot("2-reader-pages"))
             screen.click_label("Search in book")
             search = page.locator("input").first
