@@ -40,6 +40,7 @@ class LibraryController:
             changed=app.render,
             refresh=app.page.update,
         )
+        self.model.refresh()
         return build_library_view(self.model, actions, app.t, width=app.width)
 
     # -- details ------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.i18n import Translator
-from core.library import TocRow
+from core.library import BookRecord, Position, TocRow
 from core.services import Quire
 from platform_adapters.base import PickedFile
 
@@ -55,20 +55,47 @@ class LibraryViewModel:
         self.query = ""
         self.tag: str | None = None
         self.layout = "grid"
+        self._books: list[BookRecord] = []  # what refresh() read: the views draw from these, never from SQL
+        self._positions: dict[int, Position] = {}
+        self._tags: list[str] = []
+        self._covers: dict[int, bytes | None] = {}  # book id -> cover bytes (a book's cover does not change)
+
+    def refresh(self) -> None:
+        """Read the library once for the screen about to be drawn (drawing and filtering then read nothing)."""
+        self._books = self.quire.books()
+        self._positions = {book.id: p for book in self._books if (p := self.quire.position(book.id)) is not None}
+        self._tags = self.quire.tags()
+        for book in self._books:
+            if book.id not in self._covers:
+                cover = self.quire.cover(book.id) if book.has_cover else None
+                self._covers[book.id] = cover[0] if cover else None
+
+    @property
+    def has_books(self) -> bool:
+        return bool(self._books)
+
+    @property
+    def tags(self) -> list[str]:
+        return self._tags
+
+    def cover(self, book_id: int) -> bytes | None:
+        return self._covers.get(book_id)
 
     @property
     def empty_message(self) -> str:
         return self.t("library.empty")
 
     def rows(self) -> list[BookRow]:
-        """Books after the search, tag filter and sort."""
+        """Books after the search, tag filter and sort (from what ``refresh`` read)."""
         rows = []
         needle = self.query.strip().casefold()
-        for book in self.quire.books(self.tag):
+        for book in self._books:
             authors = ", ".join(book.authors)
+            if self.tag is not None and self.tag not in book.tags:
+                continue
             if needle and needle not in book.title.casefold() and needle not in authors.casefold():
                 continue
-            position = self.quire.position(book.id)
+            position = self._positions.get(book.id)
             warnings = f" · {self.t('library.warnings', n=len(book.warnings))}" if book.warnings else ""
             badge = f"{position.furthest_percent:.0f}%" if position else book.format.upper()
             rows.append(
@@ -92,7 +119,7 @@ class LibraryViewModel:
     @property
     def summary(self) -> str:
         """A one-line count of the whole library."""
-        return self.t.count(len(self.quire.books()))
+        return self.t.count(len(self._books))
 
     def import_files(self, files: list[PickedFile]) -> list[ImportOutcome]:
         """Import picked files one by one; each gets its own message, a bad one does not stop the rest."""

@@ -30,9 +30,9 @@ class LibraryActions:
 
 def cover_image(model: LibraryViewModel, row: BookRow, width: int, height: int) -> ft.Control:
     """The book's own cover, or a coloured card with its title when it has none."""
-    cover = model.quire.cover(row.book_id) if row.has_cover else None
+    cover = model.cover(row.book_id) if row.has_cover else None
     if cover is not None:
-        return ft.Image(src=cover[0], width=width, height=height, fit=ft.BoxFit.COVER, border_radius=6)
+        return ft.Image(src=cover, width=width, height=height, fit=ft.BoxFit.COVER, border_radius=6)
     return ft.Container(
         ft.Text(row.title, size=13, weight=ft.FontWeight.BOLD, color=ft.Colors.WHITE, max_lines=5),
         width=width,
@@ -150,7 +150,7 @@ def _toolbar(
 
 
 def _tag_filter(model: LibraryViewModel, actions: LibraryActions, t: Translator) -> ft.Control | None:
-    tags = model.quire.tags()
+    tags = model.tags
     if not tags:
         return None
 
@@ -168,7 +168,7 @@ def _tag_filter(model: LibraryViewModel, actions: LibraryActions, t: Translator)
 def build_library_view(
     model: LibraryViewModel, actions: LibraryActions, t: Translator, *, width: float = 1024
 ) -> ft.Control:
-    """The whole library screen, rebuilt from the view-model."""
+    """The whole library screen, drawn from the view-model (``model.refresh()`` first: drawing reads nothing)."""
     phone = width < 600
     slot = ft.Container(_books(model, actions, t, width), expand=True)
 
@@ -193,7 +193,7 @@ def build_library_view(
         ]
     )
     parts: list[ft.Control] = [header]
-    if model.quire.books():
+    if model.has_books:
         parts.append(_toolbar(model, actions, t, phone, filter_in_place))
         tags = _tag_filter(model, actions, t)
         if tags is not None:
@@ -205,7 +205,7 @@ def build_library_view(
 def _books(model: LibraryViewModel, actions: LibraryActions, t: Translator, width: float) -> ft.Control:
     """The books that pass the search and tag filter, as covers or rows; a welcome when there are none yet."""
     rows = model.rows()
-    if not model.quire.books():
+    if not model.has_books:
         return ft.Container(
             ft.Column(
                 [

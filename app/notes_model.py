@@ -26,6 +26,13 @@ class NotesViewModel:
     def __init__(self, quire: Quire, book_id: int | None = None) -> None:
         self.quire = quire
         self.book_id = book_id
+        self.shown_groups: list[NoteGroup] = []  # what refresh() read, for drawing
+        self.shown_bookmarks: list[tuple[Bookmark, str]] = []
+
+    def refresh(self) -> NotesViewModel:
+        """Read the notes and bookmarks about to be drawn (drawing then reads nothing)."""
+        self.shown_groups, self.shown_bookmarks = self.groups(), self.bookmarks()
+        return self
 
     def groups(self) -> list[NoteGroup]:
         """Highlights grouped by book, then chapter, in reading order."""

@@ -76,7 +76,7 @@ def _highlight_card(highlight: Highlight, actions: NotesActions, t: Translator) 
 
 def build_notes_list(model: NotesViewModel, actions: NotesActions, t: Translator) -> ft.Control:
     """Every group with its highlights, and an export button; a friendly line when there is nothing yet."""
-    groups = model.groups()
+    groups = model.shown_groups
     controls: list[ft.Control] = [
         ft.Row(
             [
@@ -87,7 +87,7 @@ def build_notes_list(model: NotesViewModel, actions: NotesActions, t: Translator
             ]
         )
     ]
-    bookmarks = model.bookmarks()
+    bookmarks = model.shown_bookmarks
     if bookmarks:
         controls.append(ft.Text(t("notes.bookmarks"), size=14, weight=ft.FontWeight.W_600, color=ft.Colors.PRIMARY))
         controls += [

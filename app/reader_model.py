@@ -19,6 +19,7 @@ WINDOW = 80  # segments rendered at once: long chapters never build thousands of
 PAGE = 12  # segments per page in paginated mode
 IDLE_CAP_SECONDS = 300  # longer pauses do not count as reading time
 SEARCH_PAGE = 100  # in-book search hits drawn at a time ("Show more" draws the next ones)
+IMAGES_KEPT = 48  # pictures kept in memory for redrawing the pages in view
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +43,16 @@ class Selection:
     text: str
 
 
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What the reader screen draws that lives in the library, read by ``refresh()`` before drawing."""
+
+    marks: list[Mark]
+    toc: list[TocRow]
+    bookmark: Bookmark | None  # the bookmark on the current segment
+    percents: tuple[float, float]  # (where the reader is, how much is read)
+
+
 class ReaderViewModel:
     """One open book. Views render ``visible`` and call the navigation methods; nothing else."""
 
@@ -63,6 +74,9 @@ class ReaderViewModel:
         self._breaks: dict[int, list[tuple[int, int]]] = {}  # section -> where its pages start, for this box
         self._firsts: dict[int, int] = {}  # section -> its first ordinal
         self._sizes: dict[str | None, tuple[int, int] | None] = {}  # image src -> its pixel size
+        self._images: dict[str, bytes | None] = {}  # image src -> its bytes, for the pages being drawn
+        self._toc: list[TocRow] | None = None
+        self.shown = Shown([], [], None, (0.0, 0.0))
         self._laid: tuple[tuple[tuple[int, int], PageBox], tuple[list[Slice], tuple[int, int] | None]] | None = None
         self._last_activity = clock()
         self._last_saved = float("-inf")
@@ -249,8 +263,24 @@ class ReaderViewModel:
         return self.go_to(record.locator, jump=False)
 
     def image(self, segment: SegmentRecord) -> bytes | None:
-        """The picture of an image segment (None: show its caption instead)."""
-        return self.quire.image(self.book.id, segment.src) if segment.src else None
+        """The picture of an image segment (None: show its caption instead); kept for the pages in view."""
+        if not segment.src:
+            return None
+        if segment.src not in self._images:
+            if len(self._images) >= IMAGES_KEPT:
+                self._images.clear()
+            self._images[segment.src] = self.quire.image(self.book.id, segment.src)
+        return self._images[segment.src]
+
+    def refresh(self) -> Shown:
+        """Read what the reader screen is about to draw (marks, contents, the bookmark here, the percentages,
+        the page and its pictures), so that drawing reads nothing from the library."""
+        segments = [piece.segment for piece in self.page()] if self.box is not None else self.visible
+        for segment in segments:
+            if segment.kind == "image":
+                self.image(segment)
+        self.shown = Shown(self.marks(), self.toc(), self.current_bookmark(), self.percents())
+        return self.shown
 
     def image_size(self, segment: SegmentRecord) -> tuple[int, int] | None:
         """An image segment's size in pixels, read from its file's header (None: unknown, as for an SVG)."""
@@ -304,7 +334,9 @@ class ReaderViewModel:
         return self.current.section_title if self.current else ""
 
     def toc(self) -> list[TocRow]:
-        return self.quire.toc(self.book.id)
+        if self._toc is None:  # a book's contents do not change while it is open
+            self._toc = self.quire.toc(self.book.id)
+        return self._toc
 
     # -- bookmarks, highlights, search ----------------------------------------------------------
     def add_bookmark(self) -> Bookmark:

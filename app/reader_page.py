@@ -13,7 +13,7 @@ from app.fonts import CJK_FONT
 from app.i18n import Translator
 from app.pagination import PageBox, Slice
 from app.panels import BY_NAME, PANELS, panel_width
-from app.reader_model import SEARCH_PAGE, Mark, ReaderViewModel
+from app.reader_model import PAGE, SEARCH_PAGE, Mark, ReaderViewModel
 from app.settings import Settings
 from app.theme import FONT_FAMILIES, highlight_color
 from core.library import HIGHLIGHT_COLORS, SegmentRecord
@@ -55,9 +55,9 @@ class ReaderActions:
     remove_tapped: Callable[[], None] = lambda: None  # delete the tapped highlight
 
 
-def percent_label(model: ReaderViewModel, t: Translator) -> str:
+def percent_label(percents: tuple[float, float], t: Translator) -> str:
     """ "40% read", or "At 3% · 40% read" when the reader has jumped away from the furthest place read."""
-    here, read = model.percents()  # one read: the label is redrawn while the reader scrolls
+    here, read = percents
     if abs(here - read) >= 0.5:
         return t("reader.percent.behind", c=f"{here:.0f}", p=f"{read:.0f}")
     return t("reader.percent", p=f"{read:.0f}")
@@ -137,7 +137,7 @@ def _text_area(
     model: ReaderViewModel, settings: Settings, actions: ReaderActions, t: Translator, dark: bool, width: float
 ) -> ft.Control:
     marks: dict[int, list[Mark]] = {}
-    for mark in model.marks():
+    for mark in model.shown.marks:
         marks.setdefault(mark.ordinal, []).append(mark)
     paginated = settings.layout == "paginated"
     if paginated and model.box is not None:  # the measured page: whole segments and the slices at its edges
@@ -146,7 +146,8 @@ def _text_area(
             for piece in model.page()
         ]
     else:
-        segments = model.page_segments() if paginated else model.visible
+        here = model.current.ordinal if model.current else 0  # pages before their box is measured: a fixed run
+        segments = [s for s in model.visible if s.ordinal >= here][:PAGE] if paginated else model.visible
         controls = [
             segment_control(s, settings, marks.get(s.ordinal), dark=dark, on_select=actions.select, image=model.image)
             for s in segments
@@ -290,7 +291,7 @@ class StartAtList(ft.ListView):
 def toc_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> ft.Control:
     """The table of contents; the current chapter is marked, and the list opens scrolled to it."""
     current = model.current.locator.section if model.current else -1
-    entries = [row for row in model.toc() if row.locator is not None]
+    entries = [row for row in model.shown.toc if row.locator is not None]
     rows: list[ft.Control] = [
         ft.ListTile(
             title=ft.Text(
@@ -317,7 +318,8 @@ def toc_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> 
         on_focus=lambda e: actions.typing(True),
         on_blur=lambda e: actions.typing(False),
     )
-    behind = model.current_percent + 0.5 < model.percent  # the reader went back: they may not have read past here
+    at, read = model.shown.percents
+    behind = at + 0.5 < read  # the reader went back: they may not have read past here
     unread = (
         [
             ft.TextButton(
@@ -414,13 +416,15 @@ def build_reader_view(
 ) -> ft.Control:
     """The whole reader screen; ``panel_content`` is the body of the open panel (see ``app.panels``).
 
+    Drawn from the view-model's state: call ``model.refresh()`` first; drawing reads nothing from the library.
+
     ``selection_slot`` holds the highlight bar: the shell fills it when text is selected without rebuilding
     the text (a rebuild would drop the selection the reader just made); ``percent_text`` likewise shows
     the percentage read, updated on its own while the reader scrolls.
     """
     selection_slot = selection_slot if selection_slot is not None else ft.Container()
     phone = width < WIDE
-    bookmarked = model.current_bookmark() is not None
+    bookmarked = model.shown.bookmark is not None
     tools = [
         ft.IconButton(p.icon, tooltip=t(p.title), on_click=lambda e, name=p.name: actions.panel(name)) for p in PANELS
     ]
@@ -430,7 +434,7 @@ def build_reader_view(
         on_click=lambda e: actions.toggle_bookmark(),
     )
     percent = percent_text if percent_text is not None else ft.Text()
-    percent.value = percent_label(model, t)
+    percent.value = percent_label(model.shown.percents, t)
     percent.size, percent.text_align, percent.expand = 12, ft.TextAlign.CENTER, None
     header = ft.Row(
         [

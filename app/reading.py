@@ -67,6 +67,7 @@ class ReaderController:
         paginated = app.settings.layout == "paginated"
         box = page_box(app.settings, app.width, app.page.height or 800, self.panel, model.return_to is not None)
         model.set_box(box if paginated else None)
+        model.refresh()  # everything read now: drawing below reads nothing from the library
         self.selection_slot = ft.Container()
         self.percent_text = ft.Text()
         actions = self.actions()
@@ -93,7 +94,7 @@ class ReaderController:
             return search_panel(model, actions, app.t)
         if name == "notes":
             notes = app.notes_actions(model.book.id)
-            return build_notes_list(NotesViewModel(app.quire, model.book.id), notes, app.t)
+            return build_notes_list(NotesViewModel(app.quire, model.book.id).refresh(), notes, app.t)
         if name == "appearance":
             return ft.ListView(reading_controls(app.settings, app.settings_changed, app.t), spacing=8, expand=True)
         if name == "chat":
@@ -177,7 +178,7 @@ class ReaderController:
         if self.model is None:
             return
         self.model.scrolled(fraction)
-        shown = percent_label(self.model, self.app.t)
+        shown = percent_label(self.model.percents(), self.app.t)
         if self.percent_text.value != shown:
             self.percent_text.value = shown
             self.app.page.update()  # a diff: only the changed text goes to the client

@@ -139,7 +139,9 @@ class QuireApp:
             threading.Thread(target=importlib.import_module, args=("app.chat_model",), daemon=True).start()
 
     def _notes_screen(self) -> ft.Control:
-        return build_notes_screen(NotesViewModel(self.quire), self.notes_actions(None), self.t, self.go_library)
+        return build_notes_screen(
+            NotesViewModel(self.quire).refresh(), self.notes_actions(None), self.t, self.go_library
+        )
 
     def _settings_screen(self) -> ft.Control:
         return build_settings_screen(

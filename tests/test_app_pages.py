@@ -863,3 +863,57 @@ def test_every_listed_panel_has_its_tool_and_opens_beside_the_text(quire: Quire)
             assert (sides[0] is frame) == panel.leading  # the contents before the text, the others after it
 
     run(scenario())
+
+
+def test_drawing_a_screen_reads_nothing_from_the_library(two_books: Quire, monkeypatch) -> None:
+    """View-models read the library in ``refresh()``; the pages draw what they hold (issue 12, "The shape")."""
+    from dbkit import inside
+
+    from app.library_model import LibraryViewModel
+    from app.notes_model import NotesViewModel
+    from app.reader_model import ReaderViewModel
+
+    two_books.add_highlight(1, "8.1:0", "8.1:20", "yellow", "a note")
+    queries: list[str] = []
+    refreshing = [0]
+    for kind in (LibraryViewModel, NotesViewModel, ReaderViewModel):
+        real = kind.refresh
+
+        def counted(self, real=real):
+            refreshing[0] += 1
+            try:
+                return real(self)
+            finally:
+                refreshing[0] -= 1
+
+        monkeypatch.setattr(kind, "refresh", counted)
+    inside(two_books, "library").conn.set_trace_callback(lambda sql: None if refreshing[0] else queries.append(sql))
+
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(two_books, session)
+        drawn = {}
+        for layout in ("grid", "list"):
+            app.library.layout = layout
+            queries.clear()
+            app.screens["library"]()
+            drawn[f"library {layout}"] = list(queries)
+        app.open_book(1)
+        app.reading.navigate("8.1")
+        app.reading.search("whale")
+        for layout in ("paginated", "scroll"):
+            app.settings.layout = layout
+            for panel in ("toc", "search", "notes", "appearance", None):
+                app.reading.panel = panel
+                queries.clear()
+                app.screens["reader"]()
+                drawn[f"reader {layout} {panel}"] = list(queries)
+        queries.clear()
+        app.screens["notes"]()
+        drawn["notes"] = list(queries)
+        assert {name: sql for name, sql in drawn.items() if sql} == {}
+
+    try:
+        run(scenario())
+    finally:
+        inside(two_books, "library").conn.set_trace_callback(None)
