@@ -12,6 +12,10 @@ from app.library_model import SORTS, BookRow, LibraryViewModel
 
 COVER_WIDTH = 132
 COVER_HEIGHT = 192
+GRID_GAP = 12
+# Under a cover: the card's padding (12), two lines of title (36), the author line (15), the progress bar (3) and
+# the column's gaps (12), as drawn in Chromium.
+CARD_TEXT = 78
 PLACEHOLDER_COLORS = ("#5C6BC0", "#00897B", "#8D6E63", "#7E57C2", "#C0CA33", "#F4511E")
 
 
@@ -47,8 +51,22 @@ def cover_image(model: LibraryViewModel, row: BookRow, width: int, height: int) 
 def grid_geometry(width: float) -> tuple[int, int, int]:
     """Columns, cover width and cover height for a library this wide (two columns at least, on phones)."""
     columns = max(2, int(width // (COVER_WIDTH + 28)))
-    cover = int(min(COVER_WIDTH, (width - 12 * (columns - 1)) / columns - 12))
+    cover = int(min(COVER_WIDTH, cell_width(width, columns) - 12))
     return columns, cover, int(cover * COVER_HEIGHT / COVER_WIDTH)
+
+
+def cell_width(width: float, columns: int) -> float:
+    """The width of one grid cell (the grid's spacing between cells is GRID_GAP)."""
+    return (width - GRID_GAP * (columns - 1)) / columns
+
+
+def grid_aspect(width: float) -> float:
+    """A grid cell's width over its height: as tall as the card in it (its cover and CARD_TEXT), no band below.
+
+    The cell is often wider than the card (a phone's two columns); the height is the card's, not the width's.
+    """
+    columns, _, cover_height = grid_geometry(width)
+    return cell_width(width, columns) / (cover_height + CARD_TEXT)
 
 
 def _grid_card(
@@ -226,9 +244,9 @@ def _books(model: LibraryViewModel, actions: LibraryActions, t: Translator, widt
         return ft.GridView(
             controls=[_grid_card(model, row, actions, t, (cover_width, cover_height)) for row in rows],
             runs_count=columns,
-            child_aspect_ratio=(cover_width + 12) / (cover_height + 92),
-            spacing=12,
-            run_spacing=12,
+            child_aspect_ratio=grid_aspect(width - 24),
+            spacing=GRID_GAP,
+            run_spacing=GRID_GAP,
             expand=True,
         )
     return ft.ListView(controls=[_list_row(model, row, actions, t) for row in rows], expand=True)

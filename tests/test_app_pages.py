@@ -917,3 +917,20 @@ def test_drawing_a_screen_reads_nothing_from_the_library(two_books: Quire, monke
         run(scenario())
     finally:
         inside(two_books, "library").conn.set_trace_callback(None)
+
+
+def test_library_grid_cells_are_as_tall_as_their_cards_at_both_sizes(two_books: Quire) -> None:
+    """The phone grid had a tall empty band between rows: cells took their height from their width."""
+    from app.library_page import CARD_TEXT
+
+    async def scenario() -> None:
+        for width in (390, 1440):
+            session = await new_session(width, 844)
+            app = start(two_books, session)
+            grid = find(app.page.controls, kind=ft.GridView)
+            cover = next(c for c in _all(app) if isinstance(c, ft.Image))
+            usable = width - 2 * session.page.padding  # the page's padding on either side
+            cell = (usable - grid.spacing * (grid.runs_count - 1)) / grid.runs_count
+            assert cell / grid.child_aspect_ratio - cover.height <= CARD_TEXT + 1, width
+
+    run(scenario())
