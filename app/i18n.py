@@ -297,6 +297,22 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Local-only mode is on, so Quire contacts no other computer. Turn it off in Settings to use this.",
         "zh": "已开启仅本地模式，Quire 不会连接其他计算机。如需使用，请在设置中关闭。",
     },
+    "error.SyncError": {
+        "en": "Sync did not finish. Nothing here was lost; the next sync goes on from where this one stopped.",
+        "zh": "同步未完成。本机内容没有丢失，下次同步会从中断处继续。",
+    },
+    "error.SyncUnavailable": {
+        "en": "The sync folder or server cannot be reached now. Check the connection (or the drive) and sync again.",
+        "zh": "现在无法访问同步文件夹或服务器。请检查网络（或磁盘）后再同步。",
+    },
+    "error.SyncRefused": {
+        "en": "The sync server refused the user name or password. Enter them again in Settings → Sync.",
+        "zh": "同步服务器拒绝了用户名或密码。请在“设置 → 同步”中重新输入。",
+    },
+    "error.SyncStorageFull": {
+        "en": "The sync folder or server is full. Free some space there, or turn off syncing book files.",
+        "zh": "同步文件夹或服务器已满。请腾出空间，或关闭同步书籍文件。",
+    },
     "error.StepLimit": {
         "en": "The question took too many steps and was stopped. Try a narrower question.",
         "zh": "这个问题需要的步骤太多，已停止。请换一个更具体的问题。",

@@ -76,3 +76,19 @@ class CitationError(QuireError):
 
 class IndexCancelled(QuireError):
     """Indexing was cancelled; what was committed stays, and the next run resumes."""
+
+
+class SyncError(QuireError):
+    """Sync could not finish; what was already saved here stays, and the next sync picks up where this one was."""
+
+
+class SyncUnavailable(SyncError):
+    """The sync folder or server cannot be reached now (unplugged, offline, down, too slow)."""
+
+
+class SyncRefused(SyncError):
+    """The sync server refused the user name or password."""
+
+
+class SyncStorageFull(SyncError):
+    """The sync folder or server has no room left."""

@@ -287,6 +287,52 @@ class Quire:
         """Every tag in the library, sorted."""
         return self._annotations.all_tags()
 
+    # -- sync -----------------------------------------------------------------------------------
+    def sync_setup(
+        self,
+        target: str,
+        user: str = "",
+        password: str | None = None,
+        secrets: SecretStore | None = None,
+        *,
+        book_files: bool = True,
+    ) -> dict[str, Any]:
+        """Choose where to sync (a folder or a WebDAV URL), check it, create its folders; the password goes to
+        ``secrets``, never to the library."""
+        from core.sync import open_target
+
+        if password is not None and secrets is not None:
+            secrets.set(_sync_secret(target), password)
+        stored = secrets.get(_sync_secret(target)) if secrets is not None else password
+        opened = open_target(target, user, stored or "", local_only=self.local_only)
+        opened.prepare()
+        with self._library.transaction() as conn:
+            for name, value in (("target", target), ("user", user), ("book_files", "1" if book_files else "0")):
+                conn.execute("INSERT OR REPLACE INTO sync_meta VALUES (?, ?)", (name, value))
+        return self.sync_status(secrets)
+
+    def _syncer(self, secrets: SecretStore | None) -> Any:
+        from core.errors import SyncError
+        from core.sync import Syncer, open_target
+
+        meta = dict(self._library.conn.execute("SELECT name, value FROM sync_meta").fetchall())
+        if "target" not in meta:
+            raise SyncError("sync is not set up: choose a folder or a WebDAV server first (quire sync setup)")
+        password = secrets.get(_sync_secret(meta["target"])) if secrets is not None else None
+        target = open_target(meta["target"], meta.get("user", ""), password or "", local_only=self.local_only)
+        return Syncer(self._library, self._annotations, target, import_bytes=self.import_bytes,
+                      book_files=meta.get("book_files", "1") == "1")  # fmt: skip
+
+    def sync(self, secrets: SecretStore | None = None) -> dict[str, Any]:
+        """Send this library's changes and apply the other devices'; the report says what moved."""
+        report: dict[str, Any] = self._syncer(secrets).run().to_dict()
+        return report
+
+    def sync_status(self, secrets: SecretStore | None = None) -> dict[str, Any]:
+        """Where this library syncs, this device's name, what waits to be sent and the last sync's report."""
+        status: dict[str, Any] = self._syncer(secrets).status()
+        return status
+
     def export(self, reference: str | int, format_name: str = "md") -> str:
         """Highlights, notes and bookmarks of a book as Markdown ('md') or JSON ('json')."""
         book = self.book(reference)
@@ -492,3 +538,8 @@ class Quire:
     def drop_last_exchange(self, thread_id: int) -> str | None:
         """Remove a conversation's last question and answer (to ask again); the question, or None."""
         return self._chat_store().drop_last_exchange(thread_id)
+
+
+def _sync_secret(target: str) -> str:
+    """The secret store's name for a sync target's password."""
+    return f"quire-sync:{target}"

@@ -29,7 +29,7 @@ class Annotations:
         ``reading``: the reader got here by reading (a page turn, scrolling), so the furthest place follows
         when this is past it. A jump (contents, search hit, citation, "go to") moves only the current place.
         """
-        ordinal, percent = self._place(book_id, locator)
+        ordinal, percent = self.place(book_id, locator)
         furthest = (str(locator), ordinal, percent) if reading else (None, -1, 0.0)  # a jump reads nothing
         self.library.write(
             """INSERT INTO positions (book_id, locator, ordinal, percent, reading_seconds, updated_at,
@@ -56,7 +56,7 @@ class Annotations:
         if current is None:
             raise LocatorError("this book has not been opened yet, so it has no furthest place to move")
         locator = locator if locator is not None else current.locator
-        ordinal, percent = self._place(book_id, locator)
+        ordinal, percent = self.place(book_id, locator)
         with self.library.transaction() as conn:
             conn.execute(
                 "UPDATE positions SET furthest_locator = ?, furthest_ordinal = ?, furthest_percent = ?,"
@@ -69,7 +69,7 @@ class Annotations:
             )
         return self._saved(book_id)
 
-    def _place(self, book_id: int, locator: Locator) -> tuple[int, float]:
+    def place(self, book_id: int, locator: Locator) -> tuple[int, float]:
         """A locator's ordinal and the percentage of the book read when it is reached."""
         record = self.library.get(book_id)
         ordinal = self.library.ordinal_of(book_id, locator)

@@ -249,6 +249,22 @@ def m006_simplified_search_text(conn: sqlite3.Connection) -> None:
             last = rows[-1][0]
 
 
+def m007_sync(conn: sqlite3.Connection) -> None:
+    """Sync's own bookkeeping: the merged records, the log files applied, this device's unsent changes; and when
+    the reader last edited a book's title or authors (an unedited title is the file's, and never overrides an edit
+    made on another device)."""
+    _run(
+        conn,
+        """
+        CREATE TABLE sync_state (key TEXT PRIMARY KEY, entry TEXT NOT NULL);
+        CREATE TABLE sync_seen (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL);
+        CREATE TABLE sync_outbox (seq INTEGER PRIMARY KEY, body BLOB NOT NULL);
+        CREATE TABLE sync_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+        ALTER TABLE books ADD COLUMN edited_at TEXT
+        """,
+    )
+
+
 def _run(conn: sqlite3.Connection, script: str) -> None:
     """Run statements one by one, inside the caller's transaction (executescript would commit it)."""
     for statement in script.split(";\n"):
@@ -263,4 +279,5 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (4, "stemmed chunk keywords", m004_stemmed_chunk_keywords),
     (5, "furthest place", m005_furthest_place),
     (6, "simplified search text", m006_simplified_search_text),
+    (7, "sync", m007_sync),
 ]

@@ -213,10 +213,11 @@ class Library:
                 raise QuireError("a book needs a title: write one, or leave it as it was")
         clean = [" ".join(a.split())[:200] for a in authors or [] if a.strip()] if authors is not None else None
         self.write(
-            "UPDATE books SET title = ?, authors = ? WHERE id = ?",
+            "UPDATE books SET title = ?, authors = ?, edited_at = ? WHERE id = ?",
             (
                 title if title is not None else record.title,
                 json.dumps(clean if clean is not None else record.authors, ensure_ascii=False),
+                now(),
                 book_id,
             ),
         )

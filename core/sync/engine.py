@@ -1,0 +1,257 @@
+"""One sync: send this device's changes, apply every other device's, and leave both sides able to go on.
+
+The target holds ``log/DEVICE-SEQ.jsonl`` files: each device appends by writing new numbered files of its own,
+never touching another's, so devices syncing at the same moment cannot corrupt each other. A sync:
+
+1. compares the library with what it was after the last sync; what differs becomes this device's changes,
+   stamped by a hybrid logical clock and kept in an outbox (one transaction with the merged state);
+2. lists ``log/`` (one request when nothing is new), reads the files not applied yet and merges them, each
+   in one transaction with the note that it was applied;
+3. makes the library show the merged state;
+4. writes the outbox to the target (temporary name, then moved into place) and empties it;
+5. with book files on: sends the books the target lacks, and imports the ones only other devices had.
+
+Cut anywhere (a dropped connection, the app killed), the next sync completes it: the outbox is sent again
+under the same names, a file is applied once, and merging the same change twice changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from core.library.annotations import Annotations
+from core.library.db import now
+from core.library.store import Library
+from core.sync.clock import HybridClock, stamp
+from core.sync.merge import Change, Entry, merge, value_of
+from core.sync.records import Records, book_of, materialize, snapshot
+from core.sync.target import SyncTarget
+
+LOG_FILE = re.compile(r"^([A-Za-z0-9_]{4,64})-(\d{8})\.jsonl$")
+BOOK_FILE = re.compile(r"^([0-9a-f]{16,128})\.([a-z0-9]{1,8})$")
+MAX_BOOK_BYTES = 200 * 1024 * 1024
+UNEDITED = stamp(0, 0)  # what a book's file says, before any edit: older than every edit
+
+
+@dataclass
+class SyncReport:
+    """What one sync did, for the status line and ``quire sync --json``."""
+
+    device: str
+    target: str
+    sent: int = 0  # changes written to the target
+    received: int = 0  # changes from other devices that changed something here
+    files_read: int = 0
+    books_sent: list[str] = field(default_factory=list)
+    books_received: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    finished_at: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class Syncer:
+    """Syncs one library with one target."""
+
+    def __init__(
+        self,
+        library: Library,
+        annotations: Annotations,
+        target: SyncTarget,
+        *,
+        import_bytes: Callable[[bytes, str], object] | None = None,
+        book_files: bool = True,
+        max_book_bytes: int = MAX_BOOK_BYTES,
+        wall: Callable[[], float] = time.time,
+    ) -> None:
+        self.library = library
+        self.annotations = annotations
+        self.target = target
+        self.import_bytes = import_bytes
+        self.book_files = book_files and import_bytes is not None
+        self.max_book_bytes = max_book_bytes
+        self.wall = wall
+        self.device = self._meta("device") or self._new_device()
+
+    # -- bookkeeping --------------------------------------------------------------------------------
+    def _meta(self, name: str) -> str | None:
+        row = self.library.conn.execute("SELECT value FROM sync_meta WHERE name = ?", (name,)).fetchone()
+        return str(row[0]) if row else None
+
+    def _set_meta(self, conn: Any, name: str, value: str) -> None:
+        conn.execute("INSERT OR REPLACE INTO sync_meta VALUES (?, ?)", (name, value))
+
+    def _new_device(self) -> str:
+        device = secrets.token_hex(6)
+        with self.library.transaction() as conn:
+            self._set_meta(conn, "device", device)
+        return device
+
+    def _entries(self) -> dict[str, Entry]:
+        return {r[0]: json.loads(r[1]) for r in self.library.conn.execute("SELECT key, entry FROM sync_state")}
+
+    def merged(self) -> Records:
+        """The merged state: every record as all devices' changes so far make it."""
+        return {key: value_of(key, entry) for key, entry in self._entries().items()}
+
+    def _fold(self, conn: Any, entries: dict[str, Entry], changes: list[Change], clock: HybridClock) -> int:
+        """Merge changes into the stored state (in the caller's transaction); how many changed something."""
+        altered = 0
+        for change in changes:
+            clock.observe(change.stamp)
+            folded = merge(entries.get(change.key), change)
+            if folded is not None:
+                entries[change.key] = folded
+                conn.execute(
+                    "INSERT OR REPLACE INTO sync_state VALUES (?, ?)",
+                    (change.key, json.dumps(folded, ensure_ascii=False)),
+                )
+                altered += 1
+        return altered
+
+    # -- one sync -----------------------------------------------------------------------------------
+    def run(self) -> SyncReport:
+        report = SyncReport(self.device, self.target.name)
+        clock = HybridClock(self._meta("clock"), self.wall)
+        entries = self._entries()
+        self._record_local_changes(entries, clock)
+        self._pull(entries, clock, report)
+        local = snapshot(self.library, self.annotations)[0]
+        report.warnings += materialize(self.library, self.annotations, self.merged(), local)
+        self._push(report)
+        if self.book_files:
+            self._books(report, clock)
+        with self.library.transaction() as conn:
+            self._set_meta(conn, "clock", clock.value)
+            self._set_meta(conn, "local_books", json.dumps(sorted(b.content_hash for b in self.library.books())))
+            report.finished_at = now()
+            self._set_meta(conn, "last_report", json.dumps(report.to_dict(), ensure_ascii=False))
+        return report
+
+    def status(self) -> dict[str, Any]:
+        """The last sync's report, what waits to be sent, and this device's name."""
+        last = self._meta("last_report")
+        waiting = self.library.conn.execute("SELECT COUNT(*) FROM sync_outbox").fetchone()[0]
+        return {"device": self.device, "target": self.target.name, "unsent_files": waiting,
+                "last": json.loads(last) if last else None}  # fmt: skip
+
+    def _record_local_changes(self, entries: dict[str, Entry], clock: HybridClock) -> None:
+        """What the reader changed here since the last sync becomes changes in the outbox."""
+        base = {key: value_of(key, entry) for key, entry in entries.items()}
+        local, seconds, defaults = snapshot(self.library, self.annotations)
+        here = {book_of(key) for key in local if key.startswith("book/")}
+        before = set(json.loads(self._meta("local_books") or "[]"))
+        values: dict[str, dict[str, Any]] = {}
+        for key, value in local.items():
+            if key.startswith("furthest/"):
+                known = base.get(key)
+                if known is None or value["ordinal"] > known["ordinal"]:
+                    values[key] = value
+                elif value["ordinal"] < known["ordinal"]:
+                    values[key] = {**value, "reset": True}  # "I haven't read past here"
+            elif key in defaults:
+                if key not in base:
+                    values[key] = value  # stamped as old as can be, below: any edit anywhere wins over it
+            elif base.get(key) != value:
+                values[key] = value
+        for key, value in base.items():  # removed here: a tombstone
+            kind, h = key.split("/")[0], book_of(key)
+            if key in local or not value.get("present", False):
+                continue
+            if (kind in ("bookmark", "highlight", "tag") and h in here) or (kind == "book" and h in before - here):
+                values[key] = {**value, "present": False}
+        for h, total in seconds.items():  # this device's share of the reading time
+            others = sum(
+                v["seconds"] for k, v in base.items() if k.startswith(f"time/{h}/") and not k.endswith(self.device)
+            )
+            mine = round(max(0.0, total - others), 1)
+            if abs(mine - base.get(f"time/{h}/{self.device}", {}).get("seconds", 0.0)) > 0.5:
+                values[f"time/{h}/{self.device}"] = {"seconds": mine}
+        if not values:
+            return
+        changes = [
+            Change(key, UNEDITED if key in defaults else clock.tick(), self.device, value)
+            for key, value in sorted(values.items())
+        ]
+        body = "".join(change.to_line() + "\n" for change in changes).encode("utf-8")
+        with self.library.transaction() as conn:
+            seq = int(self._meta("seq") or 0) + 1
+            conn.execute("INSERT INTO sync_outbox VALUES (?, ?)", (seq, body))
+            self._set_meta(conn, "seq", str(seq))
+            self._fold(conn, entries, changes, clock)
+            self._set_meta(conn, "clock", clock.value)
+
+    def _pull(self, entries: dict[str, Entry], clock: HybridClock, report: SyncReport) -> None:
+        """Read and merge the other devices' log files not applied yet."""
+        seen = {r[0] for r in self.library.conn.execute("SELECT name FROM sync_seen")}
+        for name in sorted(self.target.list("log")):
+            if name in seen:
+                continue
+            match = LOG_FILE.match(name)
+            if match is None:
+                report.warnings.append(f"skipped log/{name}: not a file Quire writes")
+                self._mark_seen(name)
+                continue
+            if match.group(1) == self.device:
+                continue  # one of ours: sent from the outbox, known here already
+            changes, bad = [], 0
+            data = self.target.read(f"log/{name}")
+            for line in data.decode("utf-8", errors="replace").splitlines():
+                try:
+                    changes.append(Change.from_line(line))
+                except ValueError:
+                    bad += 1
+            if bad:
+                report.warnings.append(f"skipped {bad} unreadable line(s) of log/{name}")
+            with self.library.transaction() as conn:
+                report.received += self._fold(conn, entries, changes, clock)
+                conn.execute("INSERT OR IGNORE INTO sync_seen VALUES (?, ?)", (name, now()))
+                self._set_meta(conn, "clock", clock.value)
+            report.files_read += 1
+
+    def _mark_seen(self, name: str) -> None:
+        with self.library.transaction() as conn:
+            conn.execute("INSERT OR IGNORE INTO sync_seen VALUES (?, ?)", (name, now()))
+
+    def _push(self, report: SyncReport) -> None:
+        """Write the outbox to the target; each file is removed from it only once it is in place there."""
+        for seq, body in self.library.conn.execute("SELECT seq, body FROM sync_outbox ORDER BY seq").fetchall():
+            self.target.write(f"log/{self.device}-{seq:08d}.jsonl", bytes(body))
+            with self.library.transaction() as conn:
+                conn.execute("DELETE FROM sync_outbox WHERE seq = ?", (seq,))
+            report.sent += bytes(body).count(b"\n")
+
+    def _books(self, report: SyncReport, clock: HybridClock) -> None:
+        """Send the book files the target lacks; import those only other devices have."""
+        remote = self.target.list("files")
+        held = {m.group(1): name for name in remote if (m := BOOK_FILE.match(name))}
+        for book in self.library.books():
+            if book.content_hash in held or book.file_size > self.max_book_bytes:
+                continue
+            path = self.library.file_path(book.id)
+            self.target.write(f"files/{book.content_hash}{path.suffix.lower()}", path.read_bytes())
+            report.books_sent.append(book.title)
+        here = {b.content_hash for b in self.library.books()}
+        merged = self.merged()
+        wanted = [
+            book_of(key)
+            for key, value in merged.items()
+            if key.startswith("book/") and value.get("present") and book_of(key) not in here
+        ]
+        for h in wanted:
+            if h not in held or remote[held[h]] > self.max_book_bytes:
+                continue
+            assert self.import_bytes is not None
+            title = merged.get(f"meta/{h}", {}).get("title", h[:12])
+            self.import_bytes(self.target.read(f"files/{held[h]}"), f"{title}.{held[h].rsplit('.', 1)[1]}")
+            report.books_received.append(str(title))
+        if report.books_received:  # their notes and places arrived before them: show them now
+            local = snapshot(self.library, self.annotations)[0]
+            report.warnings += materialize(self.library, self.annotations, merged, local)

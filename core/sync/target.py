@@ -1,0 +1,183 @@
+"""Where devices meet: a folder (Syncthing, Dropbox, a network share) or a WebDAV server, with no server logic.
+
+A target only lists, reads and writes whole files. A file is written under a temporary name and then moved
+into place, so a reader sees it complete or not at all, and two devices never write the same name.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import secrets
+import urllib.parse
+from pathlib import Path
+from typing import Protocol
+
+import httpx
+from lxml import etree
+
+from core.errors import LocalOnlyError, SyncError, SyncRefused, SyncStorageFull, SyncUnavailable
+from core.network_policy import is_local_host
+
+FOLDERS = ("log", "files", "tmp")
+TIMEOUT = 30.0
+
+
+class SyncTarget(Protocol):
+    """The few operations sync needs from a place every device can reach."""
+
+    name: str
+
+    def prepare(self) -> None:
+        """Create the folders sync writes to (once, at setup)."""
+
+    def list(self, folder: str) -> dict[str, int]:
+        """File names in ``folder`` and their sizes (an empty dict when the folder is missing)."""
+
+    def read(self, path: str) -> bytes: ...
+
+    def write(self, path: str, data: bytes) -> None:
+        """Write ``data`` whole at ``path``: under a temporary name first, then moved into place."""
+
+
+class FolderTarget:
+    """A folder on this computer (which another program may sync elsewhere)."""
+
+    def __init__(self, root: Path | str) -> None:
+        self.root = Path(root).expanduser()
+        self.name = str(self.root)
+
+    def prepare(self) -> None:
+        if not self.root.is_dir():
+            raise SyncUnavailable(f"the sync folder {self.root} does not exist")
+        for folder in FOLDERS:
+            (self.root / folder).mkdir(exist_ok=True)
+
+    def list(self, folder: str) -> dict[str, int]:
+        place = self.root / folder
+        if not self.root.is_dir():
+            raise SyncUnavailable(f"the sync folder {self.root} is not there (unplugged, or moved?)")
+        if not place.is_dir():
+            return {}
+        return {p.name: p.stat().st_size for p in place.iterdir() if p.is_file()}
+
+    def read(self, path: str) -> bytes:
+        try:
+            return (self.root / path).read_bytes()
+        except OSError as error:
+            raise SyncUnavailable(f"could not read {path} in {self.root}: {error.strerror or error}") from error
+
+    def write(self, path: str, data: bytes) -> None:
+        temporary = self.root / "tmp" / f"{secrets.token_hex(8)}.part"
+        try:
+            temporary.parent.mkdir(parents=True, exist_ok=True)
+            with open(temporary, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            (self.root / path).parent.mkdir(parents=True, exist_ok=True)
+            os.replace(temporary, self.root / path)
+        except OSError as error:
+            temporary.unlink(missing_ok=True)
+            if error.errno == 28:  # ENOSPC
+                raise SyncStorageFull(f"the sync folder {self.root} is full") from error
+            raise SyncUnavailable(f"could not write {path} in {self.root}: {error.strerror or error}") from error
+
+
+class WebDavTarget:
+    """A WebDAV folder (Nextcloud, ownCloud, Nutstore, a NAS): PROPFIND, GET, PUT, MOVE and MKCOL only."""
+
+    def __init__(self, url: str, user: str = "", password: str = "", *, transport: httpx.BaseTransport | None = None):
+        self.url = url if url.endswith("/") else url + "/"
+        self.name = self.url
+        auth = httpx.BasicAuth(user, password) if user else None
+        self.client = httpx.Client(auth=auth, timeout=TIMEOUT, transport=transport, follow_redirects=False)
+
+    def close(self) -> None:
+        self.client.close()
+
+    def _request(self, method: str, path: str, **options: object) -> httpx.Response:
+        url = urllib.parse.urljoin(self.url, urllib.parse.quote(path))
+        try:
+            response = self.client.request(method, url, **options)  # type: ignore[arg-type]
+        except httpx.TimeoutException as error:
+            raise SyncUnavailable(f"the sync server at {self.url} did not answer in time") from error
+        except httpx.HTTPError as error:
+            raise SyncUnavailable(f"could not reach the sync server at {self.url} ({type(error).__name__})") from error
+        status = response.status_code
+        if status in (401, 403):
+            raise SyncRefused(f"the sync server refused the user name or password ({status})")
+        if status == 507:
+            raise SyncStorageFull("the sync server is out of space (507)")
+        return response
+
+    def _check(self, response: httpx.Response, what: str) -> None:
+        if response.status_code >= 300:
+            raise SyncError(f"the sync server answered {response.status_code} to {what}")
+
+    def prepare(self) -> None:
+        root = self._request("PROPFIND", "", headers={"Depth": "0"})
+        if root.status_code == 404:
+            raise SyncUnavailable(f"there is no folder at {self.url}: create it on the server first")
+        self._check(root, "a look at the folder")
+        for folder in FOLDERS:
+            made = self._request("MKCOL", folder + "/")
+            if made.status_code not in (201, 405):  # 405: it exists already
+                self._check(made, f"creating {folder}/")
+
+    def list(self, folder: str) -> dict[str, int]:
+        response = self._request("PROPFIND", folder + "/", headers={"Depth": "1"})
+        if response.status_code == 404:
+            return {}
+        self._check(response, f"listing {folder}/")
+        try:
+            tree = etree.fromstring(response.content, etree.XMLParser(resolve_entities=False, no_network=True))
+        except etree.XMLSyntaxError as error:
+            raise SyncError(f"the sync server sent a listing that is not WebDAV XML ({error})") from error
+        found: dict[str, int] = {}
+        namespace = {"d": "DAV:"}
+        for item in tree.findall("d:response", namespace):
+            href = item.findtext("d:href", default="", namespaces=namespace)
+            name = urllib.parse.unquote(href.rstrip("/").rsplit("/", 1)[-1])
+            if href.endswith("/") or item.find(".//d:collection", namespace) is not None:
+                continue
+            size = item.findtext(".//d:getcontentlength", default="0", namespaces=namespace)
+            found[name] = int(size) if size.isdigit() else 0
+        return found
+
+    def read(self, path: str) -> bytes:
+        response = self._request("GET", path)
+        self._check(response, f"reading {path}")
+        return response.content
+
+    def write(self, path: str, data: bytes) -> None:
+        temporary = f"tmp/{secrets.token_hex(8)}.part"
+        self._check(self._request("PUT", temporary, content=data), f"writing {path}")
+        destination = urllib.parse.urljoin(self.url, urllib.parse.quote(path))
+        self._check(
+            self._request("MOVE", temporary, headers={"Destination": destination, "Overwrite": "T"}),
+            f"moving {path} into place",
+        )
+
+
+def open_target(where: str, user: str = "", password: str = "", *, local_only: bool = False) -> SyncTarget:
+    """The target a user typed: an http(s) URL or a folder. HTTPS is required except for this computer and
+    private networks; in local-only mode only a folder or a server on this computer is allowed."""
+    if "://" not in where:
+        return FolderTarget(where)
+    parts = urllib.parse.urlsplit(where)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise SyncError(f"a sync target is a folder or an http(s) URL, not {where!r}")
+    host = parts.hostname
+    if local_only and not is_local_host(host):
+        raise LocalOnlyError(f"local-only mode is on: sync may use a folder or a server on this computer, not {host}")
+    if parts.scheme == "http" and not (is_local_host(host) or _private(host)):
+        raise SyncError(f"use https:// for {host}: a password must not cross the internet in the clear")
+    return WebDavTarget(where, user, password)
+
+
+def _private(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_private
+    except ValueError:
+        return host.endswith(".local") or host.endswith(".lan")

@@ -1,0 +1,233 @@
+"""Sync through a folder and a real WebDAV server: edits on every device survive, in any order, through faults."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+from pathlib import Path
+
+import pytest
+from conftest import book_path
+from dbkit import inside
+
+from core.errors import SyncError
+from core.services import Quire
+from core.sync import FolderTarget, Syncer
+from core.sync.records import snapshot
+
+ALICE = book_path("en/epubjs-alice.epub")
+MINIMAL = book_path("minimal/epubcheck-minimal.epub")
+
+
+def device(tmp_path: Path, name: str, target: Path, *books: Path) -> Quire:
+    quire = Quire(tmp_path / name)
+    quire.import_paths(list(books))
+    quire.sync_setup(str(target))
+    return quire
+
+
+def digest(quire: Quire) -> str:
+    """The synced part of a library: books, titles, places, reading time, bookmarks, highlights, tags."""
+    records = snapshot(inside(quire, "library"), inside(quire, "annotations"))[0]
+    return hashlib.sha256(json.dumps(records, sort_keys=True).encode()).hexdigest()
+
+
+def test_two_devices_share_notes_places_tags_and_the_book_itself(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    phone = device(tmp_path, "phone", shared, ALICE)
+    desk = device(tmp_path, "desk", shared)  # the book is not on this one yet
+    phone.add_highlight(1, "3.2:0", "3.2:40", "green", "the rabbit hole")
+    phone.add_bookmark(1, "4.3")
+    phone.tag(1, "童话 / fairy tales")
+    phone.edit_book(1, title="Alice in Wonderland")
+    phone.save_position(1, "5.4", read_seconds=600)
+    sent = phone.sync()
+    assert sent["sent"] > 5 and sent["books_sent"] == ["Alice in Wonderland"]
+    got = desk.sync()
+    assert got["books_received"] == ["Alice in Wonderland"] and got["received"] > 5
+    [book] = desk.books()
+    assert book.title == "Alice in Wonderland" and book.tags == ["童话 / fairy tales"]
+    [highlight] = desk.highlights(book.id)
+    assert (str(highlight.start), highlight.color, highlight.note) == ("3.2:0", "green", "the rabbit hole")
+    assert [str(b.locator) for b in desk.bookmarks(book.id)] == ["4.3"]
+    position = desk.position(book.id)
+    assert str(position.locator) == "5.4" and str(position.furthest) == "5.4" and position.reading_seconds == 600
+    assert digest(desk) == digest(phone)
+
+
+def test_offline_edits_on_both_devices_both_survive_in_either_order(tmp_path: Path) -> None:
+    for first, second in (("a", "b"), ("b", "a")):
+        shared = tmp_path / f"shared-{first}"
+        shared.mkdir()
+        devices = {name: device(tmp_path / first, name, shared, ALICE) for name in ("a", "b")}
+        for quire in devices.values():
+            quire.sync()
+        devices["a"].add_highlight(1, "3.2:0", "3.2:10", "yellow", "from a")
+        devices["b"].add_highlight(1, "4.2:0", "4.2:10", "pink", "from b")
+        devices["a"].tag(1, "read on the train")
+        devices["b"].save_position(1, "6.1", read_seconds=120)
+        devices["a"].save_position(1, "2.1", read_seconds=60)
+        for name in (first, second, first):
+            devices[name].sync()
+        for quire in devices.values():
+            notes = sorted(h.note for h in quire.highlights(1))
+            assert notes == ["from a", "from b"] and quire.books()[0].tags == ["read on the train"]
+            position = quire.position(1)
+            assert str(position.furthest) == "6.1"  # the furthest place is the furthest of both
+            assert position.reading_seconds == 180  # each device's reading time counts once
+        assert digest(devices["a"]) == digest(devices["b"])
+
+
+def test_three_devices_converge_in_every_sync_order(tmp_path: Path) -> None:
+    for number, order in enumerate(itertools.permutations("abc")):
+        shared = tmp_path / f"s{number}"
+        shared.mkdir()
+        devices = {name: device(tmp_path / f"r{number}", name, shared, ALICE) for name in "abc"}
+        devices["a"].add_highlight(1, "3.2:0", "3.2:10", "yellow", "a")
+        devices["b"].add_bookmark(1, "4.3")
+        devices["c"].edit_book(1, title="Alice (c)")
+        for name in (*order, *order):
+            devices[name].sync()
+        digests = {digest(quire) for quire in devices.values()}
+        assert len(digests) == 1, order
+        assert devices[order[0]].books()[0].title == "Alice (c)"
+
+
+def test_a_note_edited_on_two_devices_keeps_the_later_edit_and_deletions_travel(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    clock = {"now": 1_800_000_000.0}
+    a, b = device(tmp_path, "a", shared, ALICE), device(tmp_path, "b", shared, ALICE)
+    a.add_highlight(1, "3.2:0", "3.2:10", "yellow", "first")
+    a.add_bookmark(1, "4.3")
+    a.sync(), b.sync()
+    b.update_highlight(b.highlights(1)[0].id, note="edited on b")
+    b.sync()
+    a.update_highlight(a.highlights(1)[0].id, note="edited on a, later")
+    a.sync(), b.sync()
+    assert [h.note for h in b.highlights(1)] == ["edited on a, later"] == [h.note for h in a.highlights(1)]
+    b.remove_bookmark(b.bookmarks(1)[0].id)
+    b.remove_highlight(b.highlights(1)[0].id)
+    b.sync(), a.sync()
+    assert a.bookmarks(1) == [] and a.highlights(1) == []
+    assert clock  # (the stamps follow the wall clock; see the clock tests for skewed clocks)
+
+
+def test_moving_the_furthest_place_back_holds_on_every_device(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    a, b = device(tmp_path, "a", shared, ALICE), device(tmp_path, "b", shared, ALICE)
+    a.save_position(1, "8.5")
+    a.sync(), b.sync()
+    assert str(b.position(1).furthest) == "8.5"
+    b.save_position(1, "3.1", reading=False)  # a jump back to reread
+    b.set_furthest(1)  # "I haven't read past here"
+    b.sync(), a.sync()
+    assert str(a.position(1).furthest) == "3.1" and str(b.position(1).furthest) == "3.1"
+    a.save_position(1, "4.1")  # reading on from there
+    a.sync(), b.sync()
+    assert str(b.position(1).furthest) == "4.1"
+
+
+def test_a_removed_book_is_removed_everywhere(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    a, b = device(tmp_path, "a", shared, ALICE), device(tmp_path, "b", shared, ALICE)
+    a.sync(), b.sync()
+    b.remove(1)
+    b.sync(), a.sync()
+    assert a.books() == [] and b.books() == []
+    a.import_paths([ALICE])  # brought back later: it returns everywhere
+    a.sync(), b.sync()
+    assert [book.title for book in b.books()] == ["Alice's Adventures in Wonderland"]
+
+
+def test_nothing_new_costs_one_listing_per_folder_and_a_change_costs_its_size(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    a = device(tmp_path, "a", shared, ALICE)
+    a.sync()
+    calls: list[str] = []
+    target = CountingTarget(FolderTarget(shared), calls)
+    syncer = Syncer(inside(a, "library"), inside(a, "annotations"), target, import_bytes=a.import_bytes)
+    syncer.run()
+    assert calls == ["list log", "list files"]  # nothing new: two small listings, no file read or written
+    calls.clear()
+    a.add_bookmark(1, "4.3")
+    report = syncer.run()
+    assert report.sent == 1 and [c for c in calls if c.startswith("write")] == ["write log"]
+    written = max((shared / "log").iterdir(), key=lambda p: p.stat().st_mtime_ns)
+    assert written.stat().st_size < 300  # one change: one short line
+
+
+def test_foreign_and_truncated_files_are_skipped_with_a_warning(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    a, b = device(tmp_path, "a", shared, ALICE), device(tmp_path, "b", shared, ALICE)
+    a.add_highlight(1, "3.2:0", "3.2:10", "yellow", "kept")
+    a.sync()
+    (shared / "log" / "notes.txt").write_text("someone else's file")
+    (shared / "log" / "ffffffffffff-00000001.jsonl").write_bytes(b'{"k": "highlight/x", "t": "0000')  # cut short
+    (shared / "log" / "eeeeeeeeeeee-00000001.jsonl").write_bytes(b"\xff\xfe garbage \x00")
+    report = b.sync()
+    assert any("notes.txt" in w for w in report["warnings"])
+    assert any("ffffffffffff-00000001.jsonl" in w for w in report["warnings"])
+    assert [h.note for h in b.highlights(1)] == ["kept"]
+
+
+@pytest.mark.parametrize("fail_at", range(6))  # list, read, write the log; list, write, read book files
+def test_a_sync_cut_at_any_step_is_completed_by_the_next_one(tmp_path: Path, fail_at: int) -> None:
+    """The sync dies at its n-th read or write of the target (a dropped connection, the app killed there)."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    a, b = device(tmp_path, "a", shared, ALICE), device(tmp_path, "b", shared)
+    a.add_highlight(1, "3.2:0", "3.2:10", "yellow", "from a")
+    a.sync()
+    b.import_paths([MINIMAL])
+    b.add_highlight(1, "0.1:0", "0.1:4", "pink", "from b")
+    calls: list[str] = []
+    broken = CountingTarget(FolderTarget(shared), calls, fail_at=fail_at)
+    syncer = Syncer(inside(b, "library"), inside(b, "annotations"), broken, import_bytes=b.import_bytes)
+    try:
+        syncer.run()
+    except SyncError:
+        pass
+    else:
+        raise AssertionError(f"the sync made fewer than {fail_at + 1} reads and writes: {calls}")
+    minimal = next(book for book in b.books() if book.title == "Minimal EPUB 3.0")
+    assert [h.note for h in b.highlights(minimal.id)] == ["from b"]  # nothing saved here is lost
+    b.sync(), a.sync(), b.sync()
+    assert digest(a) == digest(b)
+    assert sorted(h.note for book in a.books() for h in a.highlights(book.id)) == ["from a", "from b"]
+    names = [p.name for p in (shared / "log").iterdir()]
+    assert len(names) == len(set(names)) and not list((shared / "tmp").iterdir())  # no half-written file left
+
+
+class CountingTarget:
+    """A target that records each operation and can fail at the n-th one (as a cut connection would)."""
+
+    def __init__(self, inner: FolderTarget, calls: list[str], fail_at: int | None = None) -> None:
+        self.inner, self.calls, self.fail_at = inner, calls, fail_at
+        self.name = inner.name
+
+    def _count(self, what: str) -> None:
+        self.calls.append(what)
+        if self.fail_at is not None and len(self.calls) - 1 == self.fail_at:
+            raise SyncError(f"cut at {what}")
+
+    def prepare(self) -> None:
+        self.inner.prepare()
+
+    def list(self, folder: str) -> dict[str, int]:
+        self._count(f"list {folder}")
+        return self.inner.list(folder)
+
+    def read(self, path: str) -> bytes:
+        self._count(f"read {path.split('/')[0]}")
+        return self.inner.read(path)
+
+    def write(self, path: str, data: bytes) -> None:
+        self._count(f"write {path.split('/')[0]}")
+        self.inner.write(path, data)
