@@ -311,6 +311,54 @@ def cmd_ask(quire: Quire, args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def cmd_sync(quire: Quire, args: argparse.Namespace) -> int:
+    """``sync setup TARGET``, ``sync status`` or ``sync`` (send and receive now)."""
+    secrets = args.platform.secrets
+    if args.action == "setup":
+        if not args.target:
+            raise QuireError("say where to sync: quire sync setup https://dav.example.com/quire/ (or a folder)")
+        password = None
+        if "://" in args.target and args.user:
+            password = os.environ.get("QUIRE_SYNC_PASSWORD")
+            if password is None:
+                import getpass
+
+                password = getpass.getpass(f"password for {args.user} at {args.target}: ")
+        status = quire.sync_setup(args.target, args.user or "", password, secrets, book_files=not args.no_book_files)
+        if args.json:
+            _print_json(status)
+        else:
+            print(f"sync is set up: {status['target']} (this device is {status['device']}); run 'quire sync'")
+        return 0
+    if args.target:
+        raise QuireError(f"'{args.target}' is not understood here: quire sync [status | setup TARGET]")
+    if args.action == "status":
+        status = quire.sync_status(secrets)
+        if args.json:
+            _print_json(status)
+            return 0
+        last = status["last"]
+        print(f"target: {status['target']}  device: {status['device']}  unsent change files: {status['unsent_files']}")
+        print(
+            f"last sync: {last['finished_at']}, sent {last['sent']}, received {last['received']}"
+            if last
+            else "never synced"
+        )
+        return 0
+    report = quire.sync(secrets)
+    if args.json:
+        _print_json(report)
+    else:
+        print(f"sent {report['sent']} change(s), received {report['received']} from {report['files_read']} file(s)")
+        for title in report["books_sent"]:
+            print(f"  book sent: {title}")
+        for title in report["books_received"]:
+            print(f"  book received: {title}")
+        for warning in report["warnings"]:
+            print(f"  warning: {warning}", file=sys.stderr)
+    return 0
+
+
 def cmd_export(quire: Quire, args: argparse.Namespace) -> int:
     fmt = "json" if args.json else args.format
     text = quire.export(args.book, fmt)
@@ -421,6 +469,11 @@ def build_parser() -> argparse.ArgumentParser:
         type=_endpoint,
         help="endpoint (defaults per provider); the API key comes from the keyring or the environment",
     )
+    p = add("sync", cmd_sync, "sync places, notes and books with your other devices (a folder or WebDAV)")
+    p.add_argument("action", nargs="?", choices=["setup", "status"], help="without one: sync now")
+    p.add_argument("target", nargs="?", help="with setup: an https:// WebDAV folder, or a folder on this computer")
+    p.add_argument("--user", help="the WebDAV user; the password comes from $QUIRE_SYNC_PASSWORD or a prompt")
+    p.add_argument("--no-book-files", action="store_true", help="sync places and notes only, not the book files")
     p = add("export", cmd_export, "export a book's highlights and notes")
     p.add_argument("book")
     p.add_argument("--format", choices=["md", "json"], default="md")

@@ -168,3 +168,35 @@ def test_edit_sets_title_and_authors_and_find_then_knows_the_book(
     code, _, err = run(capsys, "edit", "1", "--title", "  ", *lib)
     assert code != 0 and "needs a title" in err
     assert run(capsys, "edit", "1", *lib)[0] != 0  # nothing to change: says what to write
+
+
+def test_sync_setup_sync_and_status_through_webdav(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch
+) -> None:
+    from davkit import PASSWORD, USER, dav_server
+
+    from platform_adapters.memory import memory_platform
+
+    phone, desk = memory_platform(tmp_path / "p"), memory_platform(tmp_path / "d")
+    monkeypatch.setenv("QUIRE_SYNC_PASSWORD", PASSWORD)
+    with dav_server(tmp_path / "dav") as url:
+        for where, platform in (("phone", phone), ("desk", desk)):
+            library = str(tmp_path / where)
+            assert main(["--library", library, "sync", "setup", url, "--user", USER], platform) == 0
+            assert "sync is set up" in capsys.readouterr().out
+        main(["--library", str(tmp_path / "phone"), "import", str(book_path("en/epubjs-alice.epub"))], phone)
+        main(["--library", str(tmp_path / "phone"), "position", "1", "7.2"], phone)
+        capsys.readouterr()
+        assert main(["--library", str(tmp_path / "phone"), "sync", "--json"], phone) == 0
+        sent = json.loads(capsys.readouterr().out)
+        assert sent["sent"] >= 3 and sent["books_sent"] == ["Alice's Adventures in Wonderland"]
+        assert main(["--library", str(tmp_path / "desk"), "sync"], desk) == 0
+        assert "book received: Alice's Adventures in Wonderland" in capsys.readouterr().out
+        assert main(["--library", str(tmp_path / "desk"), "position", "1", "--json"], desk) == 0
+        assert json.loads(capsys.readouterr().out)["current"] == "7.2"
+        assert main(["--library", str(tmp_path / "desk"), "sync", "status", "--json"], desk) == 0
+        status = json.loads(capsys.readouterr().out)
+        assert status["unsent_files"] == 0 and status["last"]["books_received"] and PASSWORD not in json.dumps(status)
+    code = main(["--library", str(tmp_path / "desk"), "sync"], desk)
+    err = capsys.readouterr().err
+    assert code == 1 and err.startswith("quire: error: ") and "could not reach" in err  # the server is gone

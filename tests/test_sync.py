@@ -231,3 +231,99 @@ class CountingTarget:
     def write(self, path: str, data: bytes) -> None:
         self._count(f"write {path.split('/')[0]}")
         self.inner.write(path, data)
+
+
+# -- a real WebDAV server -------------------------------------------------------------------------------------
+def dav_device(tmp_path: Path, name: str, url: str, *books: Path):
+    from davkit import PASSWORD, USER
+
+    from platform_adapters.memory import MemorySecrets
+
+    quire = Quire(tmp_path / name)
+    quire.import_paths(list(books))
+    secrets = MemorySecrets()
+    quire.sync_setup(url, USER, PASSWORD, secrets)
+    return quire, secrets
+
+
+def test_two_devices_sync_through_a_webdav_server_with_a_password(tmp_path: Path) -> None:
+    from davkit import PASSWORD, dav_server
+
+    with dav_server(tmp_path / "dav") as url:
+        (a, a_keys), (b, b_keys) = dav_device(tmp_path, "a", url, ALICE), dav_device(tmp_path, "b", url)
+        stored = b"".join(path.read_bytes() for path in (tmp_path / "a").glob("library.db*"))
+        assert PASSWORD.encode() not in stored and a_keys.get(f"quire-sync:{url}") == PASSWORD  # the secret store
+        a.add_highlight(1, "3.2:0", "3.2:10", "blue", "über den Fluss 过河")
+        assert a.sync(a_keys)["sent"] > 0
+        report = b.sync(b_keys)
+        assert report["books_received"] == ["Alice's Adventures in Wonderland"]
+        assert [h.note for h in b.highlights(b.books()[0].id)] == ["über den Fluss 过河"]
+        assert digest(a) == digest(b)
+        assert not list((tmp_path / "dav" / "quire" / "tmp").iterdir())  # every upload was moved into place
+
+
+def test_webdav_faults_give_typed_errors_and_the_next_sync_converges(tmp_path: Path) -> None:
+    from davkit import dav_server
+
+    from core.errors import SyncRefused, SyncStorageFull, SyncUnavailable
+    from core.sync import WebDavTarget
+
+    faults: list = []
+    with dav_server(tmp_path / "dav", faults) as url:
+        (a, a_keys), (b, b_keys) = dav_device(tmp_path, "a", url, ALICE), dav_device(tmp_path, "b", url, ALICE)
+        a.add_bookmark(1, "4.3")
+        faults[:] = [lambda env: ("status", "507 Insufficient Storage") if env["REQUEST_METHOD"] == "PUT" else None]
+        with pytest.raises(SyncStorageFull):
+            a.sync(a_keys)
+        faults[:] = [lambda env: ("status", "403 Forbidden")]
+        with pytest.raises(SyncRefused):
+            a.sync(a_keys)
+        faults[:] = [lambda env: ("cut", 10) if env["REQUEST_METHOD"] == "PUT" else None]
+        with pytest.raises(SyncUnavailable):  # the connection drops in the middle of an upload
+            a.sync(a_keys)
+        faults.clear()
+        a.sync(a_keys)  # the server is well again: the bookmark goes out
+        faults[:] = [lambda env: ("cut", 500) if env["REQUEST_METHOD"] == "GET" else None]
+        with pytest.raises(SyncUnavailable):  # the connection drops in the middle of a download
+            b.sync(b_keys)
+        faults.clear()
+        assert [str(m.locator) for m in a.bookmarks(1)] == ["4.3"]  # nothing lost on either side
+        a.sync(a_keys), b.sync(b_keys)
+        assert [str(m.locator) for m in b.bookmarks(1)] == ["4.3"] and digest(a) == digest(b)
+        wrong = Quire(tmp_path / "c")
+        with pytest.raises(SyncRefused):
+            wrong.sync_setup(url, "reader", "wrong password")
+        with pytest.raises(SyncUnavailable):
+            Quire(tmp_path / "d").sync_setup(url.replace("/quire/", "/missing/"), "reader", None, _keys(url))
+        faults[:] = [lambda env: ("stall", 2.0)]
+        slow = WebDavTarget(url, "reader", "x")
+        slow.client.timeout = 0.5
+        with pytest.raises(SyncUnavailable, match="did not answer in time"):
+            slow.list("log")
+        faults.clear()
+    with pytest.raises(SyncUnavailable, match="could not reach"):  # the server is down now
+        a.sync(a_keys)
+
+
+def _keys(url: str):
+    from davkit import PASSWORD
+
+    from platform_adapters.memory import MemorySecrets
+
+    keys = MemorySecrets()
+    keys.set(f"quire-sync:{url.replace('/quire/', '/missing/')}", PASSWORD)
+    return keys
+
+
+def test_plain_http_is_refused_beyond_this_network_and_local_only_allows_only_this_computer(tmp_path: Path) -> None:
+    from core.errors import LocalOnlyError
+    from core.sync import open_target
+
+    with pytest.raises(SyncError, match="use https://"):
+        open_target("http://dav.example.com/quire/")
+    assert open_target("http://192.168.1.20/dav/").name == "http://192.168.1.20/dav/"  # a NAS at home
+    assert open_target("https://dav.example.com/quire").name == "https://dav.example.com/quire/"
+    with pytest.raises(LocalOnlyError):
+        open_target("https://dav.example.com/quire/", local_only=True)
+    assert open_target("http://127.0.0.1:8080/", local_only=True)
+    assert isinstance(open_target(str(tmp_path), local_only=True), FolderTarget)
