@@ -237,6 +237,39 @@ STRINGS: dict[str, dict[str, str]] = {
     "settings.embedder.openai": {"en": "OpenAI-compatible endpoint", "zh": "OpenAI 兼容接口"},
     "settings.embedder.ollama": {"en": "Ollama", "zh": "Ollama"},
     "settings.models": {"en": "On-device models", "zh": "本机模型"},
+    "sync.title": {"en": "Sync", "zh": "同步"},
+    "sync.about": {
+        "en": "Your places, highlights, notes, bookmarks and tags (and the books themselves, if you like) travel "
+        "between your devices through a WebDAV folder (Nextcloud, a NAS…) or a folder another program syncs. "
+        "Settings, keys and chats stay on each device.",
+        "zh": "阅读位置、高亮、笔记、书签和标签（也可包括书本身）通过 WebDAV 文件夹（Nextcloud、NAS 等）"
+        "或由其他程序同步的文件夹在设备间同步。设置、密钥和对话留在各自的设备上。",
+    },
+    "sync.target": {"en": "WebDAV address or folder", "zh": "WebDAV 地址或文件夹"},
+    "sync.target.hint": {
+        "en": "https://cloud.example.com/remote.php/dav/files/me/Quire",
+        "zh": "https://网盘地址/Quire",
+    },
+    "sync.user": {"en": "User name", "zh": "用户名"},
+    "sync.password": {"en": "Password", "zh": "密码"},
+    "sync.password.kept": {"en": "Kept in the system's secret store", "zh": "已保存在系统的安全存储中"},
+    "sync.book_files": {"en": "Sync the book files too", "zh": "同时同步书籍文件"},
+    "sync.save": {"en": "Save and check", "zh": "保存并检查"},
+    "sync.now": {"en": "Sync now", "zh": "立即同步"},
+    "sync.checking": {"en": "Checking…", "zh": "正在检查……"},
+    "sync.running": {"en": "Syncing…", "zh": "正在同步……"},
+    "sync.ready": {
+        "en": "Ready: Quire syncs when you open or close a book.",
+        "zh": "已就绪：打开或合上书时会自动同步。",
+    },
+    "sync.done": {"en": "Synced at {when}: {what}.", "zh": "{when} 已同步：{what}。"},
+    "sync.sent": {"en": "sent {n} change(s)", "zh": "发送 {n} 项更改"},
+    "sync.received": {"en": "received {n}", "zh": "收到 {n} 项"},
+    "sync.books": {"en": "{n} book file(s)", "zh": "{n} 个书籍文件"},
+    "sync.warnings": {
+        "en": "({n} file(s) in the folder were not Quire's and were skipped.)",
+        "zh": "（文件夹中有 {n} 个非 Quire 文件，已跳过。）",
+    },
     "settings.model.for": {"en": "Search model for {languages} books", "zh": "用于{languages}书籍的搜索模型"},
     "settings.model.lang.en": {"en": "English", "zh": "英文"},
     "settings.model.lang.zh": {"en": "Chinese", "zh": "中文"},

@@ -10,6 +10,7 @@ import flet as ft
 from app.i18n import Translator
 from app.jobs import IndexLine
 from app.settings import FONTS, LAYOUTS, REMOTE_EMBEDDERS, THEMES, Settings, SettingsStore
+from app.sync_controller import SyncController
 from core.agent.provider_config import DEFAULT_BASE_URLS, PROVIDERS, ProviderConfig
 from core.errors import QuireError
 from core.services import Quire
@@ -300,6 +301,7 @@ def build_settings_screen(
     actions: AIActions | None = None,
     width: float = 1024,
     phone: bool = False,
+    sync: SyncController | None = None,
 ) -> ft.Control:
     """Every setting on one scrolling page (the phone-only ones on phones)."""
 
@@ -349,6 +351,11 @@ def build_settings_screen(
                         if quire is not None and actions is not None
                         else []
                     ),
+                    *(
+                        [ft.Divider(), section("sync.title"), *sync_controls(sync, t, actions.refresh)]
+                        if sync is not None and actions is not None
+                        else []
+                    ),
                 ],
                 spacing=10,
                 expand=True,
@@ -357,3 +364,49 @@ def build_settings_screen(
         ],
         expand=True,
     )
+
+
+def sync_controls(sync: SyncController, t: Translator, refresh: Callable[[], None]) -> list[ft.Control]:
+    """Where to sync (a WebDAV folder or a folder here), the password (kept in the secret store), book files on
+    or off, check and save, sync now, and the last sync's status line."""
+    current = sync.configured or {}
+    target = ft.TextField(
+        label=t("sync.target"), value=current.get("target", ""), hint_text=t("sync.target.hint"), width=420
+    )
+    user = ft.TextField(label=t("sync.user"), value=current.get("user", ""), width=420)
+    password = ft.TextField(
+        label=t("sync.password"), password=True, can_reveal_password=True, width=420,
+        hint_text=t("sync.password.kept") if current else "",
+    )  # fmt: skip
+    files = ft.Switch(label=t("sync.book_files"), value=current.get("book_files", True))
+    status = ft.Text(sync.status, size=12, color=None if sync.ok else ft.Colors.ERROR)
+
+    def show(text: str, ok: bool) -> None:
+        status.value, status.color = text, None if ok else ft.Colors.ERROR
+        refresh()
+
+    def save(e: ft.Event) -> None:
+        show(t("sync.checking"), True)
+        sync.setup(target.value or "", user.value or "", password.value or None, bool(files.value))
+        password.value = ""
+        show(sync.status, sync.ok)
+
+    def now(e: ft.Event) -> None:
+        if sync.start("now"):
+            show(t("sync.running"), True)
+
+    return [
+        ft.Text(t("sync.about"), size=12, color=ft.Colors.ON_SURFACE_VARIANT),
+        target,
+        user,
+        password,
+        files,
+        ft.Row(
+            [
+                ft.FilledButton(t("sync.save"), icon=ft.Icons.CLOUD_DONE_OUTLINED, on_click=save),
+                ft.OutlinedButton(t("sync.now"), icon=ft.Icons.SYNC, on_click=now, disabled=not current),
+            ],
+            wrap=True,
+        ),
+        status,
+    ]

@@ -25,6 +25,7 @@ from app.reader_model import ReaderViewModel
 from app.reading import ReaderController
 from app.settings import Settings, SettingsStore
 from app.settings_page import AIActions, build_settings_screen
+from app.sync_controller import SyncController
 from app.theme import apply_theme
 from core.agent.provider_config import ProviderConfig
 from core.errors import BookNotFoundError, QuireError
@@ -74,6 +75,7 @@ class QuireApp:
         self.books = LibraryController(self)
         self.reading = ReaderController(self)
         self.chat = ChatController(self._chat_context())  # the chat panel of the open book
+        self.sync = SyncController(quire, self.store.secrets, lambda: self.t, self._synced)
         self.device = ReadingDevice(page, lambda: self.on_phone)  # wake lock and haptics on phones
         self.screens: dict[str, Callable[[], ft.Control]] = {
             "library": self.books.view,
@@ -154,6 +156,7 @@ class QuireApp:
             actions=self._ai_actions(),
             width=self.width,
             phone=self.on_phone,
+            sync=self.sync,
         )
 
     def _chat_context(self) -> ChatContext:
@@ -286,10 +289,21 @@ class QuireApp:
     def open_book(self, book_id: int) -> None:
         self.reading.open(book_id)
         self.go("reader")
+        self.sync.start("open")  # notes and places from the other devices (when sync is set up)
 
     def close_book(self) -> None:
         self.reading.close()
         self.go_library()
+        self.sync.start("close")  # where the reader stopped, for the other devices
+
+    def _synced(self, brought: bool) -> None:
+        """A sync ended (in its worker): show its status on Settings, and what it brought anywhere else."""
+
+        async def redraw() -> None:
+            if self.screen == "settings" or brought:  # new notes, places or books: drawn from a fresh read
+                self.render()
+
+        self.page.run_task(redraw)
 
     async def export_notes(self, model: NotesViewModel) -> None:
         """Save the notes as Markdown: the share sheet on a phone (the app's own folder is out of the reader's
@@ -374,6 +388,8 @@ class QuireApp:
         """Save the reading place when the app goes to the background: a phone may end it there without notice."""
         if event.state in BACKGROUND_STATES and self.reader is not None:
             self.reader.save_position()
+        if event.state in (ft.AppLifecycleState.PAUSE, ft.AppLifecycleState.RESUME):
+            self.sync.start(event.state.value)  # a phone may end the app while paused: send first
 
     def on_key(self, event: ft.KeyboardEvent) -> None:
         """Desktop shortcuts: Esc closes a panel, then the book, then the screen; the reader takes the rest."""

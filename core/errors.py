@@ -13,7 +13,11 @@
     ├── ProviderError              a remote AI endpoint, chat or embedding, refused or failed
     │   └── StreamCut              a streamed answer ended before the provider said it was done
     ├── LocalOnlyError             local-only mode refused to contact another computer
-    └── CitationError              a quote is not in the passage it names
+    ├── CitationError              a quote is not in the passage it names
+    └── SyncError                  a sync did not finish (the next one goes on from where it stopped)
+        ├── SyncUnavailable        the sync folder or server cannot be reached now
+        ├── SyncRefused            the server refused the user name or password
+        └── SyncStorageFull        the folder or server has no room left
 
 Messages are written for people, for every client (the app, the command line): they say what went wrong and
 what to do next in words that fit both; a client adds its own hints (the CLI names its commands).

@@ -524,7 +524,8 @@ def test_a_remote_embedding_endpoint_from_settings_indexes_the_book(alice_quire:
         app.go("settings")
         with LocalServer(embeddings) as server:
             kind = next(c for c in _all(app) if isinstance(c, ft.Dropdown) and c.value == "device")
-            fields = [c for c in _all(app) if isinstance(c, ft.TextField)]
+            sync = {"WebDAV address or folder", "User name", "Password"}  # the section after this one
+            fields = [c for c in _all(app) if isinstance(c, ft.TextField) and c.label not in sync]
             model, url, key = fields[-3:]
             assert not (model.visible or url.visible or key.visible)  # on this device: no endpoint to fill in
             kind.value = "openai"
@@ -932,5 +933,46 @@ def test_library_grid_cells_are_as_tall_as_their_cards_at_both_sizes(two_books: 
             usable = width - 2 * session.page.padding  # the page's padding on either side
             cell = (usable - grid.spacing * (grid.runs_count - 1)) / grid.runs_count
             assert cell / grid.child_aspect_ratio - cover.height <= CARD_TEXT + 1, width
+
+    run(scenario())
+
+
+def test_sync_is_set_up_in_settings_and_runs_on_its_own_when_a_book_closes(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    phone, desk = Quire(tmp_path / "phone"), Quire(tmp_path / "desk")
+    phone.import_paths([book_path("en/epubjs-alice.epub")])
+
+    async def scenario() -> None:
+        apps = []
+        for quire in (phone, desk):
+            session = await new_session(1440)
+            app = start(quire, session)
+            app.go("settings")
+            assert "Sync" in screen(app)
+            field = next(c for c in _all(app) if isinstance(c, ft.TextField) and c.label == "WebDAV address or folder")
+            field.value = str(tmp_path / "missing")
+            await fire(session, clickable(app.page.controls, "Save and check"))
+            assert "cannot be reached" in app.sync.status and not app.sync.ok  # reader words, not a traceback
+            field.value = str(shared)
+            await fire(session, clickable(app.page.controls, "Save and check"))
+            assert app.sync.ok and "Ready" in app.sync.status
+            apps.append((app, session))
+        (app, session) = apps[0]
+        app.open_book(1)
+        app.sync.wait()
+        app.reading.navigate("5.1")
+        app.reader.highlight(app.reader.current.locator.at(0), app.reader.current.locator.at(12), "pink", "synced")
+        app.close_book()  # syncs on its own
+        app.sync.wait()
+        (other, other_session) = apps[1]
+        other.go("settings")
+        await fire(other_session, clickable(other.page.controls, "Sync now"))
+        other.sync.wait()
+        await asyncio.sleep(0.1)
+        assert other.sync.ok and other.sync.status.startswith("Synced at ") and "1 book file" in other.sync.status
+        assert "Synced at" in " ".join(screen(other)), screen(other)  # the status line was redrawn when the sync ended
+        [book] = desk.books()
+        assert [h.note for h in desk.highlights(book.id)] == ["synced"]
 
     run(scenario())

@@ -198,6 +198,7 @@ def test_a_library_from_before_stemmed_keywords_is_upgraded_in_place(tmp_path: P
         conn.execute("DELETE FROM schema_migrations WHERE version >= 4")
         for column in ("furthest_locator", "furthest_ordinal", "furthest_percent"):  # nor had migration 5 run
             conn.execute(f"ALTER TABLE positions DROP COLUMN {column}")
+        _before_sync(conn)  # nor migration 7
     assert not quire.search(1, "rabbits", mode="keyword")  # unstemmed: "rabbits" is not "rabbit"
     quire.close()
 
@@ -208,7 +209,16 @@ def test_a_library_from_before_stemmed_keywords_is_upgraded_in_place(tmp_path: P
     assert conn.execute("SELECT COUNT(*) FROM chunks_fts").fetchone()[0] == len(rows)
     found = upgraded.search(1, "rabbits", mode="keyword")
     assert found and "rabbit" in found[0].text.lower()
+    upgraded.sync_setup(str(tmp_path))  # migration 7: the library can sync (its own folder as the target here)
+    assert upgraded.sync()["sent"] >= 2
     upgraded.close()
+
+
+def _before_sync(conn) -> None:
+    """Undo migration 7 (sync's tables, the books' edited_at), as a library saved before it has them."""
+    for table in ("sync_state", "sync_seen", "sync_outbox", "sync_meta"):
+        conn.execute(f"DROP TABLE {table}")
+    conn.execute("ALTER TABLE books DROP COLUMN edited_at")
 
 
 def test_the_error_tree_is_one_tree() -> None:
@@ -237,6 +247,7 @@ def test_a_library_from_before_the_furthest_place_keeps_its_positions(tmp_path: 
     conn = inside(quire, "library").conn
     with inside(quire, "library").transaction():  # what the code before migration 5 left on disk
         conn.execute("DELETE FROM schema_migrations WHERE version >= 5")
+        _before_sync(conn)
         for column in ("furthest_locator", "furthest_ordinal", "furthest_percent"):
             conn.execute(f"ALTER TABLE positions DROP COLUMN {column}")
         ordinal = inside(quire, "library").ordinal_of(1, parse_locator("7.3"))
@@ -286,7 +297,8 @@ def test_a_library_indexed_before_simplified_folding_is_reindexed(tmp_path: Path
                 f"INSERT INTO {table} (rowid, body, book_id) VALUES (?,?,?)",
                 [(r[0], " ".join(r[2][i : i + 2] for i in range(len(r[2]) - 1)), r[1]) for r in rows],
             )
-        conn.execute("DELETE FROM schema_migrations WHERE version = 6")
+        conn.execute("DELETE FROM schema_migrations WHERE version >= 6")
+        _before_sync(conn)
     assert not quire.find(book.id, "贾宝玉")
     quire.close()
     upgraded = Quire(tmp_path)

@@ -1,0 +1,94 @@
+"""Sync in the app: set up, sync now, and sync on its own when a book opens or closes and when the app pauses.
+
+A sync runs in a worker thread on its own connection to the library (as a second process would), one at a
+time; the status line says when it last finished, what moved, or what went wrong in the reader's words.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from app.i18n import Translator
+from core.errors import QuireError
+from core.services import Quire
+from platform_adapters.base import SecretStore
+
+
+class SyncController:
+    """One per window. ``status`` is the line Settings shows; ``changed`` is called (from the worker) when a sync
+    ends, with whether it brought anything that the screen should redraw for."""
+
+    def __init__(
+        self, quire: Quire, secrets: SecretStore, t: Callable[[], Translator], changed: Callable[[bool], None]
+    ) -> None:
+        self.quire = quire
+        self.secrets = secrets
+        self.t = t
+        self.changed = changed
+        self.status = ""
+        self.ok = True
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    @property
+    def configured(self) -> dict[str, Any] | None:
+        """Where this library syncs (target, user, book files), or None when sync is not set up."""
+        try:
+            status: dict[str, Any] = self.quire.sync_status(self.secrets)
+        except QuireError:
+            return None
+        return status
+
+    def setup(self, target: str, user: str, password: str | None, book_files: bool) -> bool:
+        """Save and check the target (it must answer); the status line says how it went."""
+        try:
+            self.quire.sync_setup(target.strip(), user.strip(), password or None, self.secrets, book_files=book_files)
+        except QuireError as error:
+            self.status, self.ok = self.t().error(error), False
+            return False
+        self.status, self.ok = self.t()("sync.ready"), True
+        return True
+
+    def start(self, reason: str = "now") -> bool:
+        """Sync in the background (unless one is running, or sync is not set up); False when it did not start."""
+        if self._thread is not None and self._thread.is_alive():
+            return False
+        if reason != "now" and self.configured is None:
+            return False
+        self._thread = threading.Thread(target=self._run, name=f"sync-{reason}", daemon=True)
+        self._thread.start()
+        return True
+
+    def wait(self, timeout: float = 120.0) -> None:
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def _run(self) -> None:
+        with self._lock:
+            worker = Quire(self.quire.folder)
+            worker.local_only = self.quire.local_only
+            try:
+                report = worker.sync(self.secrets)
+            except QuireError as error:
+                self.status, self.ok = self.t().error(error), False
+                self.changed(False)
+                return
+            finally:
+                worker.close()
+        self.status, self.ok = self.line(report), True
+        self.changed(bool(report["received"] or report["books_received"]))
+
+    def line(self, report: dict[str, Any]) -> str:
+        """ "Synced at 14:02: sent 3 changes, received 5, 1 book" in the reader's language."""
+        t = self.t()
+        when = str(report.get("finished_at", ""))[11:16]
+        parts = [t("sync.sent", n=report["sent"]), t("sync.received", n=report["received"])]
+        books = len(report["books_received"]) + len(report["books_sent"])
+        if books:
+            parts.append(t("sync.books", n=books))
+        line = t("sync.done", when=when, what=", ".join(parts))
+        if report["warnings"]:
+            line += " " + t("sync.warnings", n=len(report["warnings"]))
+        return line
