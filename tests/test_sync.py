@@ -327,3 +327,55 @@ def test_plain_http_is_refused_beyond_this_network_and_local_only_allows_only_th
         open_target("https://dav.example.com/quire/", local_only=True)
     assert open_target("http://127.0.0.1:8080/", local_only=True)
     assert isinstance(open_target(str(tmp_path), local_only=True), FolderTarget)
+
+
+KILLED_SYNC = """
+import sys
+from core.services import Quire
+quire = Quire(sys.argv[1])
+print("syncing", flush=True)
+quire.sync()
+print("done", flush=True)
+"""
+
+
+def test_a_sync_process_killed_at_ten_random_moments_loses_nothing(tmp_path: Path) -> None:
+    """A real process, killed (SIGKILL) at random moments of its sync; the next sync completes the work."""
+    import random
+    import subprocess
+    import sys
+    import time
+
+    from conftest import ROOT
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    a = device(tmp_path, "a", shared, ALICE)
+    a.sync()
+    b = device(tmp_path, "b", shared, ALICE, book_path("en/idpf-moby-dick.epub"))
+    moby = next(book.id for book in b.books() if book.title == "Moby-Dick")
+    for n in range(150):
+        b.add_highlight(moby, f"{10 + n % 100}.1:0", f"{10 + n % 100}.1:{5 + n // 100}", "yellow", f"note {n}")
+    b.close()
+    rng = random.Random(7)
+    kills = 0
+    for _ in range(10):
+        process = subprocess.Popen([sys.executable, "-c", KILLED_SYNC, str(tmp_path / "b")], cwd=ROOT,
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)  # fmt: skip
+        assert process.stdout is not None and process.stdout.readline().strip() == "syncing"
+        time.sleep(rng.uniform(0.0, 0.6))
+        if process.poll() is None:
+            process.kill()
+            kills += 1
+        process.wait()
+    assert kills >= 5  # most runs were cut somewhere inside the sync (the others finished it)
+    b = Quire(tmp_path / "b")
+    assert len(b.highlights(moby)) == 150  # nothing saved here was lost
+    b.sync(), a.sync(), b.sync()
+    assert digest(a) == digest(b)
+    assert sorted(h.note for h in a.highlights(next(x.id for x in a.books() if x.title == "Moby-Dick")))[:2] == [
+        "note 0",
+        "note 1",
+    ]
+    names = [p.name for p in (shared / "log").iterdir()]
+    assert len(names) == len(set(names))
