@@ -34,6 +34,8 @@ from core.sync.records import Records, book_of, materialize, snapshot
 from core.sync.target import SyncTarget
 
 LOG_FILE = re.compile(r"^([A-Za-z0-9_]{4,64})-(\d{8})\.jsonl$")
+SNAPSHOT_FILE = re.compile(r"^([A-Za-z0-9_]{4,64})-(\d{8})\.json$")
+COMPACT_AFTER = 64  # this many log files of one device: fold them into a snapshot
 BOOK_FILE = re.compile(r"^([0-9a-f]{16,128})\.([a-z0-9]{1,8})$")
 MAX_BOOK_BYTES = 200 * 1024 * 1024
 UNEDITED = stamp(0, 0)  # what a book's file says, before any edit: older than every edit
@@ -70,6 +72,7 @@ class Syncer:
         book_files: bool = True,
         max_book_bytes: int = MAX_BOOK_BYTES,
         wall: Callable[[], float] = time.time,
+        compact_after: int = COMPACT_AFTER,
     ) -> None:
         self.library = library
         self.annotations = annotations
@@ -78,6 +81,8 @@ class Syncer:
         self.book_files = book_files and import_bytes is not None
         self.max_book_bytes = max_book_bytes
         self.wall = wall
+        self.compact_after = compact_after
+        self._own_files: list[str] = []  # this device's log files on the target, as last listed
         self.device = self._meta("device") or self._new_device()
 
     # -- bookkeeping --------------------------------------------------------------------------------
@@ -126,6 +131,7 @@ class Syncer:
         local = snapshot(self.library, self.annotations)[0]
         report.warnings += materialize(self.library, self.annotations, self.merged(), local)
         self._push(report)
+        self._compact()
         if self.book_files:
             self._books(report, clock)
         with self.library.transaction() as conn:
@@ -189,32 +195,89 @@ class Syncer:
             self._set_meta(conn, "clock", clock.value)
 
     def _pull(self, entries: dict[str, Entry], clock: HybridClock, report: SyncReport) -> None:
-        """Read and merge the other devices' log files not applied yet."""
+        """Read and merge the other devices' log files not applied yet.
+
+        A device compacts its own old files into a snapshot and deletes them; a device that finds such a gap
+        (it never read files that are gone) starts from that device's newest snapshot, then reads what follows.
+        """
         seen = {r[0] for r in self.library.conn.execute("SELECT name FROM sync_seen")}
-        for name in sorted(self.target.list("log")):
-            if name in seen:
-                continue
+        names = self.target.list("log")
+        self._own_files = sorted(n for n in names if n.startswith(self.device + "-"))
+        by_device: dict[str, list[tuple[int, str]]] = {}
+        for name in sorted(names):
             match = LOG_FILE.match(name)
             if match is None:
-                report.warnings.append(f"skipped log/{name}: not a file Quire writes")
-                self._mark_seen(name)
+                if name not in seen:
+                    report.warnings.append(f"skipped log/{name}: not a file Quire writes")
+                    self._mark_seen(name)
                 continue
-            if match.group(1) == self.device:
-                continue  # one of ours: sent from the outbox, known here already
-            changes, bad = [], 0
-            data = self.target.read(f"log/{name}")
-            for line in data.decode("utf-8", errors="replace").splitlines():
-                try:
-                    changes.append(Change.from_line(line))
-                except ValueError:
-                    bad += 1
-            if bad:
-                report.warnings.append(f"skipped {bad} unreadable line(s) of log/{name}")
-            with self.library.transaction() as conn:
-                report.received += self._fold(conn, entries, changes, clock)
-                conn.execute("INSERT OR IGNORE INTO sync_seen VALUES (?, ?)", (name, now()))
-                self._set_meta(conn, "clock", clock.value)
-            report.files_read += 1
+            if match.group(1) != self.device:  # ours were sent from the outbox: known here already
+                by_device.setdefault(match.group(1), []).append((int(match.group(2)), name))
+        for other, files in by_device.items():
+            floor = int(self._meta(f"floor:{other}") or 0)
+            read = [seq for seq, name in files if name in seen] + [floor]
+            if files[0][0] > max(read) + 1:  # files this device never read are gone: compacted
+                floor = self._load_snapshot(other, entries, clock, report)
+            for seq, name in files:
+                if seq <= floor or name in seen:
+                    continue
+                self._apply_file(name, entries, clock, report)
+
+    def _apply_file(self, name: str, entries: dict[str, Entry], clock: HybridClock, report: SyncReport) -> None:
+        changes, bad = [], 0
+        data = self.target.read(f"log/{name}")
+        for line in data.decode("utf-8", errors="replace").splitlines():
+            try:
+                changes.append(Change.from_line(line))
+            except ValueError:
+                bad += 1
+        if bad:
+            report.warnings.append(f"skipped {bad} unreadable line(s) of log/{name}")
+        with self.library.transaction() as conn:
+            report.received += self._fold(conn, entries, changes, clock)
+            conn.execute("INSERT OR IGNORE INTO sync_seen VALUES (?, ?)", (name, now()))
+            self._set_meta(conn, "clock", clock.value)
+        report.files_read += 1
+
+    def _load_snapshot(self, other: str, entries: dict[str, Entry], clock: HybridClock, report: SyncReport) -> int:
+        """Merge ``other``'s newest snapshot; returns the last of its log files that the snapshot holds."""
+        snapshots = sorted(
+            (int(m.group(2)), name) for name in self.target.list("snapshot") if (m := SNAPSHOT_FILE.match(name))
+            and m.group(1) == other
+        )  # fmt: skip
+        if not snapshots:
+            report.warnings.append(f"the files of device {other} before the ones in log/ are gone, with no snapshot")
+            return 0
+        covered, name = snapshots[-1]
+        try:
+            held = json.loads(self.target.read(f"snapshot/{name}"))
+            changes = [change for key, entry in held["entries"].items() for change in _as_changes(key, entry)]
+        except (ValueError, KeyError, TypeError, AttributeError):
+            report.warnings.append(f"skipped snapshot/{name}: not a snapshot Quire can read")
+            return 0
+        with self.library.transaction() as conn:
+            report.received += self._fold(conn, entries, changes, clock)
+            self._set_meta(conn, f"floor:{other}", str(covered))
+            self._set_meta(conn, "clock", clock.value)
+        report.files_read += 1
+        return covered
+
+    def _compact(self) -> None:
+        """Once this device has many log files, write a snapshot of the merged state and delete its own files
+        that the snapshot holds (only its own: no other device's file is touched, so no lock is needed)."""
+        seq = int(self._meta("seq") or 0)
+        own = [int(m.group(2)) for name in self._own_files if (m := LOG_FILE.match(name))]
+        if len(own) < self.compact_after or self.library.conn.execute("SELECT 1 FROM sync_outbox").fetchone():
+            return
+        body = json.dumps({"device": self.device, "seq": seq, "entries": self._entries()}, ensure_ascii=False)
+        self.target.write(f"snapshot/{self.device}-{seq:08d}.json", body.encode("utf-8"))
+        for old in own:
+            if old <= seq:
+                self.target.delete(f"log/{self.device}-{old:08d}.jsonl")
+        for name in self.target.list("snapshot"):
+            match = SNAPSHOT_FILE.match(name)
+            if match and match.group(1) == self.device and int(match.group(2)) < seq:
+                self.target.delete(f"snapshot/{name}")
 
     def _mark_seen(self, name: str) -> None:
         with self.library.transaction() as conn:
@@ -255,3 +318,15 @@ class Syncer:
         if report.books_received:  # their notes and places arrived before them: show them now
             local = snapshot(self.library, self.annotations)[0]
             report.warnings += materialize(self.library, self.annotations, merged, local)
+
+
+def _as_changes(key: str, entry: Entry) -> list[Change]:
+    """A snapshot's stored state of one record, as the changes that rebuild it (merged like any others)."""
+    if not key.startswith("furthest/"):
+        return [Change(key, entry["stamp"], entry["device"], entry["value"])]
+    points = [(entry["reset"], True)] if entry["reset"] else []
+    points += [(point, False) for point in entry["frontier"]]
+    return [
+        Change(key, point[0], point[1], {"locator": point[2], "ordinal": int(point[3]), "reset": reset})
+        for point, reset in points
+    ]

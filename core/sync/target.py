@@ -19,7 +19,7 @@ from lxml import etree
 from core.errors import LocalOnlyError, SyncError, SyncRefused, SyncStorageFull, SyncUnavailable
 from core.network_policy import is_local_host
 
-FOLDERS = ("log", "files", "tmp")
+FOLDERS = ("log", "snapshot", "files", "tmp")
 TIMEOUT = 30.0
 
 
@@ -38,6 +38,9 @@ class SyncTarget(Protocol):
 
     def write(self, path: str, data: bytes) -> None:
         """Write ``data`` whole at ``path``: under a temporary name first, then moved into place."""
+
+    def delete(self, path: str) -> None:
+        """Delete a file (no error when it is gone already)."""
 
 
 class FolderTarget:
@@ -82,6 +85,12 @@ class FolderTarget:
             if error.errno == 28:  # ENOSPC
                 raise SyncStorageFull(f"the sync folder {self.root} is full") from error
             raise SyncUnavailable(f"could not write {path} in {self.root}: {error.strerror or error}") from error
+
+    def delete(self, path: str) -> None:
+        try:
+            (self.root / path).unlink(missing_ok=True)
+        except OSError as error:
+            raise SyncUnavailable(f"could not delete {path} in {self.root}: {error.strerror or error}") from error
 
 
 class WebDavTarget:
@@ -158,6 +167,11 @@ class WebDavTarget:
             self._request("MOVE", temporary, headers={"Destination": destination, "Overwrite": "T"}),
             f"moving {path} into place",
         )
+
+    def delete(self, path: str) -> None:
+        response = self._request("DELETE", path)
+        if response.status_code != 404:
+            self._check(response, f"deleting {path}")
 
 
 def open_target(where: str, user: str = "", password: str = "", *, local_only: bool = False) -> SyncTarget:
