@@ -134,7 +134,7 @@ class LibraryController:
             dialog_title=app.t("library.import"),
             allow_multiple=True,
             file_type=ft.FilePickerFileType.CUSTOM,
-            allowed_extensions=sorted({ext.lstrip(".") for ext in SUPPORTED}),
+            allowed_extensions=sorted({ext.lstrip(".") for ext in SUPPORTED} | {"zip"}),  # .fb2.zip
             with_data=bool(app.page.web),
         )
         picked = [

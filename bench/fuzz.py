@@ -30,6 +30,7 @@ SOURCES = [  # small real books of the formats the importers read
     "en/idpf-childrens-literature.epub",
     "zh/luxun_nahan.txt",
     "zh/hongloumeng_120.md",
+    "formats/luxun-nahan.fb2",
 ]
 
 
@@ -44,6 +45,7 @@ class FuzzReport:
     crashes: list[str] = field(default_factory=list)  # anything but a book or BookFormatError
     seconds: float = 0.0
     peak_rss_mb: float = 0.0
+    by_format: dict[str, list[int]] = field(default_factory=dict)  # suffix -> [tried, handled]
 
     @property
     def handled(self) -> int:
@@ -92,6 +94,9 @@ def fuzz(
         except Exception as error:
             report.crashes.append(f"{how} on {suffix}: {type(error).__name__}: {str(error)[:120]}")
         report.tried += 1
+        counts = report.by_format.setdefault(suffix, [0, 0])
+        counts[0] += 1
+        counts[1] = counts[0] - sum(1 for crash in report.crashes if crash.split(": ")[0].endswith(suffix))
     report.seconds = round(time.monotonic() - started, 1)
     report.peak_rss_mb = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     return report
@@ -108,7 +113,7 @@ def load_sources(data: Path) -> list[tuple[bytes, str]]:
         if not path.is_file():
             continue
         raw = path.read_bytes()
-        if path.suffix in (".txt", ".md") and len(raw) > TEXT_SAMPLE:
+        if path.suffix in (".txt", ".md", ".fb2") and len(raw) > TEXT_SAMPLE:
             raw = raw[: raw.rfind(b"\n", 0, TEXT_SAMPLE) + 1]
         sources.append((raw, path.suffix))
     return sources
@@ -137,6 +142,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{'seconds':>8} {'peak RSS':>9}")  # fmt: skip
         print(f"{report.tried:>6} {report.handled:>8} {report.imported:>9} {report.refused:>8} "
               f"{len(report.crashes):>8} {len(report.bad_messages):>9} {report.seconds:>8} {report.peak_rss_mb:>7}MB")  # fmt: skip
+        for suffix, (tried, handled) in sorted(report.by_format.items()):
+            print(f"  {suffix}: tried {tried}, handled {handled}")
         for line in report.crashes + report.bad_messages:
             print("  " + line)
     return 1 if report.crashes or report.bad_messages else 0

@@ -24,7 +24,10 @@ SUPPORTED = {
     ".html": "html",
     ".htm": "html",
     ".xhtml": "html",
+    ".fb2": "fb2",
+    ".fbz": "fb2",
 }
+ZIPPED = {"epub", "fb2"}  # formats whose files may be ZIP archives
 
 
 # The first bytes of files that are surely not text, whatever their name says.
@@ -46,17 +49,23 @@ BINARY_SIGNATURES = {
 def detect_format(name: str, data: bytes) -> str:
     """The format of a file from its name, confirmed by its first bytes where they are telling."""
     suffix = Path(name).suffix.lower()
+    if name.lower().endswith(".fb2.zip"):
+        suffix = ".fbz"
     if suffix in SUPPORTED:
         format_name = SUPPORTED[suffix]
         kind = next((what for magic, what in BINARY_SIGNATURES.items() if data.startswith(magic)), None)
-        if format_name != "epub" and kind is not None:
+        if format_name in ZIPPED and kind == "a ZIP archive":
+            kind = None
+        if format_name not in ("epub",) and kind is not None:
             raise BookFormatError(f"'{name}' is {kind}, not a {format_name} book: it was not imported")
         return format_name
     if data[:4] == b"PK\x03\x04" and b"mimetypeapplication/epub+zip" in data[:100]:
         return "epub"
-    if suffix in (".pdf", ".mobi", ".azw", ".azw3", ".fb2", ".djvu", ".docx"):
-        raise BookFormatError(f"{suffix} books are not supported yet: Quire reads EPUB, TXT, Markdown and HTML")
-    raise BookFormatError(f"'{name}' is not a book format Quire knows: use EPUB, TXT, Markdown or HTML")
+    if data.lstrip()[:200].lower().startswith(b"<?xml") and b"<fictionbook" in data[:2000].lower():
+        return "fb2"
+    if suffix in (".pdf", ".mobi", ".azw", ".azw3", ".djvu", ".docx", ".cbz", ".cbr"):
+        raise BookFormatError(f"{suffix} books are not supported yet: Quire reads EPUB, FB2, TXT, Markdown and HTML")
+    raise BookFormatError(f"'{name}' is not a book format Quire knows: use EPUB, FB2, TXT, Markdown or HTML")
 
 
 def _reader(format_name: str) -> Callable[[bytes, str], Book]:
@@ -73,6 +82,10 @@ def _reader(format_name: str) -> Callable[[bytes, str], Book]:
         from core.books.markdown import read_markdown
 
         return read_markdown
+    if format_name == "fb2":
+        from core.books.fb2 import read_fb2
+
+        return read_fb2
     from core.books.html import read_html
 
     return read_html

@@ -249,6 +249,14 @@ class Library:
         The archive passed the import's safety checks; images larger than MAX_IMAGE_BYTES are not read.
         """
         path = self.file_path(book_id)
+        if path.suffix.lower() in (".fb2", ".fbz"):
+            from core.books.fb2 import image
+
+            try:
+                picture = image(path.read_bytes(), src)
+            except (OSError, QuireError):
+                return None
+            return picture if picture is not None and len(picture) <= MAX_IMAGE_BYTES else None
         if path.suffix.lower() != ".epub":
             return None  # text and Markdown books keep no images of their own
         try:
