@@ -98,6 +98,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "reader.highlight.remove": {"en": "Delete highlight", "zh": "删除高亮"},
     "reader.highlight.removed": {"en": "Highlight deleted", "zh": "已删除高亮"},
     "reader.copy": {"en": "Copy", "zh": "复制"},
+    "reader.no_text.search": {
+        "en": "This book is pictures only (a comic or a scan): it has no text to search.",
+        "zh": "这本书只有图片（漫画或扫描件），没有可搜索的文字。",
+    },
+    "reader.no_text.chat": {
+        "en": "This book is pictures only (a comic or a scan): the AI reads text, so it cannot answer about it.",
+        "zh": "这本书只有图片（漫画或扫描件）。AI 只能阅读文字，因此无法回答关于它的问题。",
+    },
     "reader.copied": {"en": "Copied", "zh": "已复制"},
     "reader.share": {"en": "Share", "zh": "分享"},
     "reader.next": {"en": "Next page", "zh": "下一页"},

@@ -84,8 +84,12 @@ def segment_control(
     dark: bool = False,
     on_select: Callable[[int, int, int], None] | None = None,
     image: Callable[[SegmentRecord], bytes | None] | None = None,
+    page_height: float | None = None,
 ) -> ft.Control:
-    """One segment with the typography of its kind and its highlight or search marks; pictures for images."""
+    """One segment with the typography of its kind and its highlight or search marks; pictures for images.
+
+    ``page_height``: a book of pictures (a comic): each picture fills the page's height, and pinches zoom it.
+    """
     size = settings.font_size
     family = FONT_FAMILIES.get(settings.font_family)
     style = ft.TextStyle(height=settings.line_height, font_family=family, font_family_fallback=[CJK_FONT])
@@ -125,6 +129,10 @@ def segment_control(
         picture = image(segment) if image else None
         if picture is None:
             return ft.Text(f"[{text or 'image'}]", size=size - 2, italic=True, color=ft.Colors.ON_SURFACE_VARIANT)
+        if page_height is not None:  # a comic's page: fitted whole, zoomed with a pinch or the wheel
+            return ft.InteractiveViewer(
+                ft.Image(src=picture, fit=ft.BoxFit.CONTAIN, height=page_height), min_scale=1, max_scale=5
+            )
         return ft.Column(
             [ft.Image(src=picture, fit=ft.BoxFit.SCALE_DOWN), *([caption] if text else [])],  # never enlarged
             horizontal_alignment=ft.CrossAxisAlignment.CENTER,
@@ -140,6 +148,18 @@ def _text_area(
     for mark in model.shown.marks:
         marks.setdefault(mark.ordinal, []).append(mark)
     paginated = settings.layout == "paginated"
+    pictures = model.book.char_count == 0 and model.box is not None  # a comic: a page is one picture, fitted
+    if pictures:
+        assert model.box is not None
+        return ft.Container(
+            ft.Column(
+                [segment_control(s.segment, settings, image=model.image, page_height=model.box.height)
+                 for s in model.page()],
+                horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+            ),
+            expand=True,
+            alignment=ft.Alignment.CENTER,
+        )  # fmt: skip
     if paginated and model.box is not None:  # the measured page: whole segments and the slices at its edges
         controls: list[ft.Control] = [
             _slice_control(piece, settings, marks.get(piece.segment.ordinal, []), dark, actions, model)

@@ -31,6 +31,7 @@ SOURCES = [  # small real books of the formats the importers read
     "zh/luxun_nahan.txt",
     "zh/hongloumeng_120.md",
     "formats/luxun-nahan.fb2",
+    "formats/alice-illustrations.cbz",
 ]
 
 

@@ -976,3 +976,25 @@ def test_sync_is_set_up_in_settings_and_runs_on_its_own_when_a_book_closes(tmp_p
         assert [h.note for h in desk.highlights(book.id)] == ["synced"]
 
     run(scenario())
+
+
+def test_a_comic_shows_one_fitted_page_at_a_time_and_says_why_it_cannot_be_searched(quire: Quire) -> None:
+    quire.import_paths([book_path("formats/alice-illustrations.cbz")])
+
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(quire, session)
+        app.settings.layout = "paginated"
+        app.open_book(1)
+        await fire(session, find(app.page.controls, tooltip="Contents"))  # closed: the page has the room
+        viewers = [c for c in _all(app) if isinstance(c, ft.InteractiveViewer)]
+        assert len(viewers) == 1 and viewers[0].content.height == app.reader.box.height  # one page, fitted
+        first = viewers[0].content.src
+        await _key(session, "Arrow Right")
+        [viewer] = [c for c in _all(app) if isinstance(c, ft.InteractiveViewer)]
+        assert viewer.content.src != first and app.reader.current.src == "page002.jpg"
+        for tool, words in (("Search in book", "no text to search"), ("Ask the book", "cannot answer about it")):
+            await fire(session, find(app.page.controls, tooltip=tool))
+            assert any(words in text for text in screen(app)), tool
+
+    run(scenario())

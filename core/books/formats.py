@@ -26,8 +26,9 @@ SUPPORTED = {
     ".xhtml": "html",
     ".fb2": "fb2",
     ".fbz": "fb2",
+    ".cbz": "cbz",
 }
-ZIPPED = {"epub", "fb2"}  # formats whose files may be ZIP archives
+ZIPPED = {"epub", "fb2", "cbz"}  # formats whose files may be ZIP archives
 
 
 # The first bytes of files that are surely not text, whatever their name says.
@@ -63,9 +64,11 @@ def detect_format(name: str, data: bytes) -> str:
         return "epub"
     if data.lstrip()[:200].lower().startswith(b"<?xml") and b"<fictionbook" in data[:2000].lower():
         return "fb2"
-    if suffix in (".pdf", ".mobi", ".azw", ".azw3", ".djvu", ".docx", ".cbz", ".cbr"):
-        raise BookFormatError(f"{suffix} books are not supported yet: Quire reads EPUB, FB2, TXT, Markdown and HTML")
-    raise BookFormatError(f"'{name}' is not a book format Quire knows: use EPUB, FB2, TXT, Markdown or HTML")
+    if suffix in (".pdf", ".mobi", ".azw", ".azw3", ".djvu", ".docx", ".cbr"):
+        raise BookFormatError(
+            f"{suffix} books are not supported yet: Quire reads EPUB, FB2, CBZ, TXT, Markdown and HTML"
+        )
+    raise BookFormatError(f"'{name}' is not a book format Quire knows: use EPUB, FB2, CBZ, TXT, Markdown or HTML")
 
 
 def _reader(format_name: str) -> Callable[[bytes, str], Book]:
@@ -86,6 +89,10 @@ def _reader(format_name: str) -> Callable[[bytes, str], Book]:
         from core.books.fb2 import read_fb2
 
         return read_fb2
+    if format_name == "cbz":
+        from core.books.cbz import read_cbz
+
+        return read_cbz
     from core.books.html import read_html
 
     return read_html

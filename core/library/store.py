@@ -257,6 +257,11 @@ class Library:
             except (OSError, QuireError):
                 return None
             return picture if picture is not None and len(picture) <= MAX_IMAGE_BYTES else None
+        if path.suffix.lower() == ".cbz":
+            from core.books.cbz import page
+
+            picture = page(path, src)
+            return picture if picture is not None and len(picture) <= MAX_IMAGE_BYTES else None
         if path.suffix.lower() != ".epub":
             return None  # text and Markdown books keep no images of their own
         try:
