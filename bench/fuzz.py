@@ -32,6 +32,7 @@ SOURCES = [  # small real books of the formats the importers read
     "zh/hongloumeng_120.md",
     "formats/luxun-nahan.fb2",
     "formats/alice-illustrations.cbz",
+    "formats/libtasn1-manual-pdftex.pdf",
 ]
 
 

@@ -27,6 +27,7 @@ SUPPORTED = {
     ".fb2": "fb2",
     ".fbz": "fb2",
     ".cbz": "cbz",
+    ".pdf": "pdf",
 }
 ZIPPED = {"epub", "fb2", "cbz"}  # formats whose files may be ZIP archives
 
@@ -55,7 +56,7 @@ def detect_format(name: str, data: bytes) -> str:
     if suffix in SUPPORTED:
         format_name = SUPPORTED[suffix]
         kind = next((what for magic, what in BINARY_SIGNATURES.items() if data.startswith(magic)), None)
-        if format_name in ZIPPED and kind == "a ZIP archive":
+        if (format_name in ZIPPED and kind == "a ZIP archive") or (format_name == "pdf" and kind == "a PDF"):
             kind = None
         if format_name not in ("epub",) and kind is not None:
             raise BookFormatError(f"'{name}' is {kind}, not a {format_name} book: it was not imported")
@@ -64,11 +65,13 @@ def detect_format(name: str, data: bytes) -> str:
         return "epub"
     if data.lstrip()[:200].lower().startswith(b"<?xml") and b"<fictionbook" in data[:2000].lower():
         return "fb2"
-    if suffix in (".pdf", ".mobi", ".azw", ".azw3", ".djvu", ".docx", ".cbr"):
+    if data.startswith(b"%PDF"):
+        return "pdf"
+    if suffix in (".mobi", ".azw", ".azw3", ".djvu", ".docx", ".cbr"):
         raise BookFormatError(
-            f"{suffix} books are not supported yet: Quire reads EPUB, FB2, CBZ, TXT, Markdown and HTML"
+            f"{suffix} books are not supported yet: Quire reads EPUB, PDF, FB2, CBZ, TXT, Markdown and HTML"
         )
-    raise BookFormatError(f"'{name}' is not a book format Quire knows: use EPUB, FB2, CBZ, TXT, Markdown or HTML")
+    raise BookFormatError(f"'{name}' is not a book format Quire knows: use EPUB, PDF, FB2, CBZ, TXT, Markdown or HTML")
 
 
 def _reader(format_name: str) -> Callable[[bytes, str], Book]:
@@ -93,6 +96,10 @@ def _reader(format_name: str) -> Callable[[bytes, str], Book]:
         from core.books.cbz import read_cbz
 
         return read_cbz
+    if format_name == "pdf":
+        from core.books.pdf import read_pdf
+
+        return read_pdf
     from core.books.html import read_html
 
     return read_html

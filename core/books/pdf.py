@@ -1,0 +1,222 @@
+"""Text PDFs as reflowable books: paragraphs rebuilt from lines, running heads and page numbers dropped,
+hyphenated line ends joined, the outline as the contents, each page's first paragraph marked ``page-N``.
+
+pypdf (BSD, pure Python, so it runs on phones too) reads the text with each run's position; a paragraph ends
+where the gap to the next line is clearly wider than the page's usual line spacing. A PDF with no text layer
+(scanned pages) is refused with a message saying so: showing its pages needs a renderer (see the README).
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import logging
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from core.books.limits import check_count
+from core.books.locator import Locator
+from core.books.model import Book, Metadata, Section, Segment, SegmentKind, TocEntry
+from core.books.textutil import guess_language, is_cjk
+from core.errors import BookFormatError, DrmProtectedError
+
+MAX_PAGES = 20_000
+PARAGRAPH_GAP = 1.4  # a gap this many times the usual line spacing ends a paragraph
+RUNNING_PAGES = 2  # a first or last line repeated (digits aside) on this many pages is a running head or foot
+_SENTENCE_END = re.compile(r"[.!?:;\"'”’)\]。！？：；」』）…]$")
+_PAGE_NUMBER = re.compile(r"^(?:page\s*)?[\divxlcdm]{1,6}$|^-\s*\d{1,5}\s*-$", re.I)
+
+
+@dataclass
+class _Line:
+    y: float
+    text: str
+    page: int
+
+
+@dataclass
+class _Paragraph:
+    text: str
+    page: int
+    pages: list[int] = field(default_factory=list)
+
+
+def read_pdf(data: bytes, fallback_title: str) -> Book:
+    """Parse a text PDF into the book model."""
+    import pypdf
+
+    logging.getLogger("pypdf").setLevel(logging.ERROR)  # a damaged file is reported once, as our own error
+    try:
+        reader = pypdf.PdfReader(io.BytesIO(data), strict=False)
+        if reader.is_encrypted and not reader.decrypt(""):
+            raise DrmProtectedError("this PDF is locked with a password: open it elsewhere and save it unlocked")
+        pages = reader.pages
+        check_count("pages", len(pages), MAX_PAGES)
+        lines = [_page_lines(page, number) for number, page in enumerate(pages)]
+        outline = _outline(reader)
+        info = reader.metadata
+    except pypdf.errors.PdfReadError as error:
+        raise BookFormatError(f"this PDF cannot be read ({str(error)[:120]})") from error
+    except pypdf.errors.FileNotDecryptedError as error:
+        raise DrmProtectedError("this PDF is locked with a password") from error
+    unreadable = _unreadable(pages[:20])
+    if unreadable or sum(len(page) for page in lines) == 0:
+        raise BookFormatError(
+            "this PDF's letters cannot be read back (its fonts map them to nothing): Quire reads text PDFs"
+            if unreadable
+            else "this PDF is scanned pages with no text layer: Quire reads text PDFs (search and chat need text)"
+        )
+    lines = _without_running_lines(lines)
+    paragraphs = _paragraphs([line for page in lines for line in page])
+    title = str(info.title).strip() if info and info.title else fallback_title
+    author = str(info.author).strip() if info and info.author else ""
+    sections, toc = _sections(paragraphs, outline, title)
+    sample = " ".join(p.text for p in paragraphs[:200])
+    metadata = Metadata(title=title, authors=[author] if author else [], language=guess_language(sample))
+    return Book("pdf", metadata, sections, toc, [])
+
+
+def _page_lines(page: object, number: int) -> list[_Line]:
+    """The page's lines in reading order, each with its vertical position."""
+    runs: list[tuple[float, str]] = []
+
+    def visit(text: str, cm: list[float], tm: list[float], font: object, size: float) -> None:
+        if text.strip():
+            runs.append((round(tm[5] * cm[3] + cm[5], 1), text))
+        elif "\n" in text and runs:
+            runs.append((runs[-1][0], "\n"))
+
+    page.extract_text(visitor_text=visit)  # type: ignore[attr-defined]
+    lines: list[_Line] = []
+    for y, text in runs:
+        if lines and abs(lines[-1].y - y) < 1.0 and text != "\n":
+            lines[-1].text += text
+        elif text != "\n":
+            lines.append(_Line(y, text, number))
+    for line in lines:
+        line.text = " ".join(line.text.replace("\x00", " ").replace("\ufffd", " ").split())
+    return [line for line in lines if line.text]
+
+
+def _unreadable(pages: Sequence[object]) -> bool:
+    """The pages draw text, but most characters come back as U+0000 (fonts without a character map: a PDF made
+    with a font that lacked the book's script)."""
+    text = "".join(page.extract_text() for page in pages)  # type: ignore[attr-defined]
+    letters = [char for char in text if not char.isspace()]
+    return bool(letters) and letters.count("\x00") > 0.3 * len(letters)
+
+
+def _shape(text: str) -> str:
+    return re.sub(r"\d+", "#", text.lower())
+
+
+def _without_running_lines(pages: list[list[_Line]]) -> list[list[_Line]]:
+    """Drop page numbers and running heads or foots (the same first or last line on many pages)."""
+    edges = Counter(_shape(line.text) for page in pages for line in (page[:1] + page[-1:]))
+    common = {shape for shape, count in edges.items() if count >= RUNNING_PAGES}
+    kept = []
+    for page in pages:
+        drop = set()
+        for index in {0, len(page) - 1} if page else set():
+            if _PAGE_NUMBER.match(page[index].text) or _shape(page[index].text) in common:
+                drop.add(index)
+        kept.append([line for index, line in enumerate(page) if index not in drop])
+    return kept
+
+
+def _paragraphs(lines: list[_Line]) -> list[_Paragraph]:
+    """Lines joined into paragraphs: a wide gap, or a short line ending a sentence, ends one."""
+    gaps = [abs(b.y - a.y) for a, b in itertools.pairwise(lines) if a.page == b.page and b.y != a.y]
+    spacing = Counter(round(gap) for gap in gaps).most_common(1)[0][0] if gaps else 0
+    widths = sorted(len(line.text) for line in lines)
+    full = widths[int(len(widths) * 0.9)] if widths else 0
+    paragraphs: list[_Paragraph] = []
+    drop_cap = ""
+    for index, line in enumerate(lines):
+        previous = lines[index - 1] if index else None
+        starts = previous is None
+        if previous is not None:
+            gap = abs(line.y - previous.y)
+            ended = _SENTENCE_END.search(previous.text) is not None
+            if line.page == previous.page:
+                starts = gap > PARAGRAPH_GAP * spacing or (ended and len(previous.text) < 0.75 * full)
+            else:  # a new page: the paragraph goes on unless the last one ended a sentence on a short line
+                starts = ended and len(previous.text) < 0.9 * full
+        if len(line.text) == 1 and line.text.isupper():  # a drop cap: the first letter of the next paragraph
+            drop_cap = line.text
+            continue
+        if drop_cap and line.text[:1].islower():
+            line.text, drop_cap, starts = drop_cap + line.text, "", True
+        if starts:
+            paragraphs.append(_Paragraph(line.text, line.page, [line.page]))
+            continue
+        current = paragraphs[-1]
+        current.text = _join(current.text, line.text)
+        if line.page not in current.pages:
+            current.pages.append(line.page)
+    return paragraphs
+
+
+def _join(before: str, after: str) -> str:
+    """Two lines of one paragraph: a hyphen at a line's end is joined away; CJK lines join without a space."""
+    if before.endswith("-") and len(before) > 1 and before[-2].isalpha() and after[:1].islower():
+        return before[:-1] + after
+    if is_cjk(before[-1]) or is_cjk(after[0]):
+        return before + after
+    return before + " " + after
+
+
+def _outline(reader: object) -> list[tuple[int, str, int]]:
+    """(depth, title, page index) for every outline entry that points at a page."""
+    found: list[tuple[int, str, int]] = []
+
+    def walk(items: list[object], depth: int) -> None:
+        for item in items:
+            if isinstance(item, list):
+                walk(item, depth + 1)
+                continue
+            try:
+                page = reader.get_destination_page_number(item)  # type: ignore[attr-defined]
+            except Exception:  # a broken destination: the entry is left out, the book still opens
+                continue
+            title = " ".join(str(getattr(item, "title", "") or "").split())
+            if title and page is not None and page >= 0:
+                found.append((depth, title, page))
+
+    try:
+        walk(reader.outline, 0)  # type: ignore[attr-defined]
+    except Exception:  # an outline that cannot be read is no outline
+        return []
+    return found[:20_000]
+
+
+def _sections(
+    paragraphs: list[_Paragraph], outline: list[tuple[int, str, int]], title: str
+) -> tuple[list[Section], list[TocEntry]]:
+    """A section starts at each outline entry's page (the pages before the first: the front matter)."""
+    starts: dict[int, tuple[int, str]] = {}
+    for depth, name, page in outline:
+        starts.setdefault(page, (depth, name))
+    sections: list[Section] = []
+    marked: set[int] = set()
+    for paragraph in paragraphs:
+        opening = next((page for page in paragraph.pages if page in starts and page not in marked), None)
+        if opening is not None or not sections:
+            name = starts[opening][1] if opening is not None else title
+            if opening is not None:
+                marked.add(opening)
+            sections.append(Section(title=name))
+        anchors = tuple(f"page-{page + 1}" for page in paragraph.pages)
+        sections[-1].segments.append(Segment(SegmentKind.PARAGRAPH, paragraph.text, anchors=anchors))
+    toc: list[TocEntry] = []
+    stack: list[tuple[int, TocEntry]] = []
+    for number, section in enumerate(sections):
+        depth = next((d for d, name, _ in outline if name == section.title), 0)
+        entry = TocEntry(section.title, Locator(number, 0))
+        while stack and stack[-1][0] >= depth:
+            stack.pop()
+        (stack[-1][1].children if stack else toc).append(entry)
+        stack.append((depth, entry))
+    return sections, toc

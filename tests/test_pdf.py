@@ -1,0 +1,87 @@
+"""Text PDFs read as reflowable books (calibre's PDF of Alice and a pdfTeX manual), typed refusals for scanned,
+unreadable, locked and damaged ones."""
+
+from __future__ import annotations
+
+import difflib
+import io
+import re
+from pathlib import Path
+
+import pytest
+from conftest import book_path
+
+from core.books.formats import parse_book, read_book
+from core.errors import BookFormatError, DrmProtectedError
+from core.services import Quire
+
+FORMATS = book_path("formats/epubjs-alice.pdf").parent
+
+
+def _words(book, section: int) -> list[str]:
+    return re.findall(r"\w+", " ".join(s.text for s in book.sections[section].segments if s.kind != "image"))
+
+
+def test_alice_pdf_has_the_epubs_chapters_and_nearly_all_its_words() -> None:
+    epub, pdf = read_book(book_path("en/epubjs-alice.epub")), read_book(FORMATS / "epubjs-alice.pdf")
+    assert (pdf.format, pdf.metadata.title, pdf.metadata.authors) == ("pdf", epub.metadata.title, ["Lewis Carroll"])
+    assert [e.title for _, e in pdf.toc_entries()] == [e.title for _, e in epub.toc_entries()]  # the outline
+    source = {e.title: e.locator.section for _, e in epub.toc_entries()}
+    last = [e.title for _, e in pdf.toc_entries()][-1]
+    for _, entry in pdf.toc_entries():
+        if entry.title == "Title Page":
+            continue
+        expected, got = _words(epub, source[entry.title]), _words(pdf, entry.locator.section)
+        matcher = difflib.SequenceMatcher(None, expected, got, autojunk=False)
+        found = sum(block.size for block in matcher.get_matching_blocks()) / len(expected)
+        assert found > 0.98, (entry.title, found)  # the chapter's words, in order (calibre appends a contents page)
+        if entry.title != last:  # (the last one also holds the contents page calibre appends, not in the outline)
+            assert len(got) < len(expected) * 1.1, entry.title  # little else: page numbers gone, hyphens joined
+    chapter = pdf.sections[[e.title for _, e in pdf.toc_entries()].index("The Pool Of Tears")]
+    assert chapter.segments[1].text.startswith('Curiouser and curiouser!" cried Alice')  # the drop cap rejoined
+    assert all(not re.fullmatch(r"\d+", s.text) for section in pdf.sections for s in section.segments)
+
+
+def test_a_pdftex_manual_loses_its_running_heads_and_keeps_its_pages(tmp_path: Path) -> None:
+    quire = Quire(tmp_path / "lib")
+    [result] = quire.import_paths([FORMATS / "libtasn1-manual-pdftex.pdf"])
+    assert result.error is None and len(quire.toc(result.book.id)) > 5
+    book = read_book(FORMATS / "libtasn1-manual-pdftex.pdf")
+    texts = [s.text for section in book.sections for s in section.segments]
+    heads = {t for t in texts if re.fullmatch(r"Chapter \d+: .{3,60}", t)}
+    assert not heads  # the running head of every page is gone
+    anchors = [a for section in book.sections for s in section.segments for a in s.anchors]
+    assert "page-5" in anchors and len(set(anchors)) > 20  # each paragraph knows its page
+    hit = quire.find(result.book.id, "ASN.1")[0]
+    assert hit.section_title
+
+
+def test_scanned_and_unreadable_pdfs_are_refused_with_what_to_do(tmp_path: Path) -> None:
+    with pytest.raises(BookFormatError, match="scanned pages with no text layer"):
+        read_book(FORMATS / "alice-scanned.pdf")
+    with pytest.raises(BookFormatError, match="cannot be read back"):  # its fonts lack the Chinese glyphs' codes
+        read_book(FORMATS / "luxun-nahan.pdf")
+    quire = Quire(tmp_path / "lib")
+    [result] = quire.import_paths([FORMATS / "alice-scanned.pdf"])
+    assert result.error is not None and quire.books() == []
+
+
+def test_locked_and_damaged_pdfs_get_one_typed_error() -> None:
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter()
+    for page in PdfReader(FORMATS / "libtasn1-manual-pdftex.pdf").pages[:2]:
+        writer.add_page(page)
+    writer.encrypt(user_password="secret", owner_password="owner")
+    locked = io.BytesIO()
+    writer.write(locked)
+    with pytest.raises(DrmProtectedError, match="password"):
+        parse_book(locked.getvalue(), "locked.pdf")
+    whole = (FORMATS / "epubjs-alice.pdf").read_bytes()
+    for damaged in (whole[:5000], whole[: len(whole) // 2], b"%PDF-1.4\n" + bytes(range(256)) * 40):
+        try:
+            book = parse_book(damaged, "damaged.pdf")
+        except BookFormatError as error:
+            assert str(error).isprintable()
+            continue
+        assert book.segment_count > 0  # what could be read of it
