@@ -24,10 +24,11 @@ from pathlib import Path
 from bench.common import inside, percentile
 from core.books import parse_book
 from core.books.textutil import CJK_RUN
+from core.errors import QuireError
 from core.library import Library
 from core.services import Quire
 
-BOOK_SUFFIXES = (".epub", ".txt", ".md", ".markdown", ".html")
+BOOK_SUFFIXES = (".epub", ".txt", ".md", ".markdown", ".html", ".fb2", ".cbz", ".pdf")
 
 
 def find_books(data: Path) -> list[Path]:
@@ -187,12 +188,17 @@ def main(argv: list[str] | None = None) -> int:
     if not books:
         print(f"no books found under {args.data}", file=sys.stderr)
         return 1
-    results = [measure_book(path, args.repeat) for path in books]
+    results, refused = [], []
+    for path in books:
+        try:
+            results.append(measure_book(path, args.repeat))
+        except QuireError as error:  # a scanned PDF, say: what it says is part of the report
+            refused.append({"book": path.name, "refused": str(error)})
     with tempfile.TemporaryDirectory() as folder:
         large = large_text(args.data, Path(folder), args.large_mb) if args.large_mb else None
         memory = measure_memory([p for p in books if p.suffix == ".txt"] + ([large] if large else []))
     if args.json:
-        print(json.dumps({"books": results, "memory": memory}, ensure_ascii=False, indent=2))
+        print(json.dumps({"books": results, "refused": refused, "memory": memory}, ensure_ascii=False, indent=2))
         return 0
     header = f"{'book':48} {'segs':>6} {'parse s':>8} {'import s':>9} {'peak MB':>8} {'find p50':>9} {'p95':>7} {'LIKE p50':>9}"
     print(header)
@@ -202,6 +208,8 @@ def main(argv: list[str] | None = None) -> int:
             f"{r['book'][:48]:48} {r['segments']:>6} {r['parse_s']:>8.3f} {r['import_s']:>9.3f} {r['peak_mb']:>8.1f}"
             f" {r['search_p50_ms']:>8.2f}ms {r['search_p95_ms']:>5.2f}ms {r['like_scan_p50_ms']:>7.2f}ms"
         )
+    for r in refused:
+        print(f"{r['book'][:48]:48} refused: {r['refused']}")
     print(f"\n{'memory (fresh process)':40} {'MB in':>7} {'parse RSS':>10} {'import RSS':>11} {'RSS/MB in':>10}")
     for m in memory:
         print(f"{m['book'][:40]:40} {m['size_mb']:>7.2f} {m['parse_rss_mb']:>9.1f}M {m['import_rss_mb']:>10.1f}M"

@@ -135,3 +135,39 @@ def test_html_named_entities_without_a_dtd_still_read() -> None:
     data = make_epub([("E", "<p>caf&eacute;&nbsp;noir &amp; more</p>")])
     book = parse_book(data, "e.epub")
     assert book.sections[0].segments[1].text == "café\xa0noir & more"
+
+
+def test_an_svg_cover_coloured_by_its_stylesheet_keeps_its_colours() -> None:
+    """Flutter's SVG renderer ignores <style>: a Standard Ebooks cover's white title was drawn black."""
+    from epubkit import make_epub
+    from lxml import etree
+
+    from core.books.formats import parse_book
+
+    svg = (
+        '<?xml version="1.0" encoding="utf-8"?><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1400 2100">'
+        "<style>/* Standard Ebooks */ text, .title { fill: #fff; } #band { fill: rgba(0, 0, 0, .75) } "
+        "svg > g path { stroke: red }</style>"
+        '<rect id="band" width="1400" height="500"/><text class="title" y="300" style="font-size: 80px">Title</text>'
+        "</svg>"
+    )
+    import io
+    import zipfile
+
+    plain = zipfile.ZipFile(io.BytesIO(make_epub()))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for info in plain.infolist():
+            content = plain.read(info)
+            if info.filename.endswith("content.opf"):  # the cover in the manifest, as EPUB 3 marks it
+                item = b'<item id="cover" href="cover.svg" media-type="image/svg+xml" properties="cover-image"/>'
+                content = content.replace(b"</manifest>", item + b"</manifest>")
+            archive.writestr(info, content)
+        archive.writestr("OEBPS/cover.svg", svg)
+    book = parse_book(buffer.getvalue(), "styled.epub")
+    assert book.metadata.cover_media_type == "image/svg+xml"
+    root = etree.fromstring(book.metadata.cover)
+    text = next(e for e in root.iter() if etree.QName(e).localname == "text")
+    band = next(e for e in root.iter() if e.get("id") == "band")
+    assert text.get("style") == "fill: #fff; font-size: 80px"  # its own declarations after (they still win)
+    assert band.get("style") == "fill: rgba(0, 0, 0, .75)"

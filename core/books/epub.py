@@ -15,6 +15,7 @@ from core.books.limits import MAX_SECTIONS, check_count
 from core.books.locator import Locator
 from core.books.model import Book, Metadata, Section, SegmentKind, TocEntry
 from core.books.safexml import local_name, parse_document, parse_xml
+from core.books.svg import inline_styles
 from core.books.textutil import guess_language
 from core.errors import BookFormatError
 
@@ -274,6 +275,8 @@ class _BookBuilder:
         for item in candidates:
             data = self.archive.files.get(self.path(item.get_name()))
             if data and item.media_type in _IMAGE_TYPES:
+                if item.media_type == "image/svg+xml":
+                    data = inline_styles(data)  # its stylesheet's colours, which the app's renderer ignores
                 return data, item.media_type
         return None, ""
 

@@ -16,6 +16,7 @@ from typing import Any
 from core.books.formats import SUPPORTED, content_hash, parse_book, read_file_bytes
 from core.books.locator import Locator
 from core.books.model import Book
+from core.books.svg import inline_styles
 from core.errors import BookNotFoundError, LibraryError, LocatorError, QuireError
 from core.library.db import busy_is_library_error, connect, inserted_id, now
 from core.library.fts import index_text, make_snippet, match_expression
@@ -267,7 +268,10 @@ class Library:
         try:
             with zipfile.ZipFile(path) as archive:
                 info = archive.getinfo(src)
-                return archive.read(info) if info.file_size <= MAX_IMAGE_BYTES else None
+                if info.file_size > MAX_IMAGE_BYTES:
+                    return None
+                data = archive.read(info)
+                return inline_styles(data) if src.lower().endswith(".svg") else data
         except (KeyError, OSError, zipfile.BadZipFile):
             return None
 
