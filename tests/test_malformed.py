@@ -163,7 +163,8 @@ def test_font_obfuscation_is_not_drm() -> None:
     ("name", "data", "message"),
     [
         ("notes.pdf", b"%PDF-1.7", "PDF cannot be read"),
-        ("book.mobi", b"BOOKMOBI", "not supported yet"),
+        ("book.mobi", b"BOOKMOBI", "not a MOBI or AZW3 book"),
+        ("scan.djvu", b"AT&TFORM", "not supported yet"),
         ("book.xyz", b"hello", "not a book format"),
         ("binary.txt", b"\x00\x01\x02\x00" * 100, "binary"),
         ("empty.md", b"", "empty"),

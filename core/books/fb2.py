@@ -20,8 +20,7 @@ from core.books.limits import MAX_FILE_BYTES
 from core.books.locator import Locator
 from core.books.model import Book, Metadata, Section, Segment, SegmentKind, Span, TocEntry
 from core.books.safexml import local_name, parse_xml
-from core.books.text import _SENTENCE_END, book_from_text
-from core.books.textutil import display_width
+from core.books.text import book_from_text, converted_lines
 from core.errors import BookFormatError
 
 XLINK = "{http://www.w3.org/1999/xlink}href"
@@ -120,11 +119,7 @@ def _read_section(
 
 
 def _lines(root: etree._Element) -> str:
-    """The main body as the plain text it was made from: a line per paragraph, blank lines kept.
-
-    A converter drops the centring that marks a title in a text file; a short line standing alone, not ending
-    a sentence, gets a second blank line before it, which is how the text reader knows a title from a line.
-    """
+    """The main body as the plain text it was made from: a line per paragraph, blank lines kept."""
     body = _child(root, "body")
     lines: list[str] = []
     for element in body.iter() if body is not None else []:
@@ -133,13 +128,7 @@ def _lines(root: etree._Element) -> str:
             lines.append("".join(element.itertext()).replace("\n", " ").strip())
         elif name == "empty-line":
             lines.append("")
-    spaced: list[str] = []
-    for index, line in enumerate(lines):
-        alone = (index == 0 or not lines[index - 1]) and (index + 1 == len(lines) or not lines[index + 1])
-        if line and alone and display_width(line) <= 30 and not _SENTENCE_END.search(line):
-            spaced.append("")
-        spaced.append(line)
-    return "\n".join(spaced)
+    return converted_lines(lines)
 
 
 def _blocks(element: etree._Element, name: str) -> list[Segment]:

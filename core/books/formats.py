@@ -28,8 +28,13 @@ SUPPORTED = {
     ".fbz": "fb2",
     ".cbz": "cbz",
     ".pdf": "pdf",
+    ".mobi": "mobi",
+    ".azw3": "mobi",
+    ".azw": "mobi",
+    ".prc": "mobi",
 }
-ZIPPED = {"epub", "fb2", "cbz"}  # formats whose files may be ZIP archives
+ZIPPED = {"epub", "fb2", "cbz"}
+KNOWN = "EPUB, MOBI/AZW3, PDF, FB2, CBZ, TXT, Markdown or HTML"  # formats whose files may be ZIP archives
 
 
 # The first bytes of files that are surely not text, whatever their name says.
@@ -100,6 +105,10 @@ def _reader(format_name: str) -> Callable[[bytes, str], Book]:
         from core.books.pdf import read_pdf
 
         return read_pdf
+    if format_name == "mobi":
+        from core.books.mobi import read_mobi
+
+        return read_mobi
     from core.books.html import read_html
 
     return read_html

@@ -226,6 +226,21 @@ def book_from_text(text: str, fallback_title: str, format_name: str = "txt") -> 
     return Book(format=format_name, metadata=metadata, sections=sections, toc=toc)
 
 
+def converted_lines(lines: list[str]) -> str:
+    """The text of a book another program converted from a text file, one paragraph per line ('' for a blank).
+
+    A converter drops the centring that marks a title; a short line standing alone, not ending a sentence, gets
+    a second blank line before it, which is how ``book_from_text`` tells a title from a line of text.
+    """
+    spaced: list[str] = []
+    for index, line in enumerate(lines):
+        alone = (index == 0 or not lines[index - 1]) and (index + 1 == len(lines) or not lines[index + 1])
+        if line and alone and display_width(line) <= 30 and not _SENTENCE_END.search(line):
+            spaced.append("")
+        spaced.append(line)
+    return "\n".join(spaced)
+
+
 def read_text(data: bytes, fallback_title: str) -> Book:
     """Parse a plain-text book's bytes."""
     if b"\x00" in data[:4096] and not data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):

@@ -258,6 +258,14 @@ class Library:
             except (OSError, QuireError):
                 return None
             return picture if picture is not None and len(picture) <= MAX_IMAGE_BYTES else None
+        if path.suffix.lower() in (".mobi", ".azw3", ".azw", ".prc"):
+            from core.books.mobi import image as mobi_image
+
+            try:
+                picture = mobi_image(path.read_bytes(), src)
+            except OSError:
+                return None
+            return picture if picture is not None and len(picture) <= MAX_IMAGE_BYTES else None
         if path.suffix.lower() == ".cbz":
             from core.books.cbz import page
 

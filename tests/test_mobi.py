@@ -1,0 +1,86 @@
+"""MOBI and AZW3 (calibre's conversions of the shared books): the chapters and text of the source, metadata,
+cover and pictures; DRM, Huffman and damaged files refused with one typed error."""
+
+from __future__ import annotations
+
+import re
+import struct
+from pathlib import Path
+
+import pytest
+from conftest import book_path
+
+from core.books.formats import parse_book, read_book
+from core.errors import BookFormatError, DrmProtectedError
+from core.services import Quire
+
+FORMATS = book_path("formats/epubjs-alice.azw3").parent
+
+
+def _paragraphs(book, title: str) -> list[str]:
+    """A chapter's paragraphs, whitespace and case aside (MOBI 6 keeps the capitals a stylesheet asked for)."""
+    section = next(s for s in book.sections if s.title.casefold() == title.casefold())
+    return [re.sub(r"\s+", "", seg.text).casefold() for seg in section.segments if seg.kind != "image"]
+
+
+def _same_text(source: list[str], converted: list[str]) -> bool:
+    """The same text once the converted chapter's extra paragraphs (pictures' captions) are left out."""
+    whole = "".join(source)
+    return "".join(p for p in converted if p in whole) == whole
+
+
+@pytest.mark.parametrize(("name", "source"), [
+    ("epubjs-alice.azw3", "en/epubjs-alice.epub"),
+    ("epubjs-alice.mobi", "en/epubjs-alice.epub"),
+    ("idpf-moby-dick.azw3", "en/idpf-moby-dick.epub"),
+    ("idpf-moby-dick.mobi", "en/idpf-moby-dick.epub"),
+])  # fmt: skip
+def test_mobi_and_azw3_have_the_chapters_and_text_of_the_epub(name: str, source: str) -> None:
+    epub, kindle = read_book(book_path(source)), read_book(FORMATS / name)
+    assert kindle.format == "mobi" and kindle.metadata.title == epub.metadata.title
+    assert kindle.metadata.authors == epub.metadata.authors and kindle.metadata.language == "en"
+    assert kindle.metadata.cover and kindle.metadata.cover[:3] == b"\xff\xd8\xff"
+    chapters = [s.title for s in epub.sections if s.title.startswith("Chapter ") or s.title.istitle()]
+    chapters = [title for title in chapters if "Contents" not in title]  # pages a converter writes anew
+    titles = {s.title.casefold() for s in kindle.sections}
+    found = [title for title in chapters if title.casefold() in titles]
+    assert len(found) >= len(chapters) - 3, sorted(set(chapters) - set(found))  # front matter aside
+    for title in found:
+        assert _same_text(_paragraphs(epub, title), _paragraphs(kindle, title)), title
+
+
+def test_a_chinese_azw3_made_from_a_text_file_finds_its_chapters() -> None:
+    txt, kindle = read_book(book_path("zh/luxun_nahan.txt")), read_book(FORMATS / "luxun-nahan.azw3")
+    assert (kindle.metadata.title, kindle.metadata.authors, kindle.metadata.language) == ("呐喊", ["鲁迅"], "zh")
+    titles = [s.title for s in kindle.sections]
+    assert len(titles) == len(txt.sections) and titles[1:] == [s.title for s in txt.sections][1:]  # (the front:
+    # the text file's first line, a story's title, heads the first chapter; the book's title heads it here)
+
+
+def test_kindle_books_import_search_and_show_their_pictures(tmp_path: Path) -> None:
+    quire = Quire(tmp_path / "lib")
+    results = quire.import_paths([FORMATS / "epubjs-alice.azw3", FORMATS / "epubjs-alice.mobi"])
+    assert all(r.error is None for r in results) and len(quire.books()) == 2
+    for result in results:
+        book = result.book
+        assert book.has_cover and quire.find(book.id, "pink eyes")
+        pictures = [s for n in range(book.segment_count and 6) for s in quire.section(book.id, n) if s.kind == "image"]
+        assert pictures and quire.image(book.id, pictures[0].src)[:3] == b"\xff\xd8\xff"
+
+
+def _with_record0(data: bytes, offset: int, value: bytes) -> bytes:
+    start = struct.unpack(">I", data[78:82])[0]
+    return data[: start + offset] + value + data[start + offset + len(value) :]
+
+
+def test_drm_huffman_and_damaged_kindle_files_are_refused() -> None:
+    whole = (FORMATS / "epubjs-alice.azw3").read_bytes()
+    with pytest.raises(DrmProtectedError, match="DRM"):
+        parse_book(_with_record0(whole, 12, b"\x00\x02"), "locked.azw3")  # encryption type 2 (Mobipocket DRM)
+    with pytest.raises(BookFormatError, match="Huffman"):
+        parse_book(_with_record0(whole, 0, struct.pack(">H", 17480)), "huff.azw3")
+    for damaged in (whole[:100], whole[:5000], whole[:78] + b"\xff" * 400, whole.replace(b"BOOKMOBI", b"BOOKMOBX")):
+        try:
+            parse_book(damaged, "damaged.azw3")
+        except BookFormatError as error:
+            assert str(error).isprintable()
