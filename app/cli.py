@@ -324,7 +324,10 @@ def cmd_sync(quire: Quire, args: argparse.Namespace) -> int:
                 import getpass
 
                 password = getpass.getpass(f"password for {args.user} at {args.target}: ")
-        status = quire.sync_setup(args.target, args.user or "", password, secrets, book_files=not args.no_book_files)
+        status = quire.sync_setup(
+            args.target, args.user or "", password, secrets,
+            book_files=not args.no_book_files, max_book_mb=args.max_book_mb,
+        )  # fmt: skip
         if args.json:
             _print_json(status)
         else:
@@ -474,6 +477,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("target", nargs="?", help="with setup: an https:// WebDAV folder, or a folder on this computer")
     p.add_argument("--user", help="the WebDAV user; the password comes from $QUIRE_SYNC_PASSWORD or a prompt")
     p.add_argument("--no-book-files", action="store_true", help="sync places and notes only, not the book files")
+    p.add_argument("--max-book-mb", type=_count(100_000), default=200, help="book files larger stay on this device")
     p = add("export", cmd_export, "export a book's highlights and notes")
     p.add_argument("book")
     p.add_argument("--format", choices=["md", "json"], default="md")

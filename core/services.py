@@ -296,9 +296,10 @@ class Quire:
         secrets: SecretStore | None = None,
         *,
         book_files: bool = True,
+        max_book_mb: int = 200,
     ) -> dict[str, Any]:
         """Choose where to sync (a folder or a WebDAV URL), check it, create its folders; the password goes to
-        ``secrets``, never to the library."""
+        ``secrets``, never to the library. Book files larger than ``max_book_mb`` stay on their device."""
         from core.sync import open_target
 
         if password is not None and secrets is not None:
@@ -307,7 +308,9 @@ class Quire:
         opened = open_target(target, user, stored or "", local_only=self.local_only)
         opened.prepare()
         with self._library.transaction() as conn:
-            for name, value in (("target", target), ("user", user), ("book_files", "1" if book_files else "0")):
+            settings = (("target", target), ("user", user), ("book_files", "1" if book_files else "0"),
+                        ("max_book_mb", str(max(1, max_book_mb))))  # fmt: skip
+            for name, value in settings:
                 conn.execute("INSERT OR REPLACE INTO sync_meta VALUES (?, ?)", (name, value))
         return self.sync_status(secrets)
 
@@ -321,7 +324,8 @@ class Quire:
         password = secrets.get(_sync_secret(meta["target"])) if secrets is not None else None
         target = open_target(meta["target"], meta.get("user", ""), password or "", local_only=self.local_only)
         return Syncer(self._library, self._annotations, target, import_bytes=self.import_bytes,
-                      book_files=meta.get("book_files", "1") == "1")  # fmt: skip
+                      book_files=meta.get("book_files", "1") == "1",
+                      max_book_bytes=int(meta.get("max_book_mb", "200")) * 1024 * 1024)  # fmt: skip
 
     def sync(self, secrets: SecretStore | None = None) -> dict[str, Any]:
         """Send this library's changes and apply the other devices'; the report says what moved."""

@@ -162,6 +162,19 @@ def test_nothing_new_costs_one_listing_per_folder_and_a_change_costs_its_size(tm
     assert written.stat().st_size < 300  # one change: one short line
 
 
+def test_book_files_over_the_size_limit_stay_on_their_device(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    a = Quire(tmp_path / "a")
+    a.import_paths([book_path("en/idpf-moby-dick.epub"), MINIMAL])
+    a.sync_setup(str(shared), max_book_mb=1)  # Moby-Dick's file is 1.6 MB, the minimal EPUB 2 KB
+    report = a.sync()
+    assert report["books_sent"] == ["Minimal EPUB 3.0"] and any("Moby-Dick" in w for w in report["warnings"])
+    assert a.sync_status()["max_book_mb"] == 1
+    b = device(tmp_path, "b", shared)
+    assert b.sync()["books_received"] == ["Minimal EPUB 3.0"]
+
+
 def test_foreign_and_truncated_files_are_skipped_with_a_warning(tmp_path: Path) -> None:
     shared = tmp_path / "shared"
     shared.mkdir()

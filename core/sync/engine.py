@@ -142,10 +142,11 @@ class Syncer:
         return report
 
     def status(self) -> dict[str, Any]:
-        """The last sync's report, what waits to be sent, and this device's name."""
+        """The last sync's report, what waits to be sent, this device's name and what it sends."""
         last = self._meta("last_report")
         waiting = self.library.conn.execute("SELECT COUNT(*) FROM sync_outbox").fetchone()[0]
         return {"device": self.device, "target": self.target.name, "unsent_files": waiting,
+                "book_files": self.book_files, "max_book_mb": self.max_book_bytes // (1024 * 1024),
                 "last": json.loads(last) if last else None}  # fmt: skip
 
     def _record_local_changes(self, entries: dict[str, Entry], clock: HybridClock) -> None:
@@ -296,7 +297,10 @@ class Syncer:
         remote = self.target.list("files")
         held = {m.group(1): name for name in remote if (m := BOOK_FILE.match(name))}
         for book in self.library.books():
-            if book.content_hash in held or book.file_size > self.max_book_bytes:
+            if book.content_hash in held:
+                continue
+            if book.file_size > self.max_book_bytes:
+                report.warnings.append(f"'{book.title}' stays here: its file is larger than the sync limit")
                 continue
             path = self.library.file_path(book.id)
             self.target.write(f"files/{book.content_hash}{path.suffix.lower()}", path.read_bytes())
