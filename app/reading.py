@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import flet as ft
@@ -133,6 +134,12 @@ class ReaderController:
     def _redraw(self) -> None:
         self.app.render()
 
+    def _change(self, step: Callable[[ReaderViewModel], object]) -> None:
+        """Apply ``step`` to the open book and redraw (nothing happens when no book is open)."""
+        if self.model is not None:
+            step(self.model)
+            self._redraw()
+
     # -- panels and keys ----------------------------------------------------------------------------
     def open_panel(self, name: str | None) -> None:
         self.panel = None if name == self.panel else name
@@ -198,9 +205,7 @@ class ReaderController:
             self.app.notify(self.app.t("reader.read_up_to_here.done", p=f"{self.model.percent:.0f}"))
 
     def load_more(self, forward: bool) -> None:
-        if self.model is not None:
-            self.model.load_more(forward)
-            self._redraw()
+        self._change(lambda model: model.load_more(forward))
 
     def open_highlight(self, highlight: Highlight) -> None:
         if self.model is None or self.model.book.id != highlight.book_id:
@@ -243,14 +248,10 @@ class ReaderController:
         self._show_bar()
 
     def highlight(self, color: str) -> None:
-        if self.model is not None:
-            self.model.highlight_selection(color)
-            self._redraw()
+        self._change(lambda model: model.highlight_selection(color))
 
     def recolour_tapped(self, color: str) -> None:
-        if self.model is not None:
-            self.model.recolour_tapped(color)
-            self._redraw()
+        self._change(lambda model: model.recolour_tapped(color))
 
     def remove_tapped(self) -> None:
         if self.model is not None:
@@ -302,14 +303,10 @@ class ReaderController:
 
     # -- search -------------------------------------------------------------------------------------
     def search(self, query: str) -> None:
-        if self.model is not None:
-            self.model.search(query)
-            self._redraw()
+        self._change(lambda model: model.search(query))
 
     def more_hits(self) -> None:
-        if self.model is not None:
-            self.model.show_more_hits()
-            self._redraw()
+        self._change(lambda model: model.show_more_hits())
 
     def open_hit(self, index: int) -> None:
         if self.model is None or index >= len(self.model.search_hits):

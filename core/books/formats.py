@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 import stat
 import zipfile
@@ -72,46 +73,32 @@ def detect_format(name: str, data: bytes) -> str:
         return "fb2"
     if data.startswith(b"%PDF"):
         return "pdf"
-    if suffix in (".mobi", ".azw", ".azw3", ".djvu", ".docx", ".cbr"):
-        raise BookFormatError(
-            f"{suffix} books are not supported yet: Quire reads EPUB, PDF, FB2, CBZ, TXT, Markdown and HTML"
-        )
-    raise BookFormatError(f"'{name}' is not a book format Quire knows: use EPUB, PDF, FB2, CBZ, TXT, Markdown or HTML")
+    if data[60:68] == b"BOOKMOBI":
+        return "mobi"
+    if suffix in (".djvu", ".docx", ".cbr", ".cb7", ".kfx"):
+        raise BookFormatError(f"{suffix} books are not supported yet: Quire reads {KNOWN}")
+    raise BookFormatError(f"'{name}' is not a book format Quire knows: use {KNOWN}")
+
+
+# format -> (module, function): readers are imported when first needed, so starting the app loads no parser
+READERS = {
+    "epub": ("core.books.epub", "read_epub"),
+    "txt": ("core.books.text", "read_text"),
+    "markdown": ("core.books.markdown", "read_markdown"),
+    "html": ("core.books.html", "read_html"),
+    "fb2": ("core.books.fb2", "read_fb2"),
+    "cbz": ("core.books.cbz", "read_cbz"),
+    "pdf": ("core.books.pdf", "read_pdf"),
+    "mobi": ("core.books.mobi", "read_mobi"),
+}
 
 
 def _reader(format_name: str) -> Callable[[bytes, str], Book]:
-    # Readers are imported lazily so that starting the app does not load every parser.
-    if format_name == "epub":
-        from core.books.epub import read_epub
-
-        return lambda data, _title: read_epub(data)
-    if format_name == "txt":
-        from core.books.text import read_text
-
-        return read_text
-    if format_name == "markdown":
-        from core.books.markdown import read_markdown
-
-        return read_markdown
-    if format_name == "fb2":
-        from core.books.fb2 import read_fb2
-
-        return read_fb2
-    if format_name == "cbz":
-        from core.books.cbz import read_cbz
-
-        return read_cbz
-    if format_name == "pdf":
-        from core.books.pdf import read_pdf
-
-        return read_pdf
-    if format_name == "mobi":
-        from core.books.mobi import read_mobi
-
-        return read_mobi
-    from core.books.html import read_html
-
-    return read_html
+    module, function = READERS[format_name]
+    reader: Callable[..., Book] = getattr(importlib.import_module(module), function)
+    if format_name == "epub":  # an EPUB names itself: no fallback title
+        return lambda data, _title: reader(data)
+    return reader
 
 
 def parse_book(data: bytes, name: str) -> Book:
