@@ -55,7 +55,7 @@ class SyncController:
         """Sync in the background (unless one is running, or sync is not set up); False when it did not start."""
         if self._thread is not None and self._thread.is_alive():
             return False
-        if reason != "now" and self.configured is None:
+        if reason != "now" and not self.quire.sync_is_set_up():
             return False
         self._thread = threading.Thread(target=self._run, name=f"sync-{reason}", daemon=True)
         self._thread.start()

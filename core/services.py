@@ -314,6 +314,10 @@ class Quire:
                 conn.execute("INSERT OR REPLACE INTO sync_meta VALUES (?, ?)", (name, value))
         return self.sync_status(secrets)
 
+    def sync_is_set_up(self) -> bool:
+        """Whether this library has a sync target (one small read: asked on every book opened and closed)."""
+        return self._library.conn.execute("SELECT 1 FROM sync_meta WHERE name = 'target'").fetchone() is not None
+
     def _syncer(self, secrets: SecretStore | None) -> Any:
         from core.errors import SyncError
         from core.sync import Syncer, open_target

@@ -13,7 +13,6 @@ import itertools
 import logging
 import re
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from core.books.limits import check_count
@@ -54,14 +53,15 @@ def read_pdf(data: bytes, fallback_title: str) -> Book:
             raise DrmProtectedError("this PDF is locked with a password: open it elsewhere and save it unlocked")
         pages = reader.pages
         check_count("pages", len(pages), MAX_PAGES)
-        lines = [_page_lines(page, number) for number, page in enumerate(pages)]
+        counts = Counter[str]()  # characters read back as U+0000, and all characters
+        lines = [_page_lines(page, number, counts) for number, page in enumerate(pages)]
         outline = _outline(reader)
         info = reader.metadata
     except pypdf.errors.PdfReadError as error:
         raise BookFormatError(f"this PDF cannot be read ({str(error)[:120]})") from error
     except pypdf.errors.FileNotDecryptedError as error:
         raise DrmProtectedError("this PDF is locked with a password") from error
-    unreadable = _unreadable(pages[:20])
+    unreadable = counts["nul"] > 0.3 * counts["all"]  # fonts without a character map: a script they lacked
     if unreadable or sum(len(page) for page in lines) == 0:
         raise BookFormatError(
             "this PDF's letters cannot be read back (its fonts map them to nothing): Quire reads text PDFs"
@@ -78,11 +78,13 @@ def read_pdf(data: bytes, fallback_title: str) -> Book:
     return Book("pdf", metadata, sections, toc, [])
 
 
-def _page_lines(page: object, number: int) -> list[_Line]:
-    """The page's lines in reading order, each with its vertical position."""
+def _page_lines(page: object, number: int, counts: Counter[str]) -> list[_Line]:
+    """The page's lines in reading order, each with its vertical position; ``counts`` adds its characters."""
     runs: list[tuple[float, str]] = []
 
     def visit(text: str, cm: list[float], tm: list[float], font: object, size: float) -> None:
+        counts["nul"] += text.count("\x00")
+        counts["all"] += len(text) - sum(char.isspace() for char in text)
         if text.strip():
             runs.append((round(tm[5] * cm[3] + cm[5], 1), text))
         elif "\n" in text and runs:
@@ -98,14 +100,6 @@ def _page_lines(page: object, number: int) -> list[_Line]:
     for line in lines:
         line.text = " ".join(line.text.replace("\x00", " ").replace("\ufffd", " ").split())
     return [line for line in lines if line.text]
-
-
-def _unreadable(pages: Sequence[object]) -> bool:
-    """The pages draw text, but most characters come back as U+0000 (fonts without a character map: a PDF made
-    with a font that lacked the book's script)."""
-    text = "".join(page.extract_text() for page in pages)  # type: ignore[attr-defined]
-    letters = [char for char in text if not char.isspace()]
-    return bool(letters) and letters.count("\x00") > 0.3 * len(letters)
 
 
 def _shape(text: str) -> str:
