@@ -81,8 +81,20 @@ def test_ios_declares_every_format_quire_opens_and_shares_its_documents_folder()
         ".html": "public.html",
         ".htm": "public.html",
         ".xhtml": "public.xhtml",
+        ".pdf": "com.adobe.pdf",
+        ".mobi": "com.amazon.mobi",  # imported below, as the ones after it
+        ".prc": "com.amazon.mobi",
+        ".azw": "com.amazon.mobi",
+        ".azw3": "com.amazon.azw3",
+        ".fb2": "org.fictionbook.fb2",
+        ".fbz": "org.fictionbook.fb2",
+        ".cbz": "org.quire.cbz",
     }
     assert set(SUPPORTED) <= set(system), "a new format needs its iOS type here and in [tool.flet.ios.info]"
     assert {system[ext] for ext in SUPPORTED} <= declared
-    [markdown] = info["UTImportedTypeDeclarations"]
+    imported = {kind["UTTypeIdentifier"]: kind for kind in info["UTImportedTypeDeclarations"]}
+    markdown = imported["net.daringfireball.markdown"]
     assert set(markdown["UTTypeTagSpecification"]["public.filename-extension"]) == {"md", "markdown"}
+    for ext, uti in system.items():  # every type iOS does not know is imported with its extension
+        if uti in imported:
+            assert ext.lstrip(".") in imported[uti]["UTTypeTagSpecification"]["public.filename-extension"], ext
