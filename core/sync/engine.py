@@ -130,16 +130,21 @@ class Syncer:
         self._pull(entries, clock, report)
         local = snapshot(self.library, self.annotations)[0]
         report.warnings += materialize(self.library, self.annotations, self.merged(), local)
+        self._note_local_books()  # now: a later step that fails must not make a removal here look like the reader's
         self._push(report)
         self._compact()
         if self.book_files:
             self._books(report, clock)
         with self.library.transaction() as conn:
             self._set_meta(conn, "clock", clock.value)
-            self._set_meta(conn, "local_books", json.dumps(sorted(b.content_hash for b in self.library.books())))
             report.finished_at = now()
             self._set_meta(conn, "last_report", json.dumps(report.to_dict(), ensure_ascii=False))
         return report
+
+    def _note_local_books(self) -> None:
+        """Which books this library holds, as sync left it (a book missing next time was removed by the reader)."""
+        with self.library.transaction() as conn:
+            self._set_meta(conn, "local_books", json.dumps(sorted(b.content_hash for b in self.library.books())))
 
     def status(self) -> dict[str, Any]:
         """The last sync's report, what waits to be sent, this device's name and what it sends."""
@@ -322,6 +327,7 @@ class Syncer:
         if report.books_received:  # their notes and places arrived before them: show them now
             local = snapshot(self.library, self.annotations)[0]
             report.warnings += materialize(self.library, self.annotations, merged, local)
+            self._note_local_books()
 
 
 def _as_changes(key: str, entry: Entry) -> list[Change]:
