@@ -427,3 +427,22 @@ def test_old_logs_are_compacted_into_a_snapshot_and_late_or_new_devices_still_co
     assert digest(late) == digest(a) == digest(new)
     assert sorted(h.note for h in new.highlights(new.books()[0].id)) == [f"note {n}" for n in range(6)]
     assert str(new.position(new.books()[0].id).furthest) == "4.1"
+
+
+def test_a_sync_that_fails_after_applying_a_removal_does_not_later_undo_a_re_import(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    a, b = device(tmp_path, "a", shared, ALICE), device(tmp_path, "b", shared, ALICE)
+    a.sync(), b.sync()
+    a.remove(1)
+    a.sync()
+    b.add_bookmark(1, "4.3")  # b has something to send, so its sync writes to the target after applying
+    broken = CountingTarget(FolderTarget(shared), [], fail_at=2)  # list log, read a's file, then: write fails
+    with pytest.raises(SyncError):
+        Syncer(inside(b, "library"), inside(b, "annotations"), broken, import_bytes=b.import_bytes).run()
+    assert b.books() == []  # the removal was applied before the failure
+    a.import_paths([ALICE])  # a changes its mind
+    a.sync(), b.sync(), a.sync()
+    assert (
+        [book.title for book in a.books()] == [book.title for book in b.books()] == ["Alice's Adventures in Wonderland"]
+    )
