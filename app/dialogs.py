@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import flet as ft
 
@@ -129,13 +129,13 @@ def confirm_remove_dialog(
 
 
 def inbox_dialog(
-    t: Translator, names: list[str], on_import: Callable[[], object], on_leave: Callable[[], None]
+    t: Translator, names: list[str], on_import: Callable[[], Awaitable[None]], on_leave: Callable[[], None]
 ) -> ft.AlertDialog:
     """iOS: offer the book files waiting in Quire's Documents folder."""
     shown = ", ".join(names[:5]) + (" …" if len(names) > 5 else "")
 
     async def import_them(e: ft.Event) -> None:
-        await on_import()  # type: ignore[misc]
+        await on_import()
 
     return ft.AlertDialog(
         title=ft.Text(t("inbox.title", n=len(names))),

@@ -140,11 +140,6 @@ class ReaderViewModel:
         if self.clock() - self._last_saved >= 1.0:
             self.save_position()
 
-    def page_segments(self) -> list[SegmentRecord]:
-        """Paginated mode without a measured box (before the first layout): a fixed run of segments."""
-        assert self.current is not None, "open() first"
-        return self.quire.segments(self.book.id, self.current.ordinal, PAGE)
-
     # -- pages laid out by measured text --------------------------------------------------------
     def set_box(self, box: PageBox | None) -> None:
         """Paginated mode: the text box pages are laid out in (None: scroll mode). A new size lays out anew."""

@@ -13,6 +13,7 @@ from app.notes_page import build_notes_list
 from app.panels import BY_NAME
 from app.reader_model import ReaderViewModel
 from app.reader_page import (
+    WIDE,
     ReaderActions,
     build_reader_view,
     page_box,
@@ -31,7 +32,6 @@ if TYPE_CHECKING:  # the chat model loads LangChain: imported in the background 
 
 NEXT_KEYS = {"Arrow Right", "Arrow Down", "Page Down", " "}
 PREVIOUS_KEYS = {"Arrow Left", "Arrow Up", "Page Up"}
-SHEET_BELOW = 900  # px: narrower windows show panels as a sheet over the text, closed by a choice made in it
 
 
 class ReaderController:
@@ -48,7 +48,7 @@ class ReaderController:
     @property
     def sheet(self) -> bool:
         """Panels cover the text (a phone, a narrow window): a choice made in one closes it."""
-        return self.app.width < SHEET_BELOW
+        return self.app.width < WIDE
 
     # -- opening and drawing ------------------------------------------------------------------------
     def open(self, book_id: int) -> None:

@@ -302,9 +302,10 @@ class Quire:
         ``secrets``, never to the library. Book files larger than ``max_book_mb`` stay on their device."""
         from core.sync import open_target
 
-        if password is not None and secrets is not None:
+        remote = "://" in target  # a folder needs no password: the secret store is not asked
+        if remote and password is not None and secrets is not None:
             secrets.set(_sync_secret(target), password)
-        stored = secrets.get(_sync_secret(target)) if secrets is not None else password
+        stored = secrets.get(_sync_secret(target)) if remote and secrets is not None else password
         opened = open_target(target, user, stored or "", local_only=self.local_only)
         opened.prepare()
         with self._library.transaction() as conn:
@@ -325,7 +326,8 @@ class Quire:
         meta = dict(self._library.conn.execute("SELECT name, value FROM sync_meta").fetchall())
         if "target" not in meta:
             raise SyncError("sync is not set up: choose a folder or a WebDAV server first (quire sync setup)")
-        password = secrets.get(_sync_secret(meta["target"])) if secrets is not None else None
+        remote = "://" in meta["target"]
+        password = secrets.get(_sync_secret(meta["target"])) if remote and secrets is not None else None
         target = open_target(meta["target"], meta.get("user", ""), password or "", local_only=self.local_only)
         return Syncer(self._library, self._annotations, target, import_bytes=self.import_bytes,
                       book_files=meta.get("book_files", "1") == "1",

@@ -200,3 +200,24 @@ def test_sync_setup_sync_and_status_through_webdav(
     code = main(["--library", str(tmp_path / "desk"), "sync"], desk)
     err = capsys.readouterr().err
     assert code == 1 and err.startswith("quire: error: ") and "could not reach" in err  # the server is gone
+
+
+def test_sync_to_a_folder_needs_no_secret_store(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Found by running it: on a computer without a keyring, 'quire sync setup FOLDER' asked the keyring anyway."""
+    from platform_adapters.base import Platform
+    from platform_adapters.memory import memory_platform
+
+    class NoKeyring:
+        def get(self, name: str) -> str | None:
+            raise AssertionError(f"asked the secret store for {name}")
+
+        set = delete = get
+
+    plain = memory_platform(tmp_path / "p")
+    platform = Platform(plain.name, plain.paths, NoKeyring(), plain.capabilities, plain.files)
+    (tmp_path / "shared").mkdir()
+    library = str(tmp_path / "lib")
+    assert main(["--library", library, "import", str(book_path("en/epubjs-alice.epub"))], platform) == 0
+    assert main(["--library", library, "sync", "setup", str(tmp_path / "shared")], platform) == 0
+    assert main(["--library", library, "sync"], platform) == 0
+    assert "sent" in capsys.readouterr().out

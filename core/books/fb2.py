@@ -74,7 +74,7 @@ def read_fb2(data: bytes, fallback_title: str) -> Book:
         notes = body.get("name", "") in ("notes", "comments")
         tops = _children(body, "section") or [body]
         for top in tops:
-            _read_section(top, sections, toc, depth=0, notes=notes)
+            _read_section(top, sections, toc, notes=notes)
     toc = _valid(toc, sections)
     sections = [s for s in sections if s.segments]
     if not sections:
@@ -90,9 +90,7 @@ def read_fb2(data: bytes, fallback_title: str) -> Book:
     return Book("fb2", metadata, sections, toc, warnings)
 
 
-def _read_section(
-    element: etree._Element, sections: list[Section], toc: list[TocEntry], depth: int, notes: bool
-) -> None:
+def _read_section(element: etree._Element, sections: list[Section], toc: list[TocEntry], notes: bool) -> None:
     """One section and its subsections: a section with text of its own is a chapter, its subsections are too."""
     title = " ".join(_text(p) for p in _children(_child(element, "title"), "p")) or _text(_child(element, "title"))
     own = Section(title=title)
@@ -102,7 +100,7 @@ def _read_section(
         name = local_name(child)
         if name == "section":
             children = entry.children if entry is not None else toc
-            _read_section(child, sections, children, depth + 1, notes)
+            _read_section(child, sections, children, notes)
             continue
         own.segments.extend(_blocks(child, name))
     if not own.title and len(own.segments) > 1:  # no <title>: calibre writes it as a short first paragraph

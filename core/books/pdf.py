@@ -38,7 +38,6 @@ class _Line:
 @dataclass
 class _Paragraph:
     text: str
-    page: int
     pages: list[int] = field(default_factory=list)
 
 
@@ -144,7 +143,7 @@ def _paragraphs(lines: list[_Line]) -> list[_Paragraph]:
         if drop_cap and line.text[:1].islower():
             line.text, drop_cap, starts = drop_cap + line.text, "", True
         if starts:
-            paragraphs.append(_Paragraph(line.text, line.page, [line.page]))
+            paragraphs.append(_Paragraph(line.text, [line.page]))
             continue
         current = paragraphs[-1]
         current.text = _join(current.text, line.text)
