@@ -326,3 +326,41 @@ def test_the_app_releases_the_model_when_its_last_index_job_ends(tmp_path: Path)
     assert quire.index_status(book.id).status == "done"
     assert quire.release_models() == 0  # the job already let it go
     quire.close()
+
+
+def test_window_ranking_prefers_the_question_words_close_together() -> None:
+    from core.rag.proximity import window_ranking
+
+    spread = "The rabbit slept. " + "Nothing happened for a long while. " * 6 + "Her eyes were pink."
+    close = "A white rabbit with pink eyes ran close by her. It was late."
+    ranking = window_ranking("Who ran by with pink eyes?", {1: spread, 2: close, 3: "No word of it here at all."})
+    assert [pid for pid, _ in ranking] == [2, 1]  # the passage without a word of the question is left out
+    assert window_ranking("the of and", {1: close}) == []  # nothing but function words: nothing to rank
+    chinese = {1: "宝玉笑道。黛玉来了。", 2: "黛玉进了荣国府，拜见外祖母。"}
+    assert window_ranking("黛玉进荣国府", chinese)[0][0] == 2
+
+
+def test_hybrid_puts_the_passage_that_answers_first(tmp_path: Path) -> None:
+    # keyword search ranks "The Fair" first (it names the lantern and green most often, never together); the
+    # sentence that answers is in "The Night". Without the window list the fusion kept the keyword order.
+    fair = " ".join(
+        ["The lantern maker sold a lantern to every farmer at the fair, lantern after lantern."]
+        + ["The farmers walked home across the fields while the sun went down."] * 3
+        + ["Fires burn in the hearths, and the logs burn all night."]
+        + ["The cows slept in the barn and the dogs slept by the door."] * 3
+        + ["Green ribbons hung from every stall, green as spring grass, green as the river."]
+    )
+    night = " ".join(
+        ["The wind rose over the sea and the boats came in to the harbour."] * 4
+        + ["That night the lantern burned green, because the old woman had poured sea water into its oil."]
+        + ["Nobody in the village slept until morning came."] * 4
+    )
+    body = "".join(f"<h2>{t}</h2><p>{p}</p>" for t, p in (("The Fair", fair), ("The Night", night)))
+    html = f"<html><head><title>Lanterns</title></head><body>{body}</body></html>".encode()
+    quire = Quire(tmp_path, vector_backend="numpy")
+    book = quire.import_bytes(html, "lanterns.html").book
+    quire.index(book.id)
+    question = "Why did the lantern burn green?"
+    assert quire.search(book.id, question, mode="keyword", k=1)[0].section_title == "The Fair"
+    assert quire.search(book.id, question, mode="hybrid", k=1)[0].section_title == "The Night"
+    quire.close()

@@ -11,6 +11,7 @@ from core.errors import QuireError
 from core.library.store import Library
 from core.rag.chunks import ChunkStore, Filters
 from core.rag.embedder import Embedder
+from core.rag.proximity import window_ranking
 from core.rag.vectors import VectorStore
 
 MODES = ("hybrid", "vector", "keyword")
@@ -25,6 +26,10 @@ CANDIDATES_PER_RESULT = 4  # each single mode returns this many times k before f
 RRF_K = 10
 VECTOR_WEIGHT = 0.2
 VECTOR_WEIGHT_FOREIGN = VECTOR_WEIGHT / 5
+# Hybrid search adds a third list: the candidates of both ranked by their best two-sentence window
+# (core/rag/proximity.py), counted like the keyword list. On FairytaleQA train it raised Recall@1 / @5 / MRR from
+# 0.683 / 0.913 / 0.783 to 0.702 / 0.920 / 0.795 (weights 0.75 and 1 were within 0.003 of each other).
+WINDOW_WEIGHT = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,9 +149,11 @@ class Retriever:
             merged = sorted((hit for hits in vector_lists for hit in hits), key=lambda h: -h[1])
             scored = merged[:k]
         else:
-            fused = reciprocal_rank_fusion(
-                [[cid for cid, _ in keyword]] + [[cid for cid, _ in v] for v in vector_lists], [1.0, *weights]
-            )
+            lists = [[cid for cid, _ in keyword]] + [[cid for cid, _ in v] for v in vector_lists]
+            candidates = list(dict.fromkeys(cid for ids in lists for cid in ids))
+            texts = {cid: row["text"] for cid, row in self.chunks.rows(candidates).items()}
+            windows = [cid for cid, _ in window_ranking(query, texts)][:depth]
+            fused = reciprocal_rank_fusion([*lists, windows], [1.0, *weights, WINDOW_WEIGHT])
             scored = sorted(fused.items(), key=lambda item: -item[1])[:k]
         keyword_rank = {cid: rank for rank, (cid, _) in enumerate(keyword, start=1)}
         vector_rank: dict[int, int] = {}

@@ -71,18 +71,24 @@ def _stem(word: str) -> str:
     return word
 
 
-def terms(text: str) -> set[str]:
-    """The words a question and a sentence are compared by: stemmed English words, CJK bigrams."""
+def term_list(text: str) -> list[str]:
+    """The words a question and a sentence are compared by, in order with repeats: stemmed English words without
+    function words, CJK bigrams (a lone CJK character stands for itself)."""
     folded = fold(text)
-    found: set[str] = set()
+    found: list[str] = []
     position = 0
     for run in CJK_RUN.finditer(folded):
-        found |= {_stem(w) for w in _WORD.findall(folded[position : run.start()]) if w not in STOPWORDS}
+        found += [_stem(w) for w in _WORD.findall(folded[position : run.start()]) if w not in STOPWORDS]
         chars = run.group()
-        found |= {chars[i : i + 2] for i in range(len(chars) - 1)} or {chars}
+        found += [chars[i : i + 2] for i in range(len(chars) - 1)] or [chars]
         position = run.end()
-    found |= {_stem(w) for w in _WORD.findall(folded[position:]) if w not in STOPWORDS}
+    found += [_stem(w) for w in _WORD.findall(folded[position:]) if w not in STOPWORDS]
     return found
+
+
+def terms(text: str) -> set[str]:
+    """The distinct words of :func:`term_list`."""
+    return set(term_list(text))
 
 
 def _length(text: str) -> int:

@@ -1,0 +1,47 @@
+"""Candidate passages ranked by their best two-sentence window (BM25 over windows): the question's words close
+together count more than the same words spread over a whole passage.
+
+Only the passages that keyword or vector search already found are scored, so the cost is a few milliseconds per
+question and nothing is added to the index. Chosen on FairytaleQA train (``bench.retrieval``): fused with the
+keyword and vector lists it raised Recall@1 from 0.689 to 0.702 and MRR from 0.785 to 0.795; windows of one
+sentence or of three did no better, and scoring every window of the book instead of the candidates' added 0.1.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+from core.rag.sentences import sentence_spans, term_list
+
+WINDOW = 2  # sentences per window
+K1, B = 1.2, 0.75  # the usual BM25 constants (the same as SQLite FTS5's bm25())
+
+
+def window_ranking(question: str, passages: dict[int, str], window: int = WINDOW) -> list[tuple[int, float]]:
+    """(passage id, its best window's BM25 score) for passages holding a word of the question, best first.
+
+    IDF and the average window length come from the candidates' windows themselves.
+    """
+    asked = set(term_list(question))
+    if not asked:
+        return []
+    windows: list[tuple[int, Counter[str], int]] = []
+    for pid, text in passages.items():
+        sentences = [term_list(text[a:b]) for a, b in sentence_spans(text)]
+        for i in range(len(sentences)):
+            words = [w for s in sentences[i : i + window] for w in s]
+            windows.append((pid, Counter(words), len(words)))
+    if not windows:
+        return []
+    count = len(windows)
+    average = sum(length for *_, length in windows) / count or 1.0
+    held = {t: sum(1 for _, words, _ in windows if t in words) for t in asked}
+    idf = {t: math.log(1 + (count - n + 0.5) / (n + 0.5)) for t, n in held.items() if n}
+    best: dict[int, float] = {}
+    for pid, words, length in windows:
+        norm = K1 * (1 - B + B * length / average)
+        score = sum(idf[t] * words[t] * (K1 + 1) / (words[t] + norm) for t in idf if words[t])
+        if score > best.get(pid, 0.0):
+            best[pid] = score
+    return sorted(best.items(), key=lambda item: (-item[1], item[0]))
