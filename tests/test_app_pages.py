@@ -978,8 +978,13 @@ def test_sync_is_set_up_in_settings_and_runs_on_its_own_when_a_book_closes(tmp_p
     run(scenario())
 
 
-def test_a_comic_shows_one_fitted_page_at_a_time_and_says_why_it_cannot_be_searched(quire: Quire) -> None:
-    quire.import_paths([book_path("formats/alice-illustrations.cbz")])
+@pytest.mark.parametrize(
+    ("name", "second"), [("alice-illustrations.cbz", "page002.jpg"), ("alice-scanned.pdf", "page-2.png")]
+)
+def test_a_comic_or_a_scan_shows_one_fitted_page_at_a_time_and_says_why_it_cannot_be_searched(
+    quire: Quire, name: str, second: str
+) -> None:
+    quire.import_paths([book_path(f"formats/{name}")])
 
     async def scenario() -> None:
         session = await new_session(1440)
@@ -992,7 +997,7 @@ def test_a_comic_shows_one_fitted_page_at_a_time_and_says_why_it_cannot_be_searc
         first = viewers[0].content.src
         await _key(session, "Arrow Right")
         [viewer] = [c for c in _all(app) if isinstance(c, ft.InteractiveViewer)]
-        assert viewer.content.src != first and app.reader.current.src == "page002.jpg"
+        assert viewer.content.src != first and app.reader.current.src == second
         for tool, words in (("Search in book", "no text to search"), ("Ask the book", "cannot answer about it")):
             await fire(session, find(app.page.controls, tooltip=tool))
             assert any(words in text for text in screen(app)), tool

@@ -1,11 +1,12 @@
-"""Text PDFs read as reflowable books (calibre's PDF of Alice and a pdfTeX manual), typed refusals for scanned,
-unreadable, locked and damaged ones."""
+"""Text PDFs read as reflowable books (calibre's PDF of Alice and a pdfTeX manual), scanned ones as page pictures
+(with the phones' refusal), typed refusals for unreadable, locked and damaged ones."""
 
 from __future__ import annotations
 
 import difflib
 import io
 import re
+import struct
 from pathlib import Path
 
 import pytest
@@ -56,14 +57,59 @@ def test_a_pdftex_manual_loses_its_running_heads_and_keeps_its_pages(tmp_path: P
     assert hit.section_title
 
 
-def test_scanned_and_unreadable_pdfs_are_refused_with_what_to_do(tmp_path: Path) -> None:
-    with pytest.raises(BookFormatError, match="scanned pages with no text layer"):
+def test_a_scanned_pdf_opens_as_pictures_of_its_pages(tmp_path: Path) -> None:
+    from PIL import Image
+
+    book = read_book(FORMATS / "alice-scanned.pdf")
+    assert len(book.sections) == 8 == len(book.toc)  # one chapter per page
+    assert all(s.kind == "image" and not s.text for section in book.sections for s in section.segments)
+    assert [s.segments[0].src for s in book.sections][:2] == ["page-1.png", "page-2.png"]
+    assert Image.open(io.BytesIO(book.metadata.cover)).size[0] == 480  # the first page, drawn small
+    quire = Quire(tmp_path / "lib")
+    [result] = quire.import_paths([FORMATS / "alice-scanned.pdf"])
+    picture = quire.image(result.book.id, "page-3.png")  # drawn on demand from the stored file
+    image = Image.open(io.BytesIO(picture))
+    assert image.size == (1400, 1050) and image.mode == "RGB"  # the page is 165.6 x 164.9 points, scan inside
+    assert len(image.convert("L").getcolors(256) or []) > 20  # a drawing, not a blank page
+    assert quire.image(result.book.id, "page-9.png") is None and quire.image(result.book.id, "../x") is None
+    assert quire.find(result.book.id, "rabbit") == [] and quire.book(result.book.id).char_count == 0
+
+
+def test_where_pages_cannot_be_drawn_a_scanned_pdf_is_refused_saying_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from core.books import pdf_pages
+
+    monkeypatch.setattr(pdf_pages, "available", lambda: False)  # a phone: no pypdfium2 wheel there
+    with pytest.raises(BookFormatError, match="cannot draw PDF pages, so open it with Quire on a computer"):
         read_book(FORMATS / "alice-scanned.pdf")
-    with pytest.raises(BookFormatError, match="cannot be read back"):  # its fonts lack the Chinese glyphs' codes
-        read_book(FORMATS / "luxun-nahan.pdf")
     quire = Quire(tmp_path / "lib")
     [result] = quire.import_paths([FORMATS / "alice-scanned.pdf"])
     assert result.error is not None and quire.books() == []
+    assert len(read_book(FORMATS / "epubjs-alice.pdf").sections) > 10  # text PDFs need no renderer
+
+
+def test_a_pdf_whose_letters_are_lost_is_refused() -> None:
+    # calibre wrote the Chinese PDF without the glyphs' character codes and without drawing them
+    with pytest.raises(BookFormatError, match="cannot be read back"):
+        read_book(FORMATS / "luxun-nahan.pdf")
+
+
+def test_page_pictures_survive_damaged_files_and_huge_pages() -> None:
+    from pypdf import PdfWriter
+
+    from core.books import pdf_pages
+
+    writer = PdfWriter()
+    writer.add_blank_page(width=14_000, height=14_000)  # 194 inches square
+    huge = io.BytesIO()
+    writer.write(huge)
+    picture = pdf_pages.render(huge.getvalue(), "page-1.png")
+    width, height = struct.unpack(">II", picture[16:24])
+    assert width * height <= pdf_pages.MAX_PIXELS
+    scanned = (FORMATS / "alice-scanned.pdf").read_bytes()
+    assert pdf_pages.render(scanned[: len(scanned) // 2], "page-1.png") is None
+    assert pdf_pages.render(b"%PDF-1.4 nothing else", "page-1.png") is None
 
 
 def test_locked_and_damaged_pdfs_get_one_typed_error() -> None:

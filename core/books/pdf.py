@@ -3,7 +3,8 @@ hyphenated line ends joined, the outline as the contents, each page's first para
 
 pypdf (BSD, pure Python, so it runs on phones too) reads the text with each run's position; a paragraph ends
 where the gap to the next line is clearly wider than the page's usual line spacing. A PDF with no text layer
-(scanned pages) is refused with a message saying so: showing its pages needs a renderer (see the README).
+(scanned pages) opens as pictures of its pages where pdfium can draw them (core/books/pdf_pages.py), and is
+refused with a message saying why where it cannot (phones).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from core.books import pdf_pages
 from core.books.limits import check_count
 from core.books.locator import Locator
 from core.books.model import Book, Metadata, Section, Segment, SegmentKind, TocEntry
@@ -61,19 +63,38 @@ def read_pdf(data: bytes, fallback_title: str) -> Book:
     except pypdf.errors.FileNotDecryptedError as error:
         raise DrmProtectedError("this PDF is locked with a password") from error
     unreadable = counts["nul"] > 0.3 * counts["all"]  # fonts without a character map: a script they lacked
-    if unreadable or sum(len(page) for page in lines) == 0:
-        raise BookFormatError(
-            "this PDF's letters cannot be read back (its fonts map them to nothing): Quire reads text PDFs"
-            if unreadable
-            else "this PDF is scanned pages with no text layer: Quire reads text PDFs (search and chat need text)"
-        )
-    lines = _without_running_lines(lines)
-    paragraphs = _paragraphs([line for page in lines for line in page])
     title = str(info.title).strip() if info and info.title else fallback_title
     author = str(info.author).strip() if info and info.author else ""
+    if unreadable:
+        raise BookFormatError(
+            "this PDF's letters cannot be read back (its fonts map them to nothing, and draw nothing either): "
+            "convert it again from its source with the fonts embedded"
+        )
+    if sum(len(page) for page in lines) == 0:
+        return _page_view(data, len(pages), title, author)
+    lines = _without_running_lines(lines)
+    paragraphs = _paragraphs([line for page in lines for line in page])
     sections, toc = _sections(paragraphs, outline, title)
     sample = " ".join(p.text for p in paragraphs[:200])
     metadata = Metadata(title=title, authors=[author] if author else [], language=guess_language(sample))
+    return Book("pdf", metadata, sections, toc, [])
+
+
+def _page_view(data: bytes, count: int, title: str, author: str) -> Book:
+    """Scanned pages (no text layer): a book of page pictures, one chapter per page, where pages can be drawn."""
+    if not pdf_pages.available():
+        raise BookFormatError(
+            "this PDF is scanned pages with no text layer: this device cannot draw PDF pages, so open it with "
+            "Quire on a computer (search and chat need text in any case)"
+        )
+    cover = pdf_pages.render(data, pdf_pages.page_src(0), pdf_pages.COVER_WIDTH)
+    metadata = Metadata(title=title, authors=[author] if author else [], cover=cover,
+                        cover_media_type="image/png" if cover else "")  # fmt: skip
+    sections = [
+        Section(title=f"{n + 1}", segments=[Segment(SegmentKind.IMAGE, "", src=pdf_pages.page_src(n))])
+        for n in range(count)
+    ]
+    toc = [TocEntry(f"{n + 1}", Locator(n, 0)) for n in range(count)]
     return Book("pdf", metadata, sections, toc, [])
 
 

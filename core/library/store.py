@@ -271,6 +271,11 @@ class Library:
 
             picture = page(path, src)
             return picture if picture is not None and len(picture) <= MAX_IMAGE_BYTES else None
+        if path.suffix.lower() == ".pdf":
+            from core.books.pdf_pages import render
+
+            picture = render(path, src)  # a page of a scanned PDF, drawn now (None where pages cannot be drawn)
+            return picture if picture is not None and len(picture) <= MAX_IMAGE_BYTES else None
         if path.suffix.lower() != ".epub":
             return None  # text and Markdown books keep no images of their own
         try:
