@@ -30,18 +30,18 @@ def window_ranking(question: str, passages: dict[int, str], window: int = WINDOW
     for pid, text in passages.items():
         sentences = [term_list(text[a:b]) for a, b in sentence_spans(text)]
         for i in range(len(sentences)):
-            words = [w for s in sentences[i : i + window] for w in s]
-            windows.append((pid, Counter(words), len(words)))
+            held_words = [w for s in sentences[i : i + window] for w in s]
+            windows.append((pid, Counter(held_words), len(held_words)))
     if not windows:
         return []
     count = len(windows)
     average = sum(length for *_, length in windows) / count or 1.0
-    held = {t: sum(1 for _, words, _ in windows if t in words) for t in asked}
+    held = {t: sum(1 for _, counts, _ in windows if t in counts) for t in asked}
     idf = {t: math.log(1 + (count - n + 0.5) / (n + 0.5)) for t, n in held.items() if n}
     best: dict[int, float] = {}
-    for pid, words, length in windows:
+    for pid, counts, length in windows:
         norm = K1 * (1 - B + B * length / average)
-        score = sum(idf[t] * words[t] * (K1 + 1) / (words[t] + norm) for t in idf if words[t])
+        score = sum(idf[t] * counts[t] * (K1 + 1) / (counts[t] + norm) for t in idf if counts[t])
         if score > best.get(pid, 0.0):
             best[pid] = score
     return sorted(best.items(), key=lambda item: (-item[1], item[0]))
