@@ -119,7 +119,8 @@ def _message(message: Message, last: bool, actions: ChatActions, t: Translator) 
             ft.Row(
                 [
                     ft.Chip(
-                        label=ft.Text(f"[{number}]"),  # chips are numbered in the order they were cited
+                        # numbered in the order they were cited; a PDF's printed page beside the number
+                        label=ft.Text(f"[{number}] " + t("chat.page", page=c.page) if c.page else f"[{number}]"),
                         tooltip=t("chat.citation", quote=c.quote[:160]),
                         on_click=lambda e, c=c: actions.open_citation(c),
                     )

@@ -76,6 +76,10 @@ class ReaderViewModel:
         self._sizes: dict[str | None, tuple[int, int] | None] = {}  # image src -> its pixel size
         self._images: dict[str, bytes | None] = {}  # image src -> its bytes, for the pages being drawn
         self._toc: list[TocRow] | None = None
+        self.printed_pages = quire.printed_pages(book_id)  # a text PDF's pages that page view can draw (0: none)
+        self.page_view = False  # showing the PDF's page as printed instead of the reflowed text
+        self.pdf_page = 0  # page view: the page shown (from 0)
+        self._paged: int | None = None  # the ordinal page view last moved to (another one: the reader jumped)
         self.shown = Shown([], [], None, (0.0, 0.0))
         self._laid: tuple[tuple[tuple[int, int], PageBox], tuple[list[Slice], tuple[int, int] | None]] | None = None
         self._last_activity = clock()
@@ -232,8 +236,42 @@ class ReaderViewModel:
     def at_end(self) -> bool:
         return bool(self.visible) and self.visible[-1].ordinal >= self.book.segment_count - 1
 
+    # -- page view (text PDFs, where pages can be drawn) ---------------------------------------
+    def set_page_view(self, on: bool) -> None:
+        """Show the PDF's pages as printed (``on``) or its reflowed text; the place is kept either way."""
+        self.page_view = on and self.printed_pages > 0
+        self._paged = None
+        self._follow_place()
+
+    def _follow_place(self) -> None:
+        """Page view shows the page the current place is on, unless page view itself moved there."""
+        if self.page_view and self.current is not None and self.current.ordinal != self._paged:
+            self.pdf_page = self.quire.page_of(self.book.id, self.current.ordinal)
+            self._paged = self.current.ordinal
+
+    def _turn_printed_page(self, step: int) -> SegmentRecord:
+        assert self.current is not None
+        self._follow_place()
+        self.pdf_page = min(max(self.pdf_page + step, 0), self.printed_pages - 1)
+        first = self.quire.page_start(self.book.id, self.pdf_page)
+        if first is not None and first.ordinal != self.current.ordinal:  # a page without text keeps the place
+            self.go_to(first.locator, jump=False)
+        self._paged = self.current.ordinal
+        return self.current
+
+    def page_picture(self) -> bytes | None:
+        """Page view: the picture of the page shown (kept like the pages' other pictures)."""
+        key = f"printed page {self.pdf_page}"
+        if key not in self._images:
+            if len(self._images) >= IMAGES_KEPT:
+                self._images.clear()
+            self._images[key] = self.quire.page_image(self.book.id, self.pdf_page)
+        return self._images[key]
+
     def next_page(self) -> SegmentRecord:
         """The next page: where the measured page ends (paginated), or a run of segments further (scroll)."""
+        if self.page_view:
+            return self._turn_printed_page(1)
         if self.box is None:
             return self._move(PAGE)
         _, following = self._layout()
@@ -243,6 +281,8 @@ class ReaderViewModel:
         return self._turn_to(following)
 
     def previous_page(self) -> SegmentRecord:
+        if self.page_view:
+            return self._turn_printed_page(-1)
         if self.box is None:
             return self._move(-PAGE)
         before = self._page_before(self.page_start)
@@ -270,10 +310,14 @@ class ReaderViewModel:
     def refresh(self) -> Shown:
         """Read what the reader screen is about to draw (marks, contents, the bookmark here, the percentages,
         the page and its pictures), so that drawing reads nothing from the library."""
-        segments = [piece.segment for piece in self.page()] if self.box is not None else self.visible
-        for segment in segments:
-            if segment.kind == "image":
-                self.image(segment)
+        if self.page_view:
+            self._follow_place()
+            self.page_picture()
+        else:
+            segments = [piece.segment for piece in self.page()] if self.box is not None else self.visible
+            for segment in segments:
+                if segment.kind == "image":
+                    self.image(segment)
         self.shown = Shown(self.marks(), self.toc(), self.current_bookmark(), self.percents())
         return self.shown
 

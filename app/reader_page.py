@@ -53,6 +53,7 @@ class ReaderActions:
     recolour_tapped: Callable[[str], None] = lambda color: None  # the tapped highlight's new colour
     note_tapped: Callable[[], None] = lambda: None  # write or edit the tapped highlight's note
     remove_tapped: Callable[[], None] = lambda: None  # delete the tapped highlight
+    page_view: Callable[[bool], None] = lambda on: None  # a text PDF: its pages as printed (True) or the text
 
 
 def percent_label(percents: tuple[float, float], t: Translator) -> str:
@@ -148,6 +149,8 @@ def _text_area(
     for mark in model.shown.marks:
         marks.setdefault(mark.ordinal, []).append(mark)
     paginated = settings.layout == "paginated"
+    if model.page_view:  # a text PDF's page as printed: fitted whole, zoomed with a pinch or the wheel
+        return _printed_page(model, actions, t)
     pictures = model.book.char_count == 0 and model.box is not None  # a comic: a page is one picture, fitted
     if pictures:
         assert model.box is not None
@@ -203,6 +206,29 @@ def _text_area(
         ft.GestureDetector(content=listing, on_horizontal_drag_end=swiped, expand=True),
         width=measure if width > measure else None,
         expand=width <= measure,
+    )
+
+
+def _printed_page(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> ft.Control:
+    picture = model.page_picture()
+    if picture is None:  # the stored file went missing or the page cannot be drawn
+        shown: ft.Control = ft.Text(t("reader.page_view.missing"), color=ft.Colors.ON_SURFACE_VARIANT)
+    else:
+        height = model.box.height if model.box is not None else None
+        shown = ft.InteractiveViewer(
+            ft.Image(src=picture, fit=ft.BoxFit.CONTAIN, height=height), min_scale=1, max_scale=5
+        )
+
+    def swiped(e: ft.DragEndEvent) -> None:
+        velocity = e.primary_velocity or 0.0
+        if abs(velocity) > SWIPE_VELOCITY:
+            actions.navigate("next" if velocity < 0 else "previous")
+
+    return ft.Container(
+        ft.GestureDetector(content=shown, on_horizontal_drag_end=swiped),
+        expand=True,
+        alignment=ft.Alignment.CENTER,
+        tooltip=t("reader.page_view.page", page=model.pdf_page + 1, pages=model.printed_pages),
     )
 
 
@@ -453,6 +479,14 @@ def build_reader_view(
         tooltip=t("reader.bookmark.remove") if bookmarked else t("reader.bookmark"),
         on_click=lambda e: actions.toggle_bookmark(),
     )
+    if model.printed_pages:  # a text PDF where pages can be drawn: as printed, or reflowed
+        tools.append(
+            ft.IconButton(
+                ft.Icons.ARTICLE_OUTLINED if model.page_view else ft.Icons.PICTURE_AS_PDF_OUTLINED,
+                tooltip=t("reader.page_view.off") if model.page_view else t("reader.page_view.on"),
+                on_click=lambda e: actions.page_view(not model.page_view),
+            )
+        )
     percent = percent_text if percent_text is not None else ft.Text()
     percent.value = percent_label(model.shown.percents, t)
     percent.size, percent.text_align, percent.expand = 12, ft.TextAlign.CENTER, None

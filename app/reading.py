@@ -54,6 +54,7 @@ class ReaderController:
     def open(self, book_id: int) -> None:
         self.model = ReaderViewModel(self.app.quire, book_id)
         self.model.open()
+        self.model.set_page_view(self.app.settings.pdf_page_view)
         self.panel = "toc" if self.app.width >= 1200 else None
 
     def close(self) -> None:
@@ -128,6 +129,7 @@ class ReaderController:
                 recolour_tapped=self.recolour_tapped,
                 note_tapped=self.note_tapped,
                 remove_tapped=self.remove_tapped,
+                page_view=self.set_page_view,
             )
         )
 
@@ -283,6 +285,14 @@ class ReaderController:
             await ft.Share().share_text(text)
 
         self.app.page.run_task(run)
+
+    def set_page_view(self, on: bool) -> None:
+        """A text PDF shown as printed pages (``on``) or as reflowed text; the choice is kept for PDFs opened later."""
+        if self.model is not None:
+            self.model.set_page_view(on)
+            self.app.settings.pdf_page_view = on
+            self.app.store.save(self.app.settings)
+            self._redraw()
 
     def toggle_bookmark(self) -> None:
         if self.model is not None:

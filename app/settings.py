@@ -39,6 +39,7 @@ class Settings:
     auto_index: bool = False
     keep_screen_on: bool = True  # phones: the screen stays on while a book is open
     haptic_page_turns: bool = False  # phones: a light tick on each page turn
+    pdf_page_view: bool = False  # text PDFs open showing their pages as printed (where pages can be drawn)
     local_only: bool = False
     provider: dict = field(default_factory=dict)  # a ProviderConfig without its key
     embedding: dict = field(default_factory=dict)  # {} on-device by language, or {"kind", "model", "base_url"}

@@ -202,6 +202,34 @@ class Quire:
         locator = parse_locator(locator) if isinstance(locator, str) else locator
         return self._library.ordinal_of(self.book(reference).id, locator)
 
+    def printed_pages(self, reference: str | int) -> int:
+        """How many pages a text PDF's page view can draw (0: not a text PDF, or no renderer on this device)."""
+        book = self.book(reference)
+        if book.format != "pdf" or book.char_count == 0:
+            return 0  # not a PDF, or a scanned one, which shows its pages as its text already
+        from core.books.pdf_pages import page_count
+
+        try:
+            return page_count(self._library.file_path(book.id))
+        except QuireError:  # the stored file is missing: the text still reads
+            return 0
+
+    def page_image(self, reference: str | int, page: int) -> bytes | None:
+        """A PDF page (from 0) drawn as a PNG picture, or None where pages cannot be drawn."""
+        from core.books.pdf_pages import page_src
+
+        return self.image(reference, page_src(page))
+
+    def page_of(self, reference: str | int, ordinal: int) -> int:
+        """The PDF page (from 0) that the segment at ``ordinal`` starts on (0 when unknown)."""
+        return self._library.page_of(self.book(reference).id, ordinal) or 0
+
+    def page_start(self, reference: str | int, page: int) -> SegmentRecord | None:
+        """The first segment of text on a PDF page (from 0), or None for a page without text."""
+        book = self.book(reference)
+        ordinal = self._library.page_start(book.id, page)
+        return self._library.segments(book.id, ordinal, 1)[0] if ordinal is not None else None
+
     def image(self, reference: str | int, src: str) -> bytes | None:
         """An image of the book by its source path (None when the book has no such image)."""
         return self._library.image(self.book(reference).id, src)

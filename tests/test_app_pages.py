@@ -1,6 +1,7 @@
 """Every screen built on a real Flet page (client-less session) and driven through its event handlers."""
 
 import asyncio
+import io
 import json
 from pathlib import Path
 
@@ -338,6 +339,82 @@ def _all_in(root) -> list:
     from fletkit import walk
 
     return list(walk(root))
+
+
+def _tipped(app: QuireApp, tooltip: str) -> list:
+    return [c for c in _all(app) if getattr(c, "tooltip", None) == tooltip]
+
+
+def test_a_text_pdf_shows_its_pages_as_printed_and_keeps_the_place(quire: Quire) -> None:
+    from PIL import Image
+
+    quire.import_paths([book_path("formats/epubjs-alice.pdf"), book_path("en/epubjs-alice.epub")])
+
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(quire, session)
+        app.settings.layout = "paginated"
+        app.open_book(2)
+        assert not _tipped(app, "Show the pages as printed")  # an EPUB has no printed pages
+        app.close_book()
+        app.open_book(1)
+        app.reading.navigate("3.2")  # in chapter 2
+        here = app.reader.current.ordinal
+        await fire(session, find(app.page.controls, tooltip="Show the pages as printed"))
+        [viewer] = [c for c in _all(app) if isinstance(c, ft.InteractiveViewer)]
+        page = app.reader.pdf_page
+        assert page == quire.page_of(1, here) and Image.open(io.BytesIO(viewer.content.src)).size[0] == 1400
+        await _key(session, "Arrow Right")
+        [viewer] = [c for c in _all(app) if isinstance(c, ft.InteractiveViewer)]
+        assert app.reader.pdf_page == page + 1 and app.reader.current.ordinal > here  # the place follows the page
+        assert quire.position(1).locator == app.reader.current.locator
+        assert app.settings.pdf_page_view is True  # kept for the next PDF
+        await fire(session, find(app.page.controls, tooltip="Show the text (reflowed)"))
+        assert not [c for c in _all(app) if isinstance(c, ft.InteractiveViewer)]
+        assert app.reader.current.ordinal > here and app.reader.page()  # the text, where the page was
+
+    run(scenario())
+
+
+def test_where_pages_cannot_be_drawn_a_text_pdf_reads_as_text_only(
+    quire: Quire, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from core.books import pdf_pages
+
+    quire.import_paths([book_path("formats/epubjs-alice.pdf")])
+    monkeypatch.setattr(pdf_pages, "available", lambda: False)  # a phone: no pdfium there
+
+    async def scenario() -> None:
+        session = await new_session(390)
+        app = start(quire, session)
+        app.settings.pdf_page_view = True
+        app.open_book(1)
+        assert not _tipped(app, "Show the pages as printed")
+        assert app.reader.page_view is False and not [c for c in _all(app) if isinstance(c, ft.InteractiveViewer)]
+
+    run(scenario())
+
+
+def test_a_pdf_answer_cites_the_printed_page_on_its_chip(quire: Quire) -> None:
+    quire.import_paths([book_path("formats/epubjs-alice.pdf")])
+
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(quire, session)
+        app.settings.spoiler_protection = False
+        app.open_book(1)
+        await fire(session, find(app.page.controls, tooltip="Ask the book"))
+        app.chat.draft.value = "What did Alice see running close by her, with pink eyes?"
+        await fire(session, find(app.page.controls, tooltip="Send"))
+        app.chat.model.wait()
+        await asyncio.sleep(0.05)
+        cited = app.chat.model.messages[-1].citations[0]
+        assert cited.page and "pink eyes" in cited.quote
+        chip = next(c for c in _all(app) if isinstance(c, ft.Chip) and f"[1] p. {cited.page}" in texts(c))
+        await fire(session, chip)
+        assert app.reader.current.locator == cited.start.segment_locator
+
+    run(scenario())
 
 
 def test_chat_panel_answers_offline_cites_stops_and_indexes(alice_quire: Quire) -> None:

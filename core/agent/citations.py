@@ -32,16 +32,18 @@ class Citation:
     start: Locator
     end: Locator
     quote: str  # the book's text, not the model's rendering of it
+    page: str | None = None  # the printed page the quote's paragraph starts on (PDFs): "p. 12"
 
     def to_dict(self) -> dict[str, Any]:
         """The citation as JSON-ready values (locators as text): what is stored and what the CLI prints."""
-        return {
+        found = {
             "book_id": self.book_id,
             "passage": self.passage,
             "start": str(self.start),
             "end": str(self.end),
             "quote": self.quote,
         }
+        return found | ({"page": self.page} if self.page else {})
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], book_id: int = 0) -> Citation:
@@ -53,6 +55,7 @@ class Citation:
             parse_locator(data["start"]),
             parse_locator(data["end"]),
             str(data["quote"]),
+            str(data["page"]) if data.get("page") else None,
         )
 
 
@@ -103,7 +106,7 @@ def resolve_citation(chunks: ChunkStore, passage: Passage, number: int, quote: s
     first, last = first_ordinal + start.segment, first_ordinal + end.segment
     segments = chunks.library.segments(passage.book_id, first, last - first + 1)
     pieces = [segment.text[a:b] for segment, a, b in slices(segments, start, end, first, last)]
-    return Citation(passage.book_id, number, start, end, "\n".join(pieces))
+    return Citation(passage.book_id, number, start, end, "\n".join(pieces), segments[0].page if segments else None)
 
 
 def _locate(layout: list[tuple[int, int, int, int]], position: int, section: int, first_ordinal: int) -> Locator:

@@ -91,6 +91,10 @@ def _markdown(quotes: list[tuple[Passage, Citation]]) -> str:
     blocks = []
     for title, cited in chapters.items():
         lines = [f"**{escape_markdown(title)}**" if title else ""]
-        lines += [f"- “{escape_markdown(' '.join(c.quote.split()))}” [{c.passage}]" for c in cited]
+        lines += [
+            f"- “{escape_markdown(' '.join(c.quote.split()))}” [{c.passage}]"
+            + (f", p. {escape_markdown(c.page)}" if c.page else "")
+            for c in cited
+        ]
         blocks.append("\n".join(line for line in lines if line))
     return "\n\n".join(blocks)

@@ -21,6 +21,14 @@ class SegmentKind(enum.StrEnum):
     TABLE_ROW = "table_row"
 
 
+PAGE_LABEL = "quire-page:"  # an anchor naming the printed page a paragraph starts on (PDFs): "quire-page:12"
+
+
+def page_label(anchors: tuple[str, ...] | list[str]) -> str | None:
+    """The printed page a paragraph starts on, from its anchors; None for books without pages."""
+    return next((a[len(PAGE_LABEL) :] for a in anchors if a.startswith(PAGE_LABEL)), None)
+
+
 @dataclass(frozen=True, slots=True)
 class Span:
     """Inline emphasis over ``text[start:end]`` of a segment (style: em, strong, code, link)."""

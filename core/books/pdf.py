@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from core.books import pdf_pages
 from core.books.limits import check_count
 from core.books.locator import Locator
-from core.books.model import Book, Metadata, Section, Segment, SegmentKind, TocEntry
+from core.books.model import PAGE_LABEL, Book, Metadata, Section, Segment, SegmentKind, TocEntry
 from core.books.textutil import guess_language, is_cjk
 from core.errors import BookFormatError, DrmProtectedError
 
@@ -27,6 +27,7 @@ MAX_PAGES = 20_000
 PARAGRAPH_GAP = 1.4  # a gap this many times the usual line spacing ends a paragraph
 RUNNING_PAGES = 2  # a first or last line repeated (digits aside) on this many pages is a running head or foot
 _SENTENCE_END = re.compile(r"[.!?:;\"'”’)\]。！？：；」』）…]$")
+_LABEL = re.compile(r"[^\W_][\w.\-]{0,11}")
 _PAGE_NUMBER = re.compile(r"^(?:page\s*)?[\divxlcdm]{1,6}$|^-\s*\d{1,5}\s*-$", re.I)
 
 
@@ -57,6 +58,7 @@ def read_pdf(data: bytes, fallback_title: str) -> Book:
         counts = Counter[str]()  # characters read back as U+0000, and all characters
         lines = [_page_lines(page, number, counts) for number, page in enumerate(pages)]
         outline = _outline(reader)
+        labels = _labels(reader, len(pages))
         info = reader.metadata
     except pypdf.errors.PdfReadError as error:
         raise BookFormatError(f"this PDF cannot be read ({str(error)[:120]})") from error
@@ -74,7 +76,7 @@ def read_pdf(data: bytes, fallback_title: str) -> Book:
         return _page_view(data, len(pages), title, author)
     lines = _without_running_lines(lines)
     paragraphs = _paragraphs([line for page in lines for line in page])
-    sections, toc = _sections(paragraphs, outline, title)
+    sections, toc = _sections(paragraphs, outline, title, labels)
     sample = " ".join(p.text for p in paragraphs[:200])
     metadata = Metadata(title=title, authors=[author] if author else [], language=guess_language(sample))
     return Book("pdf", metadata, sections, toc, [])
@@ -182,6 +184,20 @@ def _join(before: str, after: str) -> str:
     return before + " " + after
 
 
+def _labels(reader: object, count: int) -> list[str]:
+    """Each page's printed label where the PDF defines one ("i", "T-1", "12"), else its number from 1.
+
+    A label is text from the file that reaches the AI beside the book's words: only short labels of letters,
+    digits, dots and dashes are kept."""
+    try:
+        labels = [str(label) for label in reader.page_labels]  # type: ignore[attr-defined]
+    except Exception:  # a damaged label tree: plain numbers
+        labels = []
+    if len(labels) != count:
+        labels = [""] * count
+    return [label if _LABEL.fullmatch(label) else str(n + 1) for n, label in enumerate(labels)]
+
+
 def _outline(reader: object) -> list[tuple[int, str, int]]:
     """(depth, title, page index) for every outline entry that points at a page."""
     found: list[tuple[int, str, int]] = []
@@ -207,9 +223,12 @@ def _outline(reader: object) -> list[tuple[int, str, int]]:
 
 
 def _sections(
-    paragraphs: list[_Paragraph], outline: list[tuple[int, str, int]], title: str
+    paragraphs: list[_Paragraph], outline: list[tuple[int, str, int]], title: str, labels: list[str]
 ) -> tuple[list[Section], list[TocEntry]]:
-    """A section starts at each outline entry's page (the pages before the first: the front matter)."""
+    """A section starts at each outline entry's page (the pages before the first: the front matter).
+
+    Each paragraph's anchors name the pages it is on, ``page-N`` (N from 1), and the printed label of the first
+    (``PAGE_LABEL``): what a citation calls the page."""
     starts: dict[int, tuple[int, str]] = {}
     for depth, name, page in outline:
         starts.setdefault(page, (depth, name))
@@ -223,6 +242,7 @@ def _sections(
                 marked.add(opening)
             sections.append(Section(title=name))
         anchors = tuple(f"page-{page + 1}" for page in paragraph.pages)
+        anchors += (PAGE_LABEL + labels[paragraph.pages[0]],)
         sections[-1].segments.append(Segment(SegmentKind.PARAGRAPH, paragraph.text, anchors=anchors))
     toc: list[TocEntry] = []
     stack: list[tuple[int, TocEntry]] = []

@@ -34,6 +34,23 @@ def page_src(index: int) -> str:
     return f"page-{index + 1}.png"
 
 
+def page_count(source: Path | bytes) -> int:
+    """How many pages the PDF has (0: no renderer, or a file it cannot open)."""
+    if not available():
+        return 0
+    import pypdfium2 as pdfium
+
+    with _LOCK:
+        try:
+            document = pdfium.PdfDocument(source)
+        except (pdfium.PdfiumError, OSError):
+            return 0
+        try:
+            return len(document)
+        finally:
+            document.close()
+
+
 def render(source: Path | bytes, src: str, width: int = RENDER_WIDTH) -> bytes | None:
     """The page named ``src`` as a PNG ``width`` pixels across, or None (no renderer, no such page, damaged)."""
     match = _SRC.match(src)

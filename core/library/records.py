@@ -82,6 +82,7 @@ class SegmentRecord:
     text: str
     section_title: str
     src: str | None = None
+    page: str | None = None  # the printed page it starts on (PDFs), as the page shows it: "12", "xii"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -92,6 +93,7 @@ class SegmentRecord:
             "text": self.text,
             "section": self.section_title,
             "src": self.src,
+            "page": self.page,
         }
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from core.books.formats import SUPPORTED, content_hash, parse_book, read_file_bytes
 from core.books.locator import Locator
-from core.books.model import Book
+from core.books.model import Book, page_label
 from core.books.svg import inline_styles
 from core.errors import BookNotFoundError, LibraryError, LocatorError, QuireError
 from core.library.db import busy_is_library_error, connect, inserted_id, now
@@ -244,6 +244,24 @@ class Library:
             raise LibraryError(f"the file of '{record.title}' is missing from {self.files}: import it again")
         return matches[0]
 
+    def page_of(self, book_id: int, ordinal: int) -> int | None:
+        """The PDF page (from 0) a segment starts on: its own ``page-N`` anchor or the nearest one before it."""
+        row = self.conn.execute(
+            "SELECT anchors FROM segments WHERE book_id = ? AND ordinal <= ? AND anchors LIKE '%\"page-%' "
+            "ORDER BY ordinal DESC LIMIT 1",
+            (book_id, ordinal),
+        ).fetchone()
+        pages = [int(a[5:]) for a in json.loads(row[0]) if a.startswith("page-") and a[5:].isdigit()] if row else []
+        return pages[0] - 1 if pages else None
+
+    def page_start(self, book_id: int, page: int) -> int | None:
+        """The ordinal of the first segment on a PDF page (from 0), or None when no text is on it."""
+        row = self.conn.execute(
+            "SELECT ordinal FROM segments WHERE book_id = ? AND anchors LIKE ? ORDER BY ordinal LIMIT 1",
+            (book_id, f'%"page-{page + 1}"%'),
+        ).fetchone()
+        return row[0] if row else None
+
     def image(self, book_id: int, src: str) -> bytes | None:
         """An illustration of an EPUB by its path in the archive (an image segment's ``src``), or None.
 
@@ -323,6 +341,7 @@ class Library:
                 r["text"],
                 r["title"],
                 r["src"],
+                page_label(json.loads(r["anchors"])) if r["anchors"] else None,
             )
             for r in rows
         ]

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from core.books.locator import Locator
+from core.books.model import page_label
 from core.errors import QuireError
 from core.library.store import Library
 from core.rag.chunks import ChunkStore, Filters
@@ -47,6 +49,7 @@ class Passage:
     end_ordinal: int
     keyword_rank: int | None = None
     vector_rank: int | None = None
+    page: str | None = None  # the printed page the passage starts on (PDFs)
 
     @property
     def locators(self) -> list[Locator]:
@@ -65,6 +68,7 @@ class Passage:
             "section": self.section_title,
             "keyword_rank": self.keyword_rank,
             "vector_rank": self.vector_rank,
+            "page": self.page,
             "text": self.text,
         }
 
@@ -171,6 +175,7 @@ class Retriever:
         """Passages for (chunk id, score) pairs, in that order."""
         keyword_rank, vector_rank = keyword_rank or {}, vector_rank or {}
         rows = self.chunks.rows([cid for cid, _ in scored])
+        pages = self._pages([(r["book_id"], r["start_ordinal"]) for r in rows.values()])
         firsts: dict[tuple[int, int], tuple[int, str]] = {}
         passages = []
         for cid, score in scored:
@@ -197,6 +202,19 @@ class Retriever:
                     end_ordinal=row["end_ordinal"],
                     keyword_rank=keyword_rank.get(cid),
                     vector_rank=vector_rank.get(cid),
+                    page=pages.get((row["book_id"], row["start_ordinal"])),
                 )
             )
         return passages
+
+    def _pages(self, starts: list[tuple[int, int]]) -> dict[tuple[int, int], str]:
+        """The printed page of each (book, ordinal) segment that has one (PDFs), in one query."""
+        if not starts:
+            return {}
+        marks = " OR ".join("(book_id = ? AND ordinal = ?)" for _ in starts)
+        rows = self.library.conn.execute(
+            f"SELECT book_id, ordinal, anchors FROM segments WHERE anchors IS NOT NULL AND ({marks})",
+            [value for pair in starts for value in pair],
+        )
+        found = {(r[0], r[1]): page_label(json.loads(r[2])) for r in rows}
+        return {key: page for key, page in found.items() if page}

@@ -54,7 +54,8 @@ class SessionBase:
         """A passage with the number ``cite`` will know it by."""
         number = len(self.passages) + 1
         self.passages[number] = passage
-        return f"[{number}] ({passage.start}) in {untrusted(title, inline=True)}:\n{untrusted(passage.text)}"
+        page = f", p. {passage.page}" if passage.page else ""  # a short label: pdf.py keeps no other
+        return f"[{number}] ({passage.start}{page}) in {untrusted(title, inline=True)}:\n{untrusted(passage.text)}"
 
     def _reached(self, row: TocRow, bound: int | None) -> bool:
         """Whether a contents entry starts at or before ``bound``, the reader's place (its title is no spoiler then)."""
