@@ -89,10 +89,39 @@ def test_where_pages_cannot_be_drawn_a_scanned_pdf_is_refused_saying_why(
     assert len(read_book(FORMATS / "epubjs-alice.pdf").sections) > 10  # text PDFs need no renderer
 
 
+def test_chinese_printed_as_glyph_zero_is_read_from_its_actual_text() -> None:
+    # calibre (Chromium's printer) had no Chinese font: every character is glyph 0, with /ActualText saying which
+    pdf, txt = read_book(FORMATS / "luxun-nahan.pdf"), read_book(book_path("zh/luxun_nahan.txt"))
+    assert (pdf.metadata.title, pdf.metadata.authors, pdf.metadata.language) == ("呐喊", ["鲁迅"], "zh")
+    ours, theirs = [e.title for _, e in pdf.toc_entries()], [e.title for _, e in txt.toc_entries()]
+    bare = [["".join(t.split()) for t in titles] for titles in (ours, theirs)]  # "第二章 优胜记略": CJK lines join
+    matcher = difflib.SequenceMatcher(None, *bare, autojunk=False)
+    assert sum(block.size for block in matcher.get_matching_blocks()) >= 50  # of the TXT's 57, in order
+    where = [{e.title: e.locator.section for _, e in book.toc_entries()} for book in (pdf, txt)]
+    for name in ("故乡", "白光", "社戏"):
+        a = "".join(s.text for s in pdf.sections[where[0][name]].segments)
+        b = "".join(s.text for s in txt.sections[where[1][name]].segments)
+        a, b = re.sub(r"\s+", "", a), re.sub(r"\s+", "", b)
+        assert difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() > 0.97, name
+    assert "“寂寞呀，寂寞呀，在沙漠上似的寂寞呀！”" in [s.text for s in pdf.sections[0].segments]  # quotes in place
+
+
 def test_a_pdf_whose_letters_are_lost_is_refused() -> None:
-    # calibre wrote the Chinese PDF without the glyphs' character codes and without drawing them
-    with pytest.raises(BookFormatError, match="cannot be read back"):
-        read_book(FORMATS / "luxun-nahan.pdf")
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import ContentStream
+
+    reader = PdfReader(FORMATS / "luxun-nahan.pdf")
+    writer = PdfWriter()
+    for page in reader.pages[5:9]:
+        page = writer.add_page(page)
+        data = re.sub(rb"/Span<</ActualText <[0-9A-F]+> >> BDC", b"/Span BMC", page.get_contents().get_data())
+        content = ContentStream(None, writer)
+        content.set_data(data)
+        page.replace_contents(content)
+    out = io.BytesIO()
+    writer.write(out)
+    with pytest.raises(BookFormatError, match="cannot be read back"):  # glyph 0 and nothing to say what it was
+        parse_book(out.getvalue(), "lost.pdf")
 
 
 def test_page_pictures_survive_damaged_files_and_huge_pages() -> None:

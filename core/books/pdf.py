@@ -20,6 +20,7 @@ from core.books import pdf_pages
 from core.books.limits import check_count
 from core.books.locator import Locator
 from core.books.model import PAGE_LABEL, Book, Metadata, Section, Segment, SegmentKind, TocEntry
+from core.books.text import book_from_text, converted_lines
 from core.books.textutil import guess_language, is_cjk
 from core.errors import BookFormatError, DrmProtectedError
 
@@ -42,6 +43,12 @@ class _Line:
 class _Paragraph:
     text: str
     pages: list[int] = field(default_factory=list)
+    label: str = ""  # the printed label of its first page
+
+
+def _anchors(paragraph: _Paragraph) -> tuple[str, ...]:
+    """``page-N`` for each page the paragraph is on, and its first page's printed label (``PAGE_LABEL``)."""
+    return (*(f"page-{page + 1}" for page in paragraph.pages), PAGE_LABEL + paragraph.label)
 
 
 def read_pdf(data: bytes, fallback_title: str) -> Book:
@@ -55,7 +62,7 @@ def read_pdf(data: bytes, fallback_title: str) -> Book:
             raise DrmProtectedError("this PDF is locked with a password: open it elsewhere and save it unlocked")
         pages = reader.pages
         check_count("pages", len(pages), MAX_PAGES)
-        counts = Counter[str]()  # characters read back as U+0000, and all characters
+        counts = Counter[str]()  # characters read back as U+0000 ("nul"), given by /ActualText, and all others
         lines = [_page_lines(page, number, counts) for number, page in enumerate(pages)]
         outline = _outline(reader)
         labels = _labels(reader, len(pages))
@@ -77,9 +84,34 @@ def read_pdf(data: bytes, fallback_title: str) -> Book:
     lines = _without_running_lines(lines)
     paragraphs = _paragraphs([line for page in lines for line in page])
     sections, toc = _sections(paragraphs, outline, title, labels)
+    notes = []
+    if not outline:  # no outline (a text file printed to PDF): the chapters are found in the text, as in a .txt
+        found = _chapters_from_text(paragraphs, title)
+        if found is not None:
+            sections, toc = found
+            notes.append("the PDF has no outline; its chapters were found in its text")
     sample = " ".join(p.text for p in paragraphs[:200])
     metadata = Metadata(title=title, authors=[author] if author else [], language=guess_language(sample))
-    return Book("pdf", metadata, sections, toc, [])
+    return Book("pdf", metadata, sections, toc, notes)
+
+
+def _chapters_from_text(paragraphs: list[_Paragraph], title: str) -> tuple[list[Section], list[TocEntry]] | None:
+    """Chapters found by the .txt reader in the paragraphs, each segment keeping its paragraph's page anchors
+    (matched in order); None when it finds no more than one chapter."""
+    lines = [line for p in paragraphs for line in (p.text, "")]
+    converted = book_from_text(converted_lines(lines), title, "pdf")
+    if len(converted.sections) < 2:
+        return None
+    anchors = [_anchors(p) for p in paragraphs]
+    texts = ["".join(p.text.split()) for p in paragraphs]
+    position = 0
+    for section in converted.sections:
+        for segment in section.segments:
+            wanted = "".join(segment.text.split())
+            found = next((i for i in range(position, min(position + 50, len(texts))) if texts[i] == wanted), None)
+            if found is not None:
+                segment.anchors, position = anchors[found], found + 1
+    return converted.sections, converted.toc
 
 
 def _page_view(data: bytes, count: int, title: str, author: str) -> Book:
@@ -101,18 +133,52 @@ def _page_view(data: bytes, count: int, title: str, author: str) -> Book:
 
 
 def _page_lines(page: object, number: int, counts: Counter[str]) -> list[_Line]:
-    """The page's lines in reading order, each with its vertical position; ``counts`` adds its characters."""
+    """The page's lines in reading order, each with its vertical position; ``counts`` adds its characters.
+
+    Marked content with an ``/ActualText`` (PDF 1.5, 14.9.4) says what its glyphs stand for, and wins over
+    them: Chromium's PDF printer (so calibre's) writes CJK text that its font lacks as glyph 0, read back as
+    U+0000, with the real characters there. pypdf hands text over a line at a time, so each such glyph is put
+    back in its place in the line (one glyph per sequence, as Chromium writes them), or, when the counts
+    differ, the sequences' text goes before the line's other glyphs.
+    """
     runs: list[tuple[float, str]] = []
+    marked: list[str | None] = []  # the open marked-content sequences, each with its /ActualText or None
+    waiting: list[str] = []  # /ActualText of sequences shown since pypdf last handed text over
+    spoken = [False]  # the outermost /ActualText open now has been queued already
+
+    def actual() -> str | None:
+        return next((text for text in marked if text is not None), None)  # the outermost covers the rest
+
+    def before(operator: bytes, operands: list[object], cm: list[float], tm: list[float]) -> None:
+        if operator in (b"BDC", b"BMC"):
+            properties = operands[1] if operator == b"BDC" and len(operands) > 1 else None
+            text = properties.get("/ActualText") if hasattr(properties, "get") else None
+            marked.append(str(text) if text is not None and actual() is None else None)
+        elif operator == b"EMC" and marked:
+            if marked.pop() is not None:
+                spoken[0] = False
+        elif operator in (b"Tj", b"TJ", b"'", b'"') and actual() is not None and not spoken[0]:
+            waiting.append(" ".join(str(actual()).replace("\x00", " ").split()))
+            spoken[0] = True
 
     def visit(text: str, cm: list[float], tm: list[float], font: object, size: float) -> None:
+        y = round(tm[5] * cm[3] + cm[5], 1)
+        if waiting and text.count("\x00") == len(waiting):
+            given = iter(waiting)
+            text = "".join(next(given) if char == "\x00" else char for char in text)
+            counts["actual"] += sum(len(t) for t in waiting)
+        elif waiting:
+            runs.extend((y, t) for t in waiting if t)
+            counts["actual"] += sum(len(t) for t in waiting)
+        waiting.clear()
         counts["nul"] += text.count("\x00")
         counts["all"] += len(text) - sum(char.isspace() for char in text)
         if text.strip():
-            runs.append((round(tm[5] * cm[3] + cm[5], 1), text))
+            runs.append((y, text))
         elif "\n" in text and runs:
             runs.append((runs[-1][0], "\n"))
 
-    page.extract_text(visitor_text=visit)  # type: ignore[attr-defined]
+    page.extract_text(visitor_operand_before=before, visitor_text=visit)  # type: ignore[attr-defined]
     lines: list[_Line] = []
     for y, text in runs:
         if lines and abs(lines[-1].y - y) < 1.0 and text != "\n":
@@ -241,9 +307,8 @@ def _sections(
             if opening is not None:
                 marked.add(opening)
             sections.append(Section(title=name))
-        anchors = tuple(f"page-{page + 1}" for page in paragraph.pages)
-        anchors += (PAGE_LABEL + labels[paragraph.pages[0]],)
-        sections[-1].segments.append(Segment(SegmentKind.PARAGRAPH, paragraph.text, anchors=anchors))
+        paragraph.label = labels[paragraph.pages[0]]
+        sections[-1].segments.append(Segment(SegmentKind.PARAGRAPH, paragraph.text, anchors=_anchors(paragraph)))
     toc: list[TocEntry] = []
     stack: list[tuple[int, TocEntry]] = []
     for number, section in enumerate(sections):
