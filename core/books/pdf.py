@@ -178,7 +178,9 @@ def _page_lines(page: object, number: int, counts: Counter[str]) -> list[_Line]:
         elif "\n" in text and runs:
             runs.append((runs[-1][0], "\n"))
 
-    page.extract_text(visitor_operand_before=before, visitor_text=visit)  # type: ignore[attr-defined]
+    contents = page.get_contents()  # type: ignore[attr-defined]
+    marks = contents is not None and b"/ActualText" in contents.get_data()  # else skip a call per operator
+    page.extract_text(visitor_operand_before=before if marks else None, visitor_text=visit)  # type: ignore[attr-defined]
     lines: list[_Line] = []
     for y, text in runs:
         if lines and abs(lines[-1].y - y) < 1.0 and text != "\n":
