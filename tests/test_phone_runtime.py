@@ -17,7 +17,9 @@ from conftest import ROOT, book_path
 from phonekit import phone_prelude
 
 PHONE = (
-    phone_prelude({"keyring", "sqlean", "sqlite_vec", "flet_web", "uvicorn", "noto_cjk_sans_otc", "fastapi"})
+    phone_prelude(
+        {"keyring", "sqlean", "sqlite_vec", "flet_web", "uvicorn", "noto_cjk_sans_otc", "fastapi", "pypdfium2"}
+    )
     + r"""
 import asyncio, json
 sys.path.insert(0, sys.argv[3])  # pure-Python packages from a zip, as Android imports them
@@ -48,6 +50,8 @@ quire.save_position(book.id, "9.5")
 status = quire.index(book.id)
 hybrid = quire.search(book.id, "a White Rabbit with pink eyes", k=5, before="9.5")
 answer = answer_offline(quire, book.id, "What did Alice see running close by her, with pink eyes?")
+scanned = quire.import_paths([sys.argv[4]])[0]  # no pdfium on a phone: refused, saying where it opens
+text_pdf = quire.import_paths([sys.argv[5]])[0].book
 print(json.dumps({
     "platform": current_platform().name,
     "web": main.wants_web(False, {"FLET_PLATFORM": "android"}),
@@ -60,6 +64,9 @@ print(json.dumps({
     "hybrid": len(hybrid),
     "citations": len(answer.citations),
     "answer": answer.text[:300],
+    "scanned": str(scanned.error),
+    "pdf_pages": quire.printed_pages(text_pdf.id),
+    "pdf_find": len(quire.find(text_pdf.id, "Rabbit")),
 }))
 """
 )
@@ -80,7 +87,8 @@ def test_an_emulated_android_phone_reads_searches_indexes_and_answers(tmp_path: 
         "HOME": str(tmp_path),
     }
     done = subprocess.run(
-        [sys.executable, "-c", PHONE, str(tmp_path / "lib"), str(book_path("en/epubjs-alice.epub")), str(archive)],
+        [sys.executable, "-c", PHONE, str(tmp_path / "lib"), str(book_path("en/epubjs-alice.epub")), str(archive),
+         str(book_path("formats/alice-scanned.pdf")), str(book_path("formats/epubjs-alice.pdf"))],
         cwd=ROOT, env=environ, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
@@ -90,3 +98,5 @@ def test_an_emulated_android_phone_reads_searches_indexes_and_answers(tmp_path: 
     assert report["model_from_zip"] and report["first_screen"] and report["find"] > 0
     assert report["indexed"][0] == "done" and report["indexed"][1] == report["indexed"][2] > 0
     assert report["hybrid"] > 0 and report["citations"] > 0, report["answer"]
+    assert "cannot draw PDF pages, so open it with Quire on a computer" in report["scanned"]
+    assert report["pdf_pages"] == 0 and report["pdf_find"] > 0  # a text PDF reads as text, with no page view
