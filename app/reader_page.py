@@ -194,19 +194,23 @@ def _text_area(
         scroll_interval=250,
     )
 
-    def swiped(e: ft.DragEndEvent) -> None:
-        velocity = e.primary_velocity or 0.0
-        if velocity < -SWIPE_VELOCITY:
-            actions.navigate("next")
-        elif velocity > SWIPE_VELOCITY:
-            actions.navigate("previous")
-
     measure = TEXT_WIDTH + 2 * settings.margins  # a comfortable line length, centred on wide screens
     return ft.Container(
-        ft.GestureDetector(content=listing, on_horizontal_drag_end=swiped, expand=True),
+        ft.GestureDetector(content=listing, on_horizontal_drag_end=_turn_on_fling(actions), expand=True),
         width=measure if width > measure else None,
         expand=width <= measure,
     )
+
+
+def _turn_on_fling(actions: ReaderActions) -> Callable[[ft.DragEndEvent], None]:
+    """A horizontal fling faster than SWIPE_VELOCITY turns the page: leftwards to the next one."""
+
+    def swiped(e: ft.DragEndEvent) -> None:
+        velocity = e.primary_velocity or 0.0
+        if abs(velocity) > SWIPE_VELOCITY:
+            actions.navigate("next" if velocity < 0 else "previous")
+
+    return swiped
 
 
 def _printed_page(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> ft.Control:
@@ -219,13 +223,8 @@ def _printed_page(model: ReaderViewModel, actions: ReaderActions, t: Translator)
             ft.Image(src=picture, fit=ft.BoxFit.CONTAIN, height=height), min_scale=1, max_scale=5
         )
 
-    def swiped(e: ft.DragEndEvent) -> None:
-        velocity = e.primary_velocity or 0.0
-        if abs(velocity) > SWIPE_VELOCITY:
-            actions.navigate("next" if velocity < 0 else "previous")
-
     return ft.Container(
-        ft.GestureDetector(content=shown, on_horizontal_drag_end=swiped),
+        ft.GestureDetector(content=shown, on_horizontal_drag_end=_turn_on_fling(actions)),
         expand=True,
         alignment=ft.Alignment.CENTER,
         tooltip=t("reader.page_view.page", page=model.pdf_page + 1, pages=model.printed_pages),
