@@ -33,6 +33,7 @@ SOURCES = [  # small real books of the formats the importers read
     "formats/luxun-nahan.fb2",
     "formats/alice-illustrations.cbz",
     "formats/libtasn1-manual-pdftex.pdf",
+    "formats/alice-scanned.pdf",  # no text layer: pages drawn by pdfium where it is installed
     "formats/luxun-nahan.azw3",
 ]
 

@@ -23,6 +23,7 @@ import sys
 import tempfile
 import tomllib
 import zipfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -126,7 +127,9 @@ def resolve(python: str, target: str, work: Path) -> dict:
         stand_in_wheel(standins, name, version, requires, TARGETS[target])
     shim = work / "shim"
     shim.mkdir(exist_ok=True)
-    (shim / "sitecustomize.py").write_text(SHIM, encoding="utf-8")
+    partial = shim / f"sitecustomize-{target}.tmp"  # targets resolve at once: each replaces the file whole
+    partial.write_text(SHIM, encoding="utf-8")
+    os.replace(partial, shim / "sitecustomize.py")
     reqs = work / f"requirements-{target}.txt"
     reqs.write_text("\n".join(requirements("android" if target.startswith("android") else "ios")) + "\n")
     report = work / f"report-{target}.json"
@@ -172,7 +175,8 @@ def main(argv: list[str] | None = None) -> int:
         if python is None:
             print("no Python 3.13 here (set $QUIRE_PYTHON313): the simulation needs it", file=sys.stderr)
             return 2
-        results = [resolve(python, target, work) for target in targets]
+        with ThreadPoolExecutor(len(targets)) as pool:  # each target is a pip process, mostly waiting on the network
+            results = list(pool.map(lambda target: resolve(python, target, work), targets))
     if args.json:
         print(json.dumps(results, indent=2))
     else:

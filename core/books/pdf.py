@@ -67,13 +67,13 @@ def read_pdf(data: bytes, fallback_title: str) -> Book:
         outline = _outline(reader)
         labels = _labels(reader, len(pages))
         info = reader.metadata
-    except pypdf.errors.PdfReadError as error:
-        raise BookFormatError(f"this PDF cannot be read ({str(error)[:120]})") from error
+        title = str(info.title).strip() if info and info.title else fallback_title
+        author = str(info.author).strip() if info and info.author else ""
     except pypdf.errors.FileNotDecryptedError as error:
         raise DrmProtectedError("this PDF is locked with a password") from error
+    except pypdf.errors.PyPdfError as error:  # damaged: bad syntax, a reference loop, a limit reached
+        raise BookFormatError(f"this PDF cannot be read ({str(error)[:120]})") from error
     unreadable = counts["nul"] > 0.3 * counts["all"]  # fonts without a character map: a script they lacked
-    title = str(info.title).strip() if info and info.title else fallback_title
-    author = str(info.author).strip() if info and info.author else ""
     if unreadable:
         raise BookFormatError(
             "this PDF's letters cannot be read back (its fonts map them to nothing, and draw nothing either): "
