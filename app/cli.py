@@ -274,7 +274,8 @@ def cmd_search(quire: Quire, args: argparse.Namespace) -> int:
         print(f"No passages found for '{args.query}'.")
     for rank, passage in enumerate(passages, start=1):
         text = " ".join(passage.text.split())
-        print(f"{rank:>2}. [{passage.start}..{passage.end}] {passage.section_title} (score {passage.score:.4f})")
+        page = f", p. {passage.page}" if passage.page else ""
+        print(f"{rank:>2}. [{passage.start}..{passage.end}] {passage.section_title}{page} (score {passage.score:.4f})")
         print(f"    {text[:300]}{'…' if len(text) > 300 else ''}")
     return 0
 
@@ -303,7 +304,8 @@ def cmd_ask(quire: Quire, args: argparse.Namespace) -> int:
             print(f"\n→ {event.name}({json.dumps(event.args, ensure_ascii=False)})", file=sys.stderr, flush=True)
         elif isinstance(event, CitationEvent):
             cited = event.citation
-            print(f"\n  [{cited.passage}] {cited.start}: {cited.quote[:100]}", flush=True)
+            page = f" (p. {cited.page})" if cited.page else ""
+            print(f"\n  [{cited.passage}] {cited.start}{page}: {cited.quote[:100]}", flush=True)
         elif isinstance(event, ErrorEvent):
             print(f"\nquire: error: {event.message}", file=sys.stderr, flush=True)
         elif isinstance(event, Done):

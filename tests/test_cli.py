@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -93,6 +94,15 @@ def test_index_and_search_commands(capsys: pytest.CaptureFixture[str], tmp_path:
     assert code == 0 and json.loads(out) == []  # the one chunk reaches past the reader's position
     code, out, err = run(capsys, "index", "minimal", "--embedder", "openai:x", *lib)
     assert code == 1 and "--base-url" in err
+
+
+def test_search_names_the_printed_page_of_a_pdf(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    lib = ["--library", str(tmp_path / "lib")]
+    run(capsys, "import", str(book_path("formats/epubjs-alice.pdf")), *lib)
+    code, out, _ = run(capsys, "search", "alice", "pink eyes", "--mode", "keyword", "--k", "1", *lib)
+    assert code == 0 and re.search(r"Down The Rabbit-Hole, p\. \d+ \(score", out), out
+    code, out, _ = run(capsys, "search", "alice", "pink eyes", "--mode", "keyword", "--k", "1", "--json", *lib)
+    assert json.loads(out)[0]["page"].isdigit()
 
 
 def test_a_model_is_downloaded_on_first_use_and_offline_says_so(
