@@ -162,6 +162,15 @@ def test_locked_and_damaged_pdfs_get_one_typed_error() -> None:
         assert book.segment_count > 0  # what could be read of it
 
 
+def test_a_reference_loop_is_a_typed_refusal() -> None:
+    # found by the fuzz test: one byte of an 'endstream' changed makes pypdf's repair meet an object that refers
+    # to itself, and its LimitReachedError is not a PdfReadError
+    data = bytearray((FORMATS / "libtasn1-manual-pdftex.pdf").read_bytes())
+    data[data.index(b"endstream\nendobj\n407 0 obj")] = ord("=")
+    with pytest.raises(BookFormatError, match="cannot be read"):
+        parse_book(bytes(data), "loop.pdf")
+
+
 def test_citations_and_passages_of_a_pdf_say_the_printed_page(tmp_path: Path) -> None:
     from pypdf import PdfReader
 
