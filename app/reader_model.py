@@ -79,6 +79,7 @@ class ReaderViewModel:
         self.printed_pages = quire.printed_pages(book_id)  # a text PDF's pages that page view can draw (0: none)
         self.page_view = False  # showing the PDF's page as printed instead of the reflowed text
         self.pdf_page = 0  # page view: the page shown (from 0)
+        self.pdf_page_label: str | None = None  # page view: what the page shown calls itself ("13"), read in refresh
         self._paged: int | None = None  # the ordinal page view last moved to (another one: the reader jumped)
         self.shown = Shown([], [], None, (0.0, 0.0))
         self._laid: tuple[tuple[tuple[int, int], PageBox], tuple[list[Slice], tuple[int, int] | None]] | None = None
@@ -313,6 +314,7 @@ class ReaderViewModel:
         if self.page_view:
             self._follow_place()
             self.page_picture()
+            self.pdf_page_label = self.quire.printed_label(self.book.id, self.pdf_page)
         else:
             segments = [piece.segment for piece in self.page()] if self.box is not None else self.visible
             for segment in segments:

@@ -227,7 +227,6 @@ def _printed_page(model: ReaderViewModel, actions: ReaderActions, t: Translator)
         ft.GestureDetector(content=shown, on_horizontal_drag_end=_turn_on_fling(actions)),
         expand=True,
         alignment=ft.Alignment.CENTER,
-        tooltip=t("reader.page_view.page", page=model.pdf_page + 1, pages=model.printed_pages),
     )
 
 
@@ -488,6 +487,11 @@ def build_reader_view(
         )
     percent = percent_text if percent_text is not None else ft.Text()
     percent.value = percent_label(model.shown.percents, t)
+    if model.page_view:  # the page's own number (as printed, else its place in the file) beside "% read"
+        label = model.pdf_page_label
+        page = t("chat.page", page=label) if label else t("reader.page_view.page", page=model.pdf_page + 1,
+                                                           pages=model.printed_pages)  # fmt: skip
+        percent.value = f"{page} · {percent.value}"
     percent.size, percent.text_align, percent.expand = 12, ft.TextAlign.CENTER, None
     header = ft.Row(
         [

@@ -220,6 +220,10 @@ class Quire:
 
         return self.image(reference, page_src(page))
 
+    def printed_label(self, reference: str | int, page: int) -> str | None:
+        """What a PDF page (from 0) calls itself, as printed ("13", "xii"); None when unknown."""
+        return self._library.printed_label(self.book(reference).id, page)
+
     def page_of(self, reference: str | int, ordinal: int) -> int:
         """The PDF page (from 0) that the segment at ``ordinal`` starts on (0 when unknown)."""
         return self._library.page_of(self.book(reference).id, ordinal) or 0

@@ -367,6 +367,7 @@ def test_a_text_pdf_shows_its_pages_as_printed_and_keeps_the_place(quire: Quire)
         await _key(session, "Arrow Right")
         [viewer] = [c for c in _all(app) if isinstance(c, ft.InteractiveViewer)]
         assert app.reader.pdf_page == page + 1 and app.reader.current.ordinal > here  # the place follows the page
+        assert any(s.startswith(f"p. {page + 1} · ") for s in screen(app))  # printed: the cover has no number
         assert quire.position(1).locator == app.reader.current.locator
         assert app.settings.pdf_page_view is True  # kept for the next PDF
         await fire(session, find(app.page.controls, tooltip="Show the text (reflowed)"))

@@ -26,7 +26,7 @@ PAGE_LABEL = "quire-page:"  # an anchor naming the printed page a paragraph star
 
 def page_label(anchors: tuple[str, ...] | list[str]) -> str | None:
     """The printed page a paragraph starts on, from its anchors; None for books without pages."""
-    return next((a[len(PAGE_LABEL) :] for a in anchors if a.startswith(PAGE_LABEL)), None)
+    return next((a[len(PAGE_LABEL) :] for a in anchors if a.startswith(PAGE_LABEL)), None) or None
 
 
 @dataclass(frozen=True, slots=True)

@@ -65,7 +65,7 @@ def read_pdf(data: bytes, fallback_title: str) -> Book:
         counts = Counter[str]()  # characters read back as U+0000 ("nul"), given by /ActualText, and all others
         lines = [_page_lines(page, number, counts) for number, page in enumerate(pages)]
         outline = _outline(reader)
-        labels = _labels(reader, len(pages))
+        defined = _defined_labels(reader, len(pages))
         info = reader.metadata
         title = str(info.title).strip() if info and info.title else fallback_title
         author = str(info.author).strip() if info and info.author else ""
@@ -81,7 +81,9 @@ def read_pdf(data: bytes, fallback_title: str) -> Book:
         )
     if sum(len(page) for page in lines) == 0:
         return _page_view(data, len(pages), title, author)
-    lines = _without_running_lines(lines)
+    printed: dict[int, int] = {}
+    lines = _without_running_lines(lines, printed)
+    labels = defined or _printed_labels(printed, len(pages))
     paragraphs = _paragraphs([line for page in lines for line in page])
     sections, toc = _sections(paragraphs, outline, title, labels)
     notes = []
@@ -196,16 +198,20 @@ def _shape(text: str) -> str:
     return re.sub(r"\d+", "#", text.lower())
 
 
-def _without_running_lines(pages: list[list[_Line]]) -> list[list[_Line]]:
-    """Drop page numbers and running heads or foots (the same first or last line on many pages)."""
+def _without_running_lines(pages: list[list[_Line]], printed: dict[int, int]) -> list[list[_Line]]:
+    """Drop page numbers and running heads or foots (the same first or last line on many pages); ``printed``
+    gets each page's own number where one was printed on it in digits."""
     edges = Counter(_shape(line.text) for page in pages for line in (page[:1] + page[-1:]))
     common = {shape for shape, count in edges.items() if count >= RUNNING_PAGES}
     kept = []
-    for page in pages:
+    for number, page in enumerate(pages):
         drop = set()
         for index in {0, len(page) - 1} if page else set():
             if _PAGE_NUMBER.match(page[index].text) or _shape(page[index].text) in common:
                 drop.add(index)
+                digits = page[index].text.strip(" -")
+                if digits.isdigit() and len(digits) <= 5:
+                    printed[number] = int(digits)
         kept.append([line for index, line in enumerate(page) if index not in drop])
     return kept
 
@@ -252,18 +258,31 @@ def _join(before: str, after: str) -> str:
     return before + " " + after
 
 
-def _labels(reader: object, count: int) -> list[str]:
-    """Each page's printed label where the PDF defines one ("i", "T-1", "12"), else its number from 1.
+def _defined_labels(reader: object, count: int) -> list[str] | None:
+    """Each page's label where the PDF defines them (/PageLabels: "i", "T-1", "12"), else None.
 
     A label is text from the file that reaches the AI beside the book's words: only short labels of letters,
-    digits, dots and dashes are kept."""
+    digits, dots and dashes are kept (a page number stands for any other)."""
     try:
+        if "/PageLabels" not in reader.trailer["/Root"]:  # type: ignore[attr-defined]
+            return None
         labels = [str(label) for label in reader.page_labels]  # type: ignore[attr-defined]
-    except Exception:  # a damaged label tree: plain numbers
-        labels = []
+    except Exception:  # a damaged label tree: as if there were none
+        return None
     if len(labels) != count:
-        labels = [""] * count
+        return None
     return [label if _LABEL.fullmatch(label) else str(n + 1) for n, label in enumerate(labels)]
+
+
+def _printed_labels(printed: dict[int, int], count: int) -> list[str]:
+    """Page labels from the numbers printed on the pages (a footer's "13"), where most agree on one offset from
+    the page's place in the file; pages before the first number (a cover) get none. Else numbers from 1."""
+    offsets = Counter(number - index for index, number in printed.items())
+    if offsets:
+        offset, agreeing = offsets.most_common(1)[0]
+        if agreeing >= max(2, 0.8 * len(printed)) and len(printed) >= 0.5 * count:
+            return [str(index + offset) if index + offset >= 1 else "" for index in range(count)]
+    return [str(index + 1) for index in range(count)]
 
 
 def _outline(reader: object) -> list[tuple[int, str, int]]:

@@ -262,6 +262,23 @@ class Library:
         ).fetchone()
         return row[0] if row else None
 
+    def printed_label(self, book_id: int, page: int) -> str | None:
+        """What a PDF page (from 0) calls itself ("13", "xii"): the label of a paragraph that starts on it, or one
+        counted on from a numbered paragraph that runs onto it; None when no text says."""
+        rows = self.conn.execute(
+            "SELECT anchors FROM segments WHERE book_id = ? AND anchors LIKE ? ORDER BY ordinal LIMIT 8",
+            (book_id, f'%"page-{page + 1}"%'),
+        ).fetchall()
+        for anchors in (json.loads(row[0]) for row in rows):
+            if anchors[0] == f"page-{page + 1}":
+                return page_label(anchors)
+        if rows:
+            anchors = json.loads(rows[0][0])
+            label, first = page_label(anchors), anchors[0].removeprefix("page-")
+            if label and label.isdigit() and first.isdigit():
+                return str(int(label) + page + 1 - int(first))
+        return None
+
     def image(self, book_id: int, src: str) -> bytes | None:
         """An illustration of an EPUB by its path in the archive (an image segment's ``src``), or None.
 
