@@ -262,12 +262,8 @@ class ReaderViewModel:
 
     def page_picture(self) -> bytes | None:
         """Page view: the picture of the page shown (kept like the pages' other pictures)."""
-        key = f"printed page {self.pdf_page}"
-        if key not in self._images:
-            if len(self._images) >= IMAGES_KEPT:
-                self._images.clear()
-            self._images[key] = self.quire.page_image(self.book.id, self.pdf_page)
-        return self._images[key]
+        page = self.pdf_page
+        return self._kept(f"printed page {page}", lambda: self.quire.page_image(self.book.id, page))
 
     def next_page(self) -> SegmentRecord:
         """The next page: where the measured page ends (paginated), or a run of segments further (scroll)."""
@@ -300,13 +296,18 @@ class ReaderViewModel:
 
     def image(self, segment: SegmentRecord) -> bytes | None:
         """The picture of an image segment (None: show its caption instead); kept for the pages in view."""
-        if not segment.src:
+        src = segment.src
+        if not src:
             return None
-        if segment.src not in self._images:
+        return self._kept(src, lambda: self.quire.image(self.book.id, src))
+
+    def _kept(self, key: str, load: Callable[[], bytes | None]) -> bytes | None:
+        """A picture from the cache of the pages in view, loaded on first use (the cache starts over when full)."""
+        if key not in self._images:
             if len(self._images) >= IMAGES_KEPT:
                 self._images.clear()
-            self._images[segment.src] = self.quire.image(self.book.id, segment.src)
-        return self._images[segment.src]
+            self._images[key] = load()
+        return self._images[key]
 
     def refresh(self) -> Shown:
         """Read what the reader screen is about to draw (marks, contents, the bookmark here, the percentages,

@@ -80,7 +80,7 @@ def read_pdf(data: bytes, fallback_title: str) -> Book:
             "convert it again from its source with the fonts embedded"
         )
     if sum(len(page) for page in lines) == 0:
-        return _page_view(data, len(pages), title, author)
+        return _scanned_pages(data, len(pages), title, author)
     printed: dict[int, int] = {}
     lines = _without_running_lines(lines, printed)
     labels = defined or _printed_labels(printed, len(pages))
@@ -116,7 +116,7 @@ def _chapters_from_text(paragraphs: list[_Paragraph], title: str) -> tuple[list[
     return converted.sections, converted.toc
 
 
-def _page_view(data: bytes, count: int, title: str, author: str) -> Book:
+def _scanned_pages(data: bytes, count: int, title: str, author: str) -> Book:
     """Scanned pages (no text layer): a book of page pictures, one chapter per page, where pages can be drawn."""
     if not pdf_pages.available():
         raise BookFormatError(

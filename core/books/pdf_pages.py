@@ -11,7 +11,10 @@ import re
 import struct
 import threading
 import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 RENDER_WIDTH = 1400  # pixels across a page picture: sharp on a large window, about 100-400 KB a page
 COVER_WIDTH = 480
@@ -36,53 +39,52 @@ def page_src(index: int) -> str:
 
 def page_count(source: Path | bytes) -> int:
     """How many pages the PDF has (0: no renderer, or a file it cannot open)."""
+    with _document(source) as document:
+        return len(document) if document is not None else 0
+
+
+def render(source: Path | bytes, src: str, width: int = RENDER_WIDTH) -> bytes | None:
+    """The page named ``src`` as a PNG ``width`` pixels across, or None (no renderer, no such page, damaged)."""
+    match = _SRC.match(src)
+    if match is None:
+        return None
+    index = int(match.group(1)) - 1
+    with _document(source) as document:
+        if document is None or not 0 <= index < len(document):
+            return None
+        import pypdfium2 as pdfium
+
+        try:
+            page = document[index]
+            page_width, page_height = page.get_size()
+            if page_width <= 0 or page_height <= 0:
+                return None
+            scale = width / page_width
+            if (width * page_height * scale) > MAX_PIXELS:
+                scale = (MAX_PIXELS / (page_width * page_height)) ** 0.5
+            return png(page.render(scale=scale, rev_byteorder=True).to_numpy())
+        except pdfium.PdfiumError:
+            return None
+
+
+@contextmanager
+def _document(source: Path | bytes) -> Iterator[Any]:
+    """The open PDF (None: no renderer here, or a file pdfium cannot open), holding the lock until closed."""
     if not available():
-        return 0
+        yield None
+        return
     import pypdfium2 as pdfium
 
     with _LOCK:
         try:
             document = pdfium.PdfDocument(source)
         except (pdfium.PdfiumError, OSError):
-            return 0
+            yield None
+            return
         try:
-            return len(document)
+            yield document
         finally:
             document.close()
-
-
-def render(source: Path | bytes, src: str, width: int = RENDER_WIDTH) -> bytes | None:
-    """The page named ``src`` as a PNG ``width`` pixels across, or None (no renderer, no such page, damaged)."""
-    match = _SRC.match(src)
-    if match is None or not available():
-        return None
-    with _LOCK:
-        return _render(source, int(match.group(1)) - 1, width)
-
-
-def _render(source: Path | bytes, index: int, width: int) -> bytes | None:
-    import pypdfium2 as pdfium
-
-    try:
-        document = pdfium.PdfDocument(source)
-    except (pdfium.PdfiumError, OSError):
-        return None
-    try:
-        if not 0 <= index < len(document):
-            return None
-        page = document[index]
-        page_width, page_height = page.get_size()
-        if page_width <= 0 or page_height <= 0:
-            return None
-        scale = width / page_width
-        if (width * page_height * scale) > MAX_PIXELS:
-            scale = (MAX_PIXELS / (page_width * page_height)) ** 0.5
-        pixels = page.render(scale=scale, rev_byteorder=True).to_numpy()
-        return png(pixels)
-    except pdfium.PdfiumError:
-        return None
-    finally:
-        document.close()
 
 
 def png(pixels: object) -> bytes:
