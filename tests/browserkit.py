@@ -94,13 +94,17 @@ class Screen:
         return self
 
     def labelled(self, label: str):
-        """The node whose accessible label (a tooltip or a card's label) starts with ``label``."""
-        return self.page.locator(f'flt-semantics[aria-label^="{label}"]').first
+        """The visible node whose accessible label (a tooltip or a card's label) starts with ``label``.
+
+        Visible first: a redraw can leave a zero-sized twin of a node in the semantics tree for a while, and
+        ``.first`` alone would wait on that one.
+        """
+        return self.page.locator(f'flt-semantics[aria-label^="{label}"]').filter(visible=True).first
 
     def click_label(self, label: str, timeout: float = 20_000) -> None:
         self.settle(0.4)  # let the last redraw land, or the click may hit a node that is being replaced
         node = self.labelled(label)
-        node.wait_for(state="visible", timeout=timeout)
+        self._wait_visible(node, f"a node labelled {label!r}", timeout)
         node.click(force=True)  # the canvas hit-tests by position; empty semantics overlays must not block it
 
     def type_into(self, hint: str, text: str) -> None:
@@ -117,22 +121,29 @@ class Screen:
         self.page.keyboard.type(text)
 
     def text(self, text: str):
-        """A node showing ``text``: as its own text, or in a label Flutter merged from several texts."""
+        """A visible node showing ``text``: as its own text, or in a label Flutter merged from several texts."""
         labelled = self.page.locator(f'flt-semantics[aria-label*="{text}"]')
-        return self.page.get_by_text(text, exact=False).or_(labelled).first
+        return self.page.get_by_text(text, exact=False).or_(labelled).filter(visible=True).first
 
     def click_text(self, text: str, timeout: float = 20_000) -> None:
         self.settle(0.4)
         node = self.text(text)
-        node.wait_for(state="visible", timeout=timeout)
+        self._wait_visible(node, f"a node showing {text!r}", timeout)
         node.click(force=True)  # the canvas hit-tests by position; empty semantics overlays must not block it
 
     def wait_text(self, text: str, timeout: float = 20_000) -> None:
+        self._wait_visible(self.text(text), f"a node showing {text!r}", timeout)
+
+    def _wait_visible(self, node, what: str, timeout: float) -> None:
+        """Wait for ``node``; when it does not come, keep a screenshot and say which labels the screen had."""
         try:
-            self.text(text).wait_for(state="visible", timeout=timeout)
-        except Exception:
+            node.wait_for(state="visible", timeout=timeout)
+        except Exception as error:
             self.shot("failed")  # what the screen showed instead
-            raise
+            labels = self.page.eval_on_selector_all(
+                "flt-semantics[aria-label]", "nodes => nodes.map(n => n.getAttribute('aria-label')).slice(0, 60)"
+            )
+            raise AssertionError(f"waited {timeout / 1000:.0f} s for {what}; the screen's labels: {labels}") from error
 
     def shows(self, text: str) -> bool:
         return self.text(text).count() > 0 and self.text(text).is_visible()
