@@ -183,6 +183,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "settings.haptic_page_turns": {"en": "Vibrate lightly on page turns", "zh": "翻页时轻微振动"},
     "settings.auto_index": {"en": "Index books for AI after import", "zh": "导入后自动建立 AI 索引"},
     "import.progress": {"en": "Importing {n} of {total}: {name}", "zh": "正在导入 {n}/{total}：{name}"},
+    "import.reading": {
+        "en": "Importing {n} of {total}: {name}, page {page} of {pages}",
+        "zh": "正在导入 {n}/{total}：{name}，第 {page}/{pages} 页",
+    },
     "import.summary": {
         "en": "{new} imported, {known} already in your library, {failed} failed",
         "zh": "导入 {new} 本，{known} 本已在书库中，失败 {failed} 本",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,9 +15,12 @@ from app.inbox import DocumentsInbox
 from app.library_model import LibraryViewModel
 from app.library_page import LibraryActions, build_library_view
 from core.books.formats import SUPPORTED
+from core.books.model import ReadProgress
 from core.errors import QuireError
 from platform_adapters.base import PickedFile
 from platform_adapters.mobile import phone_os
+
+PROGRESS_INTERVAL = 0.5  # seconds between redraws of a long book's page count
 
 if TYPE_CHECKING:
     from app.shell import QuireApp
@@ -143,6 +147,24 @@ class LibraryController:
         ]
         await self.import_picked(picked)
 
+    def _reading_progress(self, dialog: ImportDialog, number: int, files: int, name: str) -> ReadProgress:
+        """Page by page progress of a long book's import, redrawn at most twice a second (from the worker thread)."""
+        app = self.app
+        last = [0.0]
+
+        async def redraw() -> None:
+            app.page.update()
+
+        def reading(pages: int, total: int) -> None:
+            if pages < total and time.monotonic() - last[0] < PROGRESS_INTERVAL:
+                return
+            last[0] = time.monotonic()
+            dialog.status.value = app.t("import.reading", n=number, total=files, name=name, page=pages, pages=total)
+            dialog.progress.value = (number - 1 + pages / total) / files
+            app.page.run_task(redraw)
+
+        return reading
+
     async def import_picked(self, picked: list[PickedFile]) -> None:
         """Import files one by one in a worker thread, with a progress dialog and one line per file."""
         app = self.app
@@ -154,7 +176,8 @@ class LibraryController:
         for number, item in enumerate(picked, 1):
             dialog.status.value = app.t("import.progress", n=number, total=len(picked), name=item.name)
             app.page.update()
-            outcome = await asyncio.to_thread(self.model.import_one, item)
+            reading = self._reading_progress(dialog, number, len(picked), item.name)
+            outcome = await asyncio.to_thread(self.model.import_one, item, reading)
             outcomes.append(outcome)
             if outcome.ok and outcome.book_id is not None and app.settings.auto_index:
                 app.start_index(outcome.book_id)  # "index books after import" is on

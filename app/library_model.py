@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.i18n import Translator
+from core.books.model import ReadProgress
 from core.library import BookRecord, Position, TocRow
 from core.services import Quire
 from platform_adapters.base import PickedFile
@@ -125,13 +126,16 @@ class LibraryViewModel:
         """Import picked files one by one; each gets its own message, a bad one does not stop the rest."""
         return [self.import_one(picked) for picked in files]
 
-    def import_one(self, picked: PickedFile) -> ImportOutcome:
-        """Import one picked file; a file that cannot be read is refused like a bad book."""
+    def import_one(self, picked: PickedFile, reading: ReadProgress | None = None) -> ImportOutcome:
+        """Import one picked file; a file that cannot be read is refused like a bad book.
+
+        ``reading`` is told (pages read, pages in all) while a paged book (a PDF) is read.
+        """
         try:
             data = picked.read_bytes()
         except (OSError, ValueError) as error:
             return ImportOutcome(picked.name, False, self.t("import.refused", name=picked.name, reason=error))
-        result = self.quire.import_bytes(data, picked.name)
+        result = self.quire.import_bytes(data, picked.name, reading)
         if result.error:
             return ImportOutcome(
                 picked.name, False, self.t("import.refused", name=picked.name, reason=self.t.error(result.error))

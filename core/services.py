@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from core.books.locator import Locator, parse_locator
+from core.books.model import ReadProgress
 from core.errors import ModelUnavailableError, QuireError
 from core.export import export_json, export_markdown
 from core.library import (
@@ -129,14 +130,22 @@ class Quire:
 
     # -- books --------------------------------------------------------------------------------
     def import_paths(
-        self, paths: Iterable[Path | str], progress: Callable[[int, int, ImportResult], None] | None = None
+        self,
+        paths: Iterable[Path | str],
+        progress: Callable[[int, int, ImportResult], None] | None = None,
+        reading: Callable[[str, int, int], None] | None = None,
     ) -> list[ImportResult]:
-        """Import files one by one; a bad file gives an error result and the others go on."""
+        """Import files one by one; a bad file gives an error result and the others go on.
+
+        ``progress`` is told (files done, files in all, result) after each file; ``reading`` is told
+        (path, pages read, pages in all) while a paged book (a PDF) is read.
+        """
         paths = list(paths)
         results = []
         for done, path in enumerate(paths, start=1):
+            pages = None if reading is None else (lambda n, total, path=path: reading(str(path), n, total))
             try:
-                record, created = self._library.import_file(path)
+                record, created = self._library.import_file(path, pages)
                 self._chunks.ensure_default(record.id)  # after the import's commit, in a transaction of its own
                 result = ImportResult(str(path), record, created)
             except QuireError as error:
@@ -146,10 +155,13 @@ class Quire:
                 progress(done, len(paths), result)
         return results
 
-    def import_bytes(self, data: bytes, name: str) -> ImportResult:
-        """Import a book given as bytes (web and mobile file pickers)."""
+    def import_bytes(self, data: bytes, name: str, reading: ReadProgress | None = None) -> ImportResult:
+        """Import a book given as bytes (web and mobile file pickers).
+
+        ``reading`` is told (pages read, pages in all) while a paged book (a PDF) is read.
+        """
         try:
-            record, created = self._library.import_bytes(data, name)
+            record, created = self._library.import_bytes(data, name, reading)
             self._chunks.ensure_default(record.id)
             return ImportResult(name, record, created)
         except QuireError as error:

@@ -106,6 +106,41 @@ def test_import_shows_progress_and_a_line_per_file(quire: Quire) -> None:
     run(scenario())
 
 
+def test_a_pdf_import_shows_the_pages_read(quire: Quire, monkeypatch: pytest.MonkeyPatch) -> None:
+    import app.library_controller
+
+    monkeypatch.setattr(app.library_controller, "PROGRESS_INTERVAL", 0.0)  # every page redrawn, so each is seen
+    pdf = book_path("formats/libtasn1-manual-pdftex.pdf")
+
+    async def scenario() -> None:
+        session = await new_session(1440)
+        shell = start(quire, session)
+        seen: list[tuple[str, float]] = []
+        run_task = session.page.run_task
+
+        def spying(handler, *args, **kwargs):
+            dialog = session.page._dialogs.controls[-1]
+            status, bar = find(dialog.content, kind=ft.Text), find(dialog.content, kind=ft.ProgressBar)
+            seen.append((status.value, bar.value))
+            return run_task(handler, *args, **kwargs)
+
+        monkeypatch.setattr(session.page, "run_task", spying)
+        await shell.books.import_picked([
+            PickedFile("alice.epub", data=book_path("en/epubjs-alice.epub").read_bytes()),
+            PickedFile("manual.pdf", data=pdf.read_bytes()),
+        ])  # fmt: skip
+        pages = [line for line in seen if "manual.pdf, page" in line[0]]
+        assert pages, seen
+        total = int(pages[-1][0].rsplit(" ", 1)[1])
+        assert total > 20 and pages[0][0] == f"Importing 2 of 2: manual.pdf, page 1 of {total}"
+        assert pages[-1] == (f"Importing 2 of 2: manual.pdf, page {total} of {total}", 1.0)
+        assert [bar for _, bar in pages] == sorted(bar for _, bar in pages) and pages[0][1] > 0.5  # the 2nd half
+        assert not any("alice.epub, page" in text for text, _ in seen)  # an EPUB has no pages to count
+        assert shell.message == "2 imported, 0 already in your library, 0 failed"
+
+    run(scenario())
+
+
 def test_reader_contents_keys_search_highlight_notes_bookmark_and_reopen(quire: Quire) -> None:
     quire.import_paths([book_path("en/idpf-moby-dick.epub")])
 

@@ -98,7 +98,9 @@ def test_index_and_search_commands(capsys: pytest.CaptureFixture[str], tmp_path:
 
 def test_search_names_the_printed_page_of_a_pdf(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     lib = ["--library", str(tmp_path / "lib")]
-    run(capsys, "import", str(book_path("formats/epubjs-alice.pdf")), *lib)
+    code, _, err = run(capsys, "import", str(book_path("formats/epubjs-alice.pdf")), *lib)
+    told = [line.strip() for line in err.splitlines() if "pages read" in line]  # at each tenth of its 53 pages
+    assert code == 0 and len(told) == 9 and told[0] == "epubjs-alice.pdf: 6 of 53 pages read", err
     code, out, _ = run(capsys, "search", "alice", "pink eyes", "--mode", "keyword", "--k", "1", *lib)
     assert code == 0 and re.search(r"Down The Rabbit-Hole, p\. \d+ \(score", out), out
     code, out, _ = run(capsys, "search", "alice", "pink eyes", "--mode", "keyword", "--k", "1", "--json", *lib)

@@ -57,6 +57,21 @@ def test_a_pdftex_manual_loses_its_running_heads_and_keeps_its_pages(tmp_path: P
     assert hit.section_title
 
 
+def test_a_long_pdf_says_how_many_pages_it_has_read_as_it_imports(tmp_path: Path) -> None:
+    import pypdf
+
+    quire = Quire(tmp_path / "lib")
+    told: list[tuple[str, int, int]] = []
+    pdf, epub = FORMATS / "libtasn1-manual-pdftex.pdf", book_path("en/epubjs-alice.epub")
+    results = quire.import_paths([epub, pdf], reading=lambda path, n, total: told.append((path, n, total)))
+    assert [r.error for r in results] == [None, None]
+    pages = len(pypdf.PdfReader(pdf).pages)
+    assert told == [(str(pdf), n, pages) for n in range(1, pages + 1)]  # each page once, in order; none for EPUB
+    again: list[tuple[int, int]] = []
+    result = quire.import_bytes(pdf.read_bytes(), pdf.name, lambda n, total: again.append((n, total)))
+    assert not result.created and again == []  # a book already in the library is not read again
+
+
 def test_a_scanned_pdf_opens_as_pictures_of_its_pages(tmp_path: Path) -> None:
     from PIL import Image
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from core.books.limits import MAX_FILE_BYTES, check_book, check_file_size, check_text_shape
-from core.books.model import Book
+from core.books.model import Book, ReadProgress
 from core.errors import BookFormatError, QuireError
 
 SUPPORTED = {
@@ -93,16 +93,24 @@ READERS = {
 }
 
 
-def _reader(format_name: str) -> Callable[[bytes, str], Book]:
+PAGED = {"pdf"}  # readers slow enough on a long book (seconds a hundred pages) to say how far they are
+
+
+def _reader(format_name: str, progress: ReadProgress | None) -> Callable[[bytes, str], Book]:
     module, function = READERS[format_name]
     reader: Callable[..., Book] = getattr(importlib.import_module(module), function)
     if format_name == "epub":  # an EPUB names itself: no fallback title
         return lambda data, _title: reader(data)
+    if format_name in PAGED and progress is not None:
+        return lambda data, title: reader(data, title, progress=progress)
     return reader
 
 
-def parse_book(data: bytes, name: str) -> Book:
-    """Parse a book file's bytes; every failure becomes BookFormatError with a readable message."""
+def parse_book(data: bytes, name: str, progress: ReadProgress | None = None) -> Book:
+    """Parse a book file's bytes; every failure becomes BookFormatError with a readable message.
+
+    ``progress`` is told (pages read, pages in all) as a paged book (a PDF) is read.
+    """
     format_name = detect_format(name, data)
     if not data:
         raise BookFormatError("the file is empty: there is no book in it")
@@ -110,7 +118,7 @@ def parse_book(data: bytes, name: str) -> Book:
     check_text_shape(data, format_name)
     fallback_title = Path(name).stem.replace("_", " ").strip() or "Untitled"
     try:
-        book = _reader(format_name)(data, fallback_title)
+        book = _reader(format_name, progress)(data, fallback_title)
         check_book(book)
         return book
     except BookFormatError as error:

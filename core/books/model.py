@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from core.books.locator import Locator
@@ -21,6 +21,7 @@ class SegmentKind(enum.StrEnum):
     TABLE_ROW = "table_row"
 
 
+ReadProgress = Callable[[int, int], None]  # (pages read, pages in all) while a long book is parsed
 PAGE_LABEL = "quire-page:"  # an anchor naming the printed page a paragraph starts on (PDFs): "quire-page:12"
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from core.books import pdf_pages
 from core.books.limits import check_count
 from core.books.locator import Locator
-from core.books.model import PAGE_LABEL, Book, Metadata, Section, Segment, SegmentKind, TocEntry
+from core.books.model import PAGE_LABEL, Book, Metadata, ReadProgress, Section, Segment, SegmentKind, TocEntry
 from core.books.text import book_from_text, converted_lines
 from core.books.textutil import guess_language, is_cjk
 from core.errors import BookFormatError, DrmProtectedError
@@ -51,8 +51,8 @@ def _anchors(paragraph: _Paragraph) -> tuple[str, ...]:
     return (*(f"page-{page + 1}" for page in paragraph.pages), PAGE_LABEL + paragraph.label)
 
 
-def read_pdf(data: bytes, fallback_title: str) -> Book:
-    """Parse a text PDF into the book model."""
+def read_pdf(data: bytes, fallback_title: str, progress: ReadProgress | None = None) -> Book:
+    """Parse a text PDF into the book model; ``progress`` is told (pages read, pages in all) after each page."""
     import pypdf
 
     logging.getLogger("pypdf").setLevel(logging.ERROR)  # a damaged file is reported once, as our own error
@@ -63,7 +63,11 @@ def read_pdf(data: bytes, fallback_title: str) -> Book:
         pages = reader.pages
         check_count("pages", len(pages), MAX_PAGES)
         counts = Counter[str]()  # characters read back as U+0000 ("nul"), given by /ActualText, and all others
-        lines = [_page_lines(page, number, counts) for number, page in enumerate(pages)]
+        lines = []
+        for number, page in enumerate(pages):
+            lines.append(_page_lines(page, number, counts))
+            if progress is not None:
+                progress(number + 1, len(pages))
         outline = _outline(reader)
         defined = _defined_labels(reader, len(pages))
         info = reader.metadata

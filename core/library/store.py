@@ -15,7 +15,7 @@ from typing import Any
 
 from core.books.formats import SUPPORTED, content_hash, parse_book, read_file_bytes
 from core.books.locator import Locator
-from core.books.model import Book, page_label
+from core.books.model import Book, ReadProgress, page_label
 from core.books.svg import inline_styles
 from core.errors import BookNotFoundError, LibraryError, LocatorError, QuireError
 from core.library.db import busy_is_library_error, connect, inserted_id, now
@@ -78,17 +78,20 @@ class Library:
             return self.conn.execute(sql, params)
 
     # -- import -------------------------------------------------------------------------------
-    def import_file(self, path: Path | str) -> tuple[BookRecord, bool]:
+    def import_file(self, path: Path | str, progress: ReadProgress | None = None) -> tuple[BookRecord, bool]:
         """Import a book file; return (record, created). The same file twice gives the same book."""
-        return self.import_bytes(read_file_bytes(path), Path(path).name)
+        return self.import_bytes(read_file_bytes(path), Path(path).name, progress)
 
-    def import_bytes(self, data: bytes, name: str) -> tuple[BookRecord, bool]:
-        """Import a book from its bytes (file pickers on web and mobile give bytes, not paths)."""
+    def import_bytes(self, data: bytes, name: str, progress: ReadProgress | None = None) -> tuple[BookRecord, bool]:
+        """Import a book from its bytes (file pickers on web and mobile give bytes, not paths).
+
+        ``progress`` is told (pages read, pages in all) while a paged book (a PDF) is parsed.
+        """
         digest = content_hash(data)
         existing = self.conn.execute("SELECT id FROM books WHERE content_hash = ?", (digest,)).fetchone()
         if existing:
             return self.get(existing["id"]), False
-        book = parse_book(data, name)  # raises before anything is written
+        book = parse_book(data, name, progress)  # raises before anything is written
         suffix = Path(name).suffix.lower() if Path(name).suffix.lower() in SUPPORTED else f".{book.format}"
         final = self.files / f"{digest}{suffix}"
         temporary = self.files / f".{digest}.{os.getpid()}.part"
