@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import time
 from pathlib import Path
@@ -161,7 +162,8 @@ class LibraryController:
             last[0] = time.monotonic()
             dialog.status.value = app.t("import.reading", n=number, total=files, name=name, page=pages, pages=total)
             dialog.progress.value = (number - 1 + pages / total) / files
-            app.page.run_task(redraw)
+            with contextlib.suppress(RuntimeError, AttributeError):  # the session closed: the import goes on unseen
+                app.page.run_task(redraw)
 
         return reading
 
