@@ -50,3 +50,12 @@ def alice_quire(tmp_path: Path) -> Quire:
     q.import_paths([book_path("en/epubjs-alice.epub")])
     yield q
     q.close()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Browser tests run one after another on one worker (``--dist loadgroup``): two Chromiums drawing at once on
+    a two-core machine starve each other and the app servers they drive; the other tests share the other workers.
+    """
+    for item in items:
+        if item.get_closest_marker("e2e"):
+            item.add_marker(pytest.mark.xdist_group("browser"))
