@@ -108,17 +108,30 @@ class Screen:
         node.click(force=True)  # the canvas hit-tests by position; empty semantics overlays must not block it
 
     def type_into(self, hint: str, text: str) -> None:
-        """Focus the text field whose hint starts with ``hint`` and type ``text`` as a person would."""
+        """Focus the text field whose hint starts with ``hint`` and type ``text`` as a person would.
+
+        Waits that were each measured to be needed:
+
+        - Flutter moves the keyboard focus to its editing element a frame after the click: a key typed before
+          that is dropped (the first letter of a question went missing).
+        - With the semantics tree on (these tests), a button clicked through its semantics node keeps the DOM
+          focus; when a redraw replaces that button (a citation chip that opens the book), the first box
+          clicked afterwards loses the focus again 0.1 to 0.15 s later, and the letters typed then go nowhere.
+          A second click holds. A mouse click on the canvas with the semantics tree off (what most people
+          use) does not do this: measured in the same build, the box kept the focus and the text.
+        """
         field = self.page.locator(f'textarea[aria-label^="{hint}"], input[aria-label^="{hint}"]').first
         field.wait_for(state="attached", timeout=20_000)
-        field.click(force=True)
-        # Flutter moves the keyboard focus to its editing element a frame after the click: a key typed before
-        # that is dropped (the first letter of a question went missing). Wait for the focus, then type.
-        self.page.wait_for_function(
-            "['TEXTAREA', 'INPUT'].includes(document.activeElement && document.activeElement.tagName)",
-            timeout=10_000,
-        )
+        editing = "['TEXTAREA', 'INPUT'].includes(document.activeElement && document.activeElement.tagName)"
+        for _ in range(3):
+            field.click(force=True)
+            self.page.wait_for_function(editing, timeout=10_000)
+            self.settle(0.5)
+            if self.page.evaluate(editing):
+                break
         self.page.keyboard.type(text)
+        typed = "text => (document.activeElement && document.activeElement.value || '').includes(text)"
+        self.page.wait_for_function(typed, arg=text, timeout=10_000)  # every letter landed in the box
 
     def text(self, text: str):
         """A visible node showing ``text``: as its own text, or in a label Flutter merged from several texts."""

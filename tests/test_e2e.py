@@ -193,6 +193,7 @@ def test_chat_streams_parts_cites_and_stops_at_desktop_and_phone_sizes(browser, 
             _not_blank(screen.shot("2-answer-with-citation"))
             screen.click_label("[1]")
             _wait_place(screen, library, "Pig And Pepper")
+            screen.wait_text("Back to where you were")  # the place is saved before the jump is drawn
             _not_blank(screen.shot("3-citation-opened"))
             screen.type_into("Ask about this book", "Tell me everything")
             page.keyboard.press("Enter")
