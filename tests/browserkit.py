@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -123,15 +125,22 @@ class Screen:
         field = self.page.locator(f'textarea[aria-label^="{hint}"], input[aria-label^="{hint}"]').first
         field.wait_for(state="attached", timeout=20_000)
         editing = "['TEXTAREA', 'INPUT'].includes(document.activeElement && document.activeElement.tagName)"
-        for _ in range(3):
-            field.click(force=True)
-            self.page.wait_for_function(editing, timeout=10_000)
-            self.settle(0.5)
-            if self.page.evaluate(editing):
-                break
-        self.page.keyboard.type(text)
-        typed = "text => (document.activeElement && document.activeElement.value || '').includes(text)"
-        self.page.wait_for_function(typed, arg=text, timeout=10_000)  # every letter landed in the box
+        typed = "text => (document.activeElement && document.activeElement.value || '') === text"
+        deadline = time.monotonic() + 45
+        while True:
+            try:
+                field.click(force=True)
+                self.page.wait_for_function(editing, timeout=3_000)
+                self.settle(0.5)  # the focus must hold, not only come
+                if self.page.evaluate(editing):
+                    self.page.keyboard.press("ControlOrMeta+A")  # a try cut short left some letters: replace them
+                    self.page.keyboard.type(text)
+                    self.page.wait_for_function(typed, arg=text, timeout=3_000)  # every letter is in the box
+                    return
+            except PlaywrightTimeout:
+                pass  # the focus did not come, or went while typing: click again
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the box {hint!r} never kept the keyboard focus long enough to type {text!r}")
 
     def text(self, text: str):
         """A visible node showing ``text``: as its own text, or in a label Flutter merged from several texts."""
