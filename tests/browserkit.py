@@ -17,8 +17,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -122,6 +120,8 @@ class Screen:
           A second click holds. A mouse click on the canvas with the semantics tree off (what most people
           use) does not do this: measured in the same build, the box kept the focus and the text.
         """
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout  # here: without it the browser tests skip
+
         field = self.page.locator(f'textarea[aria-label^="{hint}"], input[aria-label^="{hint}"]').first
         field.wait_for(state="attached", timeout=20_000)
         editing = "['TEXTAREA', 'INPUT'].includes(document.activeElement && document.activeElement.tagName)"
