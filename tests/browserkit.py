@@ -140,6 +140,7 @@ class Screen:
             except PlaywrightTimeout:
                 pass  # the focus did not come, or went while typing: click again
             if time.monotonic() > deadline:
+                self.shot("failed")  # as the other waits here do: what the screen showed instead
                 raise AssertionError(f"the box {hint!r} never kept the keyboard focus long enough to type {text!r}")
 
     def text(self, text: str):
