@@ -96,3 +96,7 @@ class SyncRefused(SyncError):
 
 class SyncStorageFull(SyncError):
     """The sync folder or server has no room left."""
+
+
+class SyncFileTooLarge(SyncError):
+    """A file in the sync folder is larger than Quire ever writes there: it is left unread."""

@@ -146,7 +146,7 @@ class Quire:
             pages = None if reading is None else (lambda n, total, path=path: reading(str(path), n, total))
             try:
                 record, created = self._library.import_file(path, pages)
-                self._chunks.ensure_default(record.id)  # after the import's commit, in a transaction of its own
+                self._imported(record, created)
                 result = ImportResult(str(path), record, created)
             except QuireError as error:
                 result = ImportResult(str(path), None, False, error)
@@ -162,10 +162,24 @@ class Quire:
         """
         try:
             record, created = self._library.import_bytes(data, name, reading)
-            self._chunks.ensure_default(record.id)
+            self._imported(record, created)
             return ImportResult(name, record, created)
         except QuireError as error:
             return ImportResult(name, None, False, error)
+
+    def _received(self, data: bytes, name: str) -> None:
+        """A book another device sent through sync: imported, not recorded as this reader's import."""
+        record, created = self._library.import_bytes(data, name, journal=False)
+        self._imported(record, created)
+
+    def _imported(self, record: BookRecord, created: bool) -> None:
+        """After an import's commit: its chunks (a transaction of their own), and a book imported again gets back
+        the notes, bookmarks, tags and place it had when it was removed (the same file: every place exists)."""
+        from core.sync.records import restore
+
+        self._chunks.ensure_default(record.id)
+        if created:
+            restore(self._library, self._annotations, record)
 
     def books(self, tag: str | None = None) -> list[BookRecord]:
         """The library, most recent first."""
@@ -186,7 +200,7 @@ class Quire:
         return self._library.edit(self.book(reference).id, title, authors)
 
     def remove(self, reference: str | int) -> BookRecord:
-        """Remove a book, its annotations and its file."""
+        """Remove a book and its file; its notes are hidden with it, and come back if it is imported again."""
         return self._library.remove(self.book(reference).id)
 
     def cover(self, reference: str | int) -> tuple[bytes, str] | None:
@@ -373,7 +387,7 @@ class Quire:
         remote = "://" in meta["target"]
         password = secrets.get(_sync_secret(meta["target"])) if remote and secrets is not None else None
         target = open_target(meta["target"], meta.get("user", ""), password or "", local_only=self.local_only)
-        return Syncer(self._library, self._annotations, target, import_bytes=self.import_bytes,
+        return Syncer(self._library, self._annotations, target, import_bytes=self._received,
                       book_files=meta.get("book_files", "1") == "1",
                       max_book_bytes=int(meta.get("max_book_mb", "200")) * 1024 * 1024)  # fmt: skip
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.sync.clock import HybridClock, parse
+from core.library.clock import HybridClock, parse
 from core.sync.merge import Change, merge, value_of
+from core.sync.wire import FILE_BYTES, decode, encode, parse_line
 
 DEVICES = ("phone", "desk", "tablet")
 KEYS = ("highlight/h/1.0/1.5", "place/h", "meta/h", "furthest/h")
@@ -92,13 +94,68 @@ def test_an_edit_made_after_seeing_a_change_wins_even_with_a_clock_hours_behind(
         assert value_of(mine.key, fold(list(order))[mine.key])["note"] == "edited after"
 
 
+H = "ab" * 32  # a content hash
+
+
 def test_log_lines_that_quire_did_not_write_are_refused() -> None:
-    good = Change("place/h", HybridClock().tick(1), "phone", {"locator": "1.2"})
-    assert Change.from_line(good.to_line()) == good
+    good = Change(f"place/{H}", HybridClock().tick(1), "phone", {"locator": "1.2"})
+    assert parse_line(good.to_line()) == good
     for line in ('{"k": "place/h"}', "[1, 2]", "not json", '{"k": "a", "t": "yesterday", "d": "x", "v": {}}',
-                 '{"k": "furthest/h", "t": "000000000000001-000000", "d": "x", "v": {"ordinal": "far"}}'):  # fmt: skip
-        try:
-            Change.from_line(line)
-        except ValueError:
-            continue
-        raise AssertionError(f"accepted {line!r}")
+                 f'{{"k": "furthest/{H}", "t": "000000000000001-000000", "d": "xxxx", "v": {{"ordinal": "far"}}}}'):  # fmt: skip
+        with pytest.raises(ValueError):
+            parse_line(line)
+
+
+POISON = [  # valid JSON of the wrong shape: each once stopped sync on every device
+    '{"k":"x","t":"000000000000001-000000","d":"evil1","v":{}}',
+    f'{{"k":"highlight/{H}","t":"000000000000001-000000","d":"evil1","v":{{"present":true}}}}',
+    f'{{"k":"highlight/{H}/0123456789abcdef0123","t":"000000000000001-000000","d":"evil1","v":{{"present":true}}}}',
+    f'{{"k":"highlight/{H}/0123456789abcdef0123","t":"000000000000001-000000","d":"evil1",'
+    '"v":{"present":true,"start":"9999999999999999999999.1","end":"x","color":"red"}}',
+    f'{{"k":"bookmark/{H}/1.2","t":"000000000000001-000000","d":"evil1","v":{{"present":"yes"}}}}',
+    f'{{"k":"meta/{H}","t":"000000000000001-000000","d":"evil1","v":{{"title":7,"authors":"me"}}}}',
+    f'{{"k":"time/{H}/evil1","t":"000000000000001-000000","d":"evil1","v":{{"seconds":"NaN"}}}}',
+    f'{{"k":"time/{H}/evil1","t":"000000000000001-000000","d":"evil1","v":{{"seconds":1e999}}}}',
+    f'{{"k":"furthest/{H}","t":"000000000000001-000000","d":"evil1","v":{{"locator":[],"ordinal":-5}}}}',
+    f'{{"k":"place/{H}","t":"000000000000001-000000","d":"evil1","v":{{"locator":"1.2","x":'
+    + "[" * 100_000
+    + "]" * 100_000
+    + "}}",
+    f'{{"k":"tag/{H}/a/b","t":"000000000000001-000000","d":"evil1","v":{{"present":true}}}}',
+    f'{{"k":"book/{H}","t":"000000000000001-000000","d":"e/../x","v":{{"present":true}}}}',
+    f'{{"k":"book/{H}","t":"1-1","d":"evil1","v":{{"present":true}}}}',
+]
+
+
+@pytest.mark.parametrize("line", POISON)
+def test_records_of_the_wrong_shape_are_refused_with_a_value_error(line: str) -> None:
+    with pytest.raises(ValueError):
+        parse_line(line)
+
+
+def test_a_log_file_reads_whole_or_is_kept_aside() -> None:
+    changes = [Change(f"tag/{H}/t{n}", HybridClock().tick(n + 1), "phone", {"present": True}) for n in range(11)]
+    [data] = encode(changes)
+    assert decode(data).changes == changes and decode(data).damaged is None
+    for cut in (len(data) // 2, len(data) - 1, data.index(b"\n") + 1, 10):
+        read = decode(data[:cut])
+        assert read.damaged and read.changes == []  # none of it is taken, so nothing of it is lost for good
+    flipped = bytearray(data)
+    flipped[-5] ^= 0x01  # one bit of a record, the size unchanged
+    assert decode(bytes(flipped)).damaged
+    legacy = b"".join((c.to_line() + "\n").encode() for c in changes)  # a file from Quire before headers
+    assert decode(legacy).changes == changes and decode(legacy[:-3]).damaged
+    mixed = decode(b"".join([legacy, POISON[0].encode(), b"\n"]))
+    assert mixed.changes == changes and len(mixed.skipped) == 1  # a poisoned line is skipped, the rest kept
+
+
+def test_what_a_device_sends_is_split_into_files_it_and_others_can_read() -> None:
+    note = "长" * 90_000  # a long note, three bytes a character
+    changes = [
+        Change(f"highlight/{H}/{n:020x}", HybridClock().tick(n + 1), "phone",
+               {"present": True, "start": "1.1", "end": "1.2", "color": "yellow", "note": note})
+        for n in range(60)
+    ]  # fmt: skip
+    files = encode(changes)
+    assert len(files) > 1 and all(len(f) <= FILE_BYTES + 300_000 for f in files)
+    assert [c for f in files for c in decode(f).changes] == changes

@@ -3,18 +3,26 @@
 from __future__ import annotations
 
 import sqlite3
+import urllib.parse
 
 from core.books.locator import Locator, parse_locator
 from core.errors import LocatorError, QuireError
+from core.library import journal as sync_journal
 from core.library.db import inserted_id, now
 from core.library.records import Bookmark, Highlight, Position, slices
 from core.library.store import Library
 
 HIGHLIGHT_COLORS = ("yellow", "green", "blue", "pink", "purple")
+MAX_NOTE_CHARS = 100_000  # a note longer than a short story is refused (sync caps each record's size)
+MAX_LABEL_CHARS = 1_000
 
 
 class Annotations:
-    """Reading state kept beside the books of a Library (same database, same transactions)."""
+    """Reading state kept beside the books of a Library (same database, same transactions).
+
+    Every edit is also recorded for sync (``core.library.journal``) in its own transaction, unless
+    ``journal=False``: sync itself showing what another device did, which is not this reader's act.
+    """
 
     def __init__(self, library: Library) -> None:
         self.library = library
@@ -22,7 +30,7 @@ class Annotations:
 
     # -- position -----------------------------------------------------------------------------
     def save_position(
-        self, book_id: int, locator: Locator, read_seconds: float = 0.0, *, reading: bool = True
+        self, book_id: int, locator: Locator, read_seconds: float = 0.0, *, reading: bool = True, journal: bool = True
     ) -> Position:
         """Record where the reader is; ``read_seconds`` is added to the book's reading time.
 
@@ -31,20 +39,37 @@ class Annotations:
         """
         ordinal, percent = self.place(book_id, locator)
         furthest = (str(locator), ordinal, percent) if reading else (None, -1, 0.0)  # a jump reads nothing
-        self.library.write(
-            """INSERT INTO positions (book_id, locator, ordinal, percent, reading_seconds, updated_at,
-                                      furthest_locator, furthest_ordinal, furthest_percent)
-               VALUES (?,?,?,?,?,?,?,?,?)
-               ON CONFLICT(book_id) DO UPDATE SET locator = excluded.locator, ordinal = excluded.ordinal,
-               percent = excluded.percent, reading_seconds = reading_seconds + excluded.reading_seconds,
-               updated_at = excluded.updated_at,
-               furthest_locator = CASE WHEN excluded.furthest_ordinal > COALESCE(furthest_ordinal, -1)
-                                  THEN excluded.furthest_locator ELSE furthest_locator END,
-               furthest_percent = CASE WHEN excluded.furthest_ordinal > COALESCE(furthest_ordinal, -1)
-                                  THEN excluded.furthest_percent ELSE furthest_percent END,
-               furthest_ordinal = MAX(COALESCE(furthest_ordinal, -1), excluded.furthest_ordinal)""",
-            (book_id, str(locator), ordinal, percent, max(0.0, read_seconds), now(), *furthest),
-        )
+        read_seconds = max(0.0, read_seconds)
+        with self.library.transaction() as conn:
+            row = conn.execute("SELECT furthest_ordinal FROM positions WHERE book_id = ?", (book_id,)).fetchone()
+            before = -1 if row is None or row[0] is None else int(row[0])
+            conn.execute(
+                """INSERT INTO positions (book_id, locator, ordinal, percent, reading_seconds, updated_at,
+                                          furthest_locator, furthest_ordinal, furthest_percent)
+                   VALUES (?,?,?,?,?,?,?,?,?)
+                   ON CONFLICT(book_id) DO UPDATE SET locator = excluded.locator, ordinal = excluded.ordinal,
+                   percent = excluded.percent, reading_seconds = reading_seconds + excluded.reading_seconds,
+                   updated_at = excluded.updated_at,
+                   furthest_locator = CASE WHEN excluded.furthest_ordinal > COALESCE(furthest_ordinal, -1)
+                                      THEN excluded.furthest_locator ELSE furthest_locator END,
+                   furthest_percent = CASE WHEN excluded.furthest_ordinal > COALESCE(furthest_ordinal, -1)
+                                      THEN excluded.furthest_percent ELSE furthest_percent END,
+                   furthest_ordinal = MAX(COALESCE(furthest_ordinal, -1), excluded.furthest_ordinal)""",
+                (book_id, str(locator), ordinal, percent, read_seconds, now(), *furthest),
+            )
+            if journal:
+                h = _content_hash(conn, book_id)
+                sync_journal.record(conn, f"place/{h}", {"locator": str(locator)})
+                if reading and ordinal > before:
+                    earlier = sync_journal.pending(conn, f"furthest/{h}") or {}
+                    moved: dict[str, object] = {"locator": str(locator), "ordinal": ordinal}
+                    if earlier.get("reset"):  # read on after a move back that is not sent yet: still a move back
+                        moved["reset"] = True
+                    sync_journal.record(conn, f"furthest/{h}", moved)
+                if read_seconds > 0:  # this device's own share of the book's reading time
+                    key = f"time/{h}/{sync_journal.device_id(conn)}"
+                    mine = float((sync_journal.current(conn, key) or {}).get("seconds", 0.0))
+                    sync_journal.record(conn, key, {"seconds": round(mine + read_seconds, 1)})
         return self._saved(book_id)
 
     def set_furthest(self, book_id: int, locator: Locator | None = None) -> Position:
@@ -63,10 +88,14 @@ class Annotations:
                 " updated_at = ? WHERE book_id = ?",
                 (str(locator), ordinal, percent, now(), book_id),
             )
-            conn.execute(
+            moved = conn.execute(
                 "UPDATE positions SET locator = ?, ordinal = ?, percent = ? WHERE book_id = ? AND ordinal > ?",
                 (str(locator), ordinal, percent, book_id, ordinal),
-            )
+            ).rowcount
+            h = _content_hash(conn, book_id)
+            sync_journal.record(conn, f"furthest/{h}", {"locator": str(locator), "ordinal": ordinal, "reset": True})
+            if moved:
+                sync_journal.record(conn, f"place/{h}", {"locator": str(locator)})
         return self._saved(book_id)
 
     def place(self, book_id: int, locator: Locator) -> tuple[int, float]:
@@ -99,14 +128,21 @@ class Annotations:
         )
 
     # -- bookmarks ----------------------------------------------------------------------------
-    def add_bookmark(self, book_id: int, locator: Locator, label: str = "") -> Bookmark:
+    def add_bookmark(
+        self, book_id: int, locator: Locator, label: str = "", *, uid: str | None = None, journal: bool = True
+    ) -> Bookmark:
         """Bookmark a place; the label defaults to the start of the segment's text."""
         segment = self.library.segment(book_id, locator)
-        label = label.strip() or segment.text[:60]
-        cursor = self.library.write(
-            "INSERT INTO bookmarks (book_id, locator, ordinal, label, created_at) VALUES (?,?,?,?,?)",
-            (book_id, str(locator), segment.ordinal, label, now()),
-        )
+        label = (label.strip() or segment.text[:60])[:MAX_LABEL_CHARS]
+        uid = uid or sync_journal.new_uid()
+        with self.library.transaction() as conn:
+            cursor = conn.execute(
+                "INSERT INTO bookmarks (book_id, locator, ordinal, label, created_at, uid) VALUES (?,?,?,?,?,?)",
+                (book_id, str(locator), segment.ordinal, label, now(), uid),
+            )
+            if journal:
+                record = {"present": True, "locator": str(locator), "label": label}
+                sync_journal.record(conn, f"bookmark/{_content_hash(conn, book_id)}/{uid}", record)
         return self.bookmarks(book_id, inserted_id(cursor))[0]
 
     def bookmarks(self, book_id: int, bookmark_id: int | None = None) -> list[Bookmark]:
@@ -118,21 +154,39 @@ class Annotations:
         )
         params = (book_id, bookmark_id) if bookmark_id else (book_id,)
         return [
-            Bookmark(r["id"], r["book_id"], parse_locator(r["locator"]), r["label"], r["created_at"])
+            Bookmark(r["id"], r["book_id"], parse_locator(r["locator"]), r["label"], r["created_at"], r["uid"] or "")
             for r in self.conn.execute(sql, params)
         ]
 
-    def remove_bookmark(self, bookmark_id: int) -> None:
-        """Delete a bookmark."""
-        self.library.write("DELETE FROM bookmarks WHERE id = ?", (bookmark_id,))
+    def remove_bookmark(self, bookmark_id: int, *, journal: bool = True) -> None:
+        """Delete a bookmark (a tombstone for sync, so other devices delete it too)."""
+        with self.library.transaction() as conn:
+            row = conn.execute("SELECT * FROM bookmarks WHERE id = ?", (bookmark_id,)).fetchone()
+            if row is None:
+                return
+            conn.execute("DELETE FROM bookmarks WHERE id = ?", (bookmark_id,))
+            if journal:
+                record = {"present": False, "locator": row["locator"], "label": row["label"]}
+                sync_journal.record(conn, f"bookmark/{_content_hash(conn, row['book_id'])}/{row['uid']}", record)
 
     # -- highlights ---------------------------------------------------------------------------
     def add_highlight(
-        self, book_id: int, start: Locator, end: Locator, color: str = "yellow", note: str = ""
+        self,
+        book_id: int,
+        start: Locator,
+        end: Locator,
+        color: str = "yellow",
+        note: str = "",
+        *,
+        uid: str | None = None,
+        journal: bool = True,
     ) -> Highlight:
-        """Highlight the text from ``start`` to ``end`` (inclusive segments; offsets optional)."""
-        if color not in HIGHLIGHT_COLORS:
-            raise QuireError(f"unknown colour '{color}': choose one of {', '.join(HIGHLIGHT_COLORS)}")
+        """Highlight the text from ``start`` to ``end`` (inclusive segments; offsets optional).
+
+        Each highlight has its own identity (``uid``, random unless sync gives the one made elsewhere): two
+        highlights of one passage stay two.
+        """
+        _check(color, note)
         if end < start:
             raise LocatorError(f"the highlight ends ({end}) before it starts ({start})")
         text = self.passage_text(book_id, start, end)
@@ -140,12 +194,30 @@ class Annotations:
             raise LocatorError(f"nothing to highlight between {start} and {end}")
         first = self.library.segment(book_id, start)
         stamp = now()
-        cursor = self.library.write(
-            """INSERT INTO highlights (book_id, start_locator, end_locator, start_ordinal, color, note, text,
-               created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?)""",
-            (book_id, str(start), str(end), first.ordinal, color, note, text, stamp, stamp),
-        )
+        uid = uid or sync_journal.new_uid()
+        with self.library.transaction() as conn:
+            cursor = conn.execute(
+                """INSERT INTO highlights (book_id, start_locator, end_locator, start_ordinal, color, note, text,
+                   created_at, updated_at, uid) VALUES (?,?,?,?,?,?,?,?,?,?)""",
+                (book_id, str(start), str(end), first.ordinal, color, note, text, stamp, stamp, uid),
+            )
+            if journal:
+                self._journal_highlight(conn, book_id, uid, True, str(start), str(end), color, note)
         return self.highlight(inserted_id(cursor))
+
+    def _journal_highlight(
+        self,
+        conn: sqlite3.Connection,
+        book_id: int,
+        uid: str,
+        present: bool,
+        start: str,
+        end: str,
+        color: str,
+        note: str,
+    ) -> None:
+        value = {"present": present, "start": start, "end": end, "color": color, "note": note}
+        sync_journal.record(conn, f"highlight/{_content_hash(conn, book_id)}/{uid}", value)
 
     def passage_text(self, book_id: int, start: Locator, end: Locator) -> str:
         """The text between two locators, segments joined by newlines."""
@@ -172,32 +244,57 @@ class Annotations:
             )
         return [_highlight(r) for r in rows]
 
-    def update_highlight(self, highlight_id: int, *, note: str | None = None, color: str | None = None) -> Highlight:
+    def update_highlight(
+        self, highlight_id: int, *, note: str | None = None, color: str | None = None, journal: bool = True
+    ) -> Highlight:
         """Change a highlight's note or colour."""
         current = self.highlight(highlight_id)
-        if color is not None and color not in HIGHLIGHT_COLORS:
-            raise QuireError(f"unknown colour '{color}': choose one of {', '.join(HIGHLIGHT_COLORS)}")
-        self.library.write(
-            "UPDATE highlights SET note = ?, color = ?, updated_at = ? WHERE id = ?",
-            (current.note if note is None else note, color or current.color, now(), highlight_id),
-        )
+        note = current.note if note is None else note
+        color = color or current.color
+        _check(color, note)
+        with self.library.transaction() as conn:
+            conn.execute(
+                "UPDATE highlights SET note = ?, color = ?, updated_at = ? WHERE id = ?",
+                (note, color, now(), highlight_id),
+            )
+            if journal:
+                start, end = str(current.start), str(current.end)
+                self._journal_highlight(conn, current.book_id, current.uid, True, start, end, color, note)
         return self.highlight(highlight_id)
 
-    def remove_highlight(self, highlight_id: int) -> None:
-        """Delete a highlight."""
-        self.library.write("DELETE FROM highlights WHERE id = ?", (highlight_id,))
+    def remove_highlight(self, highlight_id: int, *, journal: bool = True) -> None:
+        """Delete a highlight (a tombstone for sync, so other devices delete it too)."""
+        with self.library.transaction() as conn:
+            row = conn.execute("SELECT * FROM highlights WHERE id = ?", (highlight_id,)).fetchone()
+            if row is None:
+                return
+            conn.execute("DELETE FROM highlights WHERE id = ?", (highlight_id,))
+            if journal:
+                gone = _highlight(row)
+                start, end = str(gone.start), str(gone.end)
+                self._journal_highlight(conn, gone.book_id, gone.uid, False, start, end, gone.color, gone.note)
 
     # -- tags ---------------------------------------------------------------------------------
-    def tag(self, book_id: int, tag: str) -> None:
+    def tag(self, book_id: int, tag: str, *, journal: bool = True) -> None:
         """Add a tag to a book."""
         self.library.get(book_id)
         if not tag.strip():
             raise QuireError("a tag cannot be empty")
-        self.library.write("INSERT OR IGNORE INTO book_tags VALUES (?, ?)", (book_id, tag.strip()))
+        self._tagged(book_id, tag.strip(), True, journal)
 
-    def untag(self, book_id: int, tag: str) -> None:
+    def untag(self, book_id: int, tag: str, *, journal: bool = True) -> None:
         """Remove a tag from a book."""
-        self.library.write("DELETE FROM book_tags WHERE book_id = ? AND tag = ?", (book_id, tag.strip()))
+        self._tagged(book_id, tag.strip(), False, journal)
+
+    def _tagged(self, book_id: int, tag: str, present: bool, journal: bool) -> None:
+        with self.library.transaction() as conn:
+            if present:
+                changed = conn.execute("INSERT OR IGNORE INTO book_tags VALUES (?, ?)", (book_id, tag)).rowcount
+            else:
+                changed = conn.execute("DELETE FROM book_tags WHERE book_id = ? AND tag = ?", (book_id, tag)).rowcount
+            if journal and changed:
+                key = f"tag/{_content_hash(conn, book_id)}/{urllib.parse.quote(tag, safe='')}"
+                sync_journal.record(conn, key, {"present": present})
 
     def all_tags(self) -> list[str]:
         """Every tag used in the library."""
@@ -207,5 +304,19 @@ class Annotations:
 def _highlight(row: sqlite3.Row) -> Highlight:
     return Highlight(
         row["id"], row["book_id"], parse_locator(row["start_locator"]), parse_locator(row["end_locator"]),
-        row["color"], row["note"], row["text"], row["created_at"],
+        row["color"], row["note"], row["text"], row["created_at"], row["uid"] or "",
     )  # fmt: skip
+
+
+def _content_hash(conn: sqlite3.Connection, book_id: int) -> str:
+    row = conn.execute("SELECT content_hash FROM books WHERE id = ?", (book_id,)).fetchone()
+    if row is None:
+        raise QuireError(f"no book with id {book_id} in the library")
+    return str(row[0])
+
+
+def _check(color: str, note: str) -> None:
+    if color not in HIGHLIGHT_COLORS:
+        raise QuireError(f"unknown colour '{color}': choose one of {', '.join(HIGHLIGHT_COLORS)}")
+    if len(note) > MAX_NOTE_CHARS:
+        raise QuireError(f"a note can hold up to {MAX_NOTE_CHARS:,} characters: split it, or keep it elsewhere")

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Callable
 
 from core.library.fts import index_text
+from core.library.journal import legacy_uid, upgrade_key
 
 
 def m001_initial(conn: sqlite3.Connection) -> None:
@@ -265,6 +267,42 @@ def m007_sync(conn: sqlite3.Connection) -> None:
     )
 
 
+def m008_sync_journal(conn: sqlite3.Connection) -> None:
+    """Sync from the reader's acts: edits recorded as they are made (``sync_pending``), the log files this
+    device sent (kept until compacted, to rewrite one found damaged), and an identity for every highlight and
+    bookmark (two on one span stay two). Old notes get identities derived from their span, the same on every
+    device, and the merged state is rekeyed to match."""
+    _run(
+        conn,
+        """
+        CREATE TABLE sync_pending (key TEXT PRIMARY KEY, stamp TEXT NOT NULL, value TEXT NOT NULL);
+        CREATE TABLE sync_sent (seq INTEGER PRIMARY KEY, body BLOB NOT NULL);
+        ALTER TABLE highlights ADD COLUMN uid TEXT;
+        ALTER TABLE bookmarks ADD COLUMN uid TEXT
+        """,
+    )
+    for table, place in (("highlights", "start_locator || '/' || end_locator"), ("bookmarks", "locator")):
+        rows = conn.execute(
+            f"SELECT t.id, b.content_hash, {place} FROM {table} t JOIN books b ON b.id = t.book_id ORDER BY t.id"
+        ).fetchall()
+        taken: set[str] = set()
+        for row_id, content_hash, span in rows:
+            uid = legacy_uid(content_hash, *span.split("/"))
+            uid = uid if uid not in taken else legacy_uid(content_hash, *span.split("/"), str(row_id))
+            taken.add(uid)
+            conn.execute(f"UPDATE {table} SET uid = ? WHERE id = ?", (uid, row_id))
+        conn.execute(f"CREATE UNIQUE INDEX {table}_uid ON {table} (uid)")
+    for key, entry in conn.execute("SELECT key, entry FROM sync_state").fetchall():
+        upgraded = upgrade_key(key, json.loads(entry)["value"]) if not key.startswith("furthest/") else None
+        if upgraded is not None:
+            state = json.loads(entry)
+            conn.execute("DELETE FROM sync_state WHERE key = ?", (key,))
+            conn.execute(
+                "INSERT OR REPLACE INTO sync_state VALUES (?, ?)",
+                (upgraded[0], json.dumps({**state, "value": upgraded[1]}, ensure_ascii=False)),
+            )
+
+
 def _run(conn: sqlite3.Connection, script: str) -> None:
     """Run statements one by one, inside the caller's transaction (executescript would commit it)."""
     for statement in script.split(";\n"):
@@ -280,4 +318,5 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (5, "furthest place", m005_furthest_place),
     (6, "simplified search text", m006_simplified_search_text),
     (7, "sync", m007_sync),
+    (8, "sync journal", m008_sync_journal),
 ]

@@ -178,6 +178,7 @@ class Bookmark:
     locator: Locator
     label: str
     created_at: str
+    uid: str = ""  # its identity in sync, the same on every device
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -201,6 +202,7 @@ class Highlight:
     note: str
     text: str
     created_at: str
+    uid: str = ""  # its identity in sync, the same on every device
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -18,6 +18,7 @@ from core.books.locator import Locator
 from core.books.model import Book, ReadProgress, page_label
 from core.books.svg import inline_styles
 from core.errors import BookNotFoundError, LibraryError, LocatorError, QuireError
+from core.library import journal as sync_journal
 from core.library.db import busy_is_library_error, connect, inserted_id, now
 from core.library.fts import index_text, make_snippet, match_expression
 from core.library.records import BookRecord, SearchHit, SegmentRecord, TocRow
@@ -82,10 +83,15 @@ class Library:
         """Import a book file; return (record, created). The same file twice gives the same book."""
         return self.import_bytes(read_file_bytes(path), Path(path).name, progress)
 
-    def import_bytes(self, data: bytes, name: str, progress: ReadProgress | None = None) -> tuple[BookRecord, bool]:
+    def import_bytes(
+        self, data: bytes, name: str, progress: ReadProgress | None = None, *, journal: bool = True
+    ) -> tuple[BookRecord, bool]:
         """Import a book from its bytes (file pickers on web and mobile give bytes, not paths).
 
-        ``progress`` is told (pages read, pages in all) while a paged book (a PDF) is parsed.
+        ``progress`` is told (pages read, pages in all) while a paged book (a PDF) is parsed. ``journal``: the
+        reader imported it (sync then tells other devices); False when sync brings another device's book.
+        Another process importing the same book at the same moment: the one that commits second gets the
+        first's book, as if it had been there before.
         """
         digest = content_hash(data)
         existing = self.conn.execute("SELECT id FROM books WHERE content_hash = ?", (digest,)).fetchone()
@@ -97,8 +103,16 @@ class Library:
         temporary = self.files / f".{digest}.{os.getpid()}.part"
         try:
             temporary.write_bytes(data)
-            with self.transaction():
+            with self.transaction() as conn:
+                raced = conn.execute("SELECT id FROM books WHERE content_hash = ?", (digest,)).fetchone()
+                if raced:  # another process stored it while this one parsed
+                    temporary.unlink(missing_ok=True)
+                    return self.get(raced["id"]), False
                 book_id = self._insert(book, digest, name, len(data))
+                if journal:
+                    sync_journal.record(conn, f"book/{digest}", {"present": True})
+                    meta = {"title": book.metadata.title, "authors": list(book.metadata.authors)}
+                    sync_journal.record(conn, f"meta/{digest}", meta, at=sync_journal.UNEDITED)
                 os.replace(temporary, final)  # the file is in place before the rows are committed
         except BaseException:
             temporary.unlink(missing_ok=True)
@@ -208,7 +222,9 @@ class Library:
             raise BookNotFoundError(f"'{text}' matches several books ({titles}): use the id")
         raise BookNotFoundError(f"no book in the library matches '{text}'")
 
-    def edit(self, book_id: int, title: str | None = None, authors: list[str] | None = None) -> BookRecord:
+    def edit(
+        self, book_id: int, title: str | None = None, authors: list[str] | None = None, *, journal: bool = True
+    ) -> BookRecord:
         """Change a book's title or authors (the reader knows better than the file); None leaves one as it is."""
         record = self.get(book_id)
         if title is not None:
@@ -216,21 +232,27 @@ class Library:
             if not title:
                 raise QuireError("a book needs a title: write one, or leave it as it was")
         clean = [" ".join(a.split())[:200] for a in authors or [] if a.strip()] if authors is not None else None
-        self.write(
-            "UPDATE books SET title = ?, authors = ?, edited_at = ? WHERE id = ?",
-            (
-                title if title is not None else record.title,
-                json.dumps(clean if clean is not None else record.authors, ensure_ascii=False),
-                now(),
-                book_id,
-            ),
-        )
+        title = title if title is not None else record.title
+        clean = (clean if clean is not None else record.authors)[:50]
+        with self.transaction() as conn:
+            conn.execute(
+                "UPDATE books SET title = ?, authors = ?, edited_at = ? WHERE id = ?",
+                (title, json.dumps(clean, ensure_ascii=False), now(), book_id),
+            )
+            if journal:
+                sync_journal.record(conn, f"meta/{record.content_hash}", {"title": title, "authors": clean})
         return self.get(book_id)
 
-    def remove(self, book_id: int) -> BookRecord:
-        """Delete a book's rows (annotations included) and its file."""
+    def remove(self, book_id: int, *, journal: bool = True) -> BookRecord:
+        """Delete a book's rows (annotations included) and its file.
+
+        With ``journal`` (the reader removed it), sync removes it on other devices too. Its notes stay in sync's
+        records, not erased: imported again, here or anywhere, the book gets them back.
+        """
         record = self.get(book_id)
         with self.transaction() as conn:
+            if journal:
+                sync_journal.record(conn, f"book/{record.content_hash}", {"present": False})
             for hook in self.remove_hooks:
                 hook(conn, book_id)
             conn.execute("DELETE FROM segments_fts WHERE book_id = ?", (book_id,))

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from core.sync.clock import Stamp, parse
+from core.library.clock import Stamp
 
 FURTHEST = "furthest/"
 
@@ -31,20 +31,6 @@ class Change:
 
     def to_line(self) -> str:
         return json.dumps({"k": self.key, "t": self.stamp, "d": self.device, "v": self.value}, ensure_ascii=False)
-
-    @classmethod
-    def from_line(cls, line: str) -> Change:
-        """A change read back from a log line; ValueError for anything Quire did not write."""
-        data = json.loads(line)
-        if not isinstance(data, dict) or not isinstance(data.get("v"), dict):
-            raise ValueError("not a change")
-        key, stamp, device = data.get("k"), data.get("t"), data.get("d")
-        if not (isinstance(key, str) and isinstance(stamp, str) and isinstance(device, str) and key and device):
-            raise ValueError("a change needs a key, a stamp and a device")
-        parse(stamp)
-        if key.startswith(FURTHEST) and not isinstance(data["v"].get("ordinal"), int):
-            raise ValueError("a furthest place needs its ordinal")
-        return cls(key, stamp, device, data["v"])
 
 
 Entry = dict[str, Any]  # the stored state of one record (see ``merge``)

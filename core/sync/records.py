@@ -6,22 +6,29 @@ Records, for a book with content hash ``h``:
 - ``place/h``: {"locator"} (where the reader is)
 - ``furthest/h``: {"locator", "ordinal"} (the furthest place read; see ``merge``)
 - ``time/h/device``: {"seconds"} (each device's own reading time; the book's is their sum)
-- ``bookmark/h/locator``: {"present", "label"}
-- ``highlight/h/start/end``: {"present", "color", "note"}
+- ``bookmark/h/uid``: {"present", "locator", "label"}
+- ``highlight/h/uid``: {"present", "start", "end", "color", "note"}
 - ``tag/h/tag``: {"present"}
+A highlight's or bookmark's ``uid`` is its own identity, made where it was created: never its span.
 Not synced: device settings, API keys, embeddings (each device indexes), chat threads.
+
+The reader's edits reach sync through the journal (``core.library.journal``), recorded as they are made;
+``snapshot`` here is only for comparing (tests, and the one-time catch-up of a library from before the journal).
 """
 
 from __future__ import annotations
 
+import json
 import urllib.parse
 from typing import Any
 
 from core.books.locator import parse_locator
 from core.errors import QuireError
+from core.library import journal as sync_journal
 from core.library.annotations import Annotations
-from core.library.records import BookRecord
+from core.library.records import Bookmark, BookRecord, Highlight
 from core.library.store import Library
+from core.sync.merge import value_of
 
 Records = dict[str, dict[str, Any]]
 
@@ -49,72 +56,135 @@ def snapshot(library: Library, annotations: Annotations) -> tuple[Records, dict[
                 records[f"furthest/{h}"] = {"locator": str(position.furthest), "ordinal": position.furthest_ordinal}
             seconds[h] = position.reading_seconds
         for bookmark in annotations.bookmarks(book.id):
-            records[f"bookmark/{h}/{bookmark.locator}"] = {"present": True, "label": bookmark.label}
+            records[f"bookmark/{h}/{bookmark.uid}"] = {
+                "present": True, "locator": str(bookmark.locator), "label": bookmark.label,
+            }  # fmt: skip
         for highlight in annotations.highlights(book.id):
-            key = f"highlight/{h}/{highlight.start}/{highlight.end}"
-            records[key] = {"present": True, "color": highlight.color, "note": highlight.note}
+            records[f"highlight/{h}/{highlight.uid}"] = {
+                "present": True, "start": str(highlight.start), "end": str(highlight.end), "color": highlight.color,
+                "note": highlight.note,
+            }  # fmt: skip
         for tag in book.tags:
             records[f"tag/{h}/{urllib.parse.quote(tag, safe='')}"] = {"present": True}
     return records, seconds, defaults
 
 
-def materialize(library: Library, annotations: Annotations, merged: Records, local: Records) -> list[str]:
+def materialize(
+    library: Library,
+    annotations: Annotations,
+    merged: Records,
+    local: Records,
+    waiting: set[str] | frozenset[str] = frozenset(),
+) -> list[str]:
     """Make the local library show the merged records; returns what could not be applied, in words.
 
-    Only books present here are touched (a book only another device has waits for its file).
+    Only books present here are touched (a book only another device has waits for its file). Records in
+    ``waiting`` (edited here since the sync began, not sent yet) are left as the reader has them. Nothing here
+    is recorded as the reader's act: it is what other devices did.
     """
     problems: list[str] = []
     books = {book.content_hash: book for book in library.books()}
     for h, book in books.items():
-        if merged.get(f"book/{h}", {}).get("present") is False:
-            library.remove(book.id)
-    books = {h: b for h, b in books.items() if merged.get(f"book/{h}", {}).get("present") is not False}
+        if merged.get(f"book/{h}", {}).get("present") is False and f"book/{h}" not in waiting:
+            library.remove(book.id, journal=False)
+    books = {h: b for h, b in books.items() if h in {x.content_hash for x in library.books()}}
+    by_book: dict[str, list[tuple[str, dict[str, Any]]]] = {}
     for key, value in sorted(merged.items()):
         kind, h = key.split("/")[0], book_of(key)
-        owner = books.get(h)
-        if owner is None or kind in ("book", "time", "furthest") or local.get(key) == value:
-            continue
-        try:
-            _apply(library, annotations, owner, key, value)
-        except QuireError as error:  # a place this copy of the book does not have: kept in sync, not applied
-            problems.append(f"{owner.title}: {error}")
+        if h in books and kind not in ("book", "time", "furthest") and local.get(key) != value and key not in waiting:
+            by_book.setdefault(h, []).append((key, value))
+    for h, records in by_book.items():
+        problems += apply_records(library, annotations, books[h], records)
     for h, book in books.items():
         _apply_reading(annotations, book, merged, h)
     return problems
 
 
-def _apply(library: Library, annotations: Annotations, book: BookRecord, key: str, value: dict[str, Any]) -> None:
+def apply_records(
+    library: Library, annotations: Annotations, book: BookRecord, records: list[tuple[str, dict[str, Any]]]
+) -> list[str]:
+    """Make one book show these records (its highlights and bookmarks looked up once, by identity)."""
+    problems: list[str] = []
+    highlights = {h.uid: h for h in annotations.highlights(book.id)}
+    bookmarks = {b.uid: b for b in annotations.bookmarks(book.id)}
+    for key, value in records:
+        try:
+            _apply(library, annotations, book, key, value, highlights, bookmarks)
+        except (QuireError, ValueError, KeyError, TypeError) as error:  # a place this copy does not have
+            problems.append(f"{book.title}: {error}")
+    return problems
+
+
+def restore(library: Library, annotations: Annotations, book: BookRecord) -> list[str]:
+    """A book imported again: bring back the notes, bookmarks, tags, title and place it had when it was removed
+    (here, or on another device), from the records sync keeps. What the reader deleted stays deleted."""
+    h = book.content_hash
+    records: list[tuple[str, dict[str, Any]]] = []
+    for prefix in ("meta", "place", "bookmark", "highlight", "tag"):
+        for key, value in sorted(sync_journal.known(library.conn, f"{prefix}/{h}").items()):
+            if prefix == "meta" and value == {"title": book.title, "authors": list(book.authors)}:
+                continue
+            if value.get("present", True):
+                records.append((key, value))
+    furthest = sync_journal.pending(library.conn, f"furthest/{h}")
+    row = library.conn.execute("SELECT entry FROM sync_state WHERE key = ?", (f"furthest/{h}",)).fetchone()
+    if furthest is None and row is not None:
+        furthest = value_of(f"furthest/{h}", json.loads(row[0]))
+    try:
+        if furthest is not None:  # read that far before: the place and the spoiler bound come back too
+            annotations.save_position(book.id, parse_locator(furthest["locator"]), reading=True, journal=False)
+    except (QuireError, ValueError, KeyError) as error:
+        return [f"{book.title}: {error}"]
+    return apply_records(library, annotations, book, records)
+
+
+def _apply(
+    library: Library,
+    annotations: Annotations,
+    book: BookRecord,
+    key: str,
+    value: dict[str, Any],
+    highlights: dict[str, Highlight],
+    bookmarks: dict[str, Bookmark],
+) -> None:
     kind = key.split("/")[0]
     rest = key.split("/", 2)[2] if key.count("/") >= 2 else ""
     if kind == "meta":
-        library.edit(book.id, title=value.get("title"), authors=list(value.get("authors", [])))
+        library.edit(book.id, title=value.get("title"), authors=list(value.get("authors", [])), journal=False)
     elif kind == "place":
-        annotations.save_position(book.id, parse_locator(value["locator"]), reading=False)
+        annotations.save_position(book.id, parse_locator(value["locator"]), reading=False, journal=False)
     elif kind == "bookmark":
-        existing = [b for b in annotations.bookmarks(book.id) if str(b.locator) == rest]
-        if value.get("present") and not existing:
-            annotations.add_bookmark(book.id, parse_locator(rest), str(value.get("label", "")))
-        elif not value.get("present"):
-            for bookmark in existing:
-                annotations.remove_bookmark(bookmark.id)
-    elif kind == "highlight":
-        start, end = rest.split("/")
-        marked = [h for h in annotations.highlights(book.id) if str(h.start) == start and str(h.end) == end]
-        if not value.get("present"):
-            for highlight in marked:
-                annotations.remove_highlight(highlight.id)
-        elif marked:
-            annotations.update_highlight(marked[0].id, note=value.get("note", ""), color=value.get("color"))
-        else:
-            annotations.add_highlight(
-                book.id, parse_locator(start), parse_locator(end), value.get("color", "yellow"), value.get("note", "")
+        mark = bookmarks.get(rest)
+        if value.get("present") and mark is None:
+            locator = parse_locator(value["locator"])
+            bookmarks[rest] = annotations.add_bookmark(
+                book.id, locator, str(value.get("label", "")), uid=rest, journal=False
             )
+        elif not value.get("present") and mark is not None:
+            annotations.remove_bookmark(mark.id, journal=False)
+            del bookmarks[rest]
+    elif kind == "highlight":
+        marked = highlights.get(rest)
+        if not value.get("present"):
+            if marked is not None:
+                annotations.remove_highlight(marked.id, journal=False)
+                del highlights[rest]
+        elif marked is not None:
+            if (marked.note, marked.color) != (value.get("note", ""), value.get("color")):
+                annotations.update_highlight(
+                    marked.id, note=value.get("note", ""), color=value.get("color"), journal=False
+                )
+        else:
+            highlights[rest] = annotations.add_highlight(
+                book.id, parse_locator(value["start"]), parse_locator(value["end"]), value.get("color", "yellow"),
+                value.get("note", ""), uid=rest, journal=False,
+            )  # fmt: skip
     elif kind == "tag":
         tag = urllib.parse.unquote(rest)
         if value.get("present"):
-            annotations.tag(book.id, tag)
+            annotations.tag(book.id, tag, journal=False)
         else:
-            annotations.untag(book.id, tag)
+            annotations.untag(book.id, tag, journal=False)
 
 
 def _apply_reading(annotations: Annotations, book: BookRecord, merged: Records, h: str) -> None:
@@ -125,7 +195,7 @@ def _apply_reading(annotations: Annotations, book: BookRecord, merged: Records, 
     if position is None:
         if furthest is None:
             return
-        annotations.save_position(book.id, parse_locator(furthest["locator"]), reading=False)
+        annotations.save_position(book.id, parse_locator(furthest["locator"]), reading=False, journal=False)
         position = annotations.position(book.id)
         assert position is not None
     updates: dict[str, Any] = {}

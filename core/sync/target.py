@@ -6,9 +6,11 @@ into place, so a reader sees it complete or not at all, and two devices never wr
 
 from __future__ import annotations
 
+import errno
 import ipaddress
 import os
 import secrets
+import stat
 import urllib.parse
 from pathlib import Path
 from typing import Protocol
@@ -16,11 +18,12 @@ from typing import Protocol
 import httpx
 from lxml import etree
 
-from core.errors import LocalOnlyError, SyncError, SyncRefused, SyncStorageFull, SyncUnavailable
+from core.errors import LocalOnlyError, SyncError, SyncFileTooLarge, SyncRefused, SyncStorageFull, SyncUnavailable
 from core.network_policy import is_local_host
 
 FOLDERS = ("log", "snapshot", "files", "tmp")
 TIMEOUT = 30.0
+READ_LIMIT = 256 * 1024 * 1024  # no file Quire writes to a target is larger (book files are capped below it)
 
 
 class SyncTarget(Protocol):
@@ -34,7 +37,8 @@ class SyncTarget(Protocol):
     def list(self, folder: str) -> dict[str, int]:
         """File names in ``folder`` and their sizes (an empty dict when the folder is missing)."""
 
-    def read(self, path: str) -> bytes: ...
+    def read(self, path: str, limit: int = READ_LIMIT) -> bytes:
+        """The file's bytes; SyncFileTooLarge, without reading it all, when it holds more than ``limit``."""
 
     def write(self, path: str, data: bytes) -> None:
         """Write ``data`` whole at ``path``: under a temporary name first, then moved into place."""
@@ -44,7 +48,11 @@ class SyncTarget(Protocol):
 
 
 class FolderTarget:
-    """A folder on this computer (which another program may sync elsewhere)."""
+    """A folder on this computer (which another program may sync elsewhere).
+
+    Links inside it are never followed: a link under ``files/`` named like a book would otherwise make Quire
+    import whatever file it points to, and send it on to every device.
+    """
 
     def __init__(self, root: Path | str) -> None:
         self.root = Path(root).expanduser()
@@ -60,15 +68,33 @@ class FolderTarget:
         place = self.root / folder
         if not self.root.is_dir():
             raise SyncUnavailable(f"the sync folder {self.root} is not there (unplugged, or moved?)")
+        if place.is_symlink():
+            raise SyncRefused(f"{place} is a link: Quire does not follow links inside the sync folder")
         if not place.is_dir():
             return {}
-        return {p.name: p.stat().st_size for p in place.iterdir() if p.is_file()}
+        found = {}
+        for entry in os.scandir(place):
+            if entry.is_file(follow_symlinks=False):  # links, folders, pipes and devices are not Quire's files
+                found[entry.name] = entry.stat(follow_symlinks=False).st_size
+        return found
 
-    def read(self, path: str) -> bytes:
+    def read(self, path: str, limit: int = READ_LIMIT) -> bytes:
+        place = self.root / path
         try:
-            return (self.root / path).read_bytes()
+            if place.parent.is_symlink():
+                raise SyncRefused(f"{place.parent} is a link: Quire does not follow links inside the sync folder")
+            descriptor = os.open(place, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0))
+            with os.fdopen(descriptor, "rb") as handle:
+                if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                    raise SyncRefused(f"{path} in {self.root} is not a plain file")
+                data = handle.read(limit + 1)
         except OSError as error:
+            if error.errno == errno.ELOOP:
+                raise SyncRefused(f"{path} in {self.root} is a link: Quire does not follow links there") from error
             raise SyncUnavailable(f"could not read {path} in {self.root}: {error.strerror or error}") from error
+        if len(data) > limit:
+            raise SyncFileTooLarge(f"{path} is larger than {limit:,} bytes")
+        return data
 
     def write(self, path: str, data: bytes) -> None:
         temporary = self.root / "tmp" / f"{secrets.token_hex(8)}.part"
@@ -113,12 +139,15 @@ class WebDavTarget:
             raise SyncUnavailable(f"the sync server at {self.url} did not answer in time") from error
         except httpx.HTTPError as error:
             raise SyncUnavailable(f"could not reach the sync server at {self.url} ({type(error).__name__})") from error
+        self._status(response)
+        return response
+
+    def _status(self, response: httpx.Response) -> None:
         status = response.status_code
         if status in (401, 403):
             raise SyncRefused(f"the sync server refused the user name or password ({status})")
         if status == 507:
             raise SyncStorageFull("the sync server is out of space (507)")
-        return response
 
     def _check(self, response: httpx.Response, what: str) -> None:
         if response.status_code >= 300:
@@ -154,10 +183,24 @@ class WebDavTarget:
             found[name] = int(size) if size.isdigit() else 0
         return found
 
-    def read(self, path: str) -> bytes:
-        response = self._request("GET", path)
-        self._check(response, f"reading {path}")
-        return response.content
+    def read(self, path: str, limit: int = READ_LIMIT) -> bytes:
+        url = urllib.parse.urljoin(self.url, urllib.parse.quote(path))
+        chunks: list[bytes] = []
+        size = 0
+        try:
+            with self.client.stream("GET", url) as response:
+                self._status(response)
+                self._check(response, f"reading {path}")
+                for chunk in response.iter_bytes():
+                    size += len(chunk)
+                    if size > limit:
+                        raise SyncFileTooLarge(f"{path} is larger than {limit:,} bytes")
+                    chunks.append(chunk)
+        except httpx.TimeoutException as error:
+            raise SyncUnavailable(f"the sync server at {self.url} did not answer in time") from error
+        except httpx.HTTPError as error:
+            raise SyncUnavailable(f"could not reach the sync server at {self.url} ({type(error).__name__})") from error
+        return b"".join(chunks)
 
     def write(self, path: str, data: bytes) -> None:
         temporary = f"tmp/{secrets.token_hex(8)}.part"
