@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
 import json
+import os
 from pathlib import Path
 
 import pytest
 from conftest import book_path
 from dbkit import inside
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from core.errors import SyncError
 from core.services import Quire
@@ -446,3 +450,323 @@ def test_a_sync_that_fails_after_applying_a_removal_does_not_later_undo_a_re_imp
     assert (
         [book.title for book in a.books()] == [book.title for book in b.books()] == ["Alice's Adventures in Wonderland"]
     )
+
+
+# -- nothing lost: cuts on the receiving side, re-imports, damaged and hostile sync folders ------------------
+def _notes(quire: Quire) -> list[str]:
+    return sorted(h.note for book in quire.books() for h in quire.highlights(book.id))
+
+
+def _receiving_sync_operations(tmp_path: Path) -> int:
+    """How many reads and writes b's receiving sync makes in the scenario below (so every one gets cut)."""
+    _, b = _two_logs(tmp_path / "count")
+    calls: list[str] = []
+    Syncer(inside(b, "library"), inside(b, "annotations"), CountingTarget(FolderTarget(tmp_path / "count" / "shared"),
+           calls), import_bytes=b.import_bytes).run()  # fmt: skip
+    return len(calls)
+
+
+def _two_logs(root: Path) -> tuple[Quire, Quire]:
+    """a sends 14 notes in two log files; b holds the book and has synced before, so it only receives."""
+    shared = root / "shared"
+    shared.mkdir(parents=True)
+    a, b = device(root, "a", shared, ALICE), device(root, "b", shared, ALICE)
+    a.sync(), b.sync()
+    for n in range(7):
+        a.add_highlight(1, f"{3 + n}.1:0", f"{3 + n}.1:5", "yellow", f"first {n}")
+    a.sync()
+    for n in range(7):
+        a.add_highlight(1, f"{3 + n}.2:0", f"{3 + n}.2:5", "green", f"second {n}")
+    a.sync()
+    return a, b
+
+
+def test_a_receiving_sync_cut_at_every_read_and_write_deletes_no_note_anywhere(tmp_path: Path) -> None:
+    """The receiving side dies after it merged the first file and before the library showed it: the next sync
+    must show those notes, never send them as deletions (which once removed them from every device)."""
+    operations = _receiving_sync_operations(tmp_path)
+    assert operations >= 4  # list, read two files, list files
+    expected = sorted([f"first {n}" for n in range(7)] + [f"second {n}" for n in range(7)])
+    for fail_at in range(operations):
+        a, b = _two_logs(tmp_path / f"cut{fail_at}")
+        broken = CountingTarget(FolderTarget(tmp_path / f"cut{fail_at}" / "shared"), [], fail_at=fail_at)
+        with pytest.raises(SyncError):
+            Syncer(inside(b, "library"), inside(b, "annotations"), broken, import_bytes=b.import_bytes).run()
+        b.sync(), a.sync(), b.sync()
+        assert _notes(a) == expected == _notes(b), f"cut at operation {fail_at}"
+
+
+def test_a_receiving_sync_process_killed_at_random_moments_loses_no_note(tmp_path: Path) -> None:
+    """A real receiving process, SIGKILLed at random moments while it applies twelve files of another device."""
+    import random
+    import subprocess
+    import sys
+    import time
+
+    from conftest import ROOT
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    a = device(tmp_path, "a", shared, ALICE)
+    b = device(tmp_path, "b", shared, ALICE)
+    a.sync(), b.sync()
+    b.close()
+    rng = random.Random(11)
+    expected = []
+    for round_ in range(6):
+        for file in range(2):
+            for n in range(4):
+                k = (round_ * 2 + file) * 4 + n
+                a.add_highlight(
+                    1, f"{3 + k % 10}.{1 + k // 10}:0", f"{3 + k % 10}.{1 + k // 10}:5", "yellow", f"note {k}"
+                )
+                expected.append(f"note {k}")
+            a.sync()
+        process = subprocess.Popen([sys.executable, "-c", KILLED_SYNC, str(tmp_path / "b")], cwd=ROOT,
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)  # fmt: skip
+        assert process.stdout is not None and process.stdout.readline().strip() == "syncing"
+        time.sleep(rng.uniform(0.0, 0.08))
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+    b = Quire(tmp_path / "b")
+    b.sync(), a.sync(), b.sync()
+    assert _notes(a) == sorted(expected) == _notes(b)
+
+
+def test_an_edit_is_stamped_when_made_so_the_later_edit_wins_whoever_syncs_last(tmp_path: Path) -> None:
+    import time
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    a, b = device(tmp_path, "a", shared, ALICE), device(tmp_path, "b", shared, ALICE)
+    a.add_highlight(1, "3.2:0", "3.2:10", "yellow", "first")
+    a.sync(), b.sync()
+    b.update_highlight(b.highlights(1)[0].id, note="edited on b, earlier")
+    time.sleep(0.02)
+    a.update_highlight(a.highlights(1)[0].id, note="edited on a, later")
+    a.sync(), b.sync(), a.sync()  # b syncs last, yet its edit is the earlier one
+    assert [h.note for h in a.highlights(1)] == ["edited on a, later"] == [h.note for h in b.highlights(1)]
+
+
+def test_two_highlights_of_one_passage_stay_two_on_every_device(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    a, b = device(tmp_path, "a", shared, ALICE), device(tmp_path, "b", shared, ALICE)
+    a.add_highlight(1, "3.2:0", "3.2:10", "yellow", "what it says")
+    a.add_highlight(1, "3.2:0", "3.2:10", "pink", "what it means")
+    a.sync(), b.sync()
+    assert _notes(b) == ["what it means", "what it says"]
+    b.remove_highlight(next(h.id for h in b.highlights(1) if h.note == "what it says"))
+    b.sync(), a.sync()
+    assert _notes(a) == ["what it means"] == _notes(b)
+
+
+def test_a_book_removed_on_one_device_and_imported_again_brings_its_notes_back_everywhere(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    a, b = device(tmp_path, "a", shared, ALICE), device(tmp_path, "b", shared, ALICE)
+    for n in range(5):
+        a.add_highlight(1, f"{3 + n}.1:0", f"{3 + n}.1:5", "yellow", f"note {n}")
+    a.add_bookmark(1, "4.3", label="the tea party")
+    a.tag(1, "classics")
+    a.save_position(1, "6.1", read_seconds=60)
+    a.sync(), b.sync()
+    b.remove(1)
+    b.sync(), a.sync()
+    assert a.books() == [] == b.books()
+    [result] = a.import_paths([ALICE])  # imported again on the device that did not remove it
+    book = result.book
+    assert book is not None and len(a.highlights(book.id)) == 5  # back at once, before any sync
+    a.sync(), b.sync()
+    for quire in (a, b):
+        [again] = quire.books()
+        assert _notes(quire) == [f"note {n}" for n in range(5)]
+        assert [m.label for m in quire.bookmarks(again.id)] == ["the tea party"] and again.tags == ["classics"]
+        assert str(quire.position(again.id).furthest) == "6.1"
+    assert digest(a) == digest(b)
+
+
+def test_a_book_removed_and_imported_again_without_sync_keeps_its_notes(tmp_path: Path) -> None:
+    quire = Quire(tmp_path / "solo")
+    quire.import_paths([ALICE])
+    quire.add_highlight(1, "3.2:0", "3.2:10", "green", "mine")
+    gone = quire.add_highlight(1, "4.2:0", "4.2:10", "green", "deleted on purpose")
+    quire.remove_highlight(gone.id)
+    quire.remove(1)
+    [result] = quire.import_paths([ALICE])
+    assert result.book is not None and [h.note for h in quire.highlights(result.book.id)] == ["mine"]
+
+
+def test_a_truncated_log_file_is_kept_aside_and_its_device_rewrites_it(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    a, b = device(tmp_path, "a", shared, ALICE), device(tmp_path, "b", shared, ALICE)
+    a.sync(), b.sync()
+    for n in range(11):
+        a.add_highlight(1, f"{3 + n % 10}.{1 + n // 10}:0", f"{3 + n % 10}.{1 + n // 10}:5", "yellow", f"note {n}")
+    a.sync()
+    newest = max((shared / "log").iterdir(), key=lambda p: p.stat().st_mtime_ns)
+    newest.write_bytes(newest.read_bytes()[: newest.stat().st_size // 2])  # cut short by hand
+    report = b.sync()
+    assert any(newest.name in w and "kept" in w for w in report["warnings"]) and _notes(b) == []
+    healed = a.sync()
+    assert any(newest.name in w for w in healed["warnings"])  # a saw its file damaged and wrote it again
+    b.sync(), a.sync()
+    assert _notes(b) == sorted(f"note {n}" for n in range(11)) == _notes(a)
+
+
+def test_a_log_file_altered_in_place_is_not_taken_as_the_truth(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    a, b = device(tmp_path, "a", shared, ALICE), device(tmp_path, "b", shared, ALICE)
+    a.sync(), b.sync()
+    a.add_highlight(1, "3.2:0", "3.2:10", "yellow", "the true note")
+    a.sync()
+    newest = max((shared / "log").iterdir(), key=lambda p: p.stat().st_mtime_ns)
+    newest.write_bytes(newest.read_bytes().replace(b"the true note", b"the fake note"))  # same size
+    report = b.sync()
+    assert any(newest.name in w for w in report["warnings"]) and _notes(b) == []
+    assert "the fake note" not in json.dumps(b.sync())  # read again, still refused
+    newest.unlink()  # gone from the folder: its device writes it again
+    a.sync(), b.sync()
+    assert _notes(b) == ["the true note"]
+
+
+def test_a_damaged_book_file_is_never_imported_and_a_device_that_has_it_sends_it_again(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    a = device(tmp_path, "a", shared, ALICE)
+    for n in range(10):
+        a.add_highlight(1, f"{3 + n}.1:0", f"{3 + n}.1:5", "yellow", f"note {n}")
+    a.sync()
+    [stored] = (shared / "files").iterdir()
+    stored.write_bytes(stored.read_bytes()[:20_000])  # truncated
+    b = device(tmp_path, "b", shared)
+    report = b.sync()
+    assert b.books() == [] and report["books_received"] == []
+    assert any("damaged" in w for w in report["warnings"])
+    a.sync(), b.sync()  # a finds the file missing and sends it again; b imports the real book
+    [book] = b.books()
+    assert book.file_size == a.books()[0].file_size and len(b.highlights(book.id)) == 10
+
+
+def test_links_in_the_sync_folder_are_never_followed(tmp_path: Path) -> None:
+    """A link under files/ named as a book would make Quire import any local file and copy it to every device."""
+    import os
+
+    from core.books.formats import content_hash
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    b = device(tmp_path, "b", shared)
+    private = tmp_path / "private" / "diary.epub"
+    private.parent.mkdir()
+    private.write_bytes(MINIMAL.read_bytes())  # a book the reader never put in sync
+    h = content_hash(private.read_bytes())
+    os.symlink(private, shared / "files" / f"{h}.epub")
+    line = json.dumps({"k": f"book/{h}", "t": "000000000000001-000000", "d": "evil1", "v": {"present": True}})
+    (shared / "log" / "evil1-00000001.jsonl").write_text(line + "\n")
+    os.symlink(private, shared / "log" / "evil1-00000002.jsonl")
+    report = b.sync()
+    assert b.books() == [] and report["books_received"] == []
+    assert (shared / "files" / f"{h}.epub").is_symlink()  # left as it is, and nothing copied beside it
+    assert [p.name for p in (shared / "files").iterdir()] == [f"{h}.epub"]
+
+
+def test_poisoned_log_lines_are_skipped_with_a_warning_and_sync_goes_on_everywhere(tmp_path: Path) -> None:
+    from test_sync_merge import POISON
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    a, b = device(tmp_path, "a", shared, ALICE), device(tmp_path, "b", shared, ALICE)
+    a.add_highlight(1, "3.2:0", "3.2:10", "yellow", "kept")
+    a.sync()
+    (shared / "log" / "evil1-00000001.jsonl").write_text("\n".join(POISON) + "\n")
+    for quire in (b, a, b):
+        report = quire.sync()
+        assert not any("Traceback" in w for w in report["warnings"])
+    first = b.sync_status()["last"]
+    assert first is not None
+    assert _notes(b) == ["kept"] == _notes(a)
+    b.add_bookmark(1, "4.3")
+    b.sync(), a.sync()
+    assert [str(m.locator) for m in a.bookmarks(1)] == ["4.3"]  # sync goes on after the poison
+
+
+def test_a_huge_log_file_is_skipped_without_being_read(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    b = device(tmp_path, "b", shared, ALICE)
+    with open(shared / "log" / "huge1-00000001.jsonl", "wb") as handle:
+        handle.truncate(150 * 1024 * 1024)  # sparse: 150 MB listed, nothing on disk
+    calls: list[str] = []
+    report = Syncer(inside(b, "library"), inside(b, "annotations"), CountingTarget(FolderTarget(shared), calls),
+                    import_bytes=b.import_bytes).run()  # fmt: skip
+    assert "read log" not in calls and any("huge1-00000001.jsonl" in w for w in report.warnings)
+
+
+# -- the property: after any sequence of edits, syncs and cut syncs, then syncs all round, nothing is lost ----
+SPANS = [(f"{3 + n % 10}.{1 + n // 10}:0", f"{3 + n % 10}.{1 + n // 10}:5") for n in range(30)]
+
+
+@settings(
+    max_examples=int(os.environ.get("QUIRE_PROPERTY_EXAMPLES", "40")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(st.data())
+def test_every_note_made_anywhere_is_everywhere_unless_a_reader_deleted_it(tmp_path_factory, data) -> None:
+    """Random highlights made, edited and deleted on two devices, random syncs, and syncs cut at a random read or
+    write (either side); after every device syncs all round, every device shows exactly the notes made and not
+    deleted, each with its latest edit."""
+    import shutil
+    import time
+
+    root = tmp_path_factory.mktemp("property")
+    template = tmp_path_factory.getbasetemp() / "property-template"
+    if not template.exists():
+        Quire(template).import_paths([ALICE])
+    shared = root / "shared"
+    shared.mkdir()
+    devices = []
+    for name in ("a", "b"):
+        shutil.copytree(template, root / name)
+        quire = Quire(root / name)
+        quire.sync_setup(str(shared))
+        devices.append(quire)
+    model: dict[str, str | None] = {}  # uid -> latest note, None once a reader deleted it
+    for step in range(data.draw(st.integers(1, 24), label="steps")):
+        index = data.draw(st.integers(0, 1), label="device")
+        quire = devices[index]
+        action = data.draw(st.sampled_from(["add", "add", "edit", "remove", "sync", "cut"]), label="action")
+        shown = quire.highlights(1)
+        time.sleep(0.003)  # acts a few milliseconds apart: their stamps follow the order they were made in
+        if action == "add":
+            start, end = data.draw(st.sampled_from(SPANS), label="span")
+            made = quire.add_highlight(1, start, end, "yellow", f"note {step}")
+            model[made.uid] = made.note
+        elif action == "edit" and shown:
+            target = data.draw(st.sampled_from(shown), label="edited")
+            model[target.uid] = quire.update_highlight(target.id, note=f"edit {step}").note
+        elif action == "remove" and shown:
+            target = data.draw(st.sampled_from(shown), label="removed")
+            quire.remove_highlight(target.id)
+            model[target.uid] = None
+        elif action == "sync":
+            quire.sync()
+        elif action == "cut":
+            fail_at = data.draw(st.integers(0, 8), label="cut at")
+            broken = CountingTarget(FolderTarget(shared), [], fail_at=fail_at)
+            with contextlib.suppress(SyncError):
+                Syncer(inside(quire, "library"), inside(quire, "annotations"), broken,
+                       import_bytes=quire.import_bytes).run()  # fmt: skip
+    for _ in range(2):
+        for quire in devices:
+            quire.sync()
+    expected = {uid: note for uid, note in model.items() if note is not None}
+    for quire in devices:
+        assert {h.uid: h.note for h in quire.highlights(1)} == expected
+    assert digest(devices[0]) == digest(devices[1])
+    for quire in devices:
+        quire.close()
