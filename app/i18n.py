@@ -366,6 +366,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The sync folder or server is full. Free some space there, or turn off syncing book files.",
         "zh": "同步文件夹或服务器已满。请腾出空间，或关闭同步书籍文件。",
     },
+    "error.SyncFileTooLarge": {
+        "en": "A file in the sync folder is far larger than Quire writes there, so it was left unread. "
+        "Remove it from the sync folder if you do not know it.",
+        "zh": "同步文件夹中有个文件远大于 Quire 会写入的大小，已跳过未读。如果不认识它，请从同步文件夹中删除。",
+    },
     "error.StepLimit": {
         "en": "The question took too many steps and was stopped. Try a narrower question.",
         "zh": "这个问题需要的步骤太多，已停止。请换一个更具体的问题。",
