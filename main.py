@@ -40,7 +40,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=os.environ.get(TOKEN_ENV) or None,
         help=f"the web UI's access token when it listens beyond this computer (default: ${TOKEN_ENV}, else a new one)",
     )
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.library is not None and not args.library.strip():  # "" once meant the default library, silently
+        parser.error("--library was given an empty folder name: name the folder, or leave the option out")
+    return args
 
 
 async def secret_store(page: ft.Page) -> SecretStore:

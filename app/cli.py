@@ -12,8 +12,9 @@ from typing import NoReturn
 
 import httpx
 
+from app.settings import SettingsStore
 from core.agent.provider_config import PROVIDERS
-from core.errors import BookNotFoundError, ModelUnavailableError, QuireError
+from core.errors import BookNotFoundError, LibraryError, ModelUnavailableError, QuireError
 from core.library import HIGHLIGHT_COLORS
 from core.rag import MODES, IndexStatus
 from core.services import ImportResult, Quire, default_library_dir
@@ -58,14 +59,6 @@ def _endpoint(text: str) -> str:
     if url is None or url.scheme not in ("http", "https") or not url.host:
         raise argparse.ArgumentTypeError(f"'{text[:60]}' is not an http(s) URL, e.g. http://localhost:11434/v1")
     return str(url)
-
-
-def _local_only(library_root: Path) -> bool:
-    """Whether local-only mode is on in the app's settings for this library (the CLI obeys it too)."""
-    try:
-        return bool(json.loads((library_root / "settings.json").read_text(encoding="utf-8")).get("local_only"))
-    except (OSError, ValueError, AttributeError):
-        return False
 
 
 def _print_json(value: object) -> None:
@@ -510,11 +503,18 @@ def main(argv: Sequence[str] | None = None, platform: Platform | None = None) ->
     args = build_parser().parse_args(argv)
     args.platform = platform or current_platform()
     try:
+        if args.library is not None and not args.library.strip():
+            raise LibraryError("--library was given an empty folder name: name the folder, or leave the option out")
         quire = Quire(args.library or default_library_dir(args.platform.paths.data_dir()))
     except QuireError as error:
         _report(error)
         return 2
-    quire.local_only = _local_only(quire.folder)  # the app's switch holds here too
+    settings = SettingsStore(quire.folder, args.platform.secrets)
+    quire.local_only = settings.load().local_only  # the app's switch holds here too
+    if settings.problem:
+        state = "on, as it was" if quire.local_only else "off, as it was"
+        print(f"quire: warning: the settings did not read ({settings.problem}); local-only stays {state}",
+              file=sys.stderr)  # fmt: skip
     try:
         return args.handler(quire, args)
     except QuireError as error:

@@ -41,6 +41,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "已标记只读到这里（{p}%）：聊天不会看更后面的内容。",
     },
     "settings.title": {"en": "Settings", "zh": "设置"},
+    "settings.unreadable": {
+        "en": "Your settings file could not be read, so the defaults are in use. Local only is {state}. "
+        "Check Settings and choose again.",
+        "zh": "无法读取设置文件，已使用默认设置。“仅本地”为{state}。请到设置中重新选择。",
+    },
+    "settings.unreadable.on": {"en": "on, as it was", "zh": "开启（保持原样）"},
+    "settings.unreadable.off": {"en": "off", "zh": "关闭"},
     "settings.theme": {"en": "Theme", "zh": "主题"},
     "settings.theme.system": {"en": "System", "zh": "跟随系统"},
     "settings.theme.light": {"en": "Light", "zh": "浅色"},

@@ -76,29 +76,59 @@ class Settings:
         return ProviderConfig(**{k: v for k, v in self.provider.items() if k in known})
 
 
+LOCAL_ONLY_MARK = "local-only.on"  # beside settings.json while local-only is on: survives a settings file lost
+
+
 class SettingsStore:
     """Loads and saves Settings atomically; keys go to the SecretStore, never into the file."""
 
     def __init__(self, folder: Path, secrets: SecretStore) -> None:
         self.path = Path(folder) / "settings.json"
+        self.mark = Path(folder) / LOCAL_ONLY_MARK
         self.secrets = secrets
+        self.problem: str | None = None  # set by load when the file was there but did not read
 
     def load(self) -> Settings:
+        """The saved settings; defaults where the file is missing or unreadable, except that local-only stays on
+        if it was on (``problem`` then says the file did not read)."""
+        self.problem = None
+        safe = Settings(local_only=self.mark.exists())
         try:
-            raw = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return Settings()
+            text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return safe
+        except (OSError, ValueError) as error:
+            return self._unreadable(safe, str(error))
+        try:
+            raw = json.loads(text)
+        except (ValueError, RecursionError):
+            return self._unreadable(safe, "it is not JSON (cut short?)")
+        if not isinstance(raw, dict):
+            return self._unreadable(safe, "it is not a settings object")
         known = {f.name for f in fields(Settings)}
         try:
-            return Settings(**{k: v for k, v in raw.items() if k in known}).clamp()
-        except TypeError:
-            return Settings()
+            settings = Settings(**{k: v for k, v in raw.items() if k in known}).clamp()
+        except (TypeError, ValueError, AttributeError):
+            return self._unreadable(safe, "a value in it has the wrong type")
+        if not isinstance(raw.get("local_only", False), bool):
+            return self._unreadable(safe, "its local-only value is not true or false")
+        settings.local_only = settings.local_only or safe.local_only
+        return settings
+
+    def _unreadable(self, safe: Settings, why: str) -> Settings:
+        self.problem = f"{self.path.name}: {why}"
+        return safe
 
     def save(self, settings: Settings) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        if settings.local_only:  # first the mark, so that no moment has local-only on in neither place
+            self.mark.touch()
         temporary = self.path.with_suffix(".tmp")
         temporary.write_text(json.dumps(asdict(settings.clamp()), ensure_ascii=False, indent=2), encoding="utf-8")
         os.replace(temporary, self.path)
+        if not settings.local_only:
+            self.mark.unlink(missing_ok=True)
+        self.problem = None
 
     def set_provider(self, settings: Settings, config: ProviderConfig, api_key: str | None) -> None:
         """Choose a provider; its key (if given) goes to the secret store only."""

@@ -91,6 +91,9 @@ class QuireApp:
         self.fonts = fonts  # the font files the client can load (None: the reading fonts in assets/)
         apply_theme(page, self.settings, fonts)
         quire.local_only = self.settings.local_only
+        if self.store.problem:  # the file did not read: say so (local-only stayed on if it was)
+            state = self.t("settings.unreadable.on" if self.settings.local_only else "settings.unreadable.off")
+            self.notify(self.t("settings.unreadable", state=state))
 
     # -- what tests and screen readers look at --------------------------------------------------------
     @property

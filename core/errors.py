@@ -17,7 +17,8 @@
     └── SyncError                  a sync did not finish (the next one goes on from where it stopped)
         ├── SyncUnavailable        the sync folder or server cannot be reached now
         ├── SyncRefused            the server refused the user name or password
-        └── SyncStorageFull        the folder or server has no room left
+        ├── SyncStorageFull        the folder or server has no room left
+        └── SyncFileTooLarge       a file in the sync folder is larger than Quire writes there
 
 Messages are written for people, for every client (the app, the command line): they say what went wrong and
 what to do next in words that fit both; a client adds its own hints (the CLI names its commands).

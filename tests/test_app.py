@@ -9,6 +9,7 @@ import urllib.request
 from pathlib import Path
 
 import flet as ft
+import pytest
 from conftest import ROOT, book_path
 
 from app.library_model import LibraryViewModel
@@ -53,6 +54,9 @@ def test_view_model_rows_show_authors_progress_and_warnings(quire: Quire) -> Non
 def test_main_arguments() -> None:
     args = parse_args(["--web", "--port", "8123", "--library", "/tmp/x"])
     assert (args.web, args.port, args.library) == (True, 8123, "/tmp/x")
+    for blank in ("", "  "):  # once silently the default library
+        with pytest.raises(SystemExit):
+            parse_args(["--library", blank])
 
 
 def _free_port() -> int:

@@ -83,6 +83,23 @@ def _all(app: QuireApp) -> list:
     return list(walk(app.page.controls))
 
 
+def test_a_settings_file_that_does_not_read_is_said_and_keeps_local_only_on(quire: Quire) -> None:
+    """A settings.json that is a JSON list once crashed the app, and one cut short switched local-only off."""
+    from app.settings import Settings, SettingsStore
+
+    SettingsStore(quire.folder, MemorySecrets()).save(Settings(local_only=True))
+    for broken in ("[]", '{"local_only": tr'):
+        (quire.folder / "settings.json").write_text(broken, encoding="utf-8")
+
+        async def scenario() -> None:
+            session = await new_session(1440, 900)
+            app = start(quire, session)
+            assert app.settings.local_only and quire.local_only
+            assert app.message.startswith("Your settings file could not be read") and "on, as it was" in app.message
+
+        run(scenario())
+
+
 def test_import_shows_progress_and_a_line_per_file(quire: Quire) -> None:
     async def scenario() -> None:
         session = await new_session(390, 844)

@@ -67,6 +67,23 @@ def test_errors_are_one_line_on_stderr_with_nonzero_exit(capsys: pytest.CaptureF
         assert err.startswith("quire: error: ") and err.count("\n") == 1
 
 
+def test_a_blank_or_wildcard_reference_removes_nothing(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    lib = ["--library", str(tmp_path / "lib")]
+    run(capsys, "import", str(book_path("en/epubjs-alice.epub")), *lib)
+    for reference in ("", " ", "%", "_", "²", "x" * 100_000):
+        code, out, err = run(capsys, "remove", reference, *lib)
+        assert code == 1 and out == "" and err.startswith("quire: error: ") and err.count("\n") == 1
+        code, out, err = run(capsys, "toc", reference, *lib)
+        assert code == 1 and "Traceback" not in err
+    code, out, _ = run(capsys, "list", "--json", *lib)
+    assert [b["title"] for b in json.loads(out)] == ["Alice's Adventures in Wonderland"]
+
+
+def test_an_empty_library_folder_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, err = run(capsys, "list", "--library", "")
+    assert code == 2 and out == "" and "library" in err and err.count("\n") == 1
+
+
 def test_python_dash_m_app_cli_uses_quire_library_env(tmp_path: Path) -> None:
     env = {**os.environ, "QUIRE_LIBRARY": str(tmp_path / "envlib"), "PYTHONPATH": str(ROOT)}
     done = subprocess.run(

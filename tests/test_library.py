@@ -103,6 +103,27 @@ def test_resolve_by_id_hash_prefix_and_title(library: Library) -> None:
         library.resolve("no such title")
 
 
+@pytest.mark.parametrize("reference", ["", " ", "%", "_", "a%", "%%%%", "²", "١٢", "x" * 100_000, "'; --", "\\"])
+def test_a_reference_that_names_no_book_exactly_picks_none(library: Library, reference: str) -> None:
+    """Wildcards, non-ASCII digits, blanks and huge strings once picked (or removed!) a book, or crashed."""
+    library.import_file(book_path("en/epubjs-alice.epub"))
+    with pytest.raises(BookNotFoundError):
+        library.resolve(reference)
+
+
+def test_a_reference_that_fits_several_books_is_refused_with_a_list(library: Library) -> None:
+    alice, _ = library.import_file(book_path("en/epubjs-alice.epub"))
+    moby, _ = library.import_file(book_path("en/idpf-moby-dick.epub"))
+    with pytest.raises(
+        BookNotFoundError, match=rf"'d' matches 2 books: use the id .*{alice.id}: Alice.*{moby.id}: Moby"
+    ):
+        library.resolve("d")
+    with pytest.raises(BookNotFoundError, match=r"name a book by its id or title \(1: Alice"):
+        library.resolve("  ")
+    assert library.resolve("MOBY-DICK").id == moby.id  # a whole title, in any case
+    assert library.resolve(moby.content_hash[:4]).id == moby.id  # four hex digits are enough when unique
+
+
 def test_bad_locators_are_clear_errors(library: Library) -> None:
     record, _ = library.import_file(book_path("en/epubjs-alice.epub"))
     with pytest.raises(LocatorError, match="outside this book"):
@@ -214,11 +235,57 @@ def test_a_library_from_before_stemmed_keywords_is_upgraded_in_place(tmp_path: P
     upgraded.close()
 
 
+def _before_journal(conn) -> None:
+    """Undo migration 8 (the sync journal, sent files, identities of highlights and bookmarks)."""
+    for table in ("sync_pending", "sync_sent"):
+        conn.execute(f"DROP TABLE {table}")
+    for table in ("highlights", "bookmarks"):
+        conn.execute(f"DROP INDEX {table}_uid")
+        conn.execute(f"ALTER TABLE {table} DROP COLUMN uid")
+    conn.execute("DELETE FROM schema_migrations WHERE version >= 8")
+
+
 def _before_sync(conn) -> None:
-    """Undo migration 7 (sync's tables, the books' edited_at), as a library saved before it has them."""
+    """Undo migrations 7 and 8 (sync's tables, the books' edited_at), as a library saved before it has them."""
+    _before_journal(conn)
     for table in ("sync_state", "sync_seen", "sync_outbox", "sync_meta"):
         conn.execute(f"DROP TABLE {table}")
     conn.execute("ALTER TABLE books DROP COLUMN edited_at")
+
+
+def test_notes_from_before_identities_get_the_same_identity_on_every_device_and_are_not_doubled(
+    tmp_path: Path,
+) -> None:
+    """Two devices that synced a highlight and a bookmark before identities existed upgrade apart (each derives
+    the identity from the span); their next syncs show one of each, not two."""
+    from dbkit import inside
+
+    from core.services import Quire
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    devices = []
+    for name in ("a", "b"):
+        quire = Quire(tmp_path / name)
+        quire.import_paths([book_path("en/epubjs-alice.epub")])
+        quire.add_highlight(1, "3.2:0", "3.2:10", "green", "same note")
+        quire.add_bookmark(1, "4.3", label="same mark")
+        with inside(quire, "library").transaction() as conn:
+            _before_journal(conn)
+            conn.execute("DELETE FROM sync_meta")  # never synced before either
+        quire.close()
+        devices.append(tmp_path / name)
+    upgraded = [Quire(folder) for folder in devices]
+    uids = [(q.highlights(1)[0].uid, q.bookmarks(1)[0].uid) for q in upgraded]
+    assert uids[0] == uids[1] and all(uids[0])
+    for quire in upgraded:
+        quire.sync_setup(str(shared))
+    for quire in (*upgraded, *upgraded):
+        quire.sync()
+    for quire in upgraded:
+        assert [h.note for h in quire.highlights(1)] == ["same note"]
+        assert [m.label for m in quire.bookmarks(1)] == ["same mark"]
+        quire.close()
 
 
 def test_the_error_tree_is_one_tree() -> None:

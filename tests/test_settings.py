@@ -2,6 +2,8 @@
 
 from pathlib import Path
 
+import pytest
+
 from app.settings import Settings, SettingsStore
 from core.agent.providers import ProviderConfig
 from platform_adapters.memory import MemorySecrets
@@ -27,6 +29,50 @@ def test_a_broken_or_foreign_settings_file_falls_back_to_defaults(tmp_path: Path
     assert store.load() == Settings()
     store.path.write_text('{"theme": "neon", "font_size": 20, "unknown": 1}', encoding="utf-8")
     assert store.load() == Settings(font_size=20)
+
+
+@pytest.mark.parametrize(
+    "broken",
+    ['{"local_only": tr', "[1, 2]", '"local_only"', '{"local_only": "no"}', '{"font_size": "big"}', "", "\xff"],
+)
+def test_a_settings_file_that_does_not_read_never_switches_local_only_off(tmp_path: Path, broken: str) -> None:
+    """Cut short, a JSON list, a wrong type: local-only stays on if it was on, and the store says what happened
+    (once, with a list, the app crashed and the command line connected to 10.0.0.1)."""
+    store = SettingsStore(tmp_path, MemorySecrets())
+    store.save(Settings(local_only=True, theme="dark"))
+    store.path.write_text(broken, encoding="utf-8")
+    loaded = store.load()
+    assert loaded.local_only is True and store.problem and "settings.json" in store.problem
+    store.save(Settings(local_only=False))  # the reader turns it off: then a broken file means off
+    store.path.write_text(broken, encoding="utf-8")
+    assert store.load().local_only is False and store.problem
+    store.path.unlink()
+    assert store.load() == Settings() and store.problem is None  # no file yet: defaults, nothing to say
+
+
+def test_local_only_on_survives_the_settings_file_deleted(tmp_path: Path) -> None:
+    store = SettingsStore(tmp_path, MemorySecrets())
+    store.save(Settings(local_only=True))
+    store.path.unlink()
+    assert store.load().local_only is True
+
+
+def test_the_command_line_keeps_local_only_on_when_the_settings_do_not_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from conftest import book_path
+
+    from app.cli import main
+
+    library = tmp_path / "lib"
+    assert main(["import", str(book_path("en/epubjs-alice.epub")), "--library", str(library)]) == 0
+    SettingsStore(library, MemorySecrets()).save(Settings(local_only=True))
+    (library / "settings.json").write_text("[]", encoding="utf-8")
+    capsys.readouterr()
+    code = main(["index", "1", "--embedder", "openai:text-embedding-3-small", "--base-url", "https://10.0.0.1/v1",
+                 "--library", str(library)])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 1 and "local-only" in err and "settings did not read" in err
 
 
 def test_api_keys_go_to_the_secret_store_only(tmp_path: Path) -> None:

@@ -23,6 +23,7 @@ from core.library.db import busy_is_library_error, connect, inserted_id, now
 from core.library.fts import index_text, make_snippet, match_expression
 from core.library.records import BookRecord, SearchHit, SegmentRecord, TocRow
 
+MAX_REFERENCE_CHARS = 1_000  # longer than any title: a reference this long matches nothing
 MAX_IMAGE_BYTES = 16 * 1024 * 1024  # an illustration larger than this is shown as its caption only
 
 _BOOK_COLUMNS = "b.*, b.cover IS NOT NULL AS has_cover"
@@ -203,24 +204,43 @@ class Library:
         return self.conn.execute("SELECT 1 FROM books WHERE content_hash = ?", (digest.lower(),)).fetchone() is not None
 
     def resolve(self, reference: str | int) -> BookRecord:
-        """Find a book by id, content-hash prefix (6+ characters) or a unique part of its title."""
-        text = str(reference).strip()
-        if text.isdigit():
+        """Find a book exactly: by id, by its title (whole, or a part that only one title has), or by a prefix of its
+        content hash (4+ hex digits). An empty reference, or one that fits several books, is refused with a list
+        of books to choose from; nothing is ever picked by a wildcard."""
+        text = " ".join(str(reference).split())
+        if not text:
+            raise BookNotFoundError(f"name a book by its id or title{self._choices(self._ids())}")
+        if len(text) > MAX_REFERENCE_CHARS:
+            raise BookNotFoundError(f"no book in the library matches a reference {len(text):,} characters long")
+        if text.isascii() and text.isdigit():
             return self.get(int(text))
-        if len(text) >= 6 and all(c in "0123456789abcdef" for c in text.lower()):
-            rows = self.conn.execute("SELECT id FROM books WHERE content_hash LIKE ?", (text.lower() + "%",)).fetchall()
-            if len(rows) == 1:
-                return self.get(rows[0]["id"])
-        rows = self.conn.execute(
-            "SELECT id, title FROM books WHERE title LIKE ? ORDER BY id", (f"%{text}%",)
-        ).fetchall()
-        exact = [r for r in rows if r["title"].lower() == text.lower()]
-        if len(exact) == 1 or len(rows) == 1:
-            return self.get((exact or rows)[0]["id"])
-        if rows:
-            titles = "; ".join(f"{r['id']}: {r['title']}" for r in rows[:5])
-            raise BookNotFoundError(f"'{text}' matches several books ({titles}): use the id")
-        raise BookNotFoundError(f"no book in the library matches '{text}'")
+        titles = self.conn.execute("SELECT id, title FROM books ORDER BY id").fetchall()
+        folded = text.casefold()
+        exact = [r["id"] for r in titles if " ".join(r["title"].split()).casefold() == folded]
+        if len(exact) == 1:
+            return self.get(exact[0])
+        if len(text) >= 4 and all(c in "0123456789abcdef" for c in folded):
+            hashes = self.conn.execute(
+                "SELECT id FROM books WHERE substr(content_hash, 1, ?) = ? ORDER BY id", (len(folded), folded)
+            ).fetchall()
+            if len(hashes) == 1:
+                return self.get(hashes[0]["id"])
+        found = exact or [r["id"] for r in titles if folded in " ".join(r["title"].split()).casefold()]
+        if len(found) == 1:
+            return self.get(found[0])
+        if found:
+            raise BookNotFoundError(f"'{text[:80]}' matches {len(found)} books: use the id{self._choices(found)}")
+        raise BookNotFoundError(f"no book in the library matches '{text[:80]}'")
+
+    def _ids(self) -> list[int]:
+        return [r[0] for r in self.conn.execute("SELECT id FROM books ORDER BY id LIMIT 6")]
+
+    def _choices(self, ids: list[int]) -> str:
+        """': 3: Moby-Dick; 5: Emma' for up to five books (with '…' past them), or '' when there are none."""
+        if not ids:
+            return " (the library is empty)"
+        rows = [self.conn.execute("SELECT id, title FROM books WHERE id = ?", (i,)).fetchone() for i in ids[:5]]
+        return " (" + "; ".join(f"{r['id']}: {r['title']}" for r in rows if r) + ("; …" if len(ids) > 5 else "") + ")"
 
     def edit(
         self, book_id: int, title: str | None = None, authors: list[str] | None = None, *, journal: bool = True
