@@ -10,7 +10,7 @@ import pytest
 from conftest import ROOT, book_path
 from dbkit import inside
 
-from core.errors import LibraryError
+from core.errors import BookNotFoundError, LibraryError
 from core.services import Quire
 
 WRITE_LOCK = """
@@ -120,3 +120,60 @@ def test_a_long_lived_process_sees_books_removed_by_another(tmp_path: Path) -> N
     assert found and all(p.book_id == 2 for p in found)
     assert all(p.book_id != 1 for p in app.search(None, "White Rabbit", k=5))
     app.close()
+
+
+def test_a_book_removed_while_it_is_indexed_stops_the_indexer_saying_so(tmp_path: Path) -> None:
+    app = Quire(tmp_path / "lib")
+    app.import_paths([book_path("en/epubjs-alice.epub")])
+    inside(app, "indexer").batch_size = 4
+    removed: list[str] = []
+
+    def remove_from_another_process(_status) -> None:
+        if not removed:
+            cli = Quire(tmp_path / "lib")  # `quire remove` in a terminal, mid-index
+            removed.append(cli.remove(1).title)
+            cli.close()
+
+    with pytest.raises(BookNotFoundError, match="the book was removed while it was being indexed"):
+        app.index(1, progress=remove_from_another_process)
+    assert removed and app.books() == []
+    app.close()
+
+
+IMPORTER = """
+import sys
+from core.services import Quire
+quire = Quire(sys.argv[1])
+print("ready", flush=True)
+sys.stdin.readline()
+[result] = quire.import_paths([sys.argv[2]])
+print("error" if result.error else ("created" if result.created else "already"), result.book and result.book.id,
+      flush=True)
+"""
+
+
+def test_two_processes_importing_the_same_new_book_get_one_book(tmp_path: Path) -> None:
+    """Both parse the book at once; the one that commits second gets the first's book, not an IntegrityError."""
+    Quire(tmp_path / "lib").close()
+    book = book_path("en/idpf-moby-dick.epub")  # a few hundred ms to parse: both are inside the import together
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-c", IMPORTER, str(tmp_path / "lib"), str(book)],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    for process in processes:
+        assert process.stdout.readline().strip() == "ready"
+    for process in processes:
+        process.stdin.write("go\n")
+        process.stdin.flush()
+    outcomes = sorted(process.communicate(timeout=120)[0].strip() for process in processes)
+    assert outcomes == ["already 1", "created 1"], outcomes
+    quire = Quire(tmp_path / "lib")
+    assert [b.title for b in quire.books()] == ["Moby-Dick"]
+    quire.close()

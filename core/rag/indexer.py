@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from core.errors import IndexCancelled, QuireError
+from core.errors import BookNotFoundError, IndexCancelled, QuireError
 from core.library.db import now
 from core.library.locks import exclusive
 from core.library.store import Library
@@ -141,6 +141,8 @@ class Indexer:
                 batch = pending[start : start + self.batch_size]
                 vectors = embedder.embed_documents([text for _, text in batch], cancel=cancel)
                 with self.library.transaction() as conn:
+                    if conn.execute("SELECT 1 FROM books WHERE id = ?", (book_id,)).fetchone() is None:
+                        raise BookNotFoundError("the book was removed while it was being indexed")
                     self.vectors.add(conn, embedder.name, [cid for cid, _ in batch], vectors)
                     done += len(batch)
                     conn.execute(
