@@ -6,6 +6,8 @@ import re
 from collections.abc import Iterable
 
 HIDDEN = "[hidden]"
+_SENT: list[str] = []  # the keys this process has sent to an endpoint, whatever their shape (newest last)
+_SENT_LIMIT = 64
 _PATTERNS = (
     re.compile(r"(?i)(bearer\s+)(?!\[hidden\])[^\s'\",;}\]]+"),
     re.compile(
@@ -16,10 +18,19 @@ _PATTERNS = (
 )
 
 
+def remember(secret: str | None) -> None:
+    """A key about to be sent to an endpoint: from now on ``redact`` hides it wherever it appears, shaped like a key
+    or not (an endpoint may echo it back in an error body)."""
+    if secret and len(secret) >= 4 and secret not in _SENT:
+        _SENT.append(secret)
+        del _SENT[:-_SENT_LIMIT]
+
+
 def redact(text: str, known: Iterable[str | None] = ()) -> str:
-    """``text`` with every known secret, and anything shaped like a key or a bearer token, replaced by [hidden]."""
-    for secret in known:
-        if secret and len(secret) >= 4:
+    """``text`` with every known secret (those given, and every key this process sent), and anything shaped like a
+    key or a bearer token, replaced by [hidden]."""
+    for secret in sorted({s for s in (*known, *_SENT) if s}, key=len, reverse=True):
+        if len(secret) >= 4:
             text = text.replace(secret, HIDDEN)
     for pattern in _PATTERNS:
         text = pattern.sub(lambda m: (m.group(1) if m.groups() else "") + HIDDEN, text)

@@ -22,8 +22,12 @@ def _echoing(status: int) -> LocalServer:
 
     def reply(request):
         sent = request.headers.get("authorization") or request.headers.get("x-api-key") or ""
+        bare = sent.removeprefix("Bearer ")  # as some servers word it: the key alone, no "Bearer" before it
         body = {
-            "error": {"message": f"bad credentials: {sent}", "type": "invalid_request_error"},
+            "error": {
+                "message": f"bad credentials: {sent}; the key {bare} is not valid",
+                "type": "invalid_request_error",
+            },
             "type": "error",
             "echo": {
                 "authorization": request.headers.get("authorization"),
@@ -35,11 +39,15 @@ def _echoing(status: int) -> LocalServer:
     return LocalServer(reply)
 
 
+SHAPES = [KEY, "Zq7vR2mXw9Lp4Tn8Ks3Hd6Fb1", "ollama.local|key 42"]  # a key need not look like sk-…
+
+
+@pytest.mark.parametrize("key", SHAPES)
 @pytest.mark.parametrize("kind", ["openai-compatible", "deepseek", "anthropic"])
 @pytest.mark.parametrize("status", [400, 401, 404, 500])
-def test_echoed_keys_never_reach_the_error(alice_quire: Quire, monkeypatch, kind: str, status: int) -> None:
+def test_echoed_keys_never_reach_the_error(alice_quire: Quire, monkeypatch, kind: str, status: int, key: str) -> None:
     for variable in ("QUIRE_LLM_API_KEY", "DEEPSEEK_API_KEY", "ANTHROPIC_API_KEY"):
-        monkeypatch.setenv(variable, KEY)
+        monkeypatch.setenv(variable, key)
     with _echoing(status) as server:
         config = ProviderConfig(kind, "some-model", base_url=server.url + ("" if kind == "anthropic" else "/v1"),
                                 max_retries=0)  # fmt: skip
@@ -47,26 +55,27 @@ def test_echoed_keys_never_reach_the_error(alice_quire: Quire, monkeypatch, kind
     assert server.requests, "the provider was asked"
     errors = [e.message for e in events if isinstance(e, ErrorEvent)]
     assert errors, events
-    assert KEY not in errors[0] and "do-not-leak" not in errors[0], errors[0]
+    assert key not in errors[0] and "do-not-leak" not in errors[0], errors[0]
     assert "Traceback" not in errors[0] and len(errors[0]) < 300
     if status == 401:
         assert "refused the API key" in errors[0]
     saved = inside(alice_quire, "library").conn.execute("SELECT group_concat(data) FROM message_parts").fetchone()[0]
-    assert saved and KEY not in saved  # nor in the saved conversation
+    assert saved and key not in saved  # nor in the saved conversation
 
 
-def test_the_cli_json_never_shows_an_echoed_key(tmp_path, monkeypatch, capsys) -> None:
-    monkeypatch.setenv("QUIRE_LLM_API_KEY", KEY)
+@pytest.mark.parametrize("key", SHAPES)
+def test_the_cli_json_never_shows_an_echoed_key(tmp_path, monkeypatch, capsys, key: str) -> None:
+    monkeypatch.setenv("QUIRE_LLM_API_KEY", key)
     root = tmp_path / "lib"
     Quire(root).import_paths([book_path("en/epubjs-alice.epub")])
     with _echoing(400) as server:
         code = main(["ask", "1", "Who is late?", "--spoilers", "--provider", "openai-compatible", "--model", "m",
                      "--base-url", server.url + "/v1", "--json", "--library", str(root)])  # fmt: skip
     captured = capsys.readouterr()
-    assert code == 1 and KEY not in captured.out + captured.err
+    assert code == 1 and key not in captured.out + captured.err
     assert any(json.loads(line)["type"] == "error" for line in captured.out.splitlines())
     chats = inside(Quire(root), "library").conn.execute("SELECT data FROM message_parts").fetchall()
-    assert chats and all(KEY not in row[0] for row in chats)  # nor in the saved conversation
+    assert chats and all(key not in row[0] for row in chats)  # nor in the saved conversation
 
 
 def test_redact_hides_key_shapes_and_known_keys() -> None:

@@ -24,7 +24,7 @@ from core.agent.provider_config import (  # noqa: F401 - re-exported: the settin
 )
 from core.errors import ProviderError, QuireError
 from core.network_policy import NetworkPolicy
-from core.redact import redact
+from core.redact import redact, remember
 
 
 def make_chat_model(
@@ -37,6 +37,7 @@ def make_chat_model(
     if config.kind not in PROVIDERS:
         raise ProviderError(f"unknown provider '{config.kind}': choose one of {', '.join(PROVIDERS)}")
     key = api_key(config, secrets)
+    remember(key)  # whatever its shape, it is hidden in every error, line of output and saved chat from now on
     if config.kind in ("openai", "deepseek", "anthropic") and not key:
         raise ProviderError(f"no API key for {config.kind}: add one in Settings (or set {ENV_KEYS[config.kind]})")
     policy, what = policy or NetworkPolicy(), f"the {config.kind} provider"

@@ -17,6 +17,7 @@ from core.errors import EmbeddingProviderError
 from core.network_policy import NetworkPolicy
 from core.rag.chunker import approximate_token_count
 from core.rag.embedder import Embedder, normalise
+from core.redact import remember
 
 RETRY_STATUSES = {429, 500, 502, 503, 504}
 # The remote embedding endpoints Quire speaks to, and their default base URLs. Ollama's differs from its chat
@@ -54,6 +55,7 @@ class RemoteEmbedder(Embedder):
         self.max_tokens = max_tokens
         self.retries = retries
         self.backoff = backoff
+        remember(api_key)  # hidden in every error from now on, whatever its shape
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         # Every request is checked (local-only mode may be switched on later) and stays on this endpoint's host.
         self.client = client or (policy or NetworkPolicy()).client(
