@@ -1,16 +1,17 @@
 """Local-only mode and the HTTP clients that enforce it: every request, redirects included, is checked.
 
 One switch refuses every network endpoint except this computer's own. A host counts as local when it is a
-loopback address, or ``localhost`` / ``*.localhost`` whose every resolved address is loopback (such names
-are resolved and checked, not trusted; no other name is looked up). The clients made here check each
-request as it is sent, so a local endpoint that redirects elsewhere is refused at the redirect, and an
-endpoint's client never follows a redirect to another host (the key it carries is for that endpoint alone).
+loopback address, or ``localhost`` / ``*.localhost``, which are this computer by definition (RFC 6761): such
+names are never given to the system's resolver (it may ask DNS, itself a remote contact, and answer anything),
+and a request to one is sent to 127.0.0.1 itself (``pin_loopback``), so the address checked is the address
+connected to. No other name is looked up. The clients made here check each request as it is sent, so a local
+endpoint that redirects elsewhere is refused at the redirect, and an endpoint's client never follows a redirect
+to another host (the key it carries is for that endpoint alone).
 """
 
 from __future__ import annotations
 
 import ipaddress
-import socket
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
@@ -27,20 +28,25 @@ def _is_loopback_address(text: str) -> bool:
         return False
 
 
+def _is_localhost_name(host: str) -> bool:
+    return host == "localhost" or host.endswith(".localhost")
+
+
 def is_local_host(host: str) -> bool:
-    """True when every address ``host`` stands for is this computer's (a name is resolved to check)."""
-    host = host.strip("[]").lower()
-    if not host:
-        return False
-    if _is_loopback_address(host):
-        return True
-    if host != "localhost" and not host.endswith(".localhost"):
-        return False  # another address, or a name that only a DNS query (itself a remote contact) could place
-    try:
-        infos = socket.getaddrinfo(host, None)
-    except (OSError, UnicodeError):
-        return False
-    return bool(infos) and all(_is_loopback_address(str(info[4][0])) for info in infos)
+    """True when ``host`` is this computer: a loopback address, or localhost / *.localhost (never resolved)."""
+    host = host.strip("[]").lower().rstrip(".")
+    return bool(host) and (_is_loopback_address(host) or _is_localhost_name(host))
+
+
+def pin_loopback(request: httpx.Request) -> None:
+    """A request hook: a request to localhost or *.localhost goes to 127.0.0.1 itself, with no name lookup (its
+    Host header, and for https the name the certificate is checked against, stay the name)."""
+    host = request.url.host.lower().rstrip(".")
+    if not _is_localhost_name(host):
+        return
+    if request.url.scheme == "https":
+        request.extensions = {**request.extensions, "sni_hostname": host}
+    request.url = request.url.copy_with(host="127.0.0.1")
 
 
 def is_local_url(url: str) -> bool:
@@ -80,6 +86,7 @@ class NetworkPolicy:
                     "(the endpoint's key is for that endpoint alone): check the endpoint URL"
                 )
             self.check(str(request.url), what)
+            pin_loopback(request)
 
         return hook
 

@@ -49,10 +49,33 @@ def test_what_counts_as_local(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
     assert is_local_url("http://localhost:11434/v1") and is_local_url("http://127.0.0.1:8000")
     assert is_local_url("http://[::1]:8080/v1") and is_local_url("http://ollama.localhost/v1")
-    assert not is_local_url("http://evil.localhost/v1")  # resolved, and the address is not this computer's
+    assert is_local_url("http://evil.localhost/v1")  # this computer by definition: it is connected to as 127.0.0.1
     assert not is_local_url("https://api.openai.com/v1") and not is_local_url("http://192.168.1.20:11434")
     assert not is_local_url("http://localhost.evil.com/v1") and not is_local_url("http://[::ffff:10.0.0.1]/")
-    assert "api.openai.com" not in asked and "localhost.evil.com" not in asked  # no DNS query for remote names
+    assert asked == []  # no name was looked up: a lookup of *.localhost may go to DNS, itself a remote contact
+
+
+@pytest.mark.parametrize("name", ["ollama.localhost", "localhost"])
+def test_a_localhost_name_is_connected_to_at_127_0_0_1_without_a_lookup(
+    alice_quire: Quire, connections: list, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """The system resolver answered 127.0.0.1 to the check and 10.0.0.1 to the connection once: the address
+    checked must be the address connected to, and no lookup may leave the machine."""
+    answers = iter(["127.0.0.1", "10.0.0.1", "10.0.0.1", "10.0.0.1"])
+
+    def getaddrinfo(host, port, *args, **kwargs):
+        connections.append(host)
+        address = next(answers) if host.endswith("localhost") else host
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, port))]
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    alice_quire.local_only = True
+    with OpenAIMock([[{"content": "It is the White Rabbit."}]]) as mock:
+        url = mock.url.replace("127.0.0.1", name)
+        config = ProviderConfig("openai-compatible", "m", base_url=url, max_retries=0)
+        events = list(alice_quire.ask(1, "Who is late?", provider=config, spoilers=True))
+    assert any(isinstance(e, TextDelta) for e in events), events
+    assert name not in connections and not any(str(c).startswith("10.") for c in connections)
 
 
 def _redirecting_server(target: str) -> LocalServer:

@@ -19,7 +19,7 @@ import httpx
 from lxml import etree
 
 from core.errors import LocalOnlyError, SyncError, SyncFileTooLarge, SyncRefused, SyncStorageFull, SyncUnavailable
-from core.network_policy import is_local_host
+from core.network_policy import is_local_host, pin_loopback
 
 FOLDERS = ("log", "snapshot", "files", "tmp")
 TIMEOUT = 30.0
@@ -126,7 +126,8 @@ class WebDavTarget:
         self.url = url if url.endswith("/") else url + "/"
         self.name = self.url
         auth = httpx.BasicAuth(user, password) if user else None
-        self.client = httpx.Client(auth=auth, timeout=TIMEOUT, transport=transport, follow_redirects=False)
+        self.client = httpx.Client(auth=auth, timeout=TIMEOUT, transport=transport, follow_redirects=False,
+                                   event_hooks={"request": [pin_loopback]})  # fmt: skip
 
     def close(self) -> None:
         self.client.close()
