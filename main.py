@@ -150,7 +150,9 @@ def serve_web(start: Callable, host: str, port: int, token: str | None, assets: 
     os.environ.pop("FLET_SERVER_IP", None)  # Flet would otherwise bind where that says, past the gate
     flet_app = ft.run(start, no_cdn=True, assets_dir=assets, export_asgi_app=True)
     print(f"Quire: {page_url(host, port, token)}", flush=True)
-    uvicorn.run(WebGate(flet_app, port, token), host=host, port=port, log_level="warning", ws="websockets-sansio")
+    uvicorn.run(
+        WebGate(flet_app, port, token, listen=host), host=host, port=port, log_level="warning", ws="websockets-sansio"
+    )
 
 
 if __name__ == "__main__":

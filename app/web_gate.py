@@ -10,6 +10,7 @@ the browser load nothing from elsewhere.
 from __future__ import annotations
 
 import hmac
+import re
 import secrets
 from collections.abc import Awaitable, Callable
 from http.cookies import CookieError, SimpleCookie
@@ -32,6 +33,9 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
+HOST = re.compile(r"^(?:[a-z0-9_.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$")  # a name or address, an optional port
+
+
 def _header(scope: Scope, name: bytes) -> str:
     for key, value in scope.get("headers", []):
         if key.lower() == name:
@@ -39,15 +43,21 @@ def _header(scope: Scope, name: bytes) -> str:
     return ""
 
 
+def _count(scope: Scope, name: bytes) -> int:
+    return sum(1 for key, _ in scope.get("headers", []) if key.lower() == name)
+
+
 class WebGate:
     """Refuses requests with a foreign Host or Origin, and (when a token is set) requests without it."""
 
-    def __init__(self, app: ASGIApp, port: int, token: str | None = None) -> None:
+    def __init__(self, app: ASGIApp, port: int, token: str | None = None, listen: str = "127.0.0.1") -> None:
+        """``listen``: the address the server listens on; without a token it is answered too (127.0.0.2, say)."""
         self.app = app
         self.token = token
         # Without a token only loopback names are answered (DNS rebinding cannot reach the library);
         # with one, any name the server is reached by, since the token is what guards it.
-        self.hosts = None if token else {h for name in LOOPBACK_NAMES for h in (name, f"{name}:{port}")}
+        names = {*LOOPBACK_NAMES, _bracketed(listen.lower())}
+        self.hosts = None if token else {h for name in names for h in (name, f"{name}:{port}")}
 
     async def __call__(self, scope: Scope, receive: Callable, send: Callable) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -67,6 +77,8 @@ class WebGate:
 
     def _refusal(self, scope: Scope) -> str | None:
         host = _header(scope, b"host").lower()
+        if _count(scope, b"host") != 1 or not HOST.match(host):  # a second Host, or one built to inject headers
+            return "Quire answers only requests that name one host, plainly."
         if self.hosts is not None and host not in self.hosts:
             return f"Quire answers only to this computer's own addresses, not to '{host[:80]}'."
         origin = _header(scope, b"origin").lower()
@@ -134,7 +146,11 @@ def _adding_headers(send: Callable, headers: list[tuple[bytes, bytes]]) -> Calla
     return sending
 
 
+def _bracketed(host: str) -> str:
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
 def page_url(host: str, port: int, token: str | None) -> str:
     """The address to open; it carries the token when one is needed."""
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else (f"[{host}]" if ":" in host else host)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else _bracketed(host)
     return f"http://{shown}:{port}/" + (f"?token={token}" if token else "")

@@ -77,6 +77,40 @@ def test_token_mode_needs_the_token_once_then_a_cookie() -> None:
     assert _call(gate, "websocket", host="192.168.1.5:8550")[0]["type"] == "websocket.close"
 
 
+def _call_with(gate: WebGate, headers: list[tuple[bytes, bytes]]) -> list[dict]:
+    scope = {"type": "http", "path": "/", "query_string": b"token=s3cret-token", "headers": headers}
+    sent: list[dict] = []
+
+    async def receive() -> dict:
+        return {"type": "http.request", "body": b""}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    asyncio.run(gate(scope, receive, send))
+    return sent
+
+
+def test_two_host_headers_or_a_host_built_to_inject_are_refused_in_both_modes() -> None:
+    for gate in (WebGate(_ok, 8550), WebGate(_ok, 8550, token="s3cret-token")):
+        twice = _call_with(gate, [(b"host", b"127.0.0.1:8550"), (b"host", b"evil.example")])
+        assert _status(twice) == 403  # once only the first was checked
+        for host in (b"x; script-src https://evil.example", b"127.0.0.1:8550\r\nx: y", b"", b"a b"):
+            sent = _call_with(gate, [(b"host", host)])
+            assert _status(sent) == 403, host
+            assert not any(b"evil" in value for key, value in sent[0]["headers"] if key == b"content-security-policy")
+
+
+def test_the_address_it_listens_on_is_answered_so_its_printed_link_works() -> None:
+    from app.web_gate import page_url
+
+    gate = WebGate(_ok, 8550, listen="127.0.0.2")  # a loopback address: no token, and its own link must open
+    link = page_url("127.0.0.2", 8550, None)
+    assert _status(_call(gate, host=link.split("/")[2])) == 200
+    assert _status(_call(gate, host="127.0.0.3:8550")) == 403
+    assert _status(_call(WebGate(_ok, 8550, listen="::1"), host="[::1]:8550")) == 200
+
+
 def _listening(port: int) -> set[str]:
     """The local addresses listening on ``port``, read from the kernel's socket tables."""
     found = set()
