@@ -159,6 +159,10 @@ def test_reading_tools_stay_before_the_reader(quire: Quire) -> None:
     session = ReadingSession(quire, 1)
     assert "without pictures" in session.search_notes("pictures") and "bored" in session.search_notes("bored")
     assert session.search_notes("zebra") == "No highlight or note matches."
+    quire.add_highlight(1, "9.3", note="the Queen's croquet ground")  # made before a move back, or elsewhere
+    assert session.search_notes("croquet") == "No highlight or note matches."  # past the furthest place: fenced
+    assert "croquet" not in ReadingSession(quire, None).search_notes("croquet")  # all books: each book's own fence
+    assert "croquet" in ReadingSession(quire, 1, spoilers_allowed=True).search_notes("croquet")
     around = session.around_position(3)
     assert around.count("(4.") == 3 and "(4.10)" in around and "(4.11)" not in around
     chapter = session.current_chapter()

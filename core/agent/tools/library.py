@@ -5,10 +5,19 @@ from __future__ import annotations
 from core.agent.tools.base import SessionBase
 from core.agent.tools.registry import always, tool
 from core.agent.untrusted import language_code, untrusted
+from core.books.locator import Locator
 
 
 class LibraryTools(SessionBase):
     purpose = "library"
+
+    def _read(self, book_id: int, start: Locator) -> bool:
+        """Whether a note's place is within what the reader has read of its book (the spoiler fence, per book: a
+        highlight made before "I haven't read past here", or on another device, can lie past it)."""
+        if self.spoilers_allowed:
+            return True
+        position = self.quire.position(book_id)
+        return position is not None and self.quire.ordinal_of(book_id, start) <= position.furthest_ordinal
 
     @tool(always)
     def list_books(self) -> str:
@@ -43,7 +52,9 @@ class LibraryTools(SessionBase):
         if not words:
             return "Give a few words to look for."
         found = [
-            h for h in self.quire.highlights(self.book_id) if any(w in (h.text + " " + h.note).lower() for w in words)
+            h
+            for h in self.quire.highlights(self.book_id)
+            if any(w in (h.text + " " + h.note).lower() for w in words) and self._read(h.book_id, h.start)
         ]
         if not found:
             return "No highlight or note matches."
