@@ -74,6 +74,16 @@ def test_ingest_and_embed_benchmarks_print_json(capsys: pytest.CaptureFixture[st
     assert result["passages"] == 16 and result["quire_per_s"] > 0 and result["bare_onnxruntime_per_s"] > 0
 
 
+def test_big_imports_benchmark_parses_and_refuses_in_fresh_processes(capsys: pytest.CaptureFixture[str]) -> None:
+    from bench import big_imports
+
+    assert big_imports.main(["--scale", "0.02", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    outcomes = [row["outcome"] for row in report["books"]]
+    assert [o.split(":")[0] for o in outcomes] == ["parsed", "parsed", "parsed", "parsed"]  # small: all inside
+    assert all(row["peak_mb"] >= row["baseline_peak_mb"] > 0 for row in report["books"])
+
+
 def test_agent_overhead_benchmark(capsys: pytest.CaptureFixture[str]) -> None:
     book_path("en/epubjs-alice.epub")
     assert agent.main(["--runs", "2", "--json"]) == 0

@@ -103,6 +103,54 @@ def test_an_epub_with_a_hundred_thousand_spine_items_is_refused_quickly(library:
     assert "more than 10,000 chapters in its reading order" in message
 
 
+def test_an_epub_whose_chapters_unpack_past_the_text_limit_is_refused_before_unpacking(library: Library) -> None:
+    """70 MB of XHTML (1 MB chapters, under the per-entry ratio guard): once unpacked and parsed for minutes."""
+    chapter = ("<html xmlns='http://www.w3.org/1999/xhtml'><body>" + "<p>the same words again</p>" * 37_000)[
+        : 1024 * 1024
+    ]
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(zipfile.ZipInfo("mimetype"), "application/epub+zip")
+        archive.writestr("META-INF/container.xml", CONTAINER)
+        for number in range(70):
+            archive.writestr(f"OEBPS/c{number}.xhtml", chapter)
+    message = _refused_quickly(lambda: library.import_bytes(buffer.getvalue(), "huge.epub"), 10)
+    assert "of text and markup, more than the 64 MB Quire takes" in message
+
+
+def test_a_fictionbook_with_600000_empty_sections_is_refused_before_it_is_walked(library: Library) -> None:
+    """The chapter limit was checked after a quadratic pass: 600,000 empty sections ran past five minutes."""
+    head = (
+        '<?xml version="1.0" encoding="utf-8"?><FictionBook xmlns="http://www.gribuser.ru/xml/fictionbook/2.0">'
+        "<description><title-info><book-title>Empty</book-title></title-info></description><body>"
+    )
+    data = (head + "<section/>" * 600_000 + "</body></FictionBook>").encode()
+    message = _refused_quickly(lambda: library.import_bytes(data, "empty.fb2"), 10)
+    assert "more than 10,000 sections (600,000)" in message
+
+
+def test_a_pdf_drawn_with_a_filter_quire_cannot_decode_is_a_clear_refusal(library: Library) -> None:
+    """A content stream filtered with JBIG2 once raised pypdf's DependencyError as a traceback."""
+    content = b"BT /F1 12 Tf 72 720 Td (It was a dark and stormy night.) Tj ET"
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R"
+        b" /Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Filter /JBIG2Decode /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    data, offsets = b"%PDF-1.5\n", []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(data))
+        data += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    table = b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    data += b"xref\n0 6\n0000000000 65535 f \n" + table + b"trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n"
+    data += b"%d\n%%%%EOF\n" % data.index(b"xref")
+    message = _refused_quickly(lambda: library.import_bytes(data, "jbig2.pdf"), 20)
+    assert "cannot decode" in message
+
+
 def test_read_file_bytes_reads_a_normal_book(tmp_path: Path) -> None:
     book = tmp_path / "small.txt"
     book.write_bytes(b"Chapter 1\n\nHello.\n" * 1000)

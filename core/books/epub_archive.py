@@ -10,6 +10,7 @@ import io
 import posixpath
 import zipfile
 import zlib
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from core.books.safexml import local_name, parse_xml
@@ -19,6 +20,9 @@ MAX_TOTAL_BYTES = 512 * 1024 * 1024  # uncompressed size of everything in one bo
 MAX_ENTRY_RATIO = 200  # uncompressed / compressed, for entries larger than RATIO_FLOOR
 RATIO_FLOOR = 1024 * 1024
 MAX_ENTRIES = 20000
+MAX_MARKUP_BYTES = 64 * 1024 * 1024  # the chapters' XHTML, unpacked (twice a TXT's limit: markup carries tags)
+MARKUP_SUFFIXES = (".xhtml", ".html", ".htm", ".xml")
+LAZY_FLOOR = 1024 * 1024  # pictures, fonts and media larger than this are unpacked only when read
 OPF_MEDIA_TYPE = "application/oebps-package+xml"
 # Font obfuscation is not DRM: the IDPF and Adobe algorithms only mangle embedded fonts.
 FONT_OBFUSCATION = {"http://www.idpf.org/2008/embedding", "http://ns.adobe.com/pdf/enc#RC"}
@@ -33,17 +37,44 @@ _MAGIC_NAMES = {
 }
 
 
+class Entries(Mapping[str, bytes]):
+    """An EPUB's files by path: the text unpacked at once, large pictures and media only when read (so a book
+    of photographs does not hold every picture in memory twice while it is imported)."""
+
+    def __init__(self, archive: zipfile.ZipFile, eager: dict[str, bytes], lazy: dict[str, zipfile.ZipInfo]) -> None:
+        self.archive, self.eager, self.lazy = archive, eager, lazy
+
+    def __getitem__(self, path: str) -> bytes:
+        if path in self.eager:
+            return self.eager[path]
+        return _read_capped(self.archive, self.lazy[path], self.lazy[path].file_size)
+
+    def __contains__(self, path: object) -> bool:
+        return path in self.eager or path in self.lazy
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self.eager
+        yield from self.lazy
+
+    def __len__(self) -> int:
+        return len(self.eager) + len(self.lazy)
+
+
 @dataclass
 class EpubArchive:
     """The readable files of an EPUB, keyed by normalised path, and what was repaired on the way."""
 
-    files: dict[str, bytes]
+    files: Mapping[str, bytes]
     opf_path: str
     warnings: list[str] = field(default_factory=list)
 
     def read(self, path: str) -> bytes:
         """The bytes at ``path`` (normalised); KeyError when absent."""
         return self.files[posixpath.normpath(path)]
+
+    def is_large_media(self, path: str) -> bool:
+        """A picture, font or media file unpacked only when read (ebooklib never needs its bytes)."""
+        return isinstance(self.files, Entries) and posixpath.normpath(path) in self.files.lazy
 
 
 def _describe_non_zip(head: bytes) -> str:
@@ -77,14 +108,21 @@ def _safe_path(name: str) -> str | None:
     return path
 
 
-def _read_entries(archive: zipfile.ZipFile, warnings: list[str]) -> dict[str, bytes]:
+def _read_entries(archive: zipfile.ZipFile, warnings: list[str]) -> Entries:
     infos = archive.infolist()
     if len(infos) > MAX_ENTRIES:
         raise BookFormatError(f"this EPUB has {len(infos)} files, more than any real book: refused as unsafe")
     declared = sum(info.file_size for info in infos)
     if declared > MAX_TOTAL_BYTES:
         raise BookFormatError("this EPUB would unpack to more than 512 MB: refused as a possible ZIP bomb")
+    markup = sum(info.file_size for info in infos if info.filename.lower().endswith(MARKUP_SUFFIXES))
+    if markup > MAX_MARKUP_BYTES:  # refused before anything is unpacked or parsed (it once took minutes and 1 GB)
+        raise BookFormatError(
+            f"this EPUB's chapters unpack to {markup // (1024 * 1024)} MB of text and markup, more than the "
+            f"{MAX_MARKUP_BYTES // (1024 * 1024)} MB Quire takes for one book: split it into volumes and import those"
+        )
     files: dict[str, bytes] = {}
+    lazy: dict[str, zipfile.ZipInfo] = {}
     total = 0
     for info in infos:
         if info.is_dir():
@@ -94,17 +132,20 @@ def _read_entries(archive: zipfile.ZipFile, warnings: list[str]) -> dict[str, by
         if path is None:
             warnings.append(f"ignored an entry with an unsafe path: '{name}'")
             continue
-        if path in files:
+        if path in files or path in lazy:
             warnings.append(f"duplicate ZIP entry '{path}': kept the first copy")
             continue
         if info.file_size > RATIO_FLOOR and info.file_size > MAX_ENTRY_RATIO * max(1, info.compress_size):
             raise BookFormatError(
                 f"'{path}' is compressed {info.file_size // max(1, info.compress_size)}:1: refused as a possible ZIP bomb"
             )
+        if info.file_size > LAZY_FLOOR and not path.lower().endswith((*MARKUP_SUFFIXES, ".opf", ".ncx", ".css")):
+            lazy[path] = info  # its declared size counted above; read capped at it when asked for
+            continue
         data = _read_capped(archive, info, MAX_TOTAL_BYTES - total)
         total += len(data)
         files[path] = data
-    return files
+    return Entries(archive, files, lazy)
 
 
 def _read_capped(archive: zipfile.ZipFile, info: zipfile.ZipInfo, budget: int) -> bytes:
@@ -122,7 +163,7 @@ def _read_capped(archive: zipfile.ZipFile, info: zipfile.ZipInfo, budget: int) -
     return data
 
 
-def _check_drm(files: dict[str, bytes]) -> None:
+def _check_drm(files: Mapping[str, bytes]) -> None:
     data = files.get("META-INF/encryption.xml")
     if data is None:
         return
@@ -142,7 +183,7 @@ def _check_drm(files: dict[str, bytes]) -> None:
         )
 
 
-def _find_opf(files: dict[str, bytes], warnings: list[str]) -> str:
+def _find_opf(files: Mapping[str, bytes], warnings: list[str]) -> str:
     container = files.get("META-INF/container.xml")
     if container is not None:
         try:
@@ -182,8 +223,7 @@ def open_epub_archive(data: bytes) -> EpubArchive:
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError, NotImplementedError) as error:
         raise BookFormatError(_describe_non_zip(data[:8])) from error
     warnings: list[str] = []
-    with archive:
-        files = _read_entries(archive, warnings)
+    files = _read_entries(archive, warnings)  # open while the book is read: large pictures are read on demand
     if "mimetype" not in files:
         warnings.append("the 'mimetype' file is missing")
     elif files["mimetype"].strip() != b"application/epub+zip":

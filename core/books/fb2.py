@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import base64
 import binascii
+import bisect
 import io
 import zipfile
 from functools import lru_cache
 
 from lxml import etree
 
-from core.books.limits import MAX_FILE_BYTES
+from core.books.limits import MAX_FILE_BYTES, MAX_SECTIONS, check_count
 from core.books.locator import Locator
 from core.books.model import Book, Metadata, Section, Segment, SegmentKind, Span, TocEntry
 from core.books.safexml import local_name, parse_xml
@@ -68,6 +69,7 @@ def read_fb2(data: bytes, fallback_title: str) -> Book:
         picture = _binary(root, cover_id)
         if picture is not None:
             metadata.cover, metadata.cover_media_type = picture
+    check_count("sections", sum(1 for _ in root.iter("{*}section", "section")), MAX_SECTIONS)  # before any walk
     sections: list[Section] = []
     toc: list[TocEntry] = []
     for body in _children(root, "body"):
@@ -94,7 +96,8 @@ def _read_section(element: etree._Element, sections: list[Section], toc: list[To
     """One section and its subsections: a section with text of its own is a chapter, its subsections are too."""
     title = " ".join(_text(p) for p in _children(_child(element, "title"), "p")) or _text(_child(element, "title"))
     own = Section(title=title)
-    entry = TocEntry(title or "", Locator(len(sections), 0)) if title else None
+    number = len(sections)
+    entry = TocEntry(title or "", Locator(number, 0)) if title else None
     sections.append(own)
     for child in element:
         name = local_name(child)
@@ -108,11 +111,11 @@ def _read_section(element: etree._Element, sections: list[Section], toc: list[To
         if first.kind == SegmentKind.PARAGRAPH and len(first.text) <= TITLE_CHARS:
             first.kind, first.level, first.spans = SegmentKind.HEADING, 1, ()
             own.title = first.text
-            entry = TocEntry(first.text, Locator(sections.index(own), 0))
+            entry = TocEntry(first.text, Locator(number, 0))
     if notes and not own.title:
         own.title = "Notes"
     if entry is not None and own.segments:
-        entry.locator = Locator(sections.index(own), 0)
+        entry.locator = Locator(number, 0)
         toc.append(entry)
 
 
@@ -224,7 +227,7 @@ def _collapse(raw: str) -> tuple[str, list[int]]:
 def _valid(toc: list[TocEntry], sections: list[Section]) -> list[TocEntry]:
     """The contents re-pointed at the sections kept (an empty section's entry points at the next one)."""
     kept = [number for number, section in enumerate(sections) if section.segments]
-    where = {old: next((new for new, k in enumerate(kept) if k >= old), len(kept) - 1) for old in range(len(sections))}
+    where = {old: min(bisect.bisect_left(kept, old), len(kept) - 1) for old in range(len(sections))}
 
     def fix(entries: list[TocEntry]) -> list[TocEntry]:
         for entry in entries:

@@ -64,8 +64,13 @@ def read_pdf(data: bytes, fallback_title: str, progress: ReadProgress | None = N
         check_count("pages", len(pages), MAX_PAGES)
         counts = Counter[str]()  # characters read back as U+0000 ("nul"), given by /ActualText, and all others
         lines = []
+        undecodable: list[int] = []  # pages drawn with a filter pypdf cannot decode here (JBIG2 needs a program)
         for number, page in enumerate(pages):
-            lines.append(_page_lines(page, number, counts))
+            try:
+                lines.append(_page_lines(page, number, counts))
+            except pypdf.errors.DependencyError:
+                lines.append([])
+                undecodable.append(number + 1)
             if progress is not None:
                 progress(number + 1, len(pages))
         outline = _outline(reader)
@@ -75,8 +80,13 @@ def read_pdf(data: bytes, fallback_title: str, progress: ReadProgress | None = N
         author = str(info.author).strip() if info and info.author else ""
     except pypdf.errors.FileNotDecryptedError as error:
         raise DrmProtectedError("this PDF is locked with a password") from error
-    except pypdf.errors.PyPdfError as error:  # damaged: bad syntax, a reference loop, a limit reached
+    except (pypdf.errors.PyPdfError, pypdf.errors.DependencyError) as error:  # damaged, looping, or undecodable
         raise BookFormatError(f"this PDF cannot be read ({str(error)[:120]})") from error
+    if undecodable and len(undecodable) == len(pages):
+        raise BookFormatError(
+            "this PDF's pages are stored in a form Quire cannot decode (JBIG2 without its decoder): "
+            "convert it again, or print it to a new PDF"
+        )
     unreadable = counts["nul"] > 0.3 * counts["all"]  # fonts without a character map: a script they lacked
     if unreadable:
         raise BookFormatError(
@@ -90,7 +100,11 @@ def read_pdf(data: bytes, fallback_title: str, progress: ReadProgress | None = N
     labels = defined or _printed_labels(printed, len(pages))
     paragraphs = _paragraphs([line for page in lines for line in page])
     sections, toc = _sections(paragraphs, outline, title, labels)
-    notes = []
+    notes = (
+        [f"{len(undecodable)} page(s) could not be decoded and were left out (the first: {undecodable[0]})"]
+        if undecodable
+        else []
+    )
     if not outline:  # no outline (a text file printed to PDF): the chapters are found in the text, as in a .txt
         found = _chapters_from_text(paragraphs, title)
         if found is not None:

@@ -1,0 +1,157 @@
+"""Large books at the import limits: seconds and peak memory to parse (or refuse) each, in a fresh process.
+
+    python -m bench.big_imports [--scale 1.0] [--json]
+
+The books are generated (random words, so they compress about as real text does): a 60 MB FictionBook, an EPUB
+with 60 MB of XHTML, an EPUB of 55 photographs (220 MB), and an EPUB with 190 MB of XHTML, past the limit, which
+must be refused before anything is unpacked. Each is parsed in its own process; the baseline in the same run is
+that process reading the file's bytes and nothing else, so "over baseline" is what parsing itself costs. The
+bound the import keeps: peak resident memory under 400 MB for anything inside the limits.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BOUND_MB = 400
+MEASURE = """
+import json, sys, time
+def peak():  # VmHWM: this process's own high-water mark (ru_maxrss can carry the parent's over exec)
+    line = next(l for l in open("/proc/self/status") if l.startswith("VmHWM:"))
+    return int(line.split()[1]) / 1024
+data = open(sys.argv[1], "rb").read()
+baseline = peak()
+started = time.perf_counter()
+outcome = "parsed"
+if sys.argv[2] == "parse":
+    from core.books.formats import parse_book
+    from core.errors import BookFormatError
+    try:
+        outcome = f"parsed: {parse_book(data, sys.argv[1]).segment_count} paragraphs"
+    except BookFormatError as error:
+        outcome = "refused: " + str(error)[:90]
+print(json.dumps({"seconds": time.perf_counter() - started, "peak_mb": peak(),
+                  "baseline_mb": baseline, "outcome": outcome}))
+"""
+
+
+def _words(seed: int) -> list[str]:
+    rnd = random.Random(seed)
+    return ["".join(rnd.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rnd.randint(2, 9))) for _ in range(5000)]
+
+
+def _paragraphs(size: int, seed: int) -> str:
+    rnd, words, out, total = random.Random(seed), _words(seed), [], 0
+    while total < size:
+        paragraph = "<p>" + " ".join(rnd.choice(words) for _ in range(60)) + "</p>\n"
+        out.append(paragraph)
+        total += len(paragraph)
+    return "".join(out)
+
+
+def fictionbook(megabytes: float) -> bytes:
+    sections = [f"<section><title><p>Chapter {n}</p></title>{_paragraphs(60_000, n)}</section>" for n in range(40)]
+    body, size = [], 0
+    while size < megabytes * 1e6:
+        body.append(sections[len(body) % 40])
+        size += len(body[-1])
+    return (
+        '<?xml version="1.0" encoding="utf-8"?><FictionBook xmlns="http://www.gribuser.ru/xml/fictionbook/2.0">'
+        "<description><title-info><book-title>Big</book-title></title-info></description><body>"
+        + "".join(body)
+        + "</body></FictionBook>"
+    ).encode()
+
+
+def epub(chapters: list[str], pictures: int = 0, picture_bytes: int = 0) -> bytes:
+    buffer = io.BytesIO()
+    items, refs = [], []
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(zipfile.ZipInfo("mimetype"), "application/epub+zip")
+        archive.writestr(
+            "META-INF/container.xml",
+            '<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">'
+            '<rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/>'
+            "</rootfiles></container>",
+        )
+        for number, text in enumerate(chapters):
+            picture = f'<img src="p{number}.jpg" alt="plate"/>' if number < pictures else ""
+            archive.writestr(
+                f"OEBPS/c{number}.xhtml",
+                '<?xml version="1.0" encoding="utf-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>c'
+                f"</title></head><body><h1>Chapter {number}</h1>{picture}{text}</body></html>",
+            )
+            items.append(f'<item id="c{number}" href="c{number}.xhtml" media-type="application/xhtml+xml"/>')
+            refs.append(f'<itemref idref="c{number}"/>')
+        for number in range(pictures):
+            archive.writestr(
+                f"OEBPS/p{number}.jpg", b"\xff\xd8\xff\xe0" + os.urandom(picture_bytes), zipfile.ZIP_STORED
+            )
+            items.append(f'<item id="p{number}" href="p{number}.jpg" media-type="image/jpeg"/>')
+        archive.writestr(
+            "OEBPS/content.opf",
+            '<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">'
+            '<metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">x</dc:identifier>'
+            f"<dc:title>Big</dc:title><dc:language>en</dc:language></metadata><manifest>{''.join(items)}</manifest>"
+            f"<spine>{''.join(refs)}</spine></package>",
+        )
+    return buffer.getvalue()
+
+
+def books(scale: float) -> dict[str, tuple[str, bytes]]:
+    chapter = _paragraphs(1_500_000, 7)  # 1.5 MB of XHTML a chapter
+    return {
+        "fb2, 60 MB": (".fb2", fictionbook(60 * scale)),
+        "epub, 60 MB of XHTML": (".epub", epub([chapter] * max(1, round(40 * scale)))),
+        "epub, 55 photographs": (".epub", epub(["<p>A plate.</p>"] * 55, 55, int(4_000_000 * scale))),
+        "epub, 190 MB of XHTML (past the limit)": (".epub", epub([chapter] * max(1, round(127 * scale)))),
+    }
+
+
+def measure(path: Path, mode: str) -> dict:
+    done = subprocess.run([sys.executable, "-c", MEASURE, str(path), mode], cwd=ROOT, capture_output=True,
+                          text=True, check=True)  # fmt: skip
+    result: dict = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scale", type=float, default=1.0, help="size of the generated books (1.0: as described)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        for name, (suffix, data) in books(args.scale).items():
+            path = Path(folder) / f"book{suffix}"
+            path.write_bytes(data)
+            bare, parsed = measure(path, "read"), measure(path, "parse")
+            rows.append({
+                "book": name, "file_mb": round(len(data) / 1e6, 1), "seconds": round(parsed["seconds"], 2),
+                "peak_mb": round(parsed["peak_mb"]), "baseline_peak_mb": round(bare["peak_mb"]),
+                "over_baseline_mb": round(parsed["peak_mb"] - bare["peak_mb"]), "outcome": parsed["outcome"],
+                "within_bound": parsed["peak_mb"] < BOUND_MB,
+            })  # fmt: skip
+    if args.json:
+        print(json.dumps({"bound_mb": BOUND_MB, "books": rows}, indent=2))
+    else:
+        print(f"{'book':42} {'file MB':>8} {'seconds':>8} {'peak MB':>8} {'reading only':>13}  outcome")
+        for row in rows:
+            print(f"{row['book']:42} {row['file_mb']:>8} {row['seconds']:>8} {row['peak_mb']:>8} "
+                  f"{row['baseline_peak_mb']:>13}  {row['outcome']}")  # fmt: skip
+        print(f"bound: peak under {BOUND_MB} MB for books inside the limits")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
