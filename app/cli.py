@@ -342,7 +342,8 @@ def cmd_sync(quire: Quire, args: argparse.Namespace) -> int:
             _print_json(status)
             return 0
         last = status["last"]
-        print(f"target: {status['target']}  device: {status['device']}  unsent change files: {status['unsent_files']}")
+        print(f"target: {status['target']}  device: {status['device']}  unsent edits: {status['unsent_edits']}"
+              f"  unsent change files: {status['unsent_files']}")  # fmt: skip
         print(
             f"last sync: {last['finished_at']}, sent {last['sent']}, received {last['received']}"
             if last

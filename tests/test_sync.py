@@ -47,7 +47,9 @@ def test_two_devices_share_notes_places_tags_and_the_book_itself(tmp_path: Path)
     phone.tag(1, "童话 / fairy tales")
     phone.edit_book(1, title="Alice in Wonderland")
     phone.save_position(1, "5.4", read_seconds=600)
+    assert phone.sync_status()["unsent_edits"] >= 5  # recorded as they were made, waiting for the next sync
     sent = phone.sync()
+    assert phone.sync_status()["unsent_edits"] == 0
     assert sent["sent"] > 5 and sent["books_sent"] == ["Alice in Wonderland"]
     got = desk.sync()
     assert got["books_received"] == ["Alice in Wonderland"] and got["received"] > 5

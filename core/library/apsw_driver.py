@@ -2,7 +2,7 @@
 
 apsw bundles its own SQLite (FTS5 included) and Flet's mobile index builds it for Android and iOS. Its API
 is not DB-API, so this adapter gives it what Quire calls: ``connect``, ``execute`` / ``executemany``
-returning a cursor with ``fetchone``, ``fetchall``, iteration and ``lastrowid``, rows readable by name and
+returning a cursor with ``fetchone``, ``fetchall``, iteration, ``lastrowid`` and ``rowcount``, rows readable by name and
 by position, ``close``, and ``DatabaseError`` as the base of its errors. Autocommit, as the library opens
 ``sqlite3`` (``isolation_level=None``): transactions are the library's own BEGIN/COMMIT.
 """
@@ -51,11 +51,12 @@ def _make_row(cursor: apsw.Cursor, values: tuple[Any, ...]) -> Row:
 
 
 class Cursor:
-    """The results of one statement, and the rowid it inserted."""
+    """The results of one statement, the rowid it inserted and the rows it changed (for a write)."""
 
-    def __init__(self, cursor: apsw.Cursor, lastrowid: int | None) -> None:
+    def __init__(self, cursor: apsw.Cursor, lastrowid: int | None, rowcount: int = -1) -> None:
         self._cursor = cursor
         self.lastrowid = lastrowid
+        self.rowcount = rowcount
 
     def __iter__(self) -> Iterator[Row]:
         return iter(self._cursor)
@@ -80,7 +81,7 @@ class Connection:
     def execute(self, sql: str, parameters: Iterable[Any] | dict[str, Any] = ()) -> Cursor:
         cursor = self._conn.cursor()
         cursor.execute(sql, parameters if isinstance(parameters, dict) else tuple(parameters))
-        return Cursor(cursor, self._conn.last_insert_rowid())
+        return Cursor(cursor, self._conn.last_insert_rowid(), self._conn.changes())
 
     def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> Cursor:
         cursor = self._conn.cursor()

@@ -158,7 +158,8 @@ class Syncer:
         """The last sync's report, what waits to be sent, this device's name and what it sends."""
         last = self._meta("last_report")
         waiting = self.library.conn.execute("SELECT COUNT(*) FROM sync_outbox").fetchone()[0]
-        return {"device": self.device, "target": self.target.name, "unsent_files": waiting,
+        edits = self.library.conn.execute("SELECT COUNT(*) FROM sync_pending").fetchone()[0]
+        return {"device": self.device, "target": self.target.name, "unsent_files": waiting, "unsent_edits": edits,
                 "book_files": self.book_files, "max_book_mb": self.max_book_bytes // (1024 * 1024),
                 "last": json.loads(last) if last else None}  # fmt: skip
 
