@@ -177,19 +177,22 @@ def _paragraph(element: etree._Element) -> Segment | None:
     """A paragraph's text, whitespace collapsed, with its emphasis as spans; an image inside becomes an image."""
     pieces: list[str] = []
     spans: list[Span] = []
+    length = 0  # of the pieces so far (joining them at every child was quadratic in a paragraph's markup)
 
     def walk(node: etree._Element, style: str | None) -> None:
+        nonlocal length
         if node.text:
             pieces.append(node.text)
+            length += len(node.text)
         for child in node:
             name = local_name(child)
-            start = len("".join(pieces))
+            start = length
             walk(child, INLINE_STYLES.get(name))
-            end = len("".join(pieces))
-            if name in INLINE_STYLES and end > start:
-                spans.append(Span(start, end, INLINE_STYLES[name]))
+            if name in INLINE_STYLES and length > start:
+                spans.append(Span(start, length, INLINE_STYLES[name]))
             if child.tail:
                 pieces.append(child.tail)
+                length += len(child.tail)
 
     images = [child for child in element if local_name(child) == "image"]
     if images and not "".join(element.itertext()).strip():
@@ -197,6 +200,9 @@ def _paragraph(element: etree._Element) -> Segment | None:
         return Segment(SegmentKind.IMAGE, images[0].get("alt", ""), src=href) if href else None
     walk(element, None)
     raw = "".join(pieces)
+    if not spans:  # the offsets are needed only to move spans: collapse the whitespace in C
+        text = " ".join(raw.split())
+        return Segment(SegmentKind.PARAGRAPH, text) if text else None
     text, shift = _collapse(raw)
     if not text:
         return None
