@@ -367,7 +367,6 @@ def test_tour_of_every_screen_at_both_sizes_for_the_artifacts(browser, tmp_path:
             settings.write_text(json.dumps({"layout": "scroll"}), encoding="utf-8")
             page = browser.new_page(viewport=viewport, is_mobile=phone, has_touch=phone)
             screen = Screen(page, f"tour-{size}").open(url)
-            screen.click_label("Open Alice")
-            screen.wait_text("% read")
+            screen.click_label_until("Open Alice", "% read")
             _not_blank(screen.shot("8-reader-scroll"))
             page.close()
