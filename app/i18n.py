@@ -40,6 +40,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Marked as read up to here ({p}%): the chat will not look further.",
         "zh": "已标记只读到这里（{p}%）：聊天不会看更后面的内容。",
     },
+    "reader.read_to_here": {"en": "I've read up to here", "zh": "我已读到这里"},
+    "reader.read_to_here.done": {
+        "en": "Marked as read up to here ({p}%): the chat may now use what comes before.",
+        "zh": "已标记读到这里（{p}%）：聊天现在可以参考此前的内容。",
+    },
     "settings.title": {"en": "Settings", "zh": "设置"},
     "settings.unreadable": {
         "en": "Your settings file could not be read, so the defaults are in use. Local only is {state}. "

@@ -12,7 +12,7 @@ import imagesize
 from app.pagination import PageBox, Slice, layout
 from core.books.locator import Locator, parse_locator
 from core.errors import LocatorError
-from core.library import Bookmark, Highlight, SearchHit, SegmentRecord, TocRow, slices
+from core.library import Bookmark, Highlight, ReadingTracker, SearchHit, SegmentRecord, TocRow, slices
 from core.services import Quire
 
 WINDOW = 80  # segments rendered at once: long chapters never build thousands of controls
@@ -85,12 +85,17 @@ class ReaderViewModel:
         self._laid: tuple[tuple[tuple[int, int], PageBox], tuple[list[Slice], tuple[int, int] | None]] | None = None
         self._last_activity = clock()
         self._last_saved = float("-inf")
+        self.tracker = ReadingTracker(0, -1, clock)  # replaced by open(), from the saved places
+        self._return_on_track = True  # whether the place "Back to where you were" leads to was reached by reading
+        self._consulted: tuple[int, int] | None = None  # scroll mode: the place the tracker last judged
 
     # -- opening and moving -------------------------------------------------------------------
     def open(self) -> SegmentRecord:
         """Show the saved position (exactly), or the start of the book."""
         position = self.quire.position(self.book.id)
-        return self.go_to(position.locator if position else Locator(0, 0), save=False)
+        shown = self.go_to(position.locator if position else Locator(0, 0), save=False)
+        self.tracker = ReadingTracker(shown.ordinal, position.furthest_ordinal if position else -1, self.clock)
+        return shown
 
     def go_to(self, locator: Locator | str, *, save: bool = True, jump: bool = True) -> SegmentRecord:
         """Go to a locator: a jump (the contents, a bookmark, a search hit, a citation) unless ``jump`` is False.
@@ -103,6 +108,8 @@ class ReaderViewModel:
         target = self.quire.show(self.book.id, place)[0]
         if jump and save and self.return_to is None and self.current is not None and self.current != target:
             self.return_to = self.current.locator  # kept through further jumps: back leads to where they were
+            self._return_on_track = self.tracker.on_track
+        before = self.page_start if self.current is not None else None
         # The window starts at the target, so it is at the top of the screen; earlier text is one tap away.
         self.visible = self.quire.segments(self.book.id, target.ordinal, WINDOW)
         self.current = target
@@ -110,15 +117,41 @@ class ReaderViewModel:
         # its paragraph from the start.
         self.offset = min(place.offset or 0, len(target.text)) if (not jump or not save) else 0
         if save:
-            self.save_position(reading=not jump)
+            self.save_position(reading=self._reading(before, jump))
+        self._consulted = self.page_start  # scroll mode judges later scrolling from here
         return target
+
+    def _reading(self, before: tuple[int, int] | None, jump: bool) -> bool:
+        """Whether the move just made is reading (``core.library.reading``): only then may the furthest place rise."""
+        if before is None or self.current is None:
+            return False
+        if jump:
+            self.tracker.jumped(self.current.ordinal)
+            return False
+        after = self.page_start
+        if after <= before:
+            self.tracker.moved_back(self.current.ordinal)
+            return False
+        return self.tracker.moved_on(self.current.ordinal, self._chars_between(before, after))
+
+    def _chars_between(self, start: tuple[int, int], end: tuple[int, int]) -> int:
+        """How many characters of text lie from ``start`` to ``end`` ((ordinal, offset) each): what was passed."""
+        (first, skip), (last, into) = start, end
+        if last - first > 2_000:  # far beyond any page: more than anyone reads at once
+            return 10**9
+        passed = self.quire.segments(self.book.id, first, last - first) if last > first else []
+        return max(0, sum(len(segment.text) for segment in passed) - skip + into)
 
     def go_back(self) -> SegmentRecord | None:
         """Back to where the reader was before the last jump (None: there was no jump)."""
         place, self.return_to = self.return_to, None
         if place is None:
             return None
-        return self.go_to(place, jump=False)  # returning is reading on from there
+        record = self.go_to(place, save=False, jump=False)
+        self.tracker.jumped(record.ordinal)
+        self.tracker.on_track = self.tracker.on_track or self._return_on_track  # reading on from where they were
+        self.save_position(reading=False)
+        return record
 
     def go_to_place(self, text: str) -> SegmentRecord:
         """Jump to what the reader typed: a percentage ("40%") or a locator ("12.3"); LocatorError if neither."""
@@ -143,7 +176,20 @@ class ReaderViewModel:
         self.current = self.visible[max(0, index)]
         self.offset = 0
         if self.clock() - self._last_saved >= 1.0:
-            self.save_position()
+            self._scrolled_to()
+
+    def _scrolled_to(self) -> None:
+        """Save the place scrolled to; scrolling forward at a reading pace from a place read is reading."""
+        assert self.current is not None
+        here = (self.current.ordinal, 0)
+        before, self._consulted = self._consulted, here
+        if before is None or here == before:
+            self.save_position(reading=False)
+        elif here < before:
+            self.tracker.moved_back(here[0])
+            self.save_position(reading=False)
+        else:
+            self.save_position(reading=self.tracker.moved_on(here[0], self._chars_between(before, here)))
 
     # -- pages laid out by measured text --------------------------------------------------------
     def set_box(self, box: PageBox | None) -> None:
@@ -227,7 +273,7 @@ class ReaderViewModel:
         self.visible = self.quire.segments(self.book.id, start, WINDOW)
         self.current = edge
         self.offset = 0
-        self.save_position()
+        self._scrolled_to()
 
     @property
     def at_start(self) -> bool:
@@ -336,10 +382,11 @@ class ReaderViewModel:
         return self._sizes[segment.src]
 
     # -- where the reader is ------------------------------------------------------------------
-    def save_position(self, reading: bool = True) -> None:
+    def save_position(self, reading: bool = False) -> None:
         """Remember the place and add the reading time since the last activity (pauses capped).
 
-        ``reading``: got here by reading on (the furthest place may rise); False after a jump.
+        ``reading``: the move here was reading (``core.library.reading``), so the furthest place may rise. Closing
+        the book, the app pausing and every jump save the place only.
         """
         now = self.clock()
         spent = min(now - self._last_activity, IDLE_CAP_SECONDS)
@@ -365,6 +412,13 @@ class ReaderViewModel:
     def mark_read_up_to_here(self) -> None:
         """ "I haven't read past here": the furthest place moves back to the current one."""
         self.quire.set_furthest(self.book.id, None)
+        self.tracker.set_furthest(self.current.ordinal if self.current else 0)
+
+    def mark_read_to_here(self) -> None:
+        """ "I've read up to here": the furthest place moves on to the current one (after a jump, say)."""
+        assert self.current is not None
+        self.quire.set_furthest(self.book.id, self.current.locator)
+        self.tracker.set_furthest(self.current.ordinal)
 
     @property
     def reading_minutes(self) -> int:

@@ -48,6 +48,7 @@ class ReaderActions:
     go_back: Callable[[], None] = lambda: None  # back to where the reader was before the last jump
     more_hits: Callable[[], None] = lambda: None  # draw the next page of search hits
     read_up_to_here: Callable[[], None] = lambda: None  # the furthest place read moves back to the current one
+    read_to_here: Callable[[], None] = lambda: None  # the furthest place read moves on to the current one
     copy: Callable[[str], None] = lambda text: None  # to the clipboard (the selection, a highlight's text)
     share: Callable[[str], None] | None = None  # the phone's share sheet (None where there is none)
     recolour_tapped: Callable[[str], None] = lambda color: None  # the tapped highlight's new colour
@@ -364,15 +365,20 @@ def toc_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> 
     )
     at, read = model.shown.percents
     behind = at + 0.5 < read  # the reader went back: they may not have read past here
-    unread = (
-        [
+    ahead = at > read + 0.5  # the reader jumped ahead: reading there does not count until they say so, or read on
+    unread = []
+    if behind:
+        unread = [
             ft.TextButton(
                 t("reader.read_up_to_here"), icon=ft.Icons.BOOKMARK_REMOVE, on_click=lambda e: actions.read_up_to_here()
             )
         ]
-        if behind
-        else []
-    )
+    elif ahead:
+        unread = [
+            ft.TextButton(
+                t("reader.read_to_here"), icon=ft.Icons.BOOKMARK_ADDED, on_click=lambda e: actions.read_to_here()
+            )
+        ]
     listing = StartAtList(
         rows or [ft.Text(t("reader.toc.empty"))],
         expand=True,

@@ -123,6 +123,7 @@ class ReaderController:
                 typing=self.set_typing,
                 go_back=self.go_back,
                 read_up_to_here=self.read_up_to_here,
+                read_to_here=self.read_to_here,
                 more_hits=self.more_hits,
                 copy=self.copy,
                 share=self.share if self.app.on_phone else None,
@@ -205,6 +206,13 @@ class ReaderController:
             self.model.mark_read_up_to_here()
             self._redraw()
             self.app.notify(self.app.t("reader.read_up_to_here.done", p=f"{self.model.percent:.0f}"))
+
+    def read_to_here(self) -> None:
+        """ "I've read up to here": the furthest place read moves on to the current one (after a jump ahead)."""
+        if self.model is not None:
+            self.model.mark_read_to_here()
+            self._redraw()
+            self.app.notify(self.app.t("reader.read_to_here.done", p=f"{self.model.percent:.0f}"))
 
     def load_more(self, forward: bool) -> None:
         self._change(lambda model: model.load_more(forward))

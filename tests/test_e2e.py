@@ -370,3 +370,36 @@ def test_tour_of_every_screen_at_both_sizes_for_the_artifacts(browser, tmp_path:
             screen.click_label_until("Open Alice", "% read")
             _not_blank(screen.shot("8-reader-scroll"))
             page.close()
+
+
+def test_a_jump_then_the_library_leaves_the_furthest_place_where_reading_left_it(browser, tmp_path: Path) -> None:
+    """The repro from the trust issue, in the browser at both sizes: open a book read to 3.2, jump ahead with the
+    contents, go to the library. The furthest place (the spoiler bound, "% read") once became the jumped-to place."""
+    library = tmp_path / "lib"
+    quire = Quire(library)
+    quire.import_paths([book_path("en/epubjs-alice.epub")])
+    quire.save_position(1, "3.2")  # read up to here
+    read = quire.position(1)
+    quire.close()
+    with app_server(library) as url:
+        for size, viewport in TOUR_SIZES.items():
+            phone = size == "phone"
+            page = browser.new_page(viewport=viewport, is_mobile=phone, has_touch=phone)
+            screen = Screen(page, f"fence-{size}").open(url)
+            screen.click_label_until("Open Alice", "% read")
+            if phone:
+                screen.click_label("Contents")
+            screen.click_text("Pig And Pepper")  # a later chapter
+            _wait_place(screen, library, "Pig And Pepper")
+            if not phone:
+                screen.click_label("Close")
+            screen.click_label("Library")
+            screen.wait_text("1 book")
+            after = Quire(library)
+            try:
+                position = after.position(1)
+                assert position.furthest == read.furthest and position.furthest_percent == read.furthest_percent
+                assert position.ordinal > read.ordinal  # the current place is where the reader jumped to
+            finally:
+                after.close()
+            page.close()

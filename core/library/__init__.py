@@ -1,6 +1,7 @@
 """The library store: SQLite database of books, text, full-text index and reading state."""
 
 from core.library.annotations import HIGHLIGHT_COLORS, Annotations
+from core.library.reading import ReadingTracker
 from core.library.records import Bookmark, BookRecord, Highlight, Position, SearchHit, SegmentRecord, TocRow, slices
 from core.library.store import Library
 
@@ -12,6 +13,7 @@ __all__ = [
     "Highlight",
     "Library",
     "Position",
+    "ReadingTracker",
     "SearchHit",
     "SegmentRecord",
     "TocRow",
