@@ -40,6 +40,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Marked as read up to here ({p}%): the chat will not look further.",
         "zh": "已标记只读到这里（{p}%）：聊天不会看更后面的内容。",
     },
+    "reader.search.ahead": {"en": "Ahead of where you've read · {chapter}", "zh": "尚未读到 · {chapter}"},
     "reader.read_to_here": {"en": "I've read up to here", "zh": "我已读到这里"},
     "reader.read_to_here.done": {
         "en": "Marked as read up to here ({p}%): the chat may now use what comes before.",

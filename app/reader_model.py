@@ -66,6 +66,7 @@ class ReaderViewModel:
         self.search_query = ""
         self.search_hits: list[SearchHit] = []
         self.search_shown = 0  # how many of the hits the panel draws
+        self.search_read_to = -1  # the furthest place read when the search ran: hits past it are marked "ahead"
         self.selection: Selection | None = None
         self.tapped: Highlight | None = None  # the highlight the reader tapped: its menu is shown
         self.return_to: Locator | None = None  # where the reader was before the last jump
@@ -535,7 +536,13 @@ class ReaderViewModel:
         found = self.quire.find(self.book.id, self.search_query, None, in_book_order=True) if self.search_query else []
         self.search_hits = found  # every matching paragraph, in reading order: the first mention comes first
         self.search_shown = min(len(found), SEARCH_PAGE)
+        position = self.quire.position(self.book.id)
+        self.search_read_to = position.furthest_ordinal if position else -1
         return self.search_hits
+
+    def hit_is_ahead(self, hit: SearchHit) -> bool:
+        """Whether a search hit lies past the furthest place read (the reader's own search may show it, marked)."""
+        return hit.ordinal > self.search_read_to
 
     @property
     def search_matches(self) -> int:

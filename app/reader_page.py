@@ -403,7 +403,14 @@ def search_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) 
     else:
         results = [
             ft.ListTile(
-                title=ft.Text(hit.section_title, size=12, color=ft.Colors.ON_SURFACE_VARIANT, max_lines=1),
+                title=ft.Text(
+                    t("reader.search.ahead", chapter=hit.section_title)
+                    if model.hit_is_ahead(hit)
+                    else hit.section_title,
+                    size=12,
+                    color=ft.Colors.TERTIARY if model.hit_is_ahead(hit) else ft.Colors.ON_SURFACE_VARIANT,
+                    max_lines=1,
+                ),
                 subtitle=ft.Text(hit.snippet.replace("**", ""), max_lines=3),
                 dense=True,
                 on_click=lambda e, i=index: actions.open_hit(i),

@@ -180,6 +180,12 @@ def test_reader_contents_keys_search_highlight_notes_bookmark_and_reopen(quire: 
         found = len(app.reader.search_hits)
         shown = f"{app.reader.search_matches} matches in {found} paragraphs"
         assert found > 5 and app.reader.search_matches >= found and shown in screen(app)
+        read_to = quire.position(1).furthest_ordinal  # the reader's own search shows the whole book, marked
+        ahead = [h for h in app.reader.search_hits if h.ordinal > read_to]
+        labels = [t for t in screen(app) if t.startswith("Ahead of where you've read · ")]
+        assert ahead and len(labels) == len(
+            [h for h in ahead if h in app.reader.search_hits[: app.reader.search_shown]]
+        )
         await _key(session, " ")  # typing in the search field must not turn pages
         hits = [c for c in _all(app) if isinstance(c, ft.ListTile) and c.on_click and c.subtitle]
         await fire(session, hits[0])
