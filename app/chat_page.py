@@ -83,12 +83,15 @@ def _part(part: Part, t: Translator) -> ft.Control:
     if part.kind == "tool_call":
         return _tool_card(part, t)
     if part.kind == "error":
+        notice = part.data.get("type") == "NotAnswered"  # an honest answer, not a failure: said plainly
+        color = ft.Colors.ON_SURFACE_VARIANT if notice else ft.Colors.ERROR
         return ft.Row(
             [
-                ft.Icon(ft.Icons.ERROR_OUTLINE, color=ft.Colors.ERROR),
+                ft.Icon(ft.Icons.INFO_OUTLINE if notice else ft.Icons.ERROR_OUTLINE, color=color),
                 ft.Text(
                     t.error_named(part.data.get("type", ""), part.text, sentence_in_english=False),
-                    color=ft.Colors.ERROR,
+                    color=color,
+                    italic=notice,
                     expand=True,
                 ),
             ]

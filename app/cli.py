@@ -294,7 +294,8 @@ def cmd_ask(quire: Quire, args: argparse.Namespace) -> int:
     for event in quire.ask(
         book_id, args.question, thread_id=args.thread, provider=provider, spoilers=args.spoilers, secrets=secrets
     ):
-        failed |= isinstance(event, ErrorEvent)
+        notice = isinstance(event, ErrorEvent) and event.error_type == "NotAnswered"  # an answer, said honestly
+        failed |= isinstance(event, ErrorEvent) and not notice
         if args.json:
             print(json.dumps(event.to_dict(), ensure_ascii=False), flush=True)
         elif isinstance(event, TextDelta):
@@ -305,6 +306,8 @@ def cmd_ask(quire: Quire, args: argparse.Namespace) -> int:
             cited = event.citation
             page = f" (p. {cited.page})" if cited.page else ""
             print(f"\n  [{cited.passage}] {cited.start}{page}: {cited.quote[:100]}", flush=True)
+        elif notice:
+            print(event.message, flush=True)
         elif isinstance(event, ErrorEvent):
             print(f"\nquire: error: {event.message}", file=sys.stderr, flush=True)
         elif isinstance(event, Done):

@@ -388,6 +388,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The question took too many steps and was stopped. Try a narrower question.",
         "zh": "这个问题需要的步骤太多，已停止。请换一个更具体的问题。",
     },
+    "error.NotAnswered": {
+        "en": "What you have read so far does not seem to answer this. The closest passages:",
+        "zh": "你目前读过的部分似乎没有回答这个问题。最接近的段落：",
+    },
     "error.NotStarted": {
         "en": "You have not started this book and spoiler protection is on, so nothing may be shown yet. "
         "Read a little, or turn spoiler protection off.",

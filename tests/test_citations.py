@@ -85,7 +85,7 @@ def test_cli_ask_without_a_provider_answers_with_cited_passages(
     capsys.readouterr()
     assert main(["ask", "1", "孔乙己欠了多少钱", "--spoilers", "--json", *lib]) == 0
     events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert events[0]["type"] == "thread" and events[-1] == {"type": "done", "reason": "finished"}
+    assert events[0]["type"] == "thread" and events[-1] == {"type": "done", "reason": "finished", "answered": True}
     text = next(e["text"] for e in events if e["type"] == "text")
     assert "孔乙己" in text and "No AI provider" not in text  # quotes only: the client says which mode it is
     citations = [e for e in events if e["type"] == "citation"]
@@ -106,3 +106,35 @@ def test_the_offline_answer_quotes_the_sentence_that_answers(tmp_path: Path) -> 
     nothing = answer_offline(quire, 1, "zeppelin carburettor")
     assert nothing.notice == "NothingFound" and not nothing.citations
     quire.close()
+
+
+def test_an_offline_answer_says_when_what_was_read_does_not_answer(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Once, at the start of a book, a question about a later chapter got unrelated lines passed off as the answer."""
+    import json
+
+    lib = ["--library", str(tmp_path / "lib")]
+    main(["import", str(book_path("en/idpf-moby-dick.epub")), *lib])
+    quire = Quire(tmp_path / "lib")
+    quire.save_position(1, quire.toc(1)[8].locator)  # early on: Ahab has not come on deck
+    quire.close()
+    capsys.readouterr()
+    assert main(["ask", "1", "Why does Ahab hate the white whale so much?", "--json", *lib]) == 0
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert events[-1] == {"type": "done", "reason": "finished", "answered": False}
+    notice = next(e for e in events if e["type"] == "error")
+    assert notice["error_type"] == "NotAnswered" and notice["message"].startswith("What you have read so far")
+    assert any(e["type"] == "citation" for e in events)  # the closest passages, still cited
+    assert main(["ask", "1", "Why does Ahab hate the white whale so much?", "--spoilers", "--json", *lib]) == 0
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert events[-1]["answered"] is True and not any(e["type"] == "error" for e in events)
+
+
+def test_the_pink_eyed_rabbit_is_an_answer_and_a_later_chapter_is_not(tmp_path: Path) -> None:
+    quire = Quire(tmp_path)
+    quire.import_paths([book_path("en/epubjs-alice.epub")])
+    quire.save_position(1, "3.5")
+    assert answer_offline(quire, 1, "What did Alice see running close by her, with pink eyes?").answered
+    later = answer_offline(quire, 1, "Who was sitting on top of the mushroom, smoking a long hookah?")
+    assert not later.answered and later.notice in ("NotAnswered", "NothingFound")

@@ -10,7 +10,7 @@ from langchain_core.language_models import BaseChatModel
 
 from core.agent.events import AgentEvent, CitationEvent, Done, ErrorEvent, TextDelta, ThreadEvent
 from core.agent.message import Message, MessageFold, Part
-from core.agent.offline import answer_offline
+from core.agent.offline import NOT_ANSWERED, answer_offline
 from core.agent.provider_config import ProviderConfig
 from core.agent.providers import make_chat_model
 from core.agent.runner import ReadingAgent
@@ -98,10 +98,13 @@ def _offline_events(quire: Quire, book_id: int | None, question: str, spoilers: 
         yield Done()
         return
     answer = answer_offline(quire, book_id, question, spoilers=spoilers)
-    if answer.notice:  # a sentence the client words in the reader's language, by its name
+    if answer.notice == "NotAnswered":  # said first, in the reader's language by its name; then the closest quotes
+        yield ErrorEvent(NOT_ANSWERED, "NotAnswered")
+        yield TextDelta(answer.text)
+    elif answer.notice:  # a sentence the client words in the reader's language, by its name
         yield ErrorEvent(answer.text, answer.notice)
     else:
         yield TextDelta(answer.text)
     for citation in answer.citations:
         yield CitationEvent(citation)
-    yield Done()
+    yield Done(answered=answer.answered)

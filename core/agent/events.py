@@ -95,4 +95,5 @@ class ErrorEvent(AgentEvent):
 @dataclass(frozen=True, slots=True)
 class Done(AgentEvent):
     reason: str = "finished"  # finished, stopped, limit, repeated, error
+    answered: bool | None = None  # offline answers: the quotes answer (True) or are only the closest passages
     kind = "done"

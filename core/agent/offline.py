@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.agent.citations import Citation
 from core.agent.safe_markdown import escape_markdown
+from core.books.textutil import CJK_RUN
 from core.errors import CitationError
 from core.rag.search import Passage
 from core.rag.sentences import quote_span, rank_sentences
@@ -19,6 +20,12 @@ NOT_STARTED = (
     "Open the book and read a little, or turn spoiler protection off."
 )
 NOTHING_FOUND = "Nothing in the part of the book you can see matches the question. Try the words the book would use."
+NOT_ANSWERED = "What you have read so far does not seem to answer this. The closest passages:"
+# The best sentence must hold at least this share of the question's (weighted) words to be given as the answer;
+# below it the quotes are shown as the closest passages. Each is the smallest share that holds back at least 80%
+# of the questions whose answer lies past the reading place: English chosen on FairytaleQA train, Chinese (whose
+# words count as character pairs, function words included, so shares run lower) on CMRC 2018 (bench.answers).
+MIN_ANSWER_OVERLAP = {"latin": 0.45, "cjk": 0.22}
 MAX_QUOTES = 3
 KEEP_BELOW_BEST = 0.6  # a second or third sentence is quoted when it scores at least this share of the best
 CANDIDATES = 5  # passages whose sentences are ranked
@@ -28,7 +35,8 @@ CANDIDATES = 5  # passages whose sentences are ranked
 class OfflineAnswer:
     """The answer without an AI provider: the best sentences of the best passages, each a verified citation.
 
-    ``notice`` (NotStarted or NothingFound) says why there is no quote; the text is then its sentence.
+    ``notice`` (NotStarted or NothingFound) says why there is no quote; the text is then its sentence. NotAnswered:
+    what was read does not seem to answer, and the quotes are the closest passages (``answered`` is False).
     """
 
     text: str
@@ -36,11 +44,15 @@ class OfflineAnswer:
     citations: list[Citation] = field(default_factory=list)
     mode: str = "quotes"
     notice: str = ""
+    confidence: float = 0.0  # the best sentence's share of the question's (weighted) words, 0..1
+    answered: bool = False  # the quotes answer the question (else they are only the closest passages)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "mode": self.mode,
             "notice": self.notice,
+            "answered": self.answered,
+            "confidence": round(self.confidence, 3),
             "text": self.text,
             "passages": [p.to_dict() for p in self.passages],
             "citations": [c.to_dict() for c in self.citations],
@@ -65,6 +77,7 @@ def answer_offline(
     quotes: list[tuple[Passage, Citation]] = []
     ranked = rank_sentences(question, [p.text for p in passages])
     best = ranked[0].score if ranked else 0.0
+    confidence = max((s.overlap for s in ranked), default=0.0)
     for sentence in ranked:
         if len(quotes) == MAX_QUOTES or sentence.overlap == 0 or sentence.score < best * KEEP_BELOW_BEST:
             break
@@ -79,8 +92,12 @@ def answer_offline(
             continue  # never show a citation that could not be verified (a sentence across two paragraphs)
         quotes.append((passage, citation))
     if not quotes:
-        return OfflineAnswer(NOTHING_FOUND, passages, notice="NothingFound")
-    return OfflineAnswer(_markdown(quotes), [p for p, _ in quotes], [c for _, c in quotes])
+        return OfflineAnswer(NOTHING_FOUND, passages, notice="NothingFound", confidence=confidence)
+    answered = confidence >= MIN_ANSWER_OVERLAP["cjk" if CJK_RUN.search(question) else "latin"]
+    return OfflineAnswer(
+        _markdown(quotes), [p for p, _ in quotes], [c for _, c in quotes], notice="" if answered else "NotAnswered",
+        confidence=confidence, answered=answered,
+    )  # fmt: skip
 
 
 def _markdown(quotes: list[tuple[Passage, Citation]]) -> str:
