@@ -759,6 +759,7 @@ def test_the_place_is_saved_when_the_app_goes_to_the_background(two_books: Quire
             lifecycle("app_lifecycle_state_change", app.page, ft.AppLifecycleState.PAUSE)
         )
         assert place() == "12.4"  # the phone may kill a paused app: the place is kept
+        assert two_books.position(1).furthest is None  # a place reached without reading: pausing reads nothing
 
     run(scenario())
 
