@@ -124,15 +124,20 @@ def run(dataset: str, data: Path, split: str, mode: str, limit_docs: int | None,
         "first_holds_when_answered": round(counts["answered_first"] / max(1, counts["answered"]), 3),
         "not_yet_answerable": counts["not_yet"],
         "abstained_when_not_yet_answerable": round(counts["abstained"] / max(1, counts["not_yet"]), 3),
-        "weights": {"passage_prior": WEIGHTS.passage_prior, "min_words": WEIGHTS.min_words},
+        "weights": {
+            "passage_prior": WEIGHTS.passage_prior,
+            "min_words": WEIGHTS.min_words,
+        },
         "seconds": round(time.perf_counter() - started, 1),
     }
     if tune:
         grid = []
-        for prior, words in itertools.product((0.0, 0.05, 0.1, 0.15, 0.25, 0.4), (1, 4, 8)):
-            weights = Weights(passage_prior=prior, min_words=words)
+        for prior, words, typed in itertools.product((0.0, 0.1, 0.15, 0.25), (1, 4, 8), (0.0, 0.05, 0.1, 0.2, 0.3)):
+            weights = Weights(passage_prior=prior, min_words=words, answer_type=typed)
             hit = sum(holds(first_sentence(item.question, texts, weights), item.answers) for item, texts in cached)
-            grid.append({"passage_prior": prior, "min_words": words, "first": round(hit / total, 3)})
+            grid.append(
+                {"passage_prior": prior, "min_words": words, "answer_type": typed, "first": round(hit / total, 3)}
+            )
         report["grid"] = sorted(grid, key=lambda g: -g["first"])
         report["thresholds"] = [
             {"min_overlap": t, "answered": round(sum(c >= t for c, _ in shares) / total, 3),

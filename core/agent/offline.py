@@ -25,7 +25,7 @@ NOT_ANSWERED = "What you have read so far does not seem to answer this. The clos
 # below it the quotes are shown as the closest passages. Each is the smallest share that holds back at least 80%
 # of the questions whose answer lies past the reading place: English chosen on FairytaleQA train, Chinese (whose
 # words count as character pairs, function words included, so shares run lower) on CMRC 2018 (bench.answers).
-MIN_ANSWER_OVERLAP = {"latin": 0.45, "cjk": 0.22}
+MIN_ANSWER_OVERLAP = {"latin": 0.45, "cjk": 0.25}
 MAX_QUOTES = 3
 KEEP_BELOW_BEST = 0.6  # a second or third sentence is quoted when it scores at least this share of the best
 CANDIDATES = 5  # passages whose sentences are ranked

@@ -71,6 +71,16 @@ def _stem(word: str) -> str:
     return word
 
 
+# Words that only say what kind of answer is wanted: they are not looked for in the sentences.
+_QUESTION_WORDS = frozenset(("much", "many", "long", "old", "far", "often", "kind", "happen", "happened"))
+_ZH_QUESTION_PAIRS = frozenset(("什么", "多少", "怎么", "怎样", "哪里", "哪儿", "哪个", "为什", "如何", "是谁", "多久"))
+
+
+def asked_terms(question: str) -> set[str]:
+    """The words of a question that a sentence answering it would hold (not "how much", 多少 and the like)."""
+    return {t for t in terms(question) if t not in _QUESTION_WORDS and t not in _ZH_QUESTION_PAIRS}
+
+
 def term_list(text: str) -> list[str]:
     """The words a question and a sentence are compared by, in order with repeats: stemmed English words without
     function words, CJK bigrams (a lone CJK character stands for itself)."""
@@ -83,7 +93,7 @@ def term_list(text: str) -> list[str]:
         found += [chars[i : i + 2] for i in range(len(chars) - 1)] or [chars]
         position = run.end()
     found += [_stem(w) for w in _WORD.findall(folded[position:]) if w not in STOPWORDS]
-    return found
+    return [t for t in found if len(t) > 1 or not t.isascii()]  # no "s" of a possessive, no "t" of a "don't"
 
 
 def terms(text: str) -> set[str]:
@@ -137,7 +147,7 @@ def quote_span(passage: str, sentence: Sentence, question: str) -> tuple[int, in
 
 def rank_sentences(question: str, passages: list[str], weights: Weights = WEIGHTS) -> list[Sentence]:
     """Every sentence of the passages (in rank order), best answer first."""
-    asked = terms(question)
+    asked = asked_terms(question) or terms(question)
     candidates = [
         (index, a, b, text[a:b], terms(text[a:b]))
         for index, text in enumerate(passages)
