@@ -728,7 +728,9 @@ def test_every_note_made_anywhere_is_everywhere_unless_a_reader_deleted_it(tmp_p
     root = tmp_path_factory.mktemp("property")
     template = tmp_path_factory.getbasetemp() / "property-template"
     if not template.exists():
-        Quire(template).import_paths([ALICE])
+        made = Quire(template)
+        made.import_paths([ALICE])
+        made.close()  # all of it in the database file before it is copied
     shared = root / "shared"
     shared.mkdir()
     devices = []
