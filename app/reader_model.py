@@ -133,7 +133,14 @@ class ReaderViewModel:
         if after <= before:
             self.tracker.moved_back(self.current.ordinal)
             return False
-        return self.tracker.moved_on(self.current.ordinal, self._chars_between(before, after))
+        reading = self.tracker.moved_on(self.current.ordinal, self._chars_between(before, after))
+        self._settle()
+        return reading
+
+    def _settle(self) -> None:
+        """Once the reader reads on from where a jump led, "Back to where you were" goes."""
+        if self.return_to is not None and self.tracker.settled:
+            self.return_to = None
 
     def _chars_between(self, start: tuple[int, int], end: tuple[int, int]) -> int:
         """How many characters of text lie from ``start`` to ``end`` ((ordinal, offset) each): what was passed."""
@@ -191,6 +198,7 @@ class ReaderViewModel:
             self.save_position(reading=False)
         else:
             self.save_position(reading=self.tracker.moved_on(here[0], self._chars_between(before, here)))
+            self._settle()
 
     # -- pages laid out by measured text --------------------------------------------------------
     def set_box(self, box: PageBox | None) -> None:

@@ -93,7 +93,12 @@ def test_jumps_keep_what_was_read_and_offer_the_way_back(moby: Quire) -> None:
         clock.now += 120  # each page shown long enough to be read
         reader.next_page()  # reading on after a jump: the furthest place follows from the second page
     read_place, read = reader.current.locator, reader.percent
-    assert read > 0 and reader.return_to == Locator(0, 0)  # the first jump was from the opening page
+    assert read > 0 and reader.return_to is None  # read on from the jump's place: the way back has gone
+    reader.go_to("1.0")
+    assert reader.return_to == read_place  # a new jump offers it again
+    clock.now += 120
+    reader.next_page()
+    assert reader.return_to == read_place  # one page is not yet reading on
     reader.go_back()
     reader.go_to(read_place, jump=False)  # reading again where they were
     early = moby.find(1, "Loomings")[0]

@@ -42,7 +42,9 @@ def test_a_jump_ahead_reads_nothing_until_the_reader_reads_on_there() -> None:
     clock.now += 30
     assert not tracker.moved_on(510, 1500)  # the first page read there does not move the fence
     clock.now += 30
+    assert not tracker.settled
     assert tracker.moved_on(520, 1500) and tracker.furthest == 520  # the second does: the reader reads on here
+    assert tracker.settled  # and "Back to where you were" can go
 
 
 def test_rereading_inside_what_was_read_is_reading_and_never_lowers_the_furthest_place() -> None:

@@ -37,12 +37,13 @@ class ReadingTracker:
         self.furthest = furthest
         self.on_track = current <= max(furthest, 0)
         self.resumed = 0  # off track: moves that passed the rule since
+        self.read_on = 0  # moves that passed the rule since the last jump (the way back is offered until a few)
         self.shown_at = clock()
 
     def jumped(self, target: int) -> None:
         """A jump: reading goes on from there only inside what was read, or after ``RESUME_PAGES`` read on."""
         self.on_track = target <= max(self.furthest, 0)
-        self.resumed = 0
+        self.resumed = self.read_on = 0
         self.shown_at = self.clock()
 
     def moved_back(self, target: int) -> None:
@@ -61,6 +62,7 @@ class ReadingTracker:
             if target > max(self.furthest, 0):
                 self.on_track, self.resumed = False, 0
             return False
+        self.read_on += 1
         if not self.on_track:
             self.resumed += 1
             if self.resumed < RESUME_PAGES:
@@ -68,6 +70,12 @@ class ReadingTracker:
             self.on_track = True
         self.furthest = max(self.furthest, target)
         return True
+
+    @property
+    def settled(self) -> bool:
+        """The reader has read on from the last jump's place (``RESUME_PAGES`` moves): "Back to where you were"
+        has done its job and can go."""
+        return self.read_on >= RESUME_PAGES
 
     def set_furthest(self, furthest: int) -> None:
         """The reader moved the furthest place on purpose (up or down): reading goes on from the current place."""
