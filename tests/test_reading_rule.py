@@ -5,18 +5,11 @@ from pathlib import Path
 
 import pytest
 from conftest import book_path
+from test_reader_model import Clock
 
 from app.reader_model import ReaderViewModel
 from core.library.reading import MAX_CHARS_PER_SECOND, MIN_DWELL_SECONDS, RESUME_PAGES, ReadingTracker
 from core.services import Quire
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def test_a_page_shown_long_enough_is_read_and_a_skimmed_one_is_not() -> None:

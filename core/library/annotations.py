@@ -161,11 +161,8 @@ class Annotations:
     def remove_bookmark(self, bookmark_id: int, *, journal: bool = True) -> None:
         """Delete a bookmark (a tombstone for sync, so other devices delete it too)."""
         with self.library.transaction() as conn:
-            row = conn.execute("SELECT * FROM bookmarks WHERE id = ?", (bookmark_id,)).fetchone()
-            if row is None:
-                return
-            conn.execute("DELETE FROM bookmarks WHERE id = ?", (bookmark_id,))
-            if journal:
+            row = _take(conn, "bookmarks", bookmark_id)
+            if row is not None and journal:
                 record = {"present": False, "locator": row["locator"], "label": row["label"]}
                 sync_journal.record(conn, f"bookmark/{_content_hash(conn, row['book_id'])}/{row['uid']}", record)
 
@@ -265,11 +262,8 @@ class Annotations:
     def remove_highlight(self, highlight_id: int, *, journal: bool = True) -> None:
         """Delete a highlight (a tombstone for sync, so other devices delete it too)."""
         with self.library.transaction() as conn:
-            row = conn.execute("SELECT * FROM highlights WHERE id = ?", (highlight_id,)).fetchone()
-            if row is None:
-                return
-            conn.execute("DELETE FROM highlights WHERE id = ?", (highlight_id,))
-            if journal:
+            row = _take(conn, "highlights", highlight_id)
+            if row is not None and journal:
                 gone = _highlight(row)
                 start, end = str(gone.start), str(gone.end)
                 self._journal_highlight(conn, gone.book_id, gone.uid, False, start, end, gone.color, gone.note)
@@ -306,6 +300,14 @@ def _highlight(row: sqlite3.Row) -> Highlight:
         row["id"], row["book_id"], parse_locator(row["start_locator"]), parse_locator(row["end_locator"]),
         row["color"], row["note"], row["text"], row["created_at"], row["uid"] or "",
     )  # fmt: skip
+
+
+def _take(conn: sqlite3.Connection, table: str, row_id: int) -> sqlite3.Row | None:
+    """Delete one bookmark or highlight, returning the row it was (None when there was none)."""
+    row: sqlite3.Row | None = conn.execute(f"SELECT * FROM {table} WHERE id = ?", (row_id,)).fetchone()
+    if row is not None:
+        conn.execute(f"DELETE FROM {table} WHERE id = ?", (row_id,))
+    return row
 
 
 def _content_hash(conn: sqlite3.Connection, book_id: int) -> str:

@@ -220,9 +220,11 @@ class Syncer:
     def _heal(self, names: dict[str, int], report: SyncReport) -> None:
         """Rewrite this device's sent files that are gone from the target or not the size they were written."""
         self._own_files = sorted(n for n in names if n.startswith(self.device + "-"))
-        for seq, body in self.library.conn.execute("SELECT seq, body FROM sync_sent ORDER BY seq").fetchall():
+        sizes = self.library.conn.execute("SELECT seq, length(body) FROM sync_sent ORDER BY seq").fetchall()
+        for seq, size in sizes:  # sizes only: a body is read back only for a file that needs writing again
             name = f"{self.device}-{seq:08d}.jsonl"
-            if names.get(name) != len(bytes(body)):
+            if names.get(name) != size:
+                body = self.library.conn.execute("SELECT body FROM sync_sent WHERE seq = ?", (seq,)).fetchone()[0]
                 self.target.write(f"log/{name}", bytes(body))
                 report.warnings.append(f"rewrote log/{name}: it was missing or damaged in the sync folder")
 

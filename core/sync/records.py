@@ -87,7 +87,8 @@ def materialize(
     for h, book in books.items():
         if merged.get(f"book/{h}", {}).get("present") is False and f"book/{h}" not in waiting:
             library.remove(book.id, journal=False)
-    books = {h: b for h, b in books.items() if h in {x.content_hash for x in library.books()}}
+    still = {x.content_hash for x in library.books()}  # once: it was read again for every book
+    books = {h: b for h, b in books.items() if h in still}
     by_book: dict[str, list[tuple[str, dict[str, Any]]]] = {}
     for key, value in sorted(merged.items()):
         kind, h = key.split("/")[0], book_of(key)
