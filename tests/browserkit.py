@@ -103,9 +103,25 @@ class Screen:
 
     def click_label(self, label: str, timeout: float = 20_000) -> None:
         self.settle(0.4)  # let the last redraw land, or the click may hit a node that is being replaced
-        node = self.labelled(label)
-        self._wait_visible(node, f"a node labelled {label!r}", timeout)
-        node.click(force=True)  # the canvas hit-tests by position; empty semantics overlays must not block it
+        self._click(self.labelled(label), f"a node labelled {label!r}", timeout)
+
+    def _click(self, node, what: str, timeout: float) -> None:
+        """Wait for ``node`` and click it; a node that a redraw hid between the two is looked up again.
+
+        Seen in CI: a phone-sized session laid out first at about 155 px and redrawn at 390 px hid the library
+        card that had just been found visible, and the click failed with "Element is not visible".
+        """
+        deadline = time.monotonic() + timeout / 1000
+        while True:
+            self._wait_visible(node, what, max(1_000.0, (deadline - time.monotonic()) * 1000))
+            try:
+                node.click(force=True, timeout=5_000)  # the canvas hit-tests by position; overlays must not block
+                return
+            except Exception as error:
+                redrawn = "not visible" in str(error) or "detached" in str(error)
+                if not redrawn or time.monotonic() > deadline:
+                    raise
+                self.settle(0.3)
 
     def click_label_until(self, label: str, text: str, tries: int = 3) -> None:
         """Click the node labelled ``label`` until ``text`` shows (``tries`` clicks at most, 8 s after each).
@@ -166,9 +182,7 @@ class Screen:
 
     def click_text(self, text: str, timeout: float = 20_000) -> None:
         self.settle(0.4)
-        node = self.text(text)
-        self._wait_visible(node, f"a node showing {text!r}", timeout)
-        node.click(force=True)  # the canvas hit-tests by position; empty semantics overlays must not block it
+        self._click(self.text(text), f"a node showing {text!r}", timeout)
 
     def wait_text(self, text: str, timeout: float = 20_000) -> None:
         self._wait_visible(self.text(text), f"a node showing {text!r}", timeout)
