@@ -132,12 +132,10 @@ def run(dataset: str, data: Path, split: str, mode: str, limit_docs: int | None,
     }
     if tune:
         grid = []
-        for prior, words, typed in itertools.product((0.0, 0.1, 0.15, 0.25), (1, 4, 8), (0.0, 0.05, 0.1, 0.2, 0.3)):
-            weights = Weights(passage_prior=prior, min_words=words, answer_type=typed)
+        for prior, words in itertools.product((0.0, 0.05, 0.1, 0.15, 0.25, 0.4), (1, 2, 4, 6, 8)):
+            weights = Weights(passage_prior=prior, min_words=words)
             hit = sum(holds(first_sentence(item.question, texts, weights), item.answers) for item, texts in cached)
-            grid.append(
-                {"passage_prior": prior, "min_words": words, "answer_type": typed, "first": round(hit / total, 3)}
-            )
+            grid.append({"passage_prior": prior, "min_words": words, "first": round(hit / total, 3)})
         report["grid"] = sorted(grid, key=lambda g: -g["first"])
         report["thresholds"] = [
             {"min_overlap": t, "answered": round(sum(c >= t for c, _ in shares) / total, 3),

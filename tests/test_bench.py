@@ -51,6 +51,12 @@ def test_offline_answer_benchmark_scores_the_quotes(capsys: pytest.CaptureFixtur
     assert 0.2 < first <= any_quote <= ceiling <= 1.0  # quotes that answer, and never more than the passages hold
     with pytest.raises(SystemExit):  # tuning is for the train split only
         answers.main(["--dataset", "fairytaleqa", "--data", str(_qa("en/fairytaleqa")), "--tune"])
+    assert answers.main(["--dataset", "fairytaleqa", "--data", str(_qa("en/fairytaleqa")), "--split", "train",
+                         "--mode", "keyword", "--limit-docs", "1", "--tune", "--json"]) == 0  # fmt: skip
+    tuned = json.loads(capsys.readouterr().out)
+    assert tuned["grid"] and tuned["grid"][0]["first"] >= tuned["grid"][-1]["first"]
+    answered = [row["answered"] for row in tuned["thresholds"]]
+    assert answered == sorted(answered, reverse=True)  # a higher bar answers fewer questions, never more
 
 
 def test_retrieval_benchmark_reads_cmrc2018(capsys: pytest.CaptureFixture[str]) -> None:
