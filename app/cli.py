@@ -14,6 +14,7 @@ import httpx
 
 from app.settings import SettingsStore
 from core.agent.provider_config import PROVIDERS
+from core.books.formats import formats_in_words
 from core.errors import BookNotFoundError, LibraryError, ModelUnavailableError, QuireError
 from core.library import HIGHLIGHT_COLORS
 from core.rag import MODES, IndexStatus
@@ -128,14 +129,21 @@ def cmd_show(quire: Quire, args: argparse.Namespace) -> int:
 
 
 def cmd_find(quire: Quire, args: argparse.Namespace) -> int:
-    hits = quire.find(args.book, args.text, args.limit)
+    """Every matching paragraph in book order, first mention first, as the reader's search panel lists them."""
+    limit = None if args.all else args.limit
+    hits = quire.find(args.book, args.text, None if limit is None else limit + 1, in_book_order=True)
+    more = limit is not None and len(hits) > limit
+    hits = hits[:limit]
     if args.json:
         _print_json([h.to_dict() for h in hits])
         return 0
     if not hits:
         print(f"No matches for '{args.text}'.")
+        return 0
     for hit in hits:
         print(f"{hit.locator!s:>12}  {hit.section_title}: {hit.snippet}")
+    shown = f"the first {len(hits)} matches in book order" if more else f"{len(hits)} match(es), in book order"
+    print(shown + ("; --all lists every one" if more else ""), file=sys.stderr)
     return 0
 
 
@@ -408,7 +416,7 @@ def build_parser() -> argparse.ArgumentParser:
         command.set_defaults(handler=handler)
         return command
 
-    p = add("import", cmd_import, "import book files (EPUB, TXT, Markdown, HTML)")
+    p = add("import", cmd_import, f"import book files ({formats_in_words('and')})")
     p.add_argument("paths", nargs="+", metavar="PATH")
     p = add("list", cmd_list, "list the books in the library")
     p.add_argument("--tag", help="only books with this tag")
@@ -418,10 +426,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("book")
     p.add_argument("locator", help="section.segment[:char], e.g. 3.12")
     p.add_argument("-n", "--count", type=_count(10_000), default=1, help="how many segments to print (default 1)")
-    p = add("find", cmd_find, "full-text search inside a book")
+    p = add("find", cmd_find, "every paragraph of a book holding the words, in book order (first mention first)")
     p.add_argument("book")
     p.add_argument("text", type=_words)
-    p.add_argument("--limit", type=_count(1000), default=20)
+    shown = p.add_mutually_exclusive_group()
+    shown.add_argument("--limit", type=_count(100_000), default=50, help="show the first N matches (default 50)")
+    shown.add_argument("--all", action="store_true", help="show every match")
     p = add("edit", cmd_edit, "set a book's title or authors")
     p.add_argument("book")
     p.add_argument("--title")
@@ -524,6 +534,11 @@ def main(argv: Sequence[str] | None = None, platform: Platform | None = None) ->
     except QuireError as error:
         _report(error)
         return 1
+    except BrokenPipeError:
+        # The reader of our output left (quire list | head): stop quietly, as Unix tools do. Python would report
+        # the pipe again when it flushes stdout at exit, so stdout goes to /dev/null first (the Python docs' way).
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, what a shell shows for a tool stopped by a closed pipe
     finally:
         quire.close()
 

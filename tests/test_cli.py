@@ -250,3 +250,33 @@ def test_sync_to_a_folder_needs_no_secret_store(capsys: pytest.CaptureFixture[st
     assert main(["--library", library, "sync", "setup", str(tmp_path / "shared")], platform) == 0
     assert main(["--library", library, "sync"], platform) == 0
     assert "sent" in capsys.readouterr().out
+
+
+def test_find_lists_matches_in_book_order_with_a_count(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    lib = ["--library", str(tmp_path / "lib")]
+    run(capsys, "import", str(book_path("en/epubjs-alice.epub")), *lib)
+    code, out, _ = run(capsys, "find", "alice", "Rabbit", "--all", "--json", *lib)
+    every = json.loads(out)
+    places = [tuple(int(n) for n in re.split(r"[.:]", h["locator"])) for h in every]
+    assert code == 0 and len(every) > 20 and places == sorted(places)  # first mention first, as the app lists them
+    code, out, err = run(capsys, "find", "alice", "Rabbit", "--limit", "3", *lib)
+    assert len(out.splitlines()) == 3 and "the first 3 matches in book order; --all lists every one" in err
+    code, out, err = run(capsys, "find", "alice", "Rabbit", "--all", *lib)
+    assert len(out.splitlines()) == len(every) and f"{len(every)} match(es), in book order" in err
+
+
+def test_a_closed_pipe_ends_the_command_quietly(tmp_path: Path) -> None:
+    """``quire find … | head -1``: the reader of the output leaves early; no traceback, the shell's 141."""
+    library = str(tmp_path / "lib")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    subprocess.run([sys.executable, "-m", "app.cli", "import", str(book_path("zh/luxun_nahan.txt")), "--library",
+                    library], check=True, capture_output=True, env=env)  # fmt: skip
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "find", "1", "的", "--all", "--library", library],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+    )  # fmt: skip
+    assert process.stdout is not None and process.stderr is not None
+    assert "的" in process.stdout.readline().decode()  # 170 kB follow: more than a pipe holds
+    process.stdout.close()
+    err = process.stderr.read().decode()
+    assert process.wait(timeout=60) == 141 and "Traceback" not in err and "BrokenPipe" not in err

@@ -98,3 +98,24 @@ def test_ios_declares_every_format_quire_opens_and_shares_its_documents_folder()
     for ext, uti in system.items():  # every type iOS does not know is imported with its extension
         if uti in imported:
             assert ext.lstrip(".") in imported[uti]["UTTypeTagSpecification"]["public.filename-extension"], ext
+
+
+def test_every_place_that_lists_the_formats_names_each_one_quire_reads() -> None:
+    """The README's first paragraph, the package description, the books package and ``quire import --help``."""
+    import contextlib
+    import io
+
+    from app.cli import build_parser
+    from core.books.formats import FORMAT_NAMES, SUPPORTED
+
+    assert set(FORMAT_NAMES) == set(SUPPORTED.values())  # every format read has a name readers see
+    readme = (ROOT / "README.md").read_text(encoding="utf-8").split("\n\n")[1].replace("\n", " ")
+    description = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["description"]
+    package = (ROOT / "core" / "books" / "__init__.py").read_text(encoding="utf-8").splitlines()[0]
+    help_text = io.StringIO()
+    with contextlib.redirect_stdout(help_text), contextlib.suppress(SystemExit):
+        build_parser().parse_args(["import", "--help"])
+    for where, text in {"README": readme, "pyproject": description, "core.books": package,
+                        "quire import --help": help_text.getvalue()}.items():  # fmt: skip
+        missing = [name for name in FORMAT_NAMES.values() if name not in text]
+        assert not missing, f"{where} does not name {missing}"

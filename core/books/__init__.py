@@ -1,4 +1,4 @@
-"""Books: the model, locators, and the format readers (EPUB, TXT, Markdown, HTML)."""
+"""Books: the model, locators, and the format readers (EPUB, MOBI/AZW3, PDF, FB2, CBZ, TXT, Markdown and HTML)."""
 
 from core.books.formats import SUPPORTED, content_hash, detect_format, parse_book, read_book
 from core.books.locator import Locator, format_locator, parse_locator

@@ -34,8 +34,19 @@ SUPPORTED = {
     ".azw": "mobi",
     ".prc": "mobi",
 }
-ZIPPED = {"epub", "fb2", "cbz"}
-KNOWN = "EPUB, MOBI/AZW3, PDF, FB2, CBZ, TXT, Markdown or HTML"  # formats whose files may be ZIP archives
+ZIPPED = {"epub", "fb2", "cbz"}  # formats whose files may be ZIP archives
+# How each format is named to readers, in the order it is listed (every value of SUPPORTED has a name here).
+FORMAT_NAMES = {"epub": "EPUB", "mobi": "MOBI/AZW3", "pdf": "PDF", "fb2": "FB2", "cbz": "CBZ", "txt": "TXT",
+                "markdown": "Markdown", "html": "HTML"}  # fmt: skip
+
+
+def formats_in_words(last: str = "or") -> str:
+    """The formats Quire reads, for a sentence: "EPUB, MOBI/AZW3, …, Markdown or HTML"."""
+    names = list(FORMAT_NAMES.values())
+    return ", ".join(names[:-1]) + f" {last} {names[-1]}"
+
+
+KNOWN = formats_in_words()
 
 
 # The first bytes of files that are surely not text, whatever their name says.
