@@ -15,7 +15,7 @@ import httpx
 from app.settings import SettingsStore
 from core.agent.provider_config import PROVIDERS
 from core.books.formats import formats_in_words
-from core.errors import BookNotFoundError, LibraryError, ModelUnavailableError, QuireError
+from core.errors import BookNotFoundError, LibraryError, ModelUnavailableError, QuireError, SecretStoreError
 from core.library import HIGHLIGHT_COLORS
 from core.rag import MODES, IndexStatus
 from core.services import ImportResult, Quire, default_library_dir
@@ -326,19 +326,18 @@ def cmd_ask(quire: Quire, args: argparse.Namespace) -> int:
 def cmd_sync(quire: Quire, args: argparse.Namespace) -> int:
     """``sync setup TARGET``, ``sync status`` or ``sync`` (send and receive now)."""
     secrets = args.platform.secrets
+    from_env = os.environ.get("QUIRE_SYNC_PASSWORD")  # works without a keyring: it is never stored
     if args.action == "setup":
         if not args.target:
             raise QuireError("say where to sync: quire sync setup https://dav.example.com/quire/ (or a folder)")
-        password = None
-        if "://" in args.target and args.user:
-            password = os.environ.get("QUIRE_SYNC_PASSWORD")
-            if password is None:
-                import getpass
+        password = from_env
+        if "://" in args.target and args.user and password is None:
+            import getpass
 
-                password = getpass.getpass(f"password for {args.user} at {args.target}: ")
+            password = getpass.getpass(f"password for {args.user} at {args.target}: ")
         status = quire.sync_setup(
             args.target, args.user or "", password, secrets,
-            book_files=not args.no_book_files, max_book_mb=args.max_book_mb,
+            book_files=not args.no_book_files, max_book_mb=args.max_book_mb, remember_password=from_env is None,
         )  # fmt: skip
         if args.json:
             _print_json(status)
@@ -348,7 +347,7 @@ def cmd_sync(quire: Quire, args: argparse.Namespace) -> int:
     if args.target:
         raise QuireError(f"'{args.target}' is not understood here: quire sync [status | setup TARGET]")
     if args.action == "status":
-        status = quire.sync_status(secrets)
+        status = quire.sync_status(secrets, from_env)
         if args.json:
             _print_json(status)
             return 0
@@ -361,7 +360,7 @@ def cmd_sync(quire: Quire, args: argparse.Namespace) -> int:
             else "never synced"
         )
         return 0
-    report = quire.sync(secrets)
+    report = quire.sync(secrets, from_env)
     if args.json:
         _print_json(report)
     else:
@@ -503,6 +502,8 @@ def build_parser() -> argparse.ArgumentParser:
 HINTS: dict[type[QuireError], str] = {  # the command line's own advice, after the core's message
     BookNotFoundError: "run 'quire list' to see the library",
     ModelUnavailableError: "'quire index BOOK --embedder NAME' downloads an on-device model, 'quire models' lists them",
+    SecretStoreError: "or, without a keyring, give the secret in the environment: $QUIRE_SYNC_PASSWORD for sync, "
+    "the provider's variable (e.g. $DEEPSEEK_API_KEY) for the AI",
 }
 
 

@@ -83,6 +83,10 @@ class IndexCancelled(QuireError):
     """Indexing was cancelled; what was committed stays, and the next run resumes."""
 
 
+class SecretStoreError(QuireError):
+    """The OS keyring or secure storage could not be read or written (none installed, or locked)."""
+
+
 class SyncError(QuireError):
     """Sync could not finish; what was already saved here stays, and the next sync picks up where this one was."""
 

@@ -355,50 +355,55 @@ class Quire:
         *,
         book_files: bool = True,
         max_book_mb: int = 200,
+        remember_password: bool = True,
     ) -> dict[str, Any]:
         """Choose where to sync (a folder or a WebDAV URL), check it, create its folders; the password goes to
-        ``secrets``, never to the library. Book files larger than ``max_book_mb`` stay on their device."""
+        ``secrets`` (``remember_password``), never to the library. Book files larger than ``max_book_mb`` stay on
+        their device. A folder, or a server without a login, needs no secret: the secret store is not asked."""
         from core.sync import open_target
 
-        remote = "://" in target  # a folder needs no password: the secret store is not asked
-        if remote and password is not None and secrets is not None:
+        login = "://" in target and bool(user)
+        if login and password is not None and remember_password and secrets is not None:
             secrets.set(_sync_secret(target), password)
-        stored = secrets.get(_sync_secret(target)) if remote and secrets is not None else password
-        opened = open_target(target, user, stored or "", local_only=self.local_only)
+        if login and password is None and secrets is not None:
+            password = secrets.get(_sync_secret(target))
+        opened = open_target(target, user, password or "", local_only=self.local_only)
         opened.prepare()
         with self._library.transaction() as conn:
             settings = (("target", target), ("user", user), ("book_files", "1" if book_files else "0"),
                         ("max_book_mb", str(max(1, max_book_mb))))  # fmt: skip
             for name, value in settings:
                 conn.execute("INSERT OR REPLACE INTO sync_meta VALUES (?, ?)", (name, value))
-        return self.sync_status(secrets)
+        return self.sync_status(secrets, password)
 
     def sync_is_set_up(self) -> bool:
         """Whether this library has a sync target (one small read: asked on every book opened and closed)."""
         return self._library.conn.execute("SELECT 1 FROM sync_meta WHERE name = 'target'").fetchone() is not None
 
-    def _syncer(self, secrets: SecretStore | None) -> Any:
+    def _syncer(self, secrets: SecretStore | None, password: str | None = None) -> Any:
+        """The syncer for the target set up; ``password`` (given) wins over the one in ``secrets``."""
         from core.errors import SyncError
         from core.sync import Syncer, open_target
 
         meta = dict(self._library.conn.execute("SELECT name, value FROM sync_meta").fetchall())
         if "target" not in meta:
             raise SyncError("sync is not set up: choose a folder or a WebDAV server first (quire sync setup)")
-        remote = "://" in meta["target"]
-        password = secrets.get(_sync_secret(meta["target"])) if remote and secrets is not None else None
+        login = "://" in meta["target"] and bool(meta.get("user"))
+        if login and password is None and secrets is not None:
+            password = secrets.get(_sync_secret(meta["target"]))
         target = open_target(meta["target"], meta.get("user", ""), password or "", local_only=self.local_only)
         return Syncer(self._library, self._annotations, target, import_bytes=self._received,
                       book_files=meta.get("book_files", "1") == "1",
                       max_book_bytes=int(meta.get("max_book_mb", "200")) * 1024 * 1024)  # fmt: skip
 
-    def sync(self, secrets: SecretStore | None = None) -> dict[str, Any]:
+    def sync(self, secrets: SecretStore | None = None, password: str | None = None) -> dict[str, Any]:
         """Send this library's changes and apply the other devices'; the report says what moved."""
-        report: dict[str, Any] = self._syncer(secrets).run().to_dict()
+        report: dict[str, Any] = self._syncer(secrets, password).run().to_dict()
         return report
 
-    def sync_status(self, secrets: SecretStore | None = None) -> dict[str, Any]:
+    def sync_status(self, secrets: SecretStore | None = None, password: str | None = None) -> dict[str, Any]:
         """Where this library syncs, this device's name, what waits to be sent and the last sync's report."""
-        status: dict[str, Any] = self._syncer(secrets).status()
+        status: dict[str, Any] = self._syncer(secrets, password).status()
         return status
 
     def export(self, reference: str | int, format_name: str = "md") -> str:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import platformdirs
 
-from core.errors import QuireError
+from core.errors import SecretStoreError
 from platform_adapters.base import PickedFile, Platform
 from platform_adapters.capabilities import detect_capabilities
 
@@ -24,13 +24,16 @@ class DesktopPaths:
         return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
 
 
+FIX = "install or unlock a keyring (e.g. GNOME Keyring, KWallet) and try again"
+
+
 def _keyring():
     """The keyring package, imported on first use (phone builds leave it out: they use secure storage)."""
     try:
         import keyring
         import keyring.errors
     except ImportError:
-        raise QuireError("no system keyring on this device: keys go to its secure storage instead") from None
+        raise SecretStoreError("no system keyring on this device: keys go to its secure storage instead") from None
     return keyring
 
 
@@ -45,7 +48,9 @@ class KeyringSecrets:
         try:
             return keyring.get_password(self.service, name)
         except keyring.errors.KeyringError as error:
-            raise QuireError(f"cannot read '{name}' from the system keyring: {type(error).__name__}") from None
+            raise SecretStoreError(
+                f"cannot read '{name}' from the system keyring ({type(error).__name__}): {FIX}"
+            ) from None
 
     def set(self, name: str, value: str) -> None:
         keyring = _keyring()
@@ -53,9 +58,8 @@ class KeyringSecrets:
             keyring.set_password(self.service, name, value)
         except keyring.errors.KeyringError as error:
             # never include the value: the message may be logged or shown
-            raise QuireError(
-                f"cannot save '{name}' in the system keyring ({type(error).__name__}): "
-                "install or unlock a keyring (e.g. GNOME Keyring, KWallet) and try again"
+            raise SecretStoreError(
+                f"cannot save '{name}' in the system keyring ({type(error).__name__}): {FIX}"
             ) from None
 
     def delete(self, name: str) -> None:
@@ -65,7 +69,9 @@ class KeyringSecrets:
         except keyring.errors.PasswordDeleteError:
             return
         except keyring.errors.KeyringError as error:
-            raise QuireError(f"cannot delete '{name}' from the system keyring: {type(error).__name__}") from None
+            raise SecretStoreError(
+                f"cannot delete '{name}' from the system keyring ({type(error).__name__}): {FIX}"
+            ) from None
 
 
 class DesktopFiles:

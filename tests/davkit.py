@@ -18,8 +18,9 @@ Fault = Callable[[dict], tuple[str, object] | None]  # environ -> ("status", "50
 
 
 @contextmanager
-def dav_server(root: Path, faults: list[Fault] | None = None) -> Iterator[str]:
-    """Serve ``root`` over WebDAV with basic authentication; yields the URL of the folder ``quire/`` in it."""
+def dav_server(root: Path, faults: list[Fault] | None = None, *, login: bool = True) -> Iterator[str]:
+    """Serve ``root`` over WebDAV with basic authentication (or none: ``login=False``); yields the URL of the
+    folder ``quire/`` in it."""
     from cheroot import wsgi
     from wsgidav.wsgidav_app import WsgiDAVApp
 
@@ -27,7 +28,7 @@ def dav_server(root: Path, faults: list[Fault] | None = None) -> Iterator[str]:
     (root / "quire").mkdir(exist_ok=True)
     app = WsgiDAVApp({
         "provider_mapping": {"/": str(root)},
-        "simple_dc": {"user_mapping": {"*": {USER: {"password": PASSWORD}}}},
+        "simple_dc": {"user_mapping": {"*": {USER: {"password": PASSWORD}} if login else True}},
         "http_authenticator": {"accept_basic": True, "accept_digest": False, "default_to_digest": False},
         "verbose": 0,
         "logging": {"enable": False},

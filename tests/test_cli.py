@@ -280,3 +280,50 @@ def test_a_closed_pipe_ends_the_command_quietly(tmp_path: Path) -> None:
     process.stdout.close()
     err = process.stderr.read().decode()
     assert process.wait(timeout=60) == 141 and "Traceback" not in err and "BrokenPipe" not in err
+
+
+@pytest.fixture
+def no_keyring():
+    """The real keyring package with no backend, as on a headless Linux machine."""
+    import keyring
+    from keyring.backends import fail
+
+    before = keyring.get_keyring()
+    keyring.set_keyring(fail.Keyring())
+    yield
+    keyring.set_keyring(before)
+
+
+def test_webdav_sync_works_without_a_keyring(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch, no_keyring
+) -> None:
+    """A server without a login needs no secret; $QUIRE_SYNC_PASSWORD works with no keyring; a missing keyring
+    gets an error that says what to do."""
+    from davkit import PASSWORD, USER, dav_server
+
+    from platform_adapters.base import Platform
+    from platform_adapters.desktop import KeyringSecrets
+    from platform_adapters.memory import memory_platform
+
+    plain = memory_platform(tmp_path / "p")
+    platform = Platform(plain.name, plain.paths, KeyringSecrets(), plain.capabilities, plain.files)
+    monkeypatch.delenv("QUIRE_SYNC_PASSWORD", raising=False)
+    with dav_server(tmp_path / "open", login=False) as url:
+        library = ["--library", str(tmp_path / "open-lib")]
+        assert main([*library, "sync", "setup", url], platform) == 0
+        assert main([*library, "sync"], platform) == 0 and main([*library, "sync", "status"], platform) == 0
+    with dav_server(tmp_path / "dav") as url:
+        library = ["--library", str(tmp_path / "lib")]
+        monkeypatch.setattr("getpass.getpass", lambda prompt: PASSWORD)
+        capsys.readouterr()
+        assert main([*library, "sync", "setup", url, "--user", USER], platform) == 1
+        err = capsys.readouterr().err
+        assert "NoKeyringError" in err and "$QUIRE_SYNC_PASSWORD" in err and "Traceback" not in err
+        assert PASSWORD not in err
+        monkeypatch.setenv("QUIRE_SYNC_PASSWORD", PASSWORD)
+        assert main([*library, "sync", "setup", url, "--user", USER], platform) == 0
+        assert main([*library, "import", str(book_path("en/epubjs-alice.epub"))], platform) == 0
+        capsys.readouterr()
+        assert main([*library, "sync", "--json"], platform) == 0
+        assert json.loads(capsys.readouterr().out)["books_sent"] == ["Alice's Adventures in Wonderland"]
+        assert main([*library, "sync", "status"], platform) == 0
