@@ -119,3 +119,15 @@ def test_sentence_spans_cover_text() -> None:
 
 def test_approximate_counter_for_devices_without_tokenizers() -> None:
     assert approximate_token_count(["红楼梦", "Call me Ishmael.", ""]) == [3, 4, 0]
+
+
+def test_abbreviations_and_initials_do_not_end_a_sentence() -> None:
+    """A quote cut at "…I think you know Mr" was seen in a citation (issue 25, item 7)."""
+    from core.rag import sentences
+
+    text = ('"I think you know Mr. Sherlock Holmes," said Dr. Watson. J. H. Watson of St. Paul\'s wrote it. '
+            "Then said I. Mrs. Hudson came.\nMr.\nEnd.")  # fmt: skip
+    want = ['"I think you know Mr. Sherlock Holmes," said Dr. Watson.', "J. H. Watson of St. Paul's wrote it.",
+            "Then said I.", "Mrs. Hudson came.", "Mr.", "End."]  # fmt: skip
+    assert [text[a:b] for a, b in sentences.sentence_spans(text)] == want
+    assert [text[a:b].strip() for a, b in sentence_spans(text)] == want  # the chunker cuts at the same places

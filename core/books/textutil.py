@@ -43,3 +43,27 @@ def guess_language(text: str) -> str:
     if han > letters:
         return "zh"
     return "en"
+
+
+# Titles and short forms after which a full stop does not end a sentence ("Mr. Holmes", "St. Paul's").
+# Not "no": "…said no." ends far more sentences in novels than "No. 7" is found.
+ABBREVIATIONS = frozenset((
+    "mr", "mrs", "ms", "messrs", "dr", "st", "mt", "prof", "rev", "hon", "capt", "col", "gen", "lt", "sgt",
+    "cpl", "maj", "adm", "gov", "sen", "rep", "jr", "sr", "esq", "vs", "viz", "vol", "vols", "chap", "fig",
+    "pp", "approx", "dept", "inc", "ltd",
+))  # fmt: skip
+_WORD_BEFORE = re.compile(r"(?:^|(?<=[\s(\"'“‘]))([A-Za-z]+)$")
+
+
+def abbreviation_stop(text: str, dot: int) -> bool:
+    """Whether the full stop at ``text[dot]`` closes an abbreviation ("Mr.", "Dr.") or an initial ("J. Watson")
+    rather than a sentence. A capital "I" alone is the pronoun ("…said I."), not an initial."""
+    if text[dot : dot + 1] != "." or text[dot + 1 : dot + 2] == ".":
+        return False
+    word = _WORD_BEFORE.search(text, max(0, dot - 12), dot)
+    if word is None:
+        return False
+    token = word.group(1)
+    if len(token) == 1:
+        return token.isupper() and token != "I"
+    return token.lower() in ABBREVIATIONS

@@ -10,13 +10,14 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from core.books.textutil import abbreviation_stop
+
 TokenCounter = Callable[[list[str]], list[int]]
 
 DEFAULT_TARGET_TOKENS = 192
 DEFAULT_OVERLAP = 0.2
 
 _SENTENCE_END = re.compile(r"(?:[.!?]+[\"'”’)\]]*\s+|[。！？；…]+[”」』）\"']*\s*|\n+)")
-_SENTENCE_SPLIT = re.compile(r".*?(?:[.!?]+[\"'”’)\]]*\s+|[。！？；…]+[”」』）\"']*\s*|\n+|$)", re.S)
 _SENTENCE_TAIL = re.compile(r"(?:[.!?]+[\"'”’)\]]*\s+|[。！？；…]+[”」』）\"']*\s*|\n+)$")
 _CLAUSE = re.compile(r"[^，、,：:；;—]*(?:[，、,：:；;—]+[\"'”’)\]]*\s*|$)")
 _ATOM = re.compile(
@@ -72,6 +73,8 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of each sentence, trailing spaces included, covering the whole text."""
     spans, start = [], 0
     for match in _SENTENCE_END.finditer(text):
+        if abbreviation_stop(text, match.start()) and "\n" not in match.group():
+            continue  # "Mr. Holmes": the sentence goes on
         if match.end() > start:
             spans.append((start, match.end()))
             start = match.end()
@@ -93,7 +96,7 @@ def _refine(
     Level 0 splits into sentences, level 1 into clauses (after commas, colons, dashes), level 2 into
     words (and single CJK characters).
     """
-    pattern = (_SENTENCE_SPLIT, _CLAUSE, _ATOM)[level]
+    pattern = (None, _CLAUSE, _ATOM)[level]
     out: list[tuple[int, int, int]] = []
     pending: list[int] = []  # positions in ``out`` whose tokens are still to be counted
     counted: list[int | None] = []
@@ -103,11 +106,14 @@ def _refine(
             counted.append(n)
             continue
         text = texts[ordinal]
-        for m in pattern.finditer(text, a, b):
-            if m.end() > m.start():
-                pending.append(len(out))
-                out.append((ordinal, m.start(), m.end()))
-                counted.append(None)
+        if pattern is None:
+            pieces = [(a + x, a + y) for x, y in sentence_spans(text[a:b])]
+        else:
+            pieces = [(m.start(), m.end()) for m in pattern.finditer(text, a, b) if m.end() > m.start()]
+        for x, y in pieces:
+            pending.append(len(out))
+            out.append((ordinal, x, y))
+            counted.append(None)
     fresh = count([texts[out[i][0]][out[i][1] : out[i][2]] for i in pending]) if pending else []
     for i, n in zip(pending, fresh, strict=True):
         counted[i] = n
@@ -121,12 +127,7 @@ def _pieces(segments: Sequence[SegmentText], budget: int, count: TokenCounter) -
     (exact for WordPiece, whose pre-tokenizer splits at the spaces and punctuation that end them).
     """
     texts = {s.ordinal: s.text for s in segments}
-    sentences = [
-        (s.ordinal, m.start(), m.end())
-        for s in segments
-        for m in _SENTENCE_SPLIT.finditer(s.text)
-        if m.end() > m.start()
-    ]
+    sentences = [(s.ordinal, a, b) for s in segments for a, b in sentence_spans(s.text)]
     counts = count([texts[o][a:b] for o, a, b in sentences])
     totals: dict[int, int] = {}
     for (ordinal, _, _), n in zip(sentences, counts, strict=True):
@@ -163,7 +164,8 @@ def _pieces(segments: Sequence[SegmentText], budget: int, count: TokenCounter) -
 
 
 def _ends_sentence(text: str) -> bool:
-    return not text or bool(_SENTENCE_TAIL.search(text))
+    tail = _SENTENCE_TAIL.search(text)
+    return not text or (tail is not None and ("\n" in tail.group() or not abbreviation_stop(text, tail.start())))
 
 
 def _chunk_text(pieces: Sequence[Piece], texts: dict[int, str]) -> str:

@@ -13,7 +13,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from core.books.textutil import CJK_RUN
+from core.books.textutil import CJK_RUN, abbreviation_stop
 from core.library.fts import STOPWORDS, fold
 
 # A sentence ends at . ! ? (and the CJK ones) with any closing quotes or brackets, or at a line break.
@@ -49,6 +49,8 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of each sentence, stripped of surrounding blanks."""
     spans, start = [], 0
     for match in _END.finditer(text):
+        if abbreviation_stop(text, match.start()) and "\n" not in match.group():
+            continue  # "Mr. Holmes": the sentence goes on
         spans.append((start, match.end()))
         start = match.end()
     spans.append((start, len(text)))
