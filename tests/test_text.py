@@ -135,3 +135,21 @@ def test_datelines_and_notes_are_not_chapters() -> None:
     assert dates <= set(texts)  # kept as text, where the author put them
     without_chapters = parse_book("　　一段正文，没有章节。\n\n注释：\n\n⑴说明。\n".encode(), "notes.txt")
     assert len(without_chapters.sections) == 1  # "注释：" alone does not make a chapter
+
+
+def test_private_use_characters_show_as_a_mark_the_fonts_have_and_are_named_in_the_warnings(tmp_path) -> None:
+    """63 × U+E4C2 in a 朝花夕拾 TXT showed as empty boxes (issue 25, item 8)."""
+    from core.books.formats import PRIVATE_USE_MARK
+    from core.services import Quire
+
+    body = "第一章 狗·猫·鼠\n\n从去年起，仿佛听得有人说我是仇猫的。\ue4c2那根据自然是在我的那一篇《兔和猫》。\ue4c2\ue000\n"
+    path = tmp_path / "朝花夕拾.txt"
+    path.write_text(body * 3, encoding="utf-8")
+    quire = Quire(tmp_path / "lib")
+    [result] = quire.import_paths([path])
+    text = "".join(s.text for s in quire.segments(result.book.id, 0, 50))
+    assert "\ue4c2" not in text and "\ue000" not in text
+    assert text.count(PRIVATE_USE_MARK) == 9 and "仿佛听得有人说我是仇猫的。〓那根据" in text
+    [warning] = [w for w in result.book.warnings if "private-use" in w]
+    assert warning.startswith("9 private-use character(s) (U+E4C2, U+E000)")
+    quire.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import os
+import re
 import stat
 import zipfile
 import zlib
@@ -117,6 +118,36 @@ def _reader(format_name: str, progress: ReadProgress | None) -> Callable[[bytes,
     return reader
 
 
+# Unicode's private-use areas: characters with no agreed meaning, which a file's own (unshipped) font drew.
+PRIVATE_USE = re.compile("[\ue000-\uf8ff\U000f0000-\U000ffffd\U00100000-\U0010fffd]")
+# What is shown instead: the geta mark, printers' sign for a character they lack; every CJK font has it.
+PRIVATE_USE_MARK = "\u3013"
+
+
+def replace_private_use(book: Book) -> None:
+    """Show private-use characters (drawn by no font here: empty boxes) as one mark each, and say so.
+
+    One character for one, so the inline styles' offsets stay right.
+    """
+    found: dict[str, int] = {}
+    for section in book.sections:
+        for segment in section.segments:
+            if PRIVATE_USE.search(segment.text):
+                for char in PRIVATE_USE.findall(segment.text):
+                    found[char] = found.get(char, 0) + 1
+                segment.text = PRIVATE_USE.sub(PRIVATE_USE_MARK, segment.text)
+        section.title = PRIVATE_USE.sub(PRIVATE_USE_MARK, section.title)
+    for entry in book.toc:
+        entry.title = PRIVATE_USE.sub(PRIVATE_USE_MARK, entry.title)
+    book.metadata.title = PRIVATE_USE.sub(PRIVATE_USE_MARK, book.metadata.title)
+    if found:
+        codes = ", ".join(f"U+{ord(c):04X}" for c in sorted(found, key=lambda c: -found[c])[:5])
+        book.warnings.append(
+            f"{sum(found.values())} private-use character(s) ({codes}) mean something only to the font of the file "
+            f"they came from; they are shown as {PRIVATE_USE_MARK}"
+        )
+
+
 def parse_book(data: bytes, name: str, progress: ReadProgress | None = None) -> Book:
     """Parse a book file's bytes; every failure becomes BookFormatError with a readable message.
 
@@ -131,6 +162,7 @@ def parse_book(data: bytes, name: str, progress: ReadProgress | None = None) -> 
     try:
         book = _reader(format_name, progress)(data, fallback_title)
         check_book(book)
+        replace_private_use(book)
         return book
     except BookFormatError as error:
         raise type(error)(readable(str(error))) from error  # same type, a message fit to show
