@@ -8,6 +8,7 @@ an estimate that is still short by a line hides nothing.
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -122,3 +123,123 @@ def layout(
             return slices, (segment.ordinal, cut)
         ordinal = batch[-1].ordinal + 1
         offset = 0
+
+
+def clamp(slices: list[Slice], bound: tuple[int, int]) -> list[Slice]:
+    """The slices that come before ``bound`` (ordinal, offset), the one it falls in cut there."""
+    kept = []
+    for piece in slices:
+        ordinal = piece.segment.ordinal
+        if ordinal > bound[0] or (ordinal == bound[0] and bound[1] <= piece.start):
+            break
+        end = min(piece.end, bound[1]) if ordinal == bound[0] else piece.end
+        kept.append(Slice(piece.segment, piece.start, end))
+    return kept
+
+
+class Pages:
+    """Where the pages of a book start, for one box: turning back shows the page that was turned from.
+
+    Each chapter keeps a sorted list of page starts. It starts as the chapter's first line and grows with every
+    place the reader arrived at (a saved place, a jump, a page laid out for another box): that place becomes a page
+    start, the page before it is laid out forward from the last start known before it, and a page ends at the next
+    known start (so the page just before a place reached mid-chapter may be short). Forward turns go from where
+    the page shown ends; backward turns go to the start before. Both walk the same list, so Next, Next, Prev,
+    Prev shows the pages it showed, at any size, font and spacing (a phone re-cut them, repeating lines, when
+    the way back was laid out from the chapter's start and the way there from a place inside it).
+    """
+
+    CACHE = 64  # pages laid out and kept (a page is laid out once per turn; drawing and turning share it)
+
+    def __init__(
+        self,
+        box: PageBox,
+        fetch: Callable[[int, int], list[SegmentRecord]],
+        first_of: Callable[[int], int],
+        image_size: Callable[[SegmentRecord], tuple[int, int] | None] = lambda segment: None,
+    ) -> None:
+        self.box = box
+        self._fetch = fetch
+        self._first_of = first_of  # a chapter's first ordinal
+        self._image_size = image_size
+        self._starts: dict[int, list[tuple[int, int]]] = {}  # section -> known page starts, sorted
+        self._complete: set[int] = set()  # sections laid out to their end
+        self._laid: dict[
+            tuple[tuple[int, int], tuple[int, int] | None], tuple[list[Slice], tuple[int, int] | None]
+        ] = {}
+
+    def page(self, start: tuple[int, int], section: int) -> tuple[list[Slice], tuple[int, int] | None]:
+        """The page that starts at ``start`` in ``section`` and where the next one starts (None: the book ends).
+
+        The place becomes one of the section's page starts: the reader arrived there (pages before it end there).
+        """
+        starts = self._known(section)
+        if start not in starts:
+            bisect.insort(starts, start)
+        bound = next((s for s in starts if s > start), None)
+        key = (start, bound)
+        if key not in self._laid:
+            slices, following = layout(start, self._fetch, self.box, self._image_size)
+            if bound is not None and (following is None or following > bound):
+                slices, following = clamp(slices, bound), bound
+            if len(self._laid) >= self.CACHE:
+                self._laid.clear()
+            self._laid[key] = (slices, following)
+        return self._laid[key]
+
+    def before(self, start: tuple[int, int], section: int) -> tuple[int, int] | None:
+        """Where the page before the one at ``start`` starts (None: this is the book's first page)."""
+        starts = self._anchor(section, start)
+        index = starts.index(start)
+        if index > 0:
+            return starts[index - 1]
+        if starts[0][0] == 0:
+            return None
+        previous = self._section_of(starts[0][0] - 1)
+        return self._to_end(previous)[-1]
+
+    def _section_of(self, ordinal: int) -> int:
+        return self._fetch(ordinal, 1)[0].locator.section
+
+    def _within(self, place: tuple[int, int] | None, section: int) -> bool:
+        if place is None:
+            return False
+        if place[1] > 0:
+            return True  # inside a paragraph: the paragraph's chapter (a chapter always starts a page)
+        found = self._fetch(place[0], 1)
+        return bool(found) and found[0].locator.section == section
+
+    def _known(self, section: int) -> list[tuple[int, int]]:
+        if section not in self._starts:
+            self._starts[section] = [(self._first_of(section), 0)]
+        return self._starts[section]
+
+    def _anchor(self, section: int, place: tuple[int, int]) -> list[tuple[int, int]]:
+        """The section's starts with ``place`` among them and the pages before it laid out: forward, from the last
+        start known before it, until a page ends at it."""
+        starts = self._known(section)
+        if place not in starts:
+            bisect.insort(starts, place)
+        index = starts.index(place)
+        while index > 0:
+            following = self.page(starts[index - 1], section)[1]
+            if following is None or following >= place or not self._within(following, section):
+                break
+            bisect.insort(starts, following)
+            index += 1
+        return starts
+
+    def _to_end(self, section: int) -> list[tuple[int, int]]:
+        """The section's starts, laid out to its last page."""
+        starts = self._known(section)
+        if section not in self._complete:
+            here = starts[-1]
+            while True:
+                following = self.page(here, section)[1]
+                if not self._within(following, section):
+                    break
+                assert following is not None
+                bisect.insort(starts, following)
+                here = following
+            self._complete.add(section)
+        return starts

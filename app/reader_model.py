@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import imagesize
 
-from app.pagination import PageBox, Slice, layout
+from app.pagination import PageBox, Pages, Slice
 from core.books.locator import Locator, parse_locator
 from core.errors import LocatorError
 from core.library import Bookmark, Highlight, ReadingTracker, SearchHit, SegmentRecord, TocRow, slices
@@ -72,7 +72,7 @@ class ReaderViewModel:
         self.return_to: Locator | None = None  # where the reader was before the last jump
         self.offset = 0  # paginated mode: the page starts this many characters into the current segment
         self.box: PageBox | None = None  # paginated mode: the measured text box (None: scroll mode)
-        self._breaks: dict[int, list[tuple[int, int]]] = {}  # section -> where its pages start, for this box
+        self.pages: Pages | None = None  # paginated mode: where pages start, for this box
         self._firsts: dict[int, int] = {}  # section -> its first ordinal
         self._sizes: dict[str | None, tuple[int, int] | None] = {}  # image src -> its pixel size
         self._images: dict[str, bytes | None] = {}  # image src -> its bytes, for the pages being drawn
@@ -83,7 +83,6 @@ class ReaderViewModel:
         self.pdf_page_label: str | None = None  # page view: what the page shown calls itself ("13"), read in refresh
         self._paged: int | None = None  # the ordinal page view last moved to (another one: the reader jumped)
         self.shown = Shown([], [], None, (0.0, 0.0))
-        self._laid: tuple[tuple[tuple[int, int], PageBox], tuple[list[Slice], tuple[int, int] | None]] | None = None
         self._last_activity = clock()
         self._last_saved = float("-inf")
         self.tracker = ReadingTracker(0, -1, clock)  # replaced by open(), from the saved places
@@ -205,7 +204,7 @@ class ReaderViewModel:
         """Paginated mode: the text box pages are laid out in (None: scroll mode). A new size lays out anew."""
         if box != self.box:
             self.box = box
-            self._breaks.clear()
+            self.pages = None if box is None else Pages(box, self._fetch, self._first_ordinal, self.image_size)
 
     @property
     def page_start(self) -> tuple[int, int]:
@@ -218,13 +217,9 @@ class ReaderViewModel:
         return self._layout()[0]
 
     def _layout(self) -> tuple[list[Slice], tuple[int, int] | None]:
-        """The current page and where the next starts, laid out once per place and box (drawing and turning
-        both need it)."""
-        assert self.box is not None, "set_box() first"
-        key = (self.page_start, self.box)
-        if self._laid is None or self._laid[0] != key:
-            self._laid = (key, layout(self.page_start, self._fetch, self.box, self.image_size))
-        return self._laid[1]
+        """The current page and where the next starts (drawing and turning both need it)."""
+        assert self.pages is not None and self.current is not None, "set_box() first"
+        return self.pages.page(self.page_start, self.current.locator.section)
 
     def _fetch(self, ordinal: int, count: int) -> list[SegmentRecord]:
         return self.quire.segments(self.book.id, ordinal, count) if ordinal < self.book.segment_count else []
@@ -235,41 +230,11 @@ class ReaderViewModel:
         self.go_to(record.locator.at(offset) if offset else record.locator, jump=False)
         return record
 
-    def _section_breaks(self, section: int, first: int) -> list[tuple[int, int]]:
-        """Where each page of a section starts, laid out from its first segment (kept per box)."""
-        if section not in self._breaks:
-            assert self.box is not None
-            breaks, start = [], (first, 0)
-            while True:
-                breaks.append(start)
-                _, following = layout(start, self._fetch, self.box, self.image_size)
-                if following is None or following[0] >= self.book.segment_count:
-                    break
-                record = self.quire.segments(self.book.id, following[0], 1)[0]
-                if record.locator.section != section:
-                    break
-                start = following
-            self._breaks[section] = breaks
-        return self._breaks[section]
-
     def _first_ordinal(self, section: int) -> int:
         """Where a section starts in reading order (kept: a long chapter is not read again per page turn)."""
         if section not in self._firsts:
             self._firsts[section] = self.quire.section(self.book.id, section)[0].ordinal
         return self._firsts[section]
-
-    def _page_before(self, start: tuple[int, int]) -> tuple[int, int] | None:
-        assert self.current is not None
-        section = self.current.locator.section
-        first = self._first_ordinal(section)
-        earlier = [b for b in self._section_breaks(section, first) if b < start]
-        if earlier:
-            return earlier[-1]
-        if first == 0:
-            return None
-        previous = self.quire.segments(self.book.id, first - 1, 1)[0]
-        head = self._first_ordinal(previous.locator.section)
-        return self._section_breaks(previous.locator.section, head)[-1]
 
     def load_more(self, forward: bool) -> None:
         """Scroll mode: continue the window after its last segment (or before its first)."""
@@ -337,7 +302,8 @@ class ReaderViewModel:
             return self._turn_printed_page(-1)
         if self.box is None:
             return self._move(-PAGE)
-        before = self._page_before(self.page_start)
+        assert self.pages is not None and self.current is not None
+        before = self.pages.before(self.page_start, self.current.locator.section)
         if before is None:
             assert self.current is not None
             return self._turn_to((0, 0)) if self.page_start != (0, 0) else self.current

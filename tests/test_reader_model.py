@@ -185,6 +185,47 @@ def test_turning_pages_through_a_chapter_shows_every_character_once(
     assert back == starts[::-1]  # turning back shows the same pages
 
 
+@pytest.mark.parametrize("size", [(1440, 900), (390, 844)])
+@pytest.mark.parametrize(("font_size", "line_height"), [(18, 1.6), (22, 1.2), (26, 2.0)])
+def test_turning_back_from_a_place_inside_a_chapter_shows_the_pages_turned_from(
+    moby: Quire, size: tuple[int, int], font_size: int, line_height: float
+) -> None:
+    """Next, Next, Prev, Prev on a phone re-cut the pages, repeating 8-10 lines of the page just shown, when the
+    reader had come to the chapter's middle (a saved place, a jump); then Prev, Prev, Next, Next the other way."""
+    from app.reader_page import page_box
+    from app.settings import Settings
+
+    settings = Settings(font_size=font_size, line_height=line_height, layout="paginated")
+    reader = ReaderViewModel(moby, 1)
+    reader.open()
+    reader.set_box(page_box(settings, size[0], size[1], None, back_row=False))
+    chapter = next(r for r in reader.toc() if r.title.startswith("Chapter 3."))
+    middle = moby.section(1, chapter.locator.section)[25]
+    reader.go_to(middle.locator.at(40))  # a place inside a paragraph, as a saved place or a citation is
+
+    def shown() -> list[tuple[int, int, int]]:
+        return [(p.segment.ordinal, p.start, p.end) for p in reader.page()]
+
+    def turns(moves: str) -> list[list[tuple[int, int, int]]]:
+        pages = [shown()]
+        for move in moves:
+            (reader.next_page if move == "N" else reader.previous_page)()
+            pages.append(shown())
+        return pages
+
+    there = turns("NN")
+    back = turns("PP")
+    assert back == there[::-1]  # the same pages, in the other order
+    before = turns("PP")
+    ahead = turns("NN")
+    assert ahead == before[::-1]
+    assert ahead[-1] == there[0]  # back where it began, at the place it was jumped to
+    for pages in (there, before):  # and every character between once, no line shown twice
+        pieces = sorted(piece for page in pages for piece in page)
+        for a, b in itertools.pairwise(pieces):
+            assert a[0] < b[0] or a[2] == b[1], (a, b)
+
+
 def test_a_page_fills_its_box_without_overflowing_it(moby: Quire) -> None:
     from app.pagination import _geometry
     from app.reader_page import page_box
