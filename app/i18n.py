@@ -363,6 +363,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Local-only mode is on, so Quire contacts no other computer. Turn it off in Settings to use this.",
         "zh": "已开启仅本地模式，Quire 不会连接其他计算机。如需使用，请在设置中关闭。",
     },
+    "error.SecretStoreError": {
+        "en": "The system keyring could not be used. Install or unlock one (GNOME Keyring, KWallet) and try again.",
+        "zh": "无法使用系统钥匙串。请安装或解锁一个（如 GNOME Keyring、KWallet）后重试。",
+    },
     "error.SyncError": {
         "en": "Sync did not finish. Nothing here was lost; the next sync goes on from where this one stopped.",
         "zh": "同步未完成。本机内容没有丢失，下次同步会从中断处继续。",

@@ -14,6 +14,7 @@
     │   └── StreamCut              a streamed answer ended before the provider said it was done
     ├── LocalOnlyError             local-only mode refused to contact another computer
     ├── CitationError              a quote is not in the passage it names
+    ├── SecretStoreError           the OS keyring or secure storage cannot be read or written
     └── SyncError                  a sync did not finish (the next one goes on from where it stopped)
         ├── SyncUnavailable        the sync folder or server cannot be reached now
         ├── SyncRefused            the server refused the user name or password
