@@ -105,6 +105,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "reader.bookmark.removed": {"en": "Bookmark removed", "zh": "已删除书签"},
     "reader.continue": {"en": "Continue reading", "zh": "继续阅读"},
     "reader.earlier": {"en": "Show earlier text", "zh": "显示前文"},
+    "reader.continue.pictures": {"en": "Next pages", "zh": "后面的页面"},
+    "reader.earlier.pictures": {"en": "Show earlier pages", "zh": "显示前面的页面"},
     "reader.highlight.color": {"en": "Highlight in {color}", "zh": "用{color}高亮"},
     "reader.highlight.menu": {"en": "This highlight", "zh": "这条高亮"},
     "reader.highlight.recolour": {"en": "Make it {color}", "zh": "改为{color}"},

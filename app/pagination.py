@@ -73,6 +73,16 @@ def image_height(segment: SegmentRecord, size: tuple[int, int] | None, box: Page
     return min(box.height, drawn + caption)
 
 
+def segment_height(
+    segment: SegmentRecord, box: PageBox, image_size: Callable[[SegmentRecord], tuple[int, int] | None]
+) -> float:
+    """How tall a whole segment is drawn in the box's typography (as a page counts it)."""
+    if segment.kind == "image":
+        return image_height(segment, image_size(segment), box)
+    font, line, width = _geometry(segment, box)
+    return len(wrap(segment.text, font, width)) * line
+
+
 def layout(
     start: tuple[int, int],
     fetch: Callable[[int, int], list[SegmentRecord]],

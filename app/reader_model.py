@@ -5,11 +5,11 @@ from __future__ import annotations
 import io
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import imagesize
 
-from app.pagination import PageBox, Pages, Slice
+from app.pagination import PageBox, Pages, Slice, segment_height
 from core.books.locator import Locator, parse_locator
 from core.errors import LocatorError
 from core.library import Bookmark, Highlight, ReadingTracker, SearchHit, SegmentRecord, TocRow, slices
@@ -17,6 +17,9 @@ from core.services import Quire
 
 WINDOW = 80  # segments rendered at once: long chapters never build thousands of controls
 PAGE = 12  # segments per page in paginated mode
+GROW = 40  # scroll mode: segments added below the window as the reader nears its end
+SCROLL_PADDING = 16.0  # scroll mode: the list's padding above its first segment (reader_page)
+MAX_WINDOW = 600  # scroll mode: the window grows to this many segments, then "Continue reading" starts a new one
 IDLE_CAP_SECONDS = 300  # longer pauses do not count as reading time
 SEARCH_PAGE = 100  # in-book search hits drawn at a time ("Show more" draws the next ones)
 IMAGES_KEPT = 48  # pictures kept in memory for redrawing the pages in view
@@ -73,6 +76,9 @@ class ReaderViewModel:
         self.offset = 0  # paginated mode: the page starts this many characters into the current segment
         self.box: PageBox | None = None  # paginated mode: the measured text box (None: scroll mode)
         self.pages: Pages | None = None  # paginated mode: where pages start, for this box
+        self.scroll_box: PageBox | None = None  # scroll mode: the text's width and typography (heights are measured)
+        self._heights: dict[int, float] = {}  # scroll mode: ordinal -> drawn height, for ``_heights_for``
+        self._heights_for: PageBox | None = None
         self._firsts: dict[int, int] = {}  # section -> its first ordinal
         self._sizes: dict[str | None, tuple[int, int] | None] = {}  # image src -> its pixel size
         self._images: dict[str, bytes | None] = {}  # image src -> its bytes, for the pages being drawn
@@ -172,18 +178,38 @@ class ReaderViewModel:
             return self.go_to(self.quire.segments(self.book.id, ordinal, 1)[0].locator)
         return self.go_to(text)
 
-    def scrolled(self, fraction: float) -> None:
-        """Scroll mode: the list was scrolled to ``fraction`` (0..1) of its length; remember that segment.
+    def scrolled(self, fraction: float, pixels: float | None = None) -> None:
+        """Scroll mode: the list was scrolled ``pixels`` down (``fraction`` of its length); remember the segment at
+        the top of the screen.
 
-        Saved at most once a second, so a fling does not write to the database on every frame.
+        With ``pixels`` and the text's box, the segment is found by the measured heights of those above it; the
+        fraction alone is a guess (a long list's length is an estimate until it is all drawn, and it grows as the
+        reader reads on). Saved at most once a second, so a fling does not write to the database on every frame.
         """
         if not self.visible:
             return
-        index = min(int(fraction * len(self.visible)), len(self.visible) - 1)
-        self.current = self.visible[max(0, index)]
+        if pixels is not None and self.scroll_box is not None:
+            self.current = self._segment_at(pixels, self.scroll_box)
+        else:
+            index = min(int(fraction * len(self.visible)), len(self.visible) - 1)
+            self.current = self.visible[max(0, index)]
         self.offset = 0
         if self.clock() - self._last_saved >= 1.0:
             self._scrolled_to()
+
+    def _segment_at(self, pixels: float, box: PageBox) -> SegmentRecord:
+        """The segment at ``pixels`` down the scroll list (its padding and gaps as reader_page draws them)."""
+        if self._heights_for != box:
+            self._heights, self._heights_for = {}, box
+        top = SCROLL_PADDING
+        for segment in self.visible:
+            if segment.ordinal not in self._heights:
+                self._heights[segment.ordinal] = segment_height(segment, box, self.image_size)
+            bottom = top + self._heights[segment.ordinal]
+            if bottom > pixels + box.font_size:  # its last line is still on screen, below the top edge
+                return segment
+            top = bottom + box.spacing
+        return self.visible[-1]
 
     def _scrolled_to(self) -> None:
         """Save the place scrolled to; scrolling forward at a reading pace from a place read is reading."""
@@ -249,6 +275,29 @@ class ReaderViewModel:
         self.offset = 0
         self._scrolled_to()
 
+    def extend(self) -> list[SegmentRecord]:
+        """Scroll mode: the segments after the window, added to it (the reader scrolls on through chapters);
+        [] at the book's end, or when the window is full (then "Continue reading" starts a new one)."""
+        if not self.visible or len(self.visible) >= MAX_WINDOW or self.at_end:
+            return []
+        added = self.quire.segments(self.book.id, self.visible[-1].ordinal + 1, GROW)
+        self.visible = self.visible + added
+        for segment in added:
+            if segment.kind == "image":
+                self.image(segment)
+        self.shown = replace(self.shown, marks=self.marks())
+        return added
+
+    @property
+    def window_full(self) -> bool:
+        """Scroll mode: the window holds as many segments as it may (scrolling on needs "Continue reading")."""
+        return len(self.visible) >= MAX_WINDOW
+
+    @property
+    def pictures(self) -> bool:
+        """A book of pictures only (a comic, a scan): a step is one picture, and the words say "pages"."""
+        return self.book.char_count == 0
+
     @property
     def at_start(self) -> bool:
         return bool(self.visible) and self.visible[0].ordinal == 0
@@ -290,7 +339,7 @@ class ReaderViewModel:
         if self.page_view:
             return self._turn_printed_page(1)
         if self.box is None:
-            return self._move(PAGE)
+            return self._move(1 if self.pictures else PAGE)
         _, following = self._layout()
         if following is None or following[0] >= self.book.segment_count:
             assert self.current is not None
@@ -301,7 +350,7 @@ class ReaderViewModel:
         if self.page_view:
             return self._turn_printed_page(-1)
         if self.box is None:
-            return self._move(-PAGE)
+            return self._move(-1 if self.pictures else -PAGE)
         assert self.pages is not None and self.current is not None
         before = self.pages.before(self.page_start, self.current.locator.section)
         if before is None:

@@ -13,7 +13,7 @@ from app.fonts import CJK_FONT
 from app.i18n import Translator
 from app.pagination import PageBox, Slice
 from app.panels import BY_NAME, PANELS, panel_width
-from app.reader_model import PAGE, SEARCH_PAGE, Mark, ReaderViewModel
+from app.reader_model import PAGE, SCROLL_PADDING, SEARCH_PAGE, Mark, ReaderViewModel
 from app.settings import Settings
 from app.theme import FONT_FAMILIES, highlight_color
 from core.library import HIGHLIGHT_COLORS, SegmentRecord
@@ -36,7 +36,7 @@ class ReaderActions:
     back: Callable[[], None]
     navigate: Callable[[str], None]  # "next", "previous", a locator, or a percentage ("40%")
     panel: Callable[[str | None], None]  # open a panel of app.panels by name; None closes
-    scrolled: Callable[[float], None]
+    scrolled: Callable[[float, float], None]  # the fraction of the list's length, and the pixels, scrolled
     select: Callable[[int, int, int], None]  # ordinal, start, end
     highlight: Callable[[str], None]  # colour
     toggle_bookmark: Callable[[], None]
@@ -44,6 +44,7 @@ class ReaderActions:
     search: Callable[[str], None]
     open_hit: Callable[[int], None]  # index into the model's search hits
     load_more: Callable[[bool], None]  # forward?
+    extend: Callable[[], list[SegmentRecord]] = lambda: []  # scroll mode: the segments added below the window
     typing: Callable[[bool], None] = lambda focused: None  # a text field took or lost the keyboard
     go_back: Callable[[], None] = lambda: None  # back to where the reader was before the last jump
     more_hits: Callable[[], None] = lambda: None  # draw the next page of search hits
@@ -176,21 +177,42 @@ def _text_area(
             segment_control(s, settings, marks.get(s.ordinal), dark=dark, on_select=actions.select, image=model.image)
             for s in segments
         ]
+    words = ".pictures" if model.pictures else ""  # a comic's steps are pages, not text
     if not paginated:
         if not model.at_start:
-            controls.insert(0, ft.TextButton(t("reader.earlier"), on_click=lambda e: actions.load_more(False)))
-        if not model.at_end:
-            controls.append(ft.TextButton(t("reader.continue"), on_click=lambda e: actions.load_more(True)))
+            controls.insert(0, ft.TextButton(t("reader.earlier" + words), on_click=lambda e: actions.load_more(False)))
+        if not model.at_end and model.window_full:
+            controls.append(ft.TextButton(t("reader.continue" + words), on_click=lambda e: actions.load_more(True)))
+
+    def grow() -> None:
+        """Near the window's end: the next segments go below it (an append: the scroll position stays)."""
+        added = actions.extend()
+        if not added:
+            return
+        fresh: dict[int, list[Mark]] = {}
+        for mark in model.shown.marks:  # the highlights of the segments added, read by extend()
+            fresh.setdefault(mark.ordinal, []).append(mark)
+        new: list[ft.Control] = [
+            segment_control(s, settings, fresh.get(s.ordinal), dark=dark, on_select=actions.select, image=model.image)
+            for s in added
+        ]
+        if not model.at_end and model.window_full:
+            new.append(ft.TextButton(t("reader.continue" + words), on_click=lambda e: actions.load_more(True)))
+        listing.controls.extend(new)
+        listing.update()
 
     def scrolled(e: ft.OnScrollEvent) -> None:
         if e.max_scroll_extent:
-            actions.scrolled(max(0.0, min(1.0, e.pixels / e.max_scroll_extent)))
+            actions.scrolled(max(0.0, min(1.0, e.pixels / e.max_scroll_extent)), e.pixels)
+        # Within two screens of the end: read on without a button, as Apple Books and Readest do.
+        if e.viewport_dimension and e.pixels >= e.max_scroll_extent - 2 * e.viewport_dimension:
+            grow()
 
     listing = ft.ListView(
         controls=controls,
         spacing=max(8, settings.font_size * 0.8),
         expand=True,
-        padding=ft.Padding.symmetric(horizontal=settings.margins, vertical=16),
+        padding=ft.Padding.symmetric(horizontal=settings.margins, vertical=SCROLL_PADDING),
         on_scroll=None if paginated else scrolled,
         scroll_interval=250,
     )
@@ -469,6 +491,7 @@ def build_reader_view(
     panel_content: ft.Control | None = None,
     selection_slot: ft.Container | None = None,
     percent_text: ft.Text | None = None,
+    chapter_text: ft.Text | None = None,
     dark: bool = False,
 ) -> ft.Control:
     """The whole reader screen; ``panel_content`` is the body of the open panel (see ``app.panels``).
@@ -477,7 +500,7 @@ def build_reader_view(
 
     ``selection_slot`` holds the highlight bar: the shell fills it when text is selected without rebuilding
     the text (a rebuild would drop the selection the reader just made); ``percent_text`` likewise shows
-    the percentage read, updated on its own while the reader scrolls.
+    the percentage read, and ``chapter_text`` the chapter's name, updated on their own while the reader scrolls.
     """
     selection_slot = selection_slot if selection_slot is not None else ft.Container()
     phone = width < WIDE
@@ -506,6 +529,9 @@ def build_reader_view(
                                                            pages=model.printed_pages)  # fmt: skip
         percent.value = f"{page} · {percent.value}"
     percent.size, percent.text_align, percent.expand = 12, ft.TextAlign.CENTER, None
+    chapter = chapter_text if chapter_text is not None else ft.Text()
+    chapter.value, chapter.size, chapter.color = model.chapter_title, 12, ft.Colors.ON_SURFACE_VARIANT
+    chapter.max_lines, chapter.overflow = 1, ft.TextOverflow.ELLIPSIS
     header = ft.Row(
         [
             ft.IconButton(ft.Icons.ARROW_BACK, tooltip=t("library.title"), on_click=lambda e: actions.back()),
@@ -519,13 +545,7 @@ def build_reader_view(
                         max_lines=1,
                         overflow=ft.TextOverflow.ELLIPSIS,  # on a phone it must stop before "% read"
                     ),
-                    ft.Text(
-                        model.chapter_title,
-                        size=12,
-                        color=ft.Colors.ON_SURFACE_VARIANT,
-                        max_lines=1,
-                        overflow=ft.TextOverflow.ELLIPSIS,
-                    ),
+                    chapter,
                 ],
                 spacing=0,
                 expand=True,

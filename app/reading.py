@@ -24,7 +24,7 @@ from app.reader_page import (
 )
 from app.settings_page import reading_controls
 from core.errors import QuireError
-from core.library import Highlight
+from core.library import Highlight, SegmentRecord
 
 if TYPE_CHECKING:  # the chat model loads LangChain: imported in the background after the first screen
     from app.shell import QuireApp
@@ -43,6 +43,7 @@ class ReaderController:
         self.panel: str | None = None  # see app.panels
         self.selection_slot = ft.Container()  # the selection or highlight bar, updated on its own
         self.percent_text = ft.Text()  # "n% read", updated on its own while scrolling
+        self.chapter_text = ft.Text()  # the chapter's name under the title, likewise
         self.typing = False  # a text field beside the text has the keyboard
 
     @property
@@ -69,9 +70,11 @@ class ReaderController:
         paginated = app.settings.layout == "paginated"
         box = page_box(app.settings, app.width, app.page.height or 800, self.panel, model.return_to is not None)
         model.set_box(box if paginated else None)
+        model.scroll_box = None if paginated else box
         model.refresh()  # everything read now: drawing below reads nothing from the library
         self.selection_slot = ft.Container()
         self.percent_text = ft.Text()
+        self.chapter_text = ft.Text()
         actions = self.actions()
         return build_reader_view(
             model,
@@ -83,6 +86,7 @@ class ReaderController:
             panel_content=self.panel_body(self.panel, actions) if self.panel else None,
             selection_slot=self.selection_slot,
             percent_text=self.percent_text,
+            chapter_text=self.chapter_text,
             dark=app.dark,
         )
 
@@ -120,6 +124,7 @@ class ReaderController:
                 search=self.search,
                 open_hit=self.open_hit,
                 load_more=self.load_more,
+                extend=self.extend,
                 typing=self.set_typing,
                 go_back=self.go_back,
                 read_up_to_here=self.read_up_to_here,
@@ -186,14 +191,15 @@ class ReaderController:
                 self.panel = None
         self._redraw()
 
-    def scrolled(self, fraction: float) -> None:
+    def scrolled(self, fraction: float, pixels: float | None = None) -> None:
         if self.model is None:
             return
-        self.model.scrolled(fraction)
+        self.model.scrolled(fraction, pixels)
         shown = percent_label(self.model.percents(), self.app.t)
-        if self.percent_text.value != shown:
-            self.percent_text.value = shown
-            self.app.page.update()  # a diff: only the changed text goes to the client
+        chapter = self.model.chapter_title
+        if self.percent_text.value != shown or self.chapter_text.value != chapter:
+            self.percent_text.value, self.chapter_text.value = shown, chapter
+            self.app.page.update()  # a diff: only the changed texts go to the client
 
     def go_back(self) -> None:
         """Back to where the reader was before a jump (a citation, a search hit, the contents, "go to")."""
@@ -216,6 +222,10 @@ class ReaderController:
 
     def load_more(self, forward: bool) -> None:
         self._change(lambda model: model.load_more(forward))
+
+    def extend(self) -> list[SegmentRecord]:
+        """Scroll mode: the segments added below the window (the view appends them itself: no redraw)."""
+        return self.model.extend() if self.model is not None else []
 
     def open_highlight(self, highlight: Highlight) -> None:
         if self.model is None or self.model.book.id != highlight.book_id:

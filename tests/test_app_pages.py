@@ -1142,3 +1142,64 @@ def test_a_comic_or_a_scan_shows_one_fitted_page_at_a_time_and_says_why_it_canno
             assert any(words in text for text in screen(app)), tool
 
     run(scenario())
+
+
+def _reading_list(app: QuireApp) -> ft.ListView:
+    """The scroll-mode text: the list that holds the segments."""
+    lists = [c for c in _all(app) if isinstance(c, ft.ListView) and c.on_scroll is not None]
+    assert len(lists) == 1
+    return lists[0]
+
+
+def _scroll(pixels: float) -> dict:
+    """A scroll event as the client sends it: ``pixels`` down a 10,000 px list in a 900 px window."""
+    return {"event_type": "update", "pixels": pixels, "min_scroll_extent": 0, "max_scroll_extent": 10_000,
+            "viewport_dimension": 900}  # fmt: skip
+
+
+def test_scroll_mode_reads_on_through_chapters_without_a_button(quire: Quire) -> None:
+    """Scroll layout stopped at the window's end behind "Continue reading" (issue 25, item 3): near the end,
+    the next segments are added below, chapter after chapter, and the place read stays where it was."""
+    quire.import_paths([book_path("en/idpf-moby-dick.epub")])
+
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(quire, session)
+        app.settings.layout = "scroll"
+        app.open_book(1)
+        app.reader.go_to(next(r for r in app.reader.toc() if r.title.startswith("Chapter 1.")).locator)
+        app.render()
+        listing = _reading_list(app)
+        assert "Continue reading" not in texts(listing)
+        before = len(listing.controls)
+        last = app.reader.visible[-1].ordinal
+        chapters = {s.locator.section for s in app.reader.visible}
+        for _ in range(4):  # four times near the end of what is there
+            await fire(session, listing, "scroll", _scroll(9_000))
+        assert _reading_list(app) is listing  # the same list, grown: not rebuilt (the scroll position stays)
+        assert len(listing.controls) == before + 4 * 40
+        assert [s.ordinal for s in app.reader.visible] == list(range(app.reader.visible[0].ordinal, last + 161))
+        assert len({s.locator.section for s in app.reader.visible}) > len(chapters)  # on into the next chapters
+        await fire(session, listing, "scroll", _scroll(100))
+        assert len(listing.controls) == before + 4 * 40  # far from the end: nothing added
+
+    run(scenario())
+
+
+def test_a_comic_in_scroll_mode_steps_one_picture_and_says_pages(quire: Quire) -> None:
+    """One "next" jumped from picture 1 to picture 13 and recorded 54% read (issue 25, item 2)."""
+    quire.import_paths([book_path("formats/alice-illustrations.cbz")])
+
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(quire, session)
+        app.settings.layout = "scroll"
+        app.open_book(1)
+        await _key(session, "Arrow Right")
+        assert app.reader.current.src == "page002.jpg"
+        assert quire.position(1).furthest_percent < 10
+        assert "Show earlier pages" in screen(app) and not any("text" in s for s in texts(_reading_list(app)))
+        await _key(session, "Arrow Left")
+        assert app.reader.current.src == "page001.jpg"
+
+    run(scenario())

@@ -403,3 +403,34 @@ def test_a_jump_then_the_library_leaves_the_furthest_place_where_reading_left_it
             finally:
                 after.close()
             page.close()
+
+
+def test_scroll_layout_reads_on_past_the_window_without_a_button(browser, tmp_path: Path) -> None:
+    """Scroll layout stopped behind "Continue reading" (issue 25, item 3): scrolling with the wheel reads on into
+    chapters past the first window of 80 paragraphs, and the place read follows."""
+    library = tmp_path / "lib"
+    quire = Quire(library)
+    quire.import_paths([book_path("en/epubjs-alice.epub")])
+    quire.close()
+    (library / "settings.json").write_text(json.dumps({"layout": "scroll"}), encoding="utf-8")
+    with app_server(library) as url:
+        page = browser.new_page(viewport={"width": 1440, "height": 900})
+        screen = Screen(page, "scroll-on").open(url)
+        screen.click_label_until("Open Alice", "% read")
+        page.mouse.move(720, 450)
+        for _ in range(150):  # a reader's wheel, most of a screen at a time
+            if _ordinal(library, 1) > 90:  # the place saved: past the first window of 80 paragraphs
+                break
+            assert not screen.shows("Continue reading")
+            page.mouse.wheel(0, 600)
+            screen.settle(0.3)
+        assert _ordinal(library, 1) > 90  # read on, and the place saved went on with the scrolling
+        saved = Quire(library)
+        try:  # the place saved is the paragraph at the top of the screen (measured heights, not a guess)
+            [_, following] = saved.segments(1, _ordinal(library, 1), 2)
+        finally:
+            saved.close()
+        screen.wait_text(following.text[:30])
+        screen.wait_text(following.section_title)  # the chapter's name under the title follows too
+        _not_blank(screen.shot("1-read-on-past-the-window"))
+        page.close()
