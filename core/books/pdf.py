@@ -37,6 +37,7 @@ class _Line:
     y: float
     text: str
     page: int
+    size: float = 0.0  # the font size most of its letters are drawn at (a heading's is larger)
 
 
 @dataclass
@@ -161,7 +162,7 @@ def _page_lines(page: object, number: int, counts: Counter[str]) -> list[_Line]:
     back in its place in the line (one glyph per sequence, as Chromium writes them), or, when the counts
     differ, the sequences' text goes before the line's other glyphs.
     """
-    runs: list[tuple[float, str]] = []
+    runs: list[tuple[float, str, float]] = []  # (y, text, font size)
     marked: list[str | None] = []  # the open marked-content sequences, each with its /ActualText or None
     waiting: list[str] = []  # /ActualText of sequences shown since pypdf last handed text over
     spoken = [False]  # the outermost /ActualText open now has been queued already
@@ -183,33 +184,58 @@ def _page_lines(page: object, number: int, counts: Counter[str]) -> list[_Line]:
 
     def visit(text: str, cm: list[float], tm: list[float], font: object, size: float) -> None:
         y = round(tm[5] * cm[3] + cm[5], 1)
+        drawn = round(abs(size * (tm[3] or 1) * (cm[3] or 1)), 1)
         if waiting and text.count("\x00") == len(waiting):
             given = iter(waiting)
             text = "".join(next(given) if char == "\x00" else char for char in text)
             counts["actual"] += sum(len(t) for t in waiting)
+        elif waiting and text.strip() and "\x00" not in text:
+            pass  # the glyphs read back as themselves: their /ActualText would say each word twice
         elif waiting:
-            runs.extend((y, t) for t in waiting if t)
+            runs.extend((y, t, drawn) for t in waiting if t)
             counts["actual"] += sum(len(t) for t in waiting)
         waiting.clear()
+        text = _unspaced(text)
         counts["nul"] += text.count("\x00")
         counts["all"] += len(text) - sum(char.isspace() for char in text)
         if text.strip():
-            runs.append((y, text))
+            runs.append((y, text, drawn))
         elif "\n" in text and runs:
-            runs.append((runs[-1][0], "\n"))
+            runs.append((runs[-1][0], "\n", drawn))
+        elif text and runs and runs[-1][0] == y:
+            runs.append(
+                (y, " ", drawn)
+            )  # a space drawn on its own between two words of a line (else they run together)
 
     contents = page.get_contents()  # type: ignore[attr-defined]
     marks = contents is not None and b"/ActualText" in contents.get_data()  # else skip a call per operator
     page.extract_text(visitor_operand_before=before if marks else None, visitor_text=visit)  # type: ignore[attr-defined]
     lines: list[_Line] = []
-    for y, text in runs:
+    sizes: list[Counter[float]] = []  # per line: letters drawn at each size
+    for y, text, drawn in runs:
         if lines and abs(lines[-1].y - y) < 1.0 and text != "\n":
             lines[-1].text += text
+            sizes[-1][drawn] += len(text.strip())
         elif text != "\n":
             lines.append(_Line(y, text, number))
-    for line in lines:
+            sizes.append(Counter({drawn: len(text.strip())}))
+    for line, letters in zip(lines, sizes, strict=True):
         line.text = " ".join(line.text.replace("\x00", " ").replace("\ufffd", " ").split())
+        line.size = letters.most_common(1)[0][0]
     return [line for line in lines if line.text]
+
+
+def _unspaced(text: str) -> str:
+    """A letter-spaced run ("C H A P T E R  1 .  L O O M I N G S ."): one space between its letters, two or more
+    between its words (pypdf's reading of CSS letter-spacing), closed up into words ("CHAPTER 1. LOOMINGS.").
+    Kerned pairs and ligatures come as two or three letters together ("st", "bat"): most pieces are one letter."""
+    stripped = text.strip()
+    pieces = stripped.split()
+    if len(pieces) < 4 or max(map(len, pieces)) > 3 or sum(len(p) == 1 for p in pieces) < 0.6 * len(pieces):
+        return text
+    words = [w.replace(" ", "") for w in re.split(r" {2,}", stripped)]
+    lead, trail = text[: len(text) - len(text.lstrip())], text[len(text.rstrip()) :]
+    return lead + " ".join(words) + trail
 
 
 def _shape(text: str) -> str:
@@ -241,6 +267,7 @@ def _paragraphs(lines: list[_Line]) -> list[_Paragraph]:
     widths = sorted(len(line.text) for line in lines)
     full = widths[int(len(widths) * 0.9)] if widths else 0
     paragraphs: list[_Paragraph] = []
+    hyphens = _Hyphens(lines)
     drop_cap = ""
     for index, line in enumerate(lines):
         previous = lines[index - 1] if index else None
@@ -248,10 +275,11 @@ def _paragraphs(lines: list[_Line]) -> list[_Paragraph]:
         if previous is not None:
             gap = abs(line.y - previous.y)
             ended = _SENTENCE_END.search(previous.text) is not None
+            resized = abs(line.size - previous.size) > 0.15 * max(line.size, previous.size)  # a heading's edge
             if line.page == previous.page:
-                starts = gap > PARAGRAPH_GAP * spacing or (ended and len(previous.text) < 0.75 * full)
+                starts = gap > PARAGRAPH_GAP * spacing or (ended and len(previous.text) < 0.75 * full) or resized
             else:  # a new page: the paragraph goes on unless the last one ended a sentence on a short line
-                starts = ended and len(previous.text) < 0.9 * full
+                starts = (ended and len(previous.text) < 0.9 * full) or resized
         if len(line.text) == 1 and line.text.isupper():  # a drop cap: the first letter of the next paragraph
             drop_cap = line.text
             continue
@@ -261,16 +289,52 @@ def _paragraphs(lines: list[_Line]) -> list[_Paragraph]:
             paragraphs.append(_Paragraph(line.text, [line.page]))
             continue
         current = paragraphs[-1]
-        current.text = _join(current.text, line.text)
+        current.text = _join(current.text, line.text, hyphens)
         if line.page not in current.pages:
             current.pages.append(line.page)
     return paragraphs
 
 
-def _join(before: str, after: str) -> str:
-    """Two lines of one paragraph: a hyphen at a line's end is joined away; CJK lines join without a space."""
+_EDGE_WORD = re.compile(r"[^\W\d_][\w'’-]*$|^[\w'’-]+")
+_WORDS = re.compile(r"[^\W\d_][\w'’]*(?:-[\w'’]+)*")
+
+
+class _Hyphens:
+    """Whether a hyphen at a line's end is the word's own ("sea-" / "unicorn") or was added to break the word
+    ("docu-" / "ment"), judged by the document's own words: the form it uses inside lines wins; where it uses
+    neither, what most such words in this document did (a calibre PDF keeps its hyphens, TeX breaks words)."""
+
+    def __init__(self, lines: list[_Line]) -> None:
+        self.inline = Counter(w.casefold() for line in lines for w in _WORDS.findall(line.text))
+        decided = [self._known(a, b) for a, b in self._breaks(lines)]
+        self.keep_by_default = decided.count(True) >= decided.count(False)
+
+    @staticmethod
+    def _breaks(lines: list[_Line]) -> list[tuple[str, str]]:
+        pairs = []
+        for a, b in itertools.pairwise(lines):
+            head, tail = _EDGE_WORD.search(a.text), _EDGE_WORD.search(b.text)
+            if a.text.endswith("-") and head and tail and tail.group()[:1].islower():
+                pairs.append((head.group()[:-1], tail.group()))
+        return pairs
+
+    def _known(self, head: str, tail: str) -> bool | None:
+        kept, joined = self.inline[f"{head}-{tail}".casefold()], self.inline[f"{head}{tail}".casefold()]
+        return None if kept == joined else kept > joined
+
+    def keep(self, before: str, after: str) -> bool:
+        head, tail = _EDGE_WORD.search(before), _EDGE_WORD.search(after)
+        if head is None or tail is None:
+            return True
+        known = self._known(head.group()[:-1], tail.group())
+        return self.keep_by_default if known is None else known
+
+
+def _join(before: str, after: str, hyphens: _Hyphens | None = None) -> str:
+    """Two lines of one paragraph: a hyphen that broke a word is joined away (``hyphens`` judges which did);
+    CJK lines join without a space."""
     if before.endswith("-") and len(before) > 1 and before[-2].isalpha() and after[:1].islower():
-        return before[:-1] + after
+        return before + after if hyphens is not None and hyphens.keep(before, after) else before[:-1] + after
     if is_cjk(before[-1]) or is_cjk(after[0]):
         return before + after
     return before + " " + after
@@ -327,6 +391,38 @@ def _outline(reader: object) -> list[tuple[int, str, int]]:
     return found[:20_000]
 
 
+def _fold(text: str) -> str:
+    return re.sub(r"\W+", "", text.casefold())
+
+
+def _openings(paragraphs: list[_Paragraph], outline: list[tuple[int, str, int]]) -> dict[int, str]:
+    """Paragraph index -> the outline entry's title that opens there, in order.
+
+    An entry opens at its heading: the first paragraph on its page (or the next) that starts with its title, so a
+    chapter that begins half-way down a page does not take the end of the one before it, and two chapters on one
+    page are both found. Without such a paragraph, at the first paragraph on its page."""
+    firsts: dict[int, int] = {}  # page -> the first paragraph on it
+    for index, paragraph in enumerate(paragraphs):
+        for page in paragraph.pages:
+            firsts.setdefault(page, index)
+    openings: dict[int, str] = {}
+    after = 0  # entries open in order: each at or after the one before
+    for _, name, page in outline:
+        wanted = _fold(name)
+        candidates = range(firsts.get(page, len(paragraphs)), len(paragraphs))
+        found = next(
+            (i for i in candidates if i >= after and paragraphs[i].pages[0] <= page + 1
+             and wanted and _fold(paragraphs[i].text[: len(name) * 2 + 8]).startswith(wanted)),
+            None,
+        )  # fmt: skip
+        if found is None:
+            found = next((i for i in candidates if i >= after), None)
+            if found is None or found in openings:
+                continue  # no paragraph left for it, or the one there is taken: the entry adds no section
+        openings[found], after = name, found + 1
+    return openings
+
+
 def _sections(
     paragraphs: list[_Paragraph], outline: list[tuple[int, str, int]], title: str, labels: list[str]
 ) -> tuple[list[Section], list[TocEntry]]:
@@ -334,18 +430,11 @@ def _sections(
 
     Each paragraph's anchors name the pages it is on, ``page-N`` (N from 1), and the printed label of the first
     (``PAGE_LABEL``): what a citation calls the page."""
-    starts: dict[int, tuple[int, str]] = {}
-    for depth, name, page in outline:
-        starts.setdefault(page, (depth, name))
+    openings = _openings(paragraphs, outline)
     sections: list[Section] = []
-    marked: set[int] = set()
-    for paragraph in paragraphs:
-        opening = next((page for page in paragraph.pages if page in starts and page not in marked), None)
-        if opening is not None or not sections:
-            name = starts[opening][1] if opening is not None else title
-            if opening is not None:
-                marked.add(opening)
-            sections.append(Section(title=name))
+    for index, paragraph in enumerate(paragraphs):
+        if index in openings or not sections:
+            sections.append(Section(title=openings.get(index, title)))
         paragraph.label = labels[paragraph.pages[0]]
         sections[-1].segments.append(Segment(SegmentKind.PARAGRAPH, paragraph.text, anchors=_anchors(paragraph)))
     toc: list[TocEntry] = []
