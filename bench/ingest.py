@@ -1,6 +1,6 @@
 """Import speed, peak memory and in-book full-text search latency on the shared books.
 
-    python -m bench.ingest --data ../shared/data/books [--repeat 3] [--json]
+    python -m bench.ingest --data ../shared/data/books [--repeat 3] [--json] [--no-fidelity]
 
 Baselines measured in the same run, so ratios hold across machines:
 - import: parse only (the format reader) vs the whole import through the facade (parse, store the
@@ -19,9 +19,11 @@ import sys
 import tempfile
 import time
 import tracemalloc
+from dataclasses import asdict
 from pathlib import Path
 
 from bench.common import inside, percentile
+from bench.fidelity import run as compare_formats
 from core.books import parse_book
 from core.books.textutil import CJK_RUN
 from core.errors import QuireError
@@ -187,6 +189,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="runs per book; medians are reported")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--large-mb", type=int, default=10, help="size of the generated long TXT (0: none)")
+    parser.add_argument("--no-fidelity", dest="fidelity", action="store_false",
+                        help="leave out the converted formats' text fidelity against their sources")  # fmt: skip
     args = parser.parse_args(argv)
     books = find_books(args.data)
     if not books:
@@ -201,8 +205,10 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as folder:
         large = large_text(args.data, Path(folder), args.large_mb) if args.large_mb else None
         memory = measure_memory([p for p in books if p.suffix == ".txt"] + ([large] if large else []))
+    fidelity = [asdict(row) for row in compare_formats(args.data)] if args.fidelity else []
     if args.json:
-        print(json.dumps({"books": results, "refused": refused, "memory": memory}, ensure_ascii=False, indent=2))
+        print(json.dumps({"books": results, "refused": refused, "memory": memory, "fidelity": fidelity},
+                         ensure_ascii=False, indent=2))  # fmt: skip
         return 0
     header = f"{'book':48} {'segs':>6} {'parse s':>8} {'import s':>9} {'peak MB':>8} {'find p50':>9} {'p95':>7} {'LIKE p50':>9}"
     print(header)
@@ -223,6 +229,11 @@ def main(argv: list[str] | None = None) -> int:
     for m in memory:
         print(f"{m['book'][:40]:40} {m['size_mb']:>7.2f} {m['parse_rss_mb']:>9.1f}M {m['import_rss_mb']:>10.1f}M"
               f" {m['import_rss_per_input_mb']:>9.1f}x")  # fmt: skip
+    if fidelity:
+        print(f"\n{'text fidelity vs the source (bench.fidelity)':40} {'similar':>8} {'chapters':>9}  missing / extra")
+        for row in fidelity:
+            print(f"{row['file']:40} {row['similarity']:>8.4f} {row['found']:>4}/{row['chapters']:<4}"
+                  f"  {len(row['missing'])} / {len(row['extra'])}")  # fmt: skip
     return 0
 
 

@@ -234,3 +234,84 @@ def test_printed_page_numbers_become_labels_only_when_they_agree() -> None:
     assert _printed_labels({n: n for n in range(1, 6)}, 6) == ["", "1", "2", "3", "4", "5"]  # a cover, unnumbered
     assert _printed_labels({1: 7, 2: 3, 3: 40}, 4) == ["1", "2", "3", "4"]  # numbers that are not page numbers
     assert _printed_labels({5: 6}, 40) == [str(n) for n in range(1, 41)]  # one number on forty pages says little
+
+
+def test_calibre_pdfs_read_as_their_sources_do_every_chapter_and_no_fake_ones() -> None:
+    """Issue 25, item 5: word-level similarity to the EPUB (or TXT) each was made from, and the chapters found.
+    Before: Moby-Dick 0.976 with words said twice and letter-spaced headings, 呐喊 0.58 with three stories lost."""
+    from bench import fidelity
+
+    rows = {row.file: row for row in fidelity.run(FORMATS.parent, ".pdf")}
+    assert set(rows) == {"epubjs-alice.pdf", "idpf-moby-dick.pdf", "luxun-nahan.pdf"}
+    for row in rows.values():
+        assert row.similarity >= 0.98, row
+        assert row.found == row.chapters and row.missing == [] and row.extra == [], row
+
+
+def _texts(data: bytes) -> list[str]:
+    book = parse_book(data, "made.pdf")
+    return [segment.text for section in book.sections for segment in section.segments]
+
+
+def test_a_drop_cap_starts_its_paragraph_as_a_word_or_a_words_first_letter() -> None:
+    """ "I have seldom heard him / Imention her": the large first letter went to the wrong line."""
+    from pdfkit import text_pdf
+
+    lines = ["have seldom heard him", "mention her under any other name.", "In his eyes she eclipses the whole."]
+    body = [(72, 700 - 20 * i, 12, text) for i, text in enumerate(lines)]
+    drop = (40, 664, 48, "I")  # beside the first three lines, its foot on the third
+    for runs in ([drop, *body], [body[0], drop, *body[1:]]):  # drawn first, or after the first line
+        assert _texts(text_pdf([runs])) == [
+            "I have seldom heard him mention her under any other name. In his eyes she eclipses the whole."
+        ]
+    first = [(72, 700, 12, "o Sherlock Holmes she is always the woman. To"), (72, 680, 12, "be sure.")]
+    assert _texts(text_pdf([[(40, 664, 48, "T"), *first]])) == [
+        "To Sherlock Holmes she is always the woman. To be sure."
+    ]
+
+
+def test_small_capitals_read_as_the_words_they_are() -> None:
+    """ "A Scandal CANDALinIN Bohemia OHEMIA": capitals drawn smaller are lower-case letters."""
+    from pdfkit import text_pdf
+
+    title = [(72, 700, 24, "A"), (94, 700, 24, "S"), (110, 700, 17, "CANDAL"), (184, 700, 17, "IN"),
+             (206, 700, 24, "B"), (222, 700, 17, "OHEMIA")]  # fmt: skip
+    text = (72, 650, 12, "To Sherlock Holmes she is always the woman. I AM not shouting.")
+    assert _texts(text_pdf([[*title, text]])) == [
+        "A Scandal in Bohemia", "To Sherlock Holmes she is always the woman. I AM not shouting."]  # fmt: skip
+
+
+def test_hyphens_at_line_ends_follow_the_documents_own_words() -> None:
+    """ "high-power" became "highpower": a hyphen at a line's end is kept where the document writes the word with
+    it, and joined where it writes it whole (a word broken to fit the line)."""
+    from pdfkit import text_pdf
+
+    lines = ["He had a high-power lens and a", "high-", "power glass. The docu-", "ment was a good document, said"]
+    lines += ["the looking-", "glass; and no other document."]
+    runs = [(72, 700 - 14 * i, 12, text) for i, text in enumerate(lines)]
+    [paragraph] = _texts(text_pdf([runs]))
+    assert "a high-power glass" in paragraph and "The document was" in paragraph
+    assert "the looking-glass;" in paragraph  # neither form elsewhere: this document keeps its hyphens
+
+
+def test_a_chapter_opens_at_its_heading_even_half_way_down_a_page() -> None:
+    """A contents entry opened at the end of the part before it: two chapters on one page, each at its title."""
+    from pdfkit import text_pdf
+
+    page = [(72, 700, 18, "The First Part"), (72, 670, 12, "The first part ends here."),
+            (72, 620, 18, "The Second Part"), (72, 590, 12, "The second part begins here.")]  # fmt: skip
+    book = parse_book(text_pdf([page], outline=[("The First Part", 0), ("The Second Part", 0)]), "made.pdf")
+    assert [s.title for s in book.sections] == ["The First Part", "The Second Part"]
+    assert [s.text for s in book.sections[1].segments] == ["The Second Part", "The second part begins here."]
+
+
+def test_letter_spacing_and_wide_gaps_close_up() -> None:
+    """ "BRIEFCONTENTS" and "C H A P T E R": letter-spaced runs; "一九二 七年": a gap between Chinese runs."""
+    from core.books.pdf import _unspaced, tidy_line
+
+    assert _unspaced("C H A P T E R  1 .  L O O M I N G S .") == "CHAPTER 1. LOOMINGS."
+    assert _unspaced("B R I E F  C O N T E N T S") == "BRIEF CONTENTS"
+    assert _unspaced("6 1 .  st u b b  k i l l s  a  w h a l e") == "61. stubb kills a whale"  # ligatures, kerning
+    assert _unspaced("I am a man of a few words") == "I am a man of a few words"
+    assert tidy_line("一九二 七年  十月 ，了 ① 作") == "一九二七年十月，了①作"
+    assert tidy_line("see  Mr. Holmes 在 London") == "see Mr. Holmes 在 London"

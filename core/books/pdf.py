@@ -38,6 +38,7 @@ class _Line:
     text: str
     page: int
     size: float = 0.0  # the font size most of its letters are drawn at (a heading's is larger)
+    opens: bool = False  # a drop cap was put before it: it is a paragraph's first line
 
 
 @dataclass
@@ -97,6 +98,7 @@ def read_pdf(data: bytes, fallback_title: str, progress: ReadProgress | None = N
     if sum(len(page) for page in lines) == 0:
         return _scanned_pages(data, len(pages), title, author)
     printed: dict[int, int] = {}
+    lines = _with_drop_caps(lines)
     lines = _without_running_lines(lines, printed)
     labels = defined or _printed_labels(printed, len(pages))
     paragraphs = _paragraphs([line for page in lines for line in page])
@@ -211,18 +213,31 @@ def _page_lines(page: object, number: int, counts: Counter[str]) -> list[_Line]:
     marks = contents is not None and b"/ActualText" in contents.get_data()  # else skip a call per operator
     page.extract_text(visitor_operand_before=before if marks else None, visitor_text=visit)  # type: ignore[attr-defined]
     lines: list[_Line] = []
-    sizes: list[Counter[float]] = []  # per line: letters drawn at each size
+    parts: list[list[tuple[str, float]]] = []  # per line: its runs, (text, size)
     for y, text, drawn in runs:
         if lines and abs(lines[-1].y - y) < 1.0 and text != "\n":
-            lines[-1].text += text
-            sizes[-1][drawn] += len(text.strip())
+            parts[-1].append((text, drawn))
         elif text != "\n":
             lines.append(_Line(y, text, number))
-            sizes.append(Counter({drawn: len(text.strip())}))
-    for line, letters in zip(lines, sizes, strict=True):
-        line.text = " ".join(line.text.replace("\x00", " ").replace("\ufffd", " ").split())
+            parts.append([(text, drawn)])
+    for line, pieces in zip(lines, parts, strict=True):
+        line.text = tidy_line(_small_caps(pieces))
+        letters = Counter[float]()
+        for piece, drawn in pieces:
+            letters[drawn] += len(piece.strip())
         line.size = letters.most_common(1)[0][0]
     return [line for line in lines if line.text]
+
+
+# A space between two wide characters (CJK, full-width forms, circled numbers, CJK punctuation) is a gap pypdf
+# read between two runs of one line: Chinese and Japanese put none there ("一九二 七年", "了 ①").
+_WIDE = "\u2460-\u24ff\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef\u3040-\u30ff"
+_WIDE_GAP = re.compile(f"(?<=[{_WIDE}]) (?=[{_WIDE}])")
+
+
+def tidy_line(text: str) -> str:
+    """A line's text with its spaces made single, none left between two wide (CJK) characters."""
+    return _WIDE_GAP.sub("", " ".join(text.replace("\x00", " ").replace("\ufffd", " ").split()))
 
 
 def _unspaced(text: str) -> str:
@@ -236,6 +251,54 @@ def _unspaced(text: str) -> str:
     words = [w.replace(" ", "") for w in re.split(r" {2,}", stripped)]
     lead, trail = text[: len(text) - len(text.lstrip())], text[len(text.rstrip()) :]
     return lead + " ".join(words) + trail
+
+
+def _small_caps(pieces: list[tuple[str, float]]) -> str:
+    """A line's runs joined; small capitals read back as lower case.
+
+    Small capitals are capitals drawn smaller: "S" at 24 points then "CANDAL" at 17 with no gap is "Scandal". A
+    line that has such a word has its other small capital words in lower case too ("IN" at 17: "in")."""
+    big = max(size for _, size in pieces)
+
+    def small(text: str, size: float) -> bool:
+        letters = text.strip()
+        return size < 0.85 * big and letters.isalpha() and letters.isupper()
+
+    joined = any(
+        small(text, size) and not text[:1].isspace() and before.rstrip()[-1:].isupper() and before_size >= big * 0.95
+        for (before, before_size), (text, size) in itertools.pairwise(pieces)
+        if before.strip()
+    )
+    if not joined:
+        return "".join(text for text, _ in pieces)
+    return "".join(text.lower() if small(text, size) else text for text, size in pieces)
+
+
+def _with_drop_caps(pages: list[list[_Line]]) -> list[list[_Line]]:
+    """A drop cap (one letter, drawn at least twice as large as the text beside it) goes before the first line
+    beside it: the highest line on its page within its height. It starts that line's first word ("T" + "o
+    Sherlock"), unless it is a word of its own ("I" + "have"): the document's own words decide, where they can."""
+    inline = Counter(w.casefold() for page in pages for line in page for w in _WORDS.findall(line.text))
+    kept = []
+    for page in pages:
+        body = [line for line in page if len(line.text) > 1]
+        usual = Counter(line.size for line in body).most_common(1)[0][0] if body else 0.0
+        drops = [line for line in page if len(line.text) == 1 and line.text.isalpha() and usual
+                 and line.size >= 2 * usual]  # fmt: skip
+        for drop in drops:
+            beside = [line for line in body if drop.y - 1 <= line.y <= drop.y + drop.size]
+            if not beside:
+                continue
+            first = max(beside, key=lambda line: line.y)
+            word = (_WORDS.findall(first.text[:40]) or [""])[0]
+            whole = inline[(drop.text + word).casefold()] > inline[word.casefold()] or (
+                drop.text.upper() not in "AIO" and word[:1].islower()
+            )
+            first.text = drop.text + ("" if whole else " ") + first.text
+            first.opens = True
+        kept.append([line for line in page if line not in drops or not any(
+            drop.y - 1 <= b.y <= drop.y + drop.size for b in body)])  # fmt: skip
+    return kept
 
 
 def _shape(text: str) -> str:
@@ -268,7 +331,6 @@ def _paragraphs(lines: list[_Line]) -> list[_Paragraph]:
     full = widths[int(len(widths) * 0.9)] if widths else 0
     paragraphs: list[_Paragraph] = []
     hyphens = _Hyphens(lines)
-    drop_cap = ""
     for index, line in enumerate(lines):
         previous = lines[index - 1] if index else None
         starts = previous is None
@@ -279,12 +341,11 @@ def _paragraphs(lines: list[_Line]) -> list[_Paragraph]:
             if line.page == previous.page:
                 starts = gap > PARAGRAPH_GAP * spacing or (ended and len(previous.text) < 0.75 * full) or resized
             else:  # a new page: the paragraph goes on unless the last one ended a sentence on a short line
-                starts = (ended and len(previous.text) < 0.9 * full) or resized
-        if len(line.text) == 1 and line.text.isupper():  # a drop cap: the first letter of the next paragraph
-            drop_cap = line.text
-            continue
-        if drop_cap and line.text[:1].islower():
-            line.text, drop_cap, starts = drop_cap + line.text, "", True
+                # A paragraph goes on over a page break only from a full line: a short last line ended it, with or
+                # without a full stop (a chapter's name at a page's foot, as a TXT converted to PDF has them).
+                starts = len(previous.text) < (0.9 if ended else 0.75) * full or resized
+        if line.opens:
+            starts = True  # a drop cap's line: the paragraph's first
         if starts:
             paragraphs.append(_Paragraph(line.text, [line.page]))
             continue
@@ -295,7 +356,8 @@ def _paragraphs(lines: list[_Line]) -> list[_Paragraph]:
     return paragraphs
 
 
-_EDGE_WORD = re.compile(r"[^\W\d_][\w'’-]*$|^[\w'’-]+")
+_LAST_WORD = re.compile(r"[^\W\d_][\w'’-]*$")
+_FIRST_WORD = re.compile(r"^[\w'’-]+")
 _WORDS = re.compile(r"[^\W\d_][\w'’]*(?:-[\w'’]+)*")
 
 
@@ -313,7 +375,7 @@ class _Hyphens:
     def _breaks(lines: list[_Line]) -> list[tuple[str, str]]:
         pairs = []
         for a, b in itertools.pairwise(lines):
-            head, tail = _EDGE_WORD.search(a.text), _EDGE_WORD.search(b.text)
+            head, tail = _LAST_WORD.search(a.text), _FIRST_WORD.search(b.text)
             if a.text.endswith("-") and head and tail and tail.group()[:1].islower():
                 pairs.append((head.group()[:-1], tail.group()))
         return pairs
@@ -323,7 +385,7 @@ class _Hyphens:
         return None if kept == joined else kept > joined
 
     def keep(self, before: str, after: str) -> bool:
-        head, tail = _EDGE_WORD.search(before), _EDGE_WORD.search(after)
+        head, tail = _LAST_WORD.search(before), _FIRST_WORD.search(after)
         if head is None or tail is None:
             return True
         known = self._known(head.group()[:-1], tail.group())

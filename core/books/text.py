@@ -30,7 +30,8 @@ _HEADING_PATTERNS = (  # (pattern, level); levels are relative and normalised by
     (re.compile(r"^(#{1,6})\s+(.+?)\s*#*$"), None),  # Markdown heading: level from the hashes
     (re.compile(rf"^第[{_CN_NUM}]+[卷部篇集](?:[\s　:：·].{{0,40}})?$"), 1),
     (re.compile(rf"^卷[{_CN_NUM}]+(?:[\s　:：·].{{0,40}})?$"), 1),
-    (re.compile(rf"^第[{_CN_NUM}]+[章回](?:[\s　:：·].{{0,40}})?$"), 2),
+    # "第二章 优胜记略", or "第二章优胜记略" where a PDF lost the space: a short name with no sentence's punctuation
+    (re.compile(rf"^第[{_CN_NUM}]+[章回](?:[\s　:：·].{{0,40}}|[^\s，。！？、；：,.!?]{{1,12}})?$"), 2),
     (re.compile(rf"^第[{_CN_NUM}]+节(?:[\s　:：·].{{0,40}})?$"), 3),
     (re.compile(rf"^(?:book|part|volume)\s+(?:\d+|[{_ROMAN}]+|{_EN_WORDS})\b.{{0,60}}$", re.I), 1),
     (re.compile(rf"^chapter\s+(?:\d+|[{_ROMAN}]+|{_EN_WORDS})\b.{{0,60}}$", re.I), 2),
@@ -235,8 +236,8 @@ def converted_lines(lines: list[str]) -> str:
     spaced: list[str] = []
     for index, line in enumerate(lines):
         alone = (index == 0 or not lines[index - 1]) and (index + 1 == len(lines) or not lines[index + 1])
-        if line and alone and display_width(line) <= 30 and not _SENTENCE_END.search(line):
-            spaced.append("")
+        if index and line and alone and display_width(line) <= 30 and not _SENTENCE_END.search(line):
+            spaced.append("")  # (the first line needs none: the start of a text sets a title off already)
         spaced.append(line)
     return "\n".join(spaced)
 
