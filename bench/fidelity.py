@@ -30,6 +30,8 @@ PAIRS = {
     "epubjs-alice.azw3": "en/epubjs-alice.epub",
     "idpf-moby-dick.azw3": "en/idpf-moby-dick.epub",
     "luxun-nahan.azw3": "zh/luxun_nahan.txt",
+    "epubjs-alice.mobi": "en/epubjs-alice.epub",
+    "idpf-moby-dick.mobi": "en/idpf-moby-dick.epub",
     "epubjs-alice.fb2": "en/epubjs-alice.epub",
     "idpf-moby-dick.fb2": "en/idpf-moby-dick.epub",
 }

@@ -84,3 +84,38 @@ def test_drm_huffman_and_damaged_kindle_files_are_refused() -> None:
             parse_book(damaged, "damaged.azw3")
         except BookFormatError as error:
             assert str(error).isprintable()
+
+
+@pytest.mark.parametrize(
+    "name", ["epubjs-alice.azw3", "idpf-moby-dick.azw3", "epubjs-alice.mobi", "idpf-moby-dick.mobi"]
+)
+def test_the_contents_are_the_books_own_ncx_as_the_epub_names_them(name: str) -> None:
+    """Issue 25, item 6: War of the Worlds' parts were cut to "Part 1" and not nested: the contents came from
+    each file's first heading, not from the book's NCX. Now each entry is the NCX's, at the file its text is in."""
+    converted = read_book(FORMATS / name)
+    source = read_book(book_path(f"en/{name.rsplit('.', 1)[0]}.epub"))
+    assert [e.title for _, e in converted.toc_entries()] == [e.title for _, e in source.toc_entries()]
+    fold = lambda text: re.sub(r"\W+", "", text.casefold())  # noqa: E731
+    opened = [
+        fold(" ".join(s.text for s in converted.sections[e.locator.section].segments[:3]))[:400]
+        for _, e in converted.toc_entries()
+    ]
+    titled = [fold(e.title) in text for (_, e), text in zip(converted.toc_entries(), opened, strict=True)]
+    assert sum(titled) >= 0.9 * len(titled)  # each entry opens where its title is (a title page's may differ)
+
+
+def test_the_ncx_nests_as_the_book_nests() -> None:
+    book = read_book(FORMATS / "luxun-nahan.azw3")
+    nested = [(depth, entry.title) for depth, entry in book.toc_entries()]
+    assert (0, "鸭的喜剧") in nested and (1, "注释") in nested
+    assert all(depth == 1 for depth, title in nested if title.startswith("注释"))  # each story's notes, inside it
+    assert [title for depth, title in nested if depth == 0][:3] == ["鸭的喜剧", "《呐喊》自序", "头发的故事"]
+
+
+def test_kindle_formats_read_as_their_sources_do() -> None:
+    from bench import fidelity
+
+    rows = [row for row in fidelity.run(FORMATS.parent) if row.file.endswith((".azw3", ".mobi"))]
+    assert len(rows) == 5
+    for row in rows:
+        assert row.similarity >= 0.98 and row.found == row.chapters and not row.missing and not row.extra, row

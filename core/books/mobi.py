@@ -16,6 +16,7 @@ Huffman/CDIC-compressed books (type 17480, some Kindle Store files) are refused 
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 import struct
@@ -23,6 +24,7 @@ import struct
 from lxml import html as lxml_html
 
 from core.books.html_blocks import document_title, extract_segments
+from core.books.kf8_index import ncx_entries
 from core.books.locator import Locator
 from core.books.model import Book, Metadata, Section, TocEntry
 from core.books.text import book_from_text, converted_lines
@@ -160,13 +162,14 @@ def read_mobi(data: bytes, fallback_title: str) -> Book:
     text, exth, first_image, encoding = _text(records, 0)
     boundary = exth.get(121)
     kf8 = struct.unpack(">I", records[0][0x24:0x28])[0] == 8
+    header = 0  # the record holding the header of the text read
     if boundary and not kf8:  # a joint file: read its KF8 half, which keeps the XHTML files apart
         start = struct.unpack(">I", boundary[0][:4])[0]
         if start != NO_INDEX and 0 < start < records.count:
             try:
                 text, exth_kf8, first_image, encoding = _text(records, start)
                 exth = {**exth, **exth_kf8}
-                kf8 = True
+                kf8, header = True, start
             except BookFormatError:
                 pass  # the MOBI 6 half stays
     metadata = _metadata(exth, fallback_title, encoding)
@@ -176,10 +179,13 @@ def read_mobi(data: bytes, fallback_title: str) -> Book:
         if index != NO_INDEX and first_image + index < records.count:
             metadata.cover = records[first_image + index]
             metadata.cover_media_type = _image_type(metadata.cover)
+    cuts = list((_KF8_FILE if kf8 else _PAGEBREAK).finditer(text))
     chunks = _KF8_FILE.split(text) if kf8 else _PAGEBREAK.split(text)
+    offsets = [0, *(cut.start() for cut in cuts)]  # where each chunk starts in the text
     sections: list[Section] = []
+    starts: list[tuple[int, int]] = []  # (offset in the text, section) for each chunk that made a section
     paragraphs: list[str] = []  # every paragraph's text, for a book that turns out to be one converted text
-    for chunk in chunks:
+    for offset, chunk in zip(offsets, chunks, strict=True):
         document = (b"<html " + chunk) if kf8 and chunk.strip() else chunk
         document = _XML_DECLARATION.sub(b"", document)
         if kf8:  # the skeleton's body closes before its fragments: let them in
@@ -200,6 +206,7 @@ def read_mobi(data: bytes, fallback_title: str) -> Book:
             if not title and len(segments) > 1 and len(segments[0].text) <= 80:  # MOBI 6: a short first line
                 title = segments[0].text
             sections.append(Section(title=title or f"{metadata.title} ({len(sections) + 1})", segments=segments))
+            starts.append((offset, len(sections) - 1))
     if not sections:
         raise BookFormatError("this MOBI book has no text in it")
     if len(sections) == 1:  # one run of lines (a text file converted): find its chapters as in a .txt
@@ -208,8 +215,40 @@ def read_mobi(data: bytes, fallback_title: str) -> Book:
         metadata.language = metadata.language or converted.metadata.language
         return Book("mobi", metadata, sections, toc, ["the book marks no chapters; they were found in its text"])
     metadata.language = metadata.language or guess_language(" ".join(s.text for s in sections[0].segments[:50]))
-    toc = [TocEntry(s.title, Locator(i, 0)) for i, s in enumerate(sections)]
-    return Book("mobi", metadata, sections, toc, [] if kf8 else ["chapters were found at the book's page breaks"])
+    ncx = _ncx_toc(records, header, encoding, sections, starts)
+    toc = ncx or [TocEntry(s.title, Locator(i, 0)) for i, s in enumerate(sections)]
+    return Book(
+        "mobi", metadata, sections, toc, [] if kf8 or ncx else ["chapters were found at the book's page breaks"]
+    )
+
+
+def _ncx_toc(
+    records: _Records, header: int, encoding: str, sections: list[Section], starts: list[tuple[int, int]]
+) -> list[TocEntry]:
+    """The book's own contents (its NCX), nested as it nests them, each entry at the section its text is in; a
+    section takes the title of the first entry there ("Part 1" becomes "Book One: The Coming of the Martians").
+    [] when the book has none."""
+    head = records[header]
+    if len(head) < 0xF8:
+        return []
+    index = struct.unpack(">I", head[0xF4:0xF8])[0]
+    entries = ncx_entries(lambda n: records[header + n], index, encoding)
+    if not entries or not starts:
+        return []
+    offsets = [offset for offset, _ in starts]
+    toc: list[TocEntry] = []
+    made: list[TocEntry] = []
+    titled: set[int] = set()
+    for entry in entries:
+        section = starts[max(0, bisect.bisect_right(offsets, entry.position) - 1)][1]
+        if section not in titled and entry.title:
+            sections[section].title = entry.title
+            titled.add(section)
+        node = TocEntry(entry.title or sections[section].title, Locator(section, 0))
+        parent = made[entry.parent] if 0 <= entry.parent < len(made) else None
+        (parent.children if parent is not None else toc).append(node)
+        made.append(node)
+    return toc
 
 
 def _metadata(exth: dict[int, list[bytes]], fallback: str, encoding: str) -> Metadata:
