@@ -132,7 +132,7 @@ def inbox_dialog(
     t: Translator, names: list[str], on_import: Callable[[], Awaitable[None]], on_leave: Callable[[], None]
 ) -> ft.AlertDialog:
     """iOS: offer the book files waiting in Quire's Documents folder."""
-    shown = ", ".join(names[:5]) + (" …" if len(names) > 5 else "")
+    shown = t("list.sep").join(names[:5]) + (" …" if len(names) > 5 else "")
 
     async def import_them(e: ft.Event) -> None:
         await on_import()

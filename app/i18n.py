@@ -298,6 +298,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "已就绪：打开或合上书时会自动同步。",
     },
     "sync.done": {"en": "Synced at {when}: {what}.", "zh": "{when} 已同步：{what}。"},
+    "list.sep": {"en": ", ", "zh": "，"},  # between the items of a list in a sentence
     "sync.sent": {"en": "sent {n} change(s)", "zh": "发送 {n} 项更改"},
     "sync.received": {"en": "received {n}", "zh": "收到 {n} 项"},
     "sync.books": {"en": "{n} book file(s)", "zh": "{n} 个书籍文件"},

@@ -47,6 +47,9 @@ BACKGROUND_STATES = {
 }
 
 
+SETTINGS_CHANGED = "quire:settings-changed"  # what a window tells the others when it saved the settings
+
+
 class QuireApp:
     """One window (or browser tab) of Quire; every screen is rebuilt from its view-model when it changes.
 
@@ -88,6 +91,7 @@ class QuireApp:
         page.on_keyboard_event = self._guarded(self.on_key)
         page.on_app_lifecycle_state_change = self._guarded(self.on_lifecycle)
         page.on_resize = lambda e: self.render()
+        page.pubsub.subscribe(self._guarded(self._from_other_session))  # settings changed in another window
         self.fonts = fonts  # the font files the client can load (None: the reading fonts in assets/)
         apply_theme(page, self.settings, fonts)
         quire.local_only = self.settings.local_only
@@ -279,8 +283,12 @@ class QuireApp:
         self.go("library")
 
     def settings_changed(self) -> None:
-        """Save the settings and apply theme and language at once."""
+        """Save the settings and apply theme and language at once, here and in the app's other open windows."""
         self.store.save(self.settings)
+        self._apply_settings()
+        self.page.pubsub.send_others(SETTINGS_CHANGED)
+
+    def _apply_settings(self) -> None:
         if self.t.language != Translator(self.settings.language).language:
             self.t = Translator(self.settings.language)
             self.library.t = self.t
@@ -288,6 +296,13 @@ class QuireApp:
         apply_theme(self.page, self.settings, self.fonts)
         self.quire.local_only = self.settings.local_only
         self.render()
+
+    def _from_other_session(self, message: object) -> None:
+        """Another window of the app (a second browser tab, say) saved the settings: read them and redraw, so
+        that the language, the theme and local-only are the same in every window."""
+        if message == SETTINGS_CHANGED:
+            self.settings = self.store.load()
+            self._apply_settings()
 
     def open_book(self, book_id: int) -> None:
         self.reading.open(book_id)

@@ -88,7 +88,7 @@ class SyncController:
         books = len(report["books_received"]) + len(report["books_sent"])
         if books:
             parts.append(t("sync.books", n=books))
-        line = t("sync.done", when=when, what=", ".join(parts))
+        line = t("sync.done", when=when, what=t("list.sep").join(parts))
         if report["warnings"]:
             line += " " + t("sync.warnings", n=len(report["warnings"]))
         return line

@@ -55,12 +55,16 @@ class RecordingConnection(Connection):
             self.loop.call_soon(self.session.handle_invoke_method_results, body.control_id, body.call_id, answer, None)
 
 
-async def new_session(width: int, height: int = 900) -> Session:
-    """A connected session whose page reports the given size, as a browser window of that size would."""
+async def new_session(width: int, height: int = 900, beside: Session | None = None) -> Session:
+    """A connected session whose page reports the given size, as a browser window of that size would; ``beside``:
+    another window of the same app (the two share the app's message hub, as a web server's sessions do)."""
     connection = RecordingConnection()
     connection.loop = asyncio.get_running_loop()
     connection.executor = ThreadPoolExecutor(max_workers=2)
-    connection.pubsubhub = PubSubHub(loop=connection.loop, executor=connection.executor)
+    connection.pubsubhub = (
+        beside.connection.pubsubhub if beside is not None
+        else PubSubHub(loop=connection.loop, executor=connection.executor)
+    )  # fmt: skip
     session = Session(connection)
     connection.session = session
     encode(session.get_page_patch())  # what registering a client does: mounts the page's views, dialogs and services

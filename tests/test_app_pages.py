@@ -1203,3 +1203,26 @@ def test_a_comic_in_scroll_mode_steps_one_picture_and_says_pages(quire: Quire) -
         assert app.reader.current.src == "page001.jpg"
 
     run(scenario())
+
+
+def test_a_window_beside_another_follows_its_language_and_lists_in_chinese_punctuation(quire: Quire) -> None:
+    """A second window opened beside the first showed English and "Follow the system" after the first chose
+    中文; and a sync line read "发送 3 项更改, 收到 5 项" with an ASCII comma (issue 25, item 14)."""
+
+    async def scenario() -> None:
+        first_session = await new_session(1440)
+        second_session = await new_session(1440, beside=first_session)
+        first, second = start(quire, first_session), start(quire, second_session)
+        assert second.t.language == "en"
+        first.settings.language = "zh"
+        first.settings_changed()
+        for _ in range(20):  # the message goes through the app's hub
+            await asyncio.sleep(0.02)
+        assert second.t.language == "zh" and second.settings.language == "zh"
+        assert "书库" in " ".join(screen(second))
+        report = {"finished_at": "2026-12-01T14:02:00", "sent": 3, "received": 5, "books_received": [],
+                  "books_sent": [], "warnings": []}  # fmt: skip
+        line = second.sync.line(report)
+        assert "发送 3 项更改，收到 5 项" in line and ", " not in line
+
+    run(scenario())
