@@ -387,13 +387,19 @@ def sync_controls(sync: SyncController, t: Translator, refresh: Callable[[], Non
 
     def save(e: ft.Event) -> None:
         show(t("sync.checking"), True)
-        sync.setup(target.value or "", user.value or "", password.value or None, bool(files.value))
+        ready = sync.setup(target.value or "", user.value or "", password.value or None, bool(files.value))
         password.value = ""
+        sync_now.disabled = not ready and not current  # ready now: "Sync now" works at once, not after a return
         show(sync.status, sync.ok)
 
     def now(e: ft.Event) -> None:
         if sync.start("now"):
             show(t("sync.running"), True)
+
+    # A sync that ends while Settings is open changes this line only: a rebuild would scroll Settings to its top,
+    # the result line out of sight.
+    sync.on_status = lambda: show(sync.status, sync.ok)
+    sync_now = ft.OutlinedButton(t("sync.now"), icon=ft.Icons.SYNC, on_click=now, disabled=not current)
 
     return [
         ft.Text(t("sync.about"), size=12, color=ft.Colors.ON_SURFACE_VARIANT),
@@ -404,7 +410,7 @@ def sync_controls(sync: SyncController, t: Translator, refresh: Callable[[], Non
         ft.Row(
             [
                 ft.FilledButton(t("sync.save"), icon=ft.Icons.CLOUD_DONE_OUTLINED, on_click=save),
-                ft.OutlinedButton(t("sync.now"), icon=ft.Icons.SYNC, on_click=now, disabled=not current),
+                sync_now,
             ],
             wrap=True,
         ),

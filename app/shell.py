@@ -318,7 +318,9 @@ class QuireApp:
         """A sync ended (in its worker): show its status on Settings, and what it brought anywhere else."""
 
         async def redraw() -> None:
-            if self.screen == "settings" or brought:  # new notes, places or books: drawn from a fresh read
+            if self.screen == "settings" and self.sync.on_status is not None:
+                self.sync.on_status()  # the status line only: a rebuild would scroll Settings back to its top
+            elif brought:  # new notes, places or books: drawn from a fresh read
                 self.render()
 
         self.page.run_task(redraw)

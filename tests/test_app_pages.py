@@ -1096,6 +1096,8 @@ def test_sync_is_set_up_in_settings_and_runs_on_its_own_when_a_book_closes(tmp_p
             field.value = str(shared)
             await fire(session, clickable(app.page.controls, "Save and check"))
             assert app.sync.ok and "Ready" in app.sync.status
+            sync_now = clickable(app.page.controls, "Sync now")
+            assert not sync_now.disabled  # at once, not after leaving Settings and coming back (issue 25, item 10)
             apps.append((app, session))
         (app, session) = apps[0]
         app.open_book(1)
@@ -1106,11 +1108,13 @@ def test_sync_is_set_up_in_settings_and_runs_on_its_own_when_a_book_closes(tmp_p
         app.sync.wait()
         (other, other_session) = apps[1]
         other.go("settings")
+        lists = [c for c in _all(other) if isinstance(c, ft.ListView)]
         await fire(other_session, clickable(other.page.controls, "Sync now"))
         other.sync.wait()
         await asyncio.sleep(0.1)
         assert other.sync.ok and other.sync.status.startswith("Synced at ") and "1 book file" in other.sync.status
         assert "Synced at" in " ".join(screen(other)), screen(other)  # the status line was redrawn when the sync ended
+        assert [c for c in _all(other) if isinstance(c, ft.ListView)] == lists  # not rebuilt: Settings kept its scroll
         [book] = desk.books()
         assert [h.note for h in desk.highlights(book.id)] == ["synced"]
 
