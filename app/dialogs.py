@@ -106,6 +106,7 @@ def note_dialog(
             [ft.Text(highlight.text, italic=True, max_lines=4, overflow=ft.TextOverflow.ELLIPSIS), field],
             tight=True,
             width=NOTE_WIDTH,
+            horizontal_alignment=ft.CrossAxisAlignment.STRETCH,  # the box as wide as the dialog, not its text
         ),
         actions=[
             ft.TextButton(t("common.cancel"), on_click=lambda e: on_cancel()),

@@ -32,6 +32,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "reader.bookmark": {"en": "Bookmark", "zh": "书签"},
     "reader.highlight": {"en": "Highlight", "zh": "高亮"},
     "reader.note": {"en": "Note", "zh": "笔记"},
+    "reader.note.add": {"en": "Highlight and add a note", "zh": "划线并写笔记"},
     "reader.percent": {"en": "{p}% read", "zh": "已读 {p}%"},
     "reader.percent.behind": {"en": "At {c}% · {p}% read", "zh": "当前 {c}% · 已读 {p}%"},
     "reader.back_to": {"en": "Back to where you were", "zh": "回到刚才的位置"},

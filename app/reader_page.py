@@ -54,6 +54,7 @@ class ReaderActions:
     share: Callable[[str], None] | None = None  # the phone's share sheet (None where there is none)
     recolour_tapped: Callable[[str], None] = lambda color: None  # the tapped highlight's new colour
     note_tapped: Callable[[], None] = lambda: None  # write or edit the tapped highlight's note
+    note_selection: Callable[[], None] = lambda: None  # highlight the selection and write its note
     remove_tapped: Callable[[], None] = lambda: None  # delete the tapped highlight
     page_view: Callable[[bool], None] = lambda on: None  # a text PDF: its pages as printed (True) or the text
 
@@ -294,6 +295,9 @@ def selection_bar(model: ReaderViewModel, actions: ReaderActions, t: Translator)
         label = t("reader.highlight")
         swatch_tip, on_colour = "reader.highlight.color", actions.highlight
         extra = [
+            ft.IconButton(
+                ft.Icons.EDIT_NOTE, tooltip=t("reader.note.add"), on_click=lambda e: actions.note_selection()
+            ),
             ft.IconButton(ft.Icons.FORUM_OUTLINED, tooltip=t("reader.ask"), on_click=lambda e: actions.ask_about()),
         ]
         close = lambda e: actions.select(-1, 0, 0)  # noqa: E731

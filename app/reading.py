@@ -134,6 +134,7 @@ class ReaderController:
                 share=self.share if self.app.on_phone else None,
                 recolour_tapped=self.recolour_tapped,
                 note_tapped=self.note_tapped,
+                note_selection=self.note_selection,
                 remove_tapped=self.remove_tapped,
                 page_view=self.set_page_view,
             )
@@ -279,6 +280,15 @@ class ReaderController:
             self._redraw()
             self.app.notify(self.app.t("reader.highlight.removed"))
 
+    def note_selection(self) -> None:
+        """The selection bar's "Note": highlight the selection (yellow) and open the note box for it at once."""
+        model = self.model
+        if model is None or model.selection is None:
+            return
+        model.tapped = model.highlight_selection("yellow")
+        self._redraw()
+        self.note_tapped()
+
     def note_tapped(self) -> None:
         model, app = self.model, self.app
         if model is None or model.tapped is None:
@@ -286,6 +296,7 @@ class ReaderController:
 
         def save(text: str) -> None:
             model.note_tapped(text)
+            model.tapped = None  # saved: the highlight's bar goes with the dialog
             app.page.pop_dialog()
             self._redraw()
 

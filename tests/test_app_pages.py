@@ -931,11 +931,41 @@ def test_a_tapped_highlight_opens_its_menu_note_colour_copy_delete(quire: Quire)
         note = session.page._dialogs.controls[-1]
         assert note.content.width == 420  # the dialog is as wide as its field, whatever the highlight's length
         find(note, kind=ft.TextField).value = "the narrator's mood"
+        assert find(note, kind=ft.TextField) in note.content.controls
+        assert note.content.horizontal_alignment == ft.CrossAxisAlignment.STRETCH  # the box fills the dialog's width
         await fire(session, clickable(note, "Save"))
         assert quire.highlights(1)[0].note == "the narrator's mood"
+        assert app.reader.tapped is None and "This highlight" not in screen(app)  # saved: the bar goes too
+        marked = next(c for c in _all(app) if isinstance(c, ft.Text) and c.on_selection_change and c.spans)
+        await _tap(session, marked, 20)
         await fire(session, find(app.page.controls, tooltip="Delete highlight"))
         assert quire.highlights(1) == [] and app.message == "Highlight deleted"
         assert not any(isinstance(c, ft.Text) and c.spans for c in _all(app))  # drawn unmarked
+
+    run(scenario())
+
+
+def test_the_selection_bar_writes_a_note_in_one_step(quire: Quire) -> None:
+    """The highlight toolbar's "Note" opened the Notes panel, not a note box (issue 25, item 11)."""
+    quire.import_paths([book_path("en/idpf-moby-dick.epub")])
+
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(quire, session)
+        app.open_book(1)
+        app.reading.navigate("8.1")
+        paragraph = next(c for c in _all(app) if isinstance(c, ft.Text) and c.on_selection_change and c.value)
+        selection = {"selected_text": "", "selection": {"base_offset": 0, "extent_offset": 12}}
+        await fire(session, paragraph, "selection_change", selection)
+        await fire(session, find(app.page.controls, tooltip="Highlight and add a note"))
+        note = session.page._dialogs.controls[-1]
+        assert app.panel != "notes"  # a note box, not the Notes panel
+        find(note, kind=ft.TextField).value = "a first note"
+        await fire(session, clickable(note, "Save"))
+        [highlight] = quire.highlights(1)
+        assert highlight.note == "a first note" and len(highlight.text) == 12
+        assert app.reader.selection is None and app.reader.tapped is None  # the bar went with the dialog
+        assert "Highlight and add a note" not in [getattr(c, "tooltip", None) for c in _all(app)]
 
     run(scenario())
 
