@@ -19,10 +19,23 @@ class BookRow:
 
     book_id: int
     title: str
-    subtitle: str
-    badge: str
+    subtitle: str  # the authors
+    badge: str  # the edition and how far it is read: "AZW3 · 40%", "PDF · New"
     progress: float = 0.0  # percent read
     has_cover: bool = False
+    edition: str = ""  # the file's format as its name says it: "AZW3", not the reader's "mobi"
+    warnings: str = ""  # "2 import warning(s)", or ""
+
+
+# A file's format as readers know it, by its name (AZW3 and MOBI share a reader; FB2 may come zipped).
+EDITIONS = {".azw3": "AZW3", ".azw": "AZW", ".mobi": "MOBI", ".prc": "MOBI", ".fbz": "FB2", ".zip": "FB2",
+            ".md": "Markdown", ".markdown": "Markdown", ".htm": "HTML", ".xhtml": "HTML", ".text": "TXT"}  # fmt: skip
+
+
+def edition(file_name: str, format_name: str) -> str:
+    """What a card calls a book's format: from its file's name where that says more ("AZW3"), else the format."""
+    suffix = ("." + file_name.rsplit(".", 1)[-1].lower()) if "." in file_name else ""
+    return EDITIONS.get(suffix, format_name.upper())
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,16 +110,18 @@ class LibraryViewModel:
             if needle and needle not in book.title.casefold() and needle not in authors.casefold():
                 continue
             position = self._positions.get(book.id)
-            warnings = f" · {self.t('library.warnings', n=len(book.warnings))}" if book.warnings else ""
-            badge = f"{position.furthest_percent:.0f}%" if position else book.format.upper()
+            kind = edition(book.file_name, book.format)
+            read = f"{position.furthest_percent:.0f}%" if position else self.t("library.new")
             rows.append(
                 BookRow(
                     book.id,
                     book.title,
-                    f"{authors or self.t('library.unknown_author')}{warnings}",
-                    badge,
+                    authors or self.t("library.unknown_author"),
+                    f"{kind} · {read}",
                     position.furthest_percent if position else 0.0,
                     book.has_cover,
+                    kind,
+                    self.t("library.warnings", n=len(book.warnings)) if book.warnings else "",
                 )
             )
         keys = {

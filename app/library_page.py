@@ -13,9 +13,9 @@ from app.library_model import SORTS, BookRow, LibraryViewModel
 COVER_WIDTH = 132
 COVER_HEIGHT = 192
 GRID_GAP = 12
-# Under a cover: the card's padding (12), two lines of title (36), the author line (15), the progress bar (3) and
-# the column's gaps (12), as drawn in Chromium.
-CARD_TEXT = 78
+# Under a cover: the card's padding (12), two lines of title (36), the author line (15), the format and progress
+# line (15), the progress bar (3) and the column's gaps (16), as drawn in Chromium.
+CARD_TEXT = 97
 PLACEHOLDER_COLORS = ("#5C6BC0", "#00897B", "#8D6E63", "#7E57C2", "#C0CA33", "#F4511E")
 
 
@@ -77,8 +77,27 @@ def _grid_card(
         ft.Column(
             [
                 cover_image(model, row, width, height),
-                ft.Text(row.title, size=13, weight=ft.FontWeight.W_600, max_lines=2, width=width),
-                ft.Text(row.subtitle, size=11, max_lines=1, width=width, color=ft.Colors.ON_SURFACE_VARIANT),
+                ft.Text(
+                    row.title,
+                    size=13,
+                    weight=ft.FontWeight.W_600,
+                    max_lines=2,
+                    width=width,
+                    overflow=ft.TextOverflow.ELLIPSIS,
+                ),
+                ft.Text(
+                    row.subtitle,
+                    size=11,
+                    max_lines=1,
+                    width=width,
+                    color=ft.Colors.ON_SURFACE_VARIANT,
+                    overflow=ft.TextOverflow.ELLIPSIS,
+                ),
+                ft.Row(
+                    [ft.Text(row.badge, size=11, color=ft.Colors.ON_SURFACE_VARIANT, max_lines=1), *_warned(row)],
+                    spacing=4,
+                    width=width,
+                ),
                 ft.ProgressBar(value=row.progress / 100, width=width, bar_height=3),
             ],
             spacing=4,
@@ -92,13 +111,21 @@ def _grid_card(
     )
 
 
+def _warned(row: BookRow) -> list[ft.Control]:
+    """A small warning sign (its words in the tooltip) for a book that imported with warnings."""
+    if not row.warnings:
+        return []
+    return [ft.Icon(ft.Icons.WARNING_AMBER_ROUNDED, size=14, color=ft.Colors.ON_SURFACE_VARIANT, tooltip=row.warnings)]
+
+
 def _list_row(model: LibraryViewModel, row: BookRow, actions: LibraryActions, t: Translator) -> ft.Control:
     return ft.ListTile(
         leading=cover_image(model, row, 36, 52),
-        title=ft.Text(row.title, max_lines=1),
-        subtitle=ft.Text(row.subtitle, max_lines=1),
+        title=ft.Text(row.title, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
+        subtitle=ft.Text(row.subtitle, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
         trailing=ft.Row(
             [
+                *_warned(row),
                 ft.Text(row.badge),
                 ft.IconButton(
                     ft.Icons.INFO_OUTLINE,

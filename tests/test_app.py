@@ -45,10 +45,25 @@ def test_view_model_rows_show_authors_progress_and_warnings(quire: Quire) -> Non
     assert model.rows() == []  # what was read for the last drawing, until the next refresh
     model.refresh()
     rows = {row.book_id: row for row in model.rows()}
-    assert rows[alice.id].subtitle == "Lewis Carroll" and rows[alice.id].badge.endswith("%")
-    assert rows[kusamakura.id].subtitle == "夏目 漱石 · 2 import warning(s)"
-    assert rows[kusamakura.id].badge == "EPUB"
+    assert rows[alice.id].subtitle == "Lewis Carroll" and rows[alice.id].badge == "EPUB · 41%"
+    assert rows[kusamakura.id].subtitle == "夏目 漱石" and rows[kusamakura.id].warnings == "2 import warning(s)"
+    assert rows[kusamakura.id].badge == "EPUB · New"
     assert model.summary == "2 books"
+
+
+def test_every_edition_of_a_book_says_its_format_opened_or_not(quire: Quire) -> None:
+    """The same book in four formats showed as four identical cards, AZW3 labelled "MOBI", and the format went
+    once a book was opened (issue 25, item 12)."""
+    names = ["en/epubjs-alice.epub", "formats/epubjs-alice.azw3", "formats/epubjs-alice.mobi",
+             "formats/epubjs-alice.pdf", "formats/epubjs-alice.fb2"]  # fmt: skip
+    books = [result.book for result in quire.import_paths([book_path(name) for name in names])]
+    quire.save_position(books[1].id, "3.0")
+    model = LibraryViewModel(quire)
+    model.refresh()
+    rows = {row.book_id: row for row in model.rows()}
+    assert [rows[b.id].edition for b in books] == ["EPUB", "AZW3", "MOBI", "PDF", "FB2"]
+    assert rows[books[1].id].badge.startswith("AZW3 · ") and rows[books[1].id].badge.endswith("%")  # opened
+    assert len({rows[b.id].badge for b in books}) == 5  # no two cards alike
 
 
 def test_main_arguments() -> None:
