@@ -198,6 +198,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "settings.keep_screen_on": {"en": "Keep the screen on while reading", "zh": "阅读时屏幕常亮"},
     "settings.haptic_page_turns": {"en": "Vibrate lightly on page turns", "zh": "翻页时轻微振动"},
     "settings.auto_index": {"en": "Index books for AI after import", "zh": "导入后自动建立 AI 索引"},
+    "import.waiting": {"en": "Waiting for the files you choose…", "zh": "正在等待所选文件…"},
     "import.progress": {"en": "Importing {n} of {total}: {name}", "zh": "正在导入 {n}/{total}：{name}"},
     "import.reading": {
         "en": "Importing {n} of {total}: {name}, page {page} of {pages}",

@@ -135,18 +135,30 @@ class LibraryController:
     async def pick_and_import(self) -> None:
         """Let the reader pick book files (paths on desktops, bytes in a browser) and import them."""
         app = self.app
-        files = await ft.FilePicker().pick_files(
-            dialog_title=app.t("library.import"),
-            allow_multiple=True,
-            file_type=ft.FilePickerFileType.CUSTOM,
-            allowed_extensions=sorted({ext.lstrip(".") for ext in SUPPORTED} | {"zip"}),  # .fb2.zip
-            with_data=bool(app.page.web),
-        )
+        # The dialog comes first: a browser hands the chosen files over only once it has sent every byte, which
+        # took 10 to 20 seconds for a few books with nothing on screen.
+        dialog = ImportDialog(app.t, lambda: app.page.pop_dialog())
+        dialog.status.value, dialog.progress.value = app.t("import.waiting"), None  # an indeterminate bar
+        app.page.show_dialog(dialog.dialog)
+        try:
+            files = await ft.FilePicker().pick_files(
+                dialog_title=app.t("library.import"),
+                allow_multiple=True,
+                file_type=ft.FilePickerFileType.CUSTOM,
+                allowed_extensions=sorted({ext.lstrip(".") for ext in SUPPORTED} | {"zip"}),  # .fb2.zip
+                with_data=bool(app.page.web),
+            )
+        except Exception:
+            app.page.pop_dialog()
+            raise
         picked = [
             PickedFile(f.name, path=Path(f.path) if f.path else None, data=getattr(f, "bytes", None))
             for f in files or []
         ]
-        await self.import_picked(picked)
+        if not picked:  # the reader cancelled the picker
+            app.page.pop_dialog()
+            return
+        await self.import_picked(picked, dialog)
 
     def _reading_progress(self, dialog: ImportDialog, number: int, files: int, name: str) -> ReadProgress:
         """Page by page progress of a long book's import, redrawn at most twice a second (from the worker thread)."""
@@ -167,13 +179,16 @@ class LibraryController:
 
         return reading
 
-    async def import_picked(self, picked: list[PickedFile]) -> None:
-        """Import files one by one in a worker thread, with a progress dialog and one line per file."""
+    async def import_picked(self, picked: list[PickedFile], dialog: ImportDialog | None = None) -> None:
+        """Import files one by one in a worker thread, with a progress dialog (``dialog``, when one is already up)
+        and one line per file."""
         app = self.app
         if not picked:
             return
-        dialog = ImportDialog(app.t, lambda: app.page.pop_dialog())
-        app.page.show_dialog(dialog.dialog)
+        if dialog is None:
+            dialog = ImportDialog(app.t, lambda: app.page.pop_dialog())
+            app.page.show_dialog(dialog.dialog)
+        dialog.progress.value = 0
         outcomes = []
         for number, item in enumerate(picked, 1):
             dialog.status.value = app.t("import.progress", n=number, total=len(picked), name=item.name)

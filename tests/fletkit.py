@@ -30,7 +30,8 @@ class RecordingConnection(Connection):
     """A connection with no client at the other end: messages are kept, not sent.
 
     Method calls on services (a wake lock, a haptic tick, a folder's path) are answered as a device answers them,
-    through the session's own reply path: with ``answers["Type.method"]`` when set, else an empty result. They
+    through the session's own reply path: with ``answers["Type.method"]`` when set (called, when a function), else
+    an empty result. They
     are kept in ``invoked`` as (service type, method name), and their arguments in ``arguments``.
     """
 
@@ -52,6 +53,7 @@ class RecordingConnection(Connection):
             self.invoked.append((kind, body.name))
             self.arguments.append(dict(body.args or {}))
             answer = self.answers.get(f"{kind}.{body.name}")
+            answer = answer() if callable(answer) else answer  # a function: the device's answer, made as it is asked
             self.loop.call_soon(self.session.handle_invoke_method_results, body.control_id, body.call_id, answer, None)
 
 

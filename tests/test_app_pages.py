@@ -1260,3 +1260,31 @@ def test_a_window_beside_another_follows_its_language_and_lists_in_chinese_punct
         assert "发送 3 项更改，收到 5 项" in line and ", " not in line
 
     run(scenario())
+
+
+def test_the_import_dialog_is_up_before_the_picker_hands_the_files_over(quire: Quire) -> None:
+    """Import through the picker: 10-20 s with nothing on screen while a browser sent the files (issue 25,
+    item 13). The dialog now shows before the picker is asked, and stays to show the import."""
+
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(quire, session)
+        shown_when_asked = []
+        data = book_path("en/epubjs-alice.epub").read_bytes()
+
+        def picked() -> list[dict]:
+            shown_when_asked.append([texts(d) for d in session.page._dialogs.controls if d.open])
+            return [{"id": 1, "name": "alice.epub", "size": len(data), "path": None, "bytes": list(data)}]
+
+        session.connection.answers["FilePicker.pick_files"] = picked
+        await app.books.pick_and_import()
+        [[waiting]] = shown_when_asked
+        assert "Import books" in waiting and "Waiting for the files you choose…" in waiting  # up before the files
+        assert [b.title for b in quire.books()] == ["Alice's Adventures in Wonderland"]
+        assert app.message.startswith("1 imported")  # and the same dialog showed the import
+        session.page.pop_dialog()
+        session.connection.answers["FilePicker.pick_files"] = lambda: []  # cancelled: the dialog goes
+        await app.books.pick_and_import()
+        assert not [d for d in session.page._dialogs.controls if d.open]
+
+    run(scenario())
