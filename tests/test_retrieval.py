@@ -364,3 +364,29 @@ def test_hybrid_puts_the_passage_that_answers_first(tmp_path: Path) -> None:
     assert quire.search(book.id, question, mode="keyword", k=1)[0].section_title == "The Fair"
     assert quire.search(book.id, question, mode="hybrid", k=1)[0].section_title == "The Night"
     quire.close()
+
+
+def test_the_numpy_backends_matrices_are_bounded_least_recently_used_first(tmp_path: Path) -> None:
+    """Issue 26: searching 48 books held 49 matrices, 307 MB, never let go (phones use this backend)."""
+    from core.rag.chunks import Filters
+
+    quire = Quire(tmp_path, vector_backend="numpy")
+    library, vectors = inside(quire, "library"), inside(quire, "vectors")
+    names = ["en/epubjs-alice.epub", "zh/luxun_nahan.txt", "minimal/epubcheck-minimal.epub"]
+    books = [quire.import_paths([book_path(name)])[0].book.id for name in names]
+    rng = np.random.default_rng(7)
+    with library.transaction() as conn:
+        for book in books:
+            ids = [r[0] for r in conn.execute("SELECT id FROM chunks WHERE book_id = ?", (book,))]
+            vectors.add(conn, "test-model", ids, rng.standard_normal((len(ids), 32)).astype(np.float32))
+    query = rng.standard_normal(32).astype(np.float32)
+    found = {book: vectors.search("test-model", query, 3, Filters(book_id=book)) for book in books}
+    sizes = {book: vectors._matrix("test-model", book).nbytes for book in books}
+    vectors._cache_bytes = sizes[books[0]] + sizes[books[1]]  # room for the two largest, not all three
+    vectors._cache.clear()
+    for book in books:
+        assert vectors.search("test-model", query, 3, Filters(book_id=book)) == found[book]
+        assert vectors.cached_bytes <= vectors._cache_bytes or len(vectors._cache) == 1
+    assert ("test-model", books[0]) not in vectors._cache  # the least recently used went first
+    assert vectors.search("test-model", query, 3, Filters(book_id=books[0])) == found[books[0]]  # read again
+    quire.close()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import sqlite3
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,6 +24,9 @@ from core.rag.chunks import ChunkStore, Filters
 BACKENDS = ("auto", "numpy", "sqlite-vec")
 
 
+CACHE_BYTES = 64 * 1024 * 1024  # the numpy backend's matrices kept between searches (about 20 books' worth)
+
+
 @dataclass
 class _Matrix:
     version: tuple[int, int]  # (our own writes, SQLite data_version: other processes' commits)
@@ -31,6 +35,10 @@ class _Matrix:
     end_ordinals: np.ndarray
     book_ids: np.ndarray
     vectors: np.ndarray
+
+    @property
+    def nbytes(self) -> int:
+        return sum(a.nbytes for a in (self.ids, self.sections, self.end_ordinals, self.book_ids, self.vectors))
 
 
 def vec_table(model: str) -> str:
@@ -41,7 +49,9 @@ def vec_table(model: str) -> str:
 class VectorStore:
     """Writes chunk vectors and finds the nearest ones, with the same filters as keyword search."""
 
-    def __init__(self, library: Library, chunks: ChunkStore, backend: str = "auto") -> None:
+    def __init__(
+        self, library: Library, chunks: ChunkStore, backend: str = "auto", cache_bytes: int = CACHE_BYTES
+    ) -> None:
         if backend not in BACKENDS:
             raise ValueError(f"vector backend must be one of {BACKENDS}")
         self.library = library
@@ -53,7 +63,10 @@ class VectorStore:
             )
         self.backend = "sqlite-vec" if backend != "numpy" and available else "numpy"
         self._version = 0
-        self._cache: dict[tuple[str, int | None], _Matrix] = {}
+        # The numpy backend's matrices, least recently used first, at most ``cache_bytes`` in all (the newest is
+        # kept even when larger): searching fifty books once held 307 MB, and phones use this backend.
+        self._cache: OrderedDict[tuple[str, int | None], _Matrix] = OrderedDict()
+        self._cache_bytes = cache_bytes
         self._cache_lock = threading.Lock()
         library.remove_hooks.append(self.delete_book)
         chunks.rechunk_hooks.append(self.delete_book)
@@ -163,6 +176,7 @@ class VectorStore:
             version = (self._version, self.conn.execute("PRAGMA data_version").fetchone()[0])
             cached = self._cache.get(key)
             if cached is not None and cached.version == version:
+                self._cache.move_to_end(key)
                 return cached
             sql = (
                 "SELECT v.chunk_id, c.section_idx, c.end_ordinal, v.book_id, v.embedding FROM chunk_vectors v "
@@ -183,7 +197,16 @@ class VectorStore:
                 vectors,
             )
             self._cache[key] = matrix
+            self._cache.move_to_end(key)
+            while len(self._cache) > 1 and sum(m.nbytes for m in self._cache.values()) > self._cache_bytes:
+                self._cache.popitem(last=False)
             return matrix
+
+    @property
+    def cached_bytes(self) -> int:
+        """What the numpy backend's matrices hold now."""
+        with self._cache_lock:
+            return sum(m.nbytes for m in self._cache.values())
 
     def _search_numpy(self, model: str, query: np.ndarray, k: int, filters: Filters) -> list[tuple[int, float]]:
         m = self._matrix(model, filters.book_id)
