@@ -89,3 +89,27 @@ def test_only_the_shell_knows_the_whole_app() -> None:
             if module == "app.shell" or "QuireApp" in names:
                 bad.append(f"{path.relative_to(ROOT)} imports {module}")
     assert not bad, "hand a narrow context instead of the app:\n" + "\n".join(bad)
+
+
+def test_an_offline_answer_loads_neither_langchain_nor_the_agent(tmp_path) -> None:
+    """Issue 26: the first offline chat added 243 MB, LangChain and LangGraph loading for an answer that uses
+    neither. Run in a fresh process: what it imports is what it costs."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT, book_path
+
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from core.services import Quire\n"
+        f"quire = Quire(Path({str(tmp_path / 'lib')!r}))\n"
+        f"book = quire.import_paths([Path({str(book_path('en/epubjs-alice.epub'))!r})])[0].book\n"
+        "quire.save_position(book.id, '7.0')\n"
+        "events = list(quire.ask(book.id, 'Why was the rabbit late?'))\n"
+        "assert type(events[-1]).__name__ == 'Done', events\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules if m.startswith(('langchain', 'langgraph'))}))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

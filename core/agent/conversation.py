@@ -6,20 +6,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from langchain_core.language_models import BaseChatModel
-
 from core.agent.events import AgentEvent, CitationEvent, Done, ErrorEvent, TextDelta, ThreadEvent
 from core.agent.message import Message, MessageFold, Part
 from core.agent.offline import NOT_ANSWERED, answer_offline
 from core.agent.provider_config import ProviderConfig
-from core.agent.providers import make_chat_model
-from core.agent.runner import ReadingAgent
-from core.agent.tools import ReadingSession
 from core.errors import LocalOnlyError, QuireError
 from core.network_policy import NetworkPolicy, is_local_url
 from core.secrets import SecretStore
 
 if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+
     from core.agent.threads import ChatStore
     from core.services import Quire
 
@@ -52,7 +49,7 @@ def ask(quire: Quire, store: ChatStore, network: NetworkPolicy, asked: Question)
         thread_id = store.new_thread(book_id, question)
     else:
         store.check_thread(thread_id, book_id)
-    history = store.history(thread_id)
+    history = store.history(thread_id) if provider is not None or model is not None else []  # the agent's
     store.add_message(thread_id, "user", [Part("text", {"text": question})])
     answer = Message("assistant", status="stopped")  # until the run says otherwise (a consumer may stop early)
     fold = MessageFold(answer)
@@ -62,7 +59,11 @@ def ask(quire: Quire, store: ChatStore, network: NetworkPolicy, asked: Question)
             events = _offline_events(quire, book_id, question, asked.spoilers)
         elif provider is not None and network.local_only and not is_local_url(provider.url):
             events = _refused(network, provider)
-        else:
+        else:  # LangChain and the agent load here: an offline answer needs neither (243 MB once, for nothing)
+            from core.agent.providers import make_chat_model
+            from core.agent.runner import ReadingAgent
+            from core.agent.tools import ReadingSession
+
             session = ReadingSession(quire, book_id, spoilers_allowed=asked.spoilers, selection=asked.selection)
             chat_model = model if model is not None else make_chat_model(_given(provider), asked.secrets, network)
             agent = ReadingAgent(session, chat_model, provider=provider)

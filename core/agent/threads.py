@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import json
-from typing import Any
-
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from typing import TYPE_CHECKING, Any
 
 from core.agent.message import Message, Part
 from core.errors import QuireError
 from core.library.db import inserted_id, now
 from core.library.store import Library
+
+if TYPE_CHECKING:
+    from langchain_core.messages import BaseMessage
 
 
 class ChatStore:
@@ -98,6 +99,8 @@ class ChatStore:
 
     def history(self, thread_id: int) -> list[BaseMessage]:
         """The thread as LangChain messages: tool call ids, results and DeepSeek reasoning included."""
+        from langchain_core.messages import AIMessage, HumanMessage, ToolMessage  # the agent's only
+
         history: list[BaseMessage] = []
         for message in self.messages(thread_id):
             if message.role == "user":
