@@ -465,16 +465,24 @@ class Library:
         if expression is None:
             return []
         order = "g.ordinal" if in_book_order and book_id is not None else "rank"
+        within: tuple[int, ...] = ()
+        if book_id is not None:  # a book's segments are stored together: FTS5 seeks to their run of ids
+            first, last = self.conn.execute(
+                "SELECT min(id), max(id) FROM segments WHERE book_id = ?", (book_id,)
+            ).fetchone()
+            if first is None:
+                return []
+            within = (first, last, book_id)
         sql = (
             "SELECT g.*, s.title, bm25(segments_fts) AS rank FROM segments_fts f "
             "JOIN segments g ON g.id = f.rowid "
             "JOIN sections s ON s.book_id = g.book_id AND s.idx = g.section_idx "
             "WHERE segments_fts MATCH ?"
-            + (" AND f.book_id = ?" if book_id is not None else "")
+            + (" AND f.rowid BETWEEN ? AND ? AND f.book_id = ?" if book_id is not None else "")
             + f" ORDER BY {order} LIMIT ?"
         )
         cap = -1 if limit is None else limit  # SQLite: a negative LIMIT is no limit
-        params = (expression, book_id, cap) if book_id is not None else (expression, cap)
+        params = (expression, *within, cap)
         hits = []
         for row in self.conn.execute(sql, params).fetchall():
             snippet = make_snippet(row["text"], query)
