@@ -177,7 +177,8 @@ class Screen:
 
     def text(self, text: str):
         """A visible node showing ``text``: as its own text, or in a label Flutter merged from several texts."""
-        labelled = self.page.locator(f'flt-semantics[aria-label*="{text}"]')
+        quoted = text.replace("\\", "\\\\").replace('"', '\\"')  # a CSS string: its quotes and backslashes escaped
+        labelled = self.page.locator(f'flt-semantics[aria-label*="{quoted}"]')
         return self.page.get_by_text(text, exact=False).or_(labelled).filter(visible=True).first
 
     def click_text(self, text: str, timeout: float = 20_000) -> None:

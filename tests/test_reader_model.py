@@ -290,3 +290,29 @@ def test_an_image_size_is_read_from_its_header_and_unknown_when_it_cannot_be(tmp
         reader = ReaderViewModel(quire, 1)
         reader.image = lambda segment, data=data: data
         assert reader.image_size(picture) == size
+
+
+def test_scroll_mode_saves_the_paragraph_at_the_top_of_the_screen_by_measured_heights(moby: Quire) -> None:
+    """The place was the fraction of an estimated length times the window's size: after the window grew it
+    saved a paragraph far below the screen ("At 45%" over text at 20%)."""
+    from app.pagination import segment_height
+    from app.reader_model import SCROLL_PADDING
+    from app.reader_page import page_box
+    from app.settings import Settings
+
+    reader = ReaderViewModel(moby, 1)
+    reader.open()
+    reader.go_to("10.0")
+    reader.scroll_box = page_box(Settings(layout="scroll"), 1440, 900, None, back_row=False)
+    box, shown = reader.scroll_box, reader.visible
+    tops, top = [], SCROLL_PADDING
+    for segment in shown[:6]:
+        tops.append(top)
+        top += segment_height(segment, box, reader.image_size) + box.spacing
+    for index in range(5):
+        reader.scrolled(0.99, tops[index] + 1)  # the fraction says "near the end": the pixels say where
+        assert reader.current.ordinal == shown[index].ordinal
+    reader.scrolled(0.5, tops[3] - box.spacing - box.font_size - 2)  # the one above still shows its last line
+    assert reader.current.ordinal == shown[2].ordinal
+    reader.scrolled(0.5, tops[3] - box.spacing - box.font_size + 2)  # less than a line of it: the next one
+    assert reader.current.ordinal == shown[3].ordinal
