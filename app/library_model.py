@@ -77,12 +77,10 @@ class LibraryViewModel:
     def refresh(self) -> None:
         """Read the library once for the screen about to be drawn (drawing and filtering then read nothing)."""
         self._books = self.quire.books()
-        self._positions = {book.id: p for book in self._books if (p := self.quire.position(book.id)) is not None}
+        self._positions = self.quire.positions()  # one query for every book, not one each
         self._tags = self.quire.tags()
-        for book in self._books:
-            if book.id not in self._covers:
-                cover = self.quire.cover(book.id) if book.has_cover else None
-                self._covers[book.id] = cover[0] if cover else None
+        # Covers are read when a card is first drawn (``cover``), not here: a large library's screen draws its
+        # first cards only, and reading every cover at start was most of the wait.
 
     @property
     def has_books(self) -> bool:
@@ -93,7 +91,11 @@ class LibraryViewModel:
         return self._tags
 
     def cover(self, book_id: int) -> bytes | None:
-        return self._covers.get(book_id)
+        """A book's cover (read once, when its card is first drawn; a book's cover does not change)."""
+        if book_id not in self._covers:
+            found = self.quire.cover(book_id)
+            self._covers[book_id] = found[0] if found else None
+        return self._covers[book_id]
 
     @property
     def empty_message(self) -> str:

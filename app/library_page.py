@@ -16,6 +16,7 @@ GRID_GAP = 12
 # Under a cover: the card's padding (12), two lines of title (36), the author line (15), the format and progress
 # line (15), the progress bar (3) and the column's gaps (16), as drawn in Chromium.
 CARD_TEXT = 97
+SHELF = 60  # cards drawn at first, and added each time the reader scrolls near the end
 PLACEHOLDER_COLORS = ("#5C6BC0", "#00897B", "#8D6E63", "#7E57C2", "#C0CA33", "#F4511E")
 
 
@@ -268,12 +269,32 @@ def _books(model: LibraryViewModel, actions: LibraryActions, t: Translator, widt
         return ft.Text(t("library.no_match"), size=16)
     if model.layout == "grid":
         columns, cover_width, cover_height = grid_geometry(width - 24)
-        return ft.GridView(
-            controls=[_grid_card(model, row, actions, t, (cover_width, cover_height)) for row in rows],
+
+        def card(row: BookRow) -> ft.Control:
+            return _grid_card(model, row, actions, t, (cover_width, cover_height))
+
+        shelf: ft.GridView | ft.ListView = ft.GridView(
             runs_count=columns,
             child_aspect_ratio=grid_aspect(width - 24),
             spacing=GRID_GAP,
             run_spacing=GRID_GAP,
             expand=True,
         )
-    return ft.ListView(controls=[_list_row(model, row, actions, t) for row in rows], expand=True)
+    else:
+
+        def card(row: BookRow) -> ft.Control:
+            return _list_row(model, row, actions, t)
+
+        shelf = ft.ListView(expand=True)
+    # The first cards, then more as the reader scrolls near the end: a library of thousands draws (and reads the
+    # covers of) what can be seen, so the screen comes as fast with 2,000 books as with 60.
+    shelf.controls = [card(row) for row in rows[:SHELF]]
+
+    def more(e: ft.OnScrollEvent) -> None:
+        shown = len(shelf.controls)
+        if shown < len(rows) and e.pixels >= e.max_scroll_extent - 2 * e.viewport_dimension:
+            shelf.controls.extend(card(row) for row in rows[shown : shown + SHELF])
+            shelf.update()
+
+    shelf.on_scroll = more
+    return shelf

@@ -303,6 +303,10 @@ class Quire:
         """Where the reader left the book, and the furthest they have read (the spoiler bound)."""
         return self._annotations.position(self.book(reference).id)
 
+    def positions(self) -> dict[int, Position]:
+        """Every opened book's position by book id, read at once (the library screen's)."""
+        return self._annotations.positions()
+
     # -- annotations --------------------------------------------------------------------------
     def add_bookmark(self, reference: str | int, locator: str, label: str = "") -> Bookmark:
         """Bookmark a locator."""

@@ -1288,3 +1288,33 @@ def test_the_import_dialog_is_up_before_the_picker_hands_the_files_over(quire: Q
         assert not [d for d in session.page._dialogs.controls if d.open]
 
     run(scenario())
+
+
+def test_a_large_library_draws_its_first_cards_and_more_as_the_reader_scrolls(quire: Quire, monkeypatch) -> None:
+    """Issue 26: with 520 books the app took 27 s to its first screen, reading every book's position and cover
+    first. The screen now reads positions in one query and draws (and reads the covers of) 60 cards at a time."""
+    alice = quire.import_paths([book_path("en/epubjs-alice.epub")])[0].book  # the oldest: the last card
+    for n in range(129):
+        html = f"<html><head><title>Book {n:03}</title></head><body><h1>Part</h1><p>Text {n}.</p></body></html>"
+        quire.import_bytes(html.encode(), f"book-{n:03}.html")
+    covers = []
+    real_cover = quire.cover
+    monkeypatch.setattr(quire, "cover", lambda book_id: covers.append(book_id) or real_cover(book_id))
+    positions = []
+    monkeypatch.setattr(quire, "position", lambda ref: positions.append(ref))  # the library must not ask per book
+
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(quire, session)
+        [shelf] = [c for c in _all(app) if isinstance(c, ft.GridView)]
+        assert len(shelf.controls) == 60 and positions == [] and covers == []  # Alice's cover is not drawn yet
+        event = {"event_type": "update", "pixels": 2_000, "min_scroll_extent": 0, "max_scroll_extent": 2_400,
+                 "viewport_dimension": 800}  # fmt: skip
+        await fire(session, shelf, "scroll", event)
+        assert len(shelf.controls) == 120
+        await fire(session, shelf, "scroll", event)
+        await fire(session, shelf, "scroll", event)
+        assert len(shelf.controls) == 130  # every book, once
+        assert covers == [alice.id]  # read when its card was drawn, once
+
+    run(scenario())

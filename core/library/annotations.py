@@ -113,19 +113,11 @@ class Annotations:
     def position(self, book_id: int) -> Position | None:
         """The saved position, or None when the book was never opened."""
         row = self.conn.execute("SELECT * FROM positions WHERE book_id = ?", (book_id,)).fetchone()
-        if row is None:
-            return None
-        furthest = row["furthest_locator"]
-        return Position(
-            parse_locator(row["locator"]),
-            row["ordinal"],
-            row["percent"],
-            row["reading_seconds"],
-            row["updated_at"],
-            parse_locator(furthest) if furthest else None,
-            row["furthest_ordinal"] if furthest else -1,
-            row["furthest_percent"] if furthest else 0.0,
-        )
+        return None if row is None else _position(row)
+
+    def positions(self) -> dict[int, Position]:
+        """Every opened book's position, by book id (one query: the library screen reads them all)."""
+        return {row["book_id"]: _position(row) for row in self.conn.execute("SELECT * FROM positions")}
 
     # -- bookmarks ----------------------------------------------------------------------------
     def add_bookmark(
@@ -322,3 +314,17 @@ def _check(color: str, note: str) -> None:
         raise QuireError(f"unknown colour '{color}': choose one of {', '.join(HIGHLIGHT_COLORS)}")
     if len(note) > MAX_NOTE_CHARS:
         raise QuireError(f"a note can hold up to {MAX_NOTE_CHARS:,} characters: split it, or keep it elsewhere")
+
+
+def _position(row: sqlite3.Row) -> Position:
+    furthest = row["furthest_locator"]
+    return Position(
+        parse_locator(row["locator"]),
+        row["ordinal"],
+        row["percent"],
+        row["reading_seconds"],
+        row["updated_at"],
+        parse_locator(furthest) if furthest else None,
+        row["furthest_ordinal"] if furthest else -1,
+        row["furthest_percent"] if furthest else 0.0,
+    )

@@ -197,7 +197,10 @@ class Library:
             )
         else:
             rows = self.conn.execute(f"SELECT {_BOOK_COLUMNS} FROM books b ORDER BY b.id DESC")
-        return [BookRecord.from_row(row, self._tags(row["id"])) for row in rows.fetchall()]
+        tags: dict[int, list[str]] = {}  # every book's tags in one query, not one per book
+        for book_id, name in self.conn.execute("SELECT book_id, tag FROM book_tags ORDER BY tag"):
+            tags.setdefault(book_id, []).append(name)
+        return [BookRecord.from_row(row, tags.get(row["id"], [])) for row in rows.fetchall()]
 
     def has_content(self, digest: str) -> bool:
         """Whether a book with this content hash is stored."""
