@@ -98,10 +98,8 @@ def test_desktop_import_read_jump_theme_search_highlight_and_reopen(browser, tmp
         screen.click_label("Close")
 
         page.keyboard.press("Control+f")
-        search = page.locator("input").first
-        search.wait_for(timeout=20_000)
-        search.fill("Rokovoko")
-        search.press("Enter")
+        screen.type_into("Search in book", "Rokovoko")  # the search box itself, not the first input on the page
+        page.keyboard.press("Enter")
         screen.wait_text("matches")
         _not_blank(screen.shot("5-search-results"))
         screen.click_text("Queequeg was a native")
@@ -342,10 +340,8 @@ def test_tour_of_every_screen_at_both_sizes_for_the_artifacts(browser, tmp_path:
             _wait_place(screen, library, "Down The Rabbit-Hole")
             _not_blank(screen.shot("2-reader-pages"))
             screen.click_label("Search in book")
-            search = page.locator("input").first
-            search.wait_for(timeout=20_000)
-            search.fill("Rabbit")
-            search.press("Enter")
+            screen.type_into("Search in book", "Rabbit")  # the search box itself, not the first input on the page
+            page.keyboard.press("Enter")
             screen.wait_text("matches in")
             _not_blank(screen.shot("4-search"))
             screen.click_label("Close")
