@@ -115,3 +115,18 @@ def test_ui_benchmark_measures_start_open_memory_and_the_steps_a_reader_feels(
     assert 20 < result["rss_mb_with_book_open"] < 2000
     for step in ("page_turn", "contents_jump", "search", "chat_open", "bare_paragraphs", "bare_rows"):
         assert 0 < result[f"{step}_p50_s"] <= result[f"{step}_p95_s"], step  # how fast is the bench's to say
+
+
+def test_scale_benchmark_prints_each_measure_beside_its_baseline(capsys: pytest.CaptureFixture[str]) -> None:
+    from bench import scale
+
+    book_path("en/idpf-moby-dick.epub")  # skips without the shared books
+    assert scale.main(["--books", "6", "--json"]) == 0
+    rows = {row["measure"].split(",")[0].split(" in one")[0]: row for row in json.loads(capsys.readouterr().out)}
+    assert set(rows) >= {"library screen's read", "keyword search", "vector search (numpy)"}
+    for row in rows.values():
+        assert set(row) == {"measure", "value", "baseline", "ratio", "goal", "met"} and row["value"] >= 0
+        assert row["ratio"] is None or row["ratio"] > 0
+    kept = next(row for name, row in rows.items() if name.startswith("numpy matrices kept"))
+    assert kept["met"]  # the cache stays inside its bound
+    assert next(row for name, row in rows.items() if "first offline answer" in name)["met"]

@@ -1,0 +1,150 @@
+"""Scale: a library of many books, each measure beside its baseline in the same run, as a ratio to a goal.
+
+    python -m bench.scale --books 520 [--json]
+
+Builds a library of N books from Moby-Dick's chapters (each book three chapters, its own title and a word of its
+own, so no two are the same book) and measures, with process CPU time:
+
+- the library screen's read (``LibraryViewModel.refresh`` and its rows) against one ``SELECT`` of the books;
+- keyword search in one book of the big library against the same search with that book alone;
+- vector search (numpy backend, random vectors for every chunk) in one book, against a bare numpy top-k over
+  that book's matrix, and what the backend's cache holds after searching every book (bounded: 64 MB);
+- the memory the first offline answer adds (LangChain must not load for it).
+
+Prints one row per measure, ``--json`` a list of ``{"measure", "value", "baseline", "ratio", "goal", "met"}``.
+Not measured here yet (issue 26): app start in a browser at this size (``bench.ui`` uses two books), sync of many
+highlights (linear: see the closing note), the hybrid re-rank, the database's size per book, page turns.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from app.library_model import LibraryViewModel
+from bench.common import MOBY, inside, rss_mb
+from core.books import parse_book
+from core.rag.chunks import Filters
+from core.services import Quire
+
+QUERIES = ["white whale", "harpoon line", "sea water", "captain ship", "old man"]
+DIMENSION = 384  # as all-MiniLM-L6-v2's vectors
+
+
+def _cpu(action: Callable[[], object], repeat: int = 5) -> float:
+    """The median process CPU seconds of ``action`` over ``repeat`` runs."""
+    times = []
+    for _ in range(repeat):
+        started = time.process_time()
+        action()
+        times.append(time.process_time() - started)
+    return statistics.median(times)
+
+
+def _books(count: int) -> list[bytes]:
+    """``count`` small distinct books (HTML) cut from Moby-Dick's chapters."""
+    moby = parse_book(MOBY.read_bytes(), MOBY.name)
+    chapters = [s for s in moby.sections if s.title.startswith("Chapter")]
+    books = []
+    for n in range(count):
+        parts = [chapters[(3 * n + k) % len(chapters)] for k in range(3)]
+        body = "".join(
+            f"<h2>{part.title}</h2>" + "".join(f"<p>{s.text}</p>" for s in part.segments[1:]) for part in parts
+        )
+        books.append(f"<html><head><title>Book {n:05} of the sea</title></head><body><p>volume{n:05}</p>"
+                     f"{body}</body></html>".encode())  # fmt: skip
+    return books
+
+
+def _row(measure: str, value: float, baseline: float | None, goal: float, unit: str = "ratio") -> dict:
+    ratio = value / baseline if baseline else None
+    judged = ratio if unit == "ratio" else value
+    return {"measure": measure, "value": round(value, 6), "baseline": None if baseline is None else round(baseline, 6),
+            "ratio": None if ratio is None else round(ratio, 2), "goal": goal,
+            "met": judged is not None and judged <= goal}  # fmt: skip
+
+
+def run(count: int) -> list[dict]:
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        books = _books(count)
+        quire = Quire(Path(folder) / "big", vector_backend="numpy")
+        ids = [quire.import_bytes(data, f"book-{n:05}.html").book.id for n, data in enumerate(books)]
+        for book in ids[::3]:
+            quire.save_position(book, "1.0")
+        library, chunks, vectors = inside(quire, "library"), inside(quire, "chunks"), inside(quire, "vectors")
+
+        model = LibraryViewModel(quire)
+        screen = _cpu(lambda: (model.refresh(), model.rows()))
+        select = _cpu(lambda: library.conn.execute("SELECT * FROM books").fetchall())
+        rows.append(_row(f"library screen's read, {count} books (s)", screen, select, 2.0))
+
+        middle = ids[len(ids) // 2]
+        big = _cpu(lambda: [chunks.keyword(q, Filters(book_id=middle), 20) for q in QUERIES])
+        alone_quire = Quire(Path(folder) / "alone")
+        alone_id = alone_quire.import_bytes(books[len(ids) // 2], "alone.html").book.id
+        alone_chunks = inside(alone_quire, "chunks")
+        alone = _cpu(lambda: [alone_chunks.keyword(q, Filters(book_id=alone_id), 20) for q in QUERIES])
+        alone_quire.close()
+        total = library.conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
+        rows.append(_row(f"keyword search in one book among {total} chunks (s)", big, alone, 2.0))
+
+        rng = np.random.default_rng(1)
+        with library.transaction() as conn:
+            for book in ids:
+                chunk_ids = [r[0] for r in conn.execute("SELECT id FROM chunks WHERE book_id = ?", (book,))]
+                vectors.add(
+                    conn, "scale", chunk_ids, rng.standard_normal((len(chunk_ids), DIMENSION)).astype(np.float32)
+                )
+        query = rng.standard_normal(DIMENSION).astype(np.float32)
+        search = _cpu(lambda: vectors.search("scale", query, 20, Filters(book_id=middle)))
+        matrix = vectors._matrix("scale", middle).vectors
+        bare = _cpu(lambda: np.argpartition(-(matrix @ query), 20)[:20])
+        rows.append(_row("vector search (numpy) in one book (s)", search, bare, 1.2))
+        before = rss_mb()
+        for book in ids:
+            vectors.search("scale", query, 20, Filters(book_id=book))
+        rows.append(_row(f"numpy matrices kept after searching {count} books (MB)", vectors.cached_bytes / 2**20,
+                         None, 64.0, unit="value"))  # fmt: skip
+        rows.append(_row("memory added by searching every book (MB)", max(0.0, rss_mb() - before), None, 250.0,
+                         unit="value"))  # fmt: skip
+
+        quire.save_position(middle, "2.0")
+        before = rss_mb()
+        list(quire.ask(middle, "Why did they hunt the whale?"))
+        rows.append(_row("memory added by the first offline answer (MB)", max(0.0, rss_mb() - before), None, 60.0,
+                         unit="value"))  # fmt: skip
+        quire.close()
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--books", type=int, default=520, help="books in the library (the issue: 65, 520, 2,000)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    if not MOBY.exists():
+        sys.exit(f"bench.scale needs the shared books ({MOBY}): lay ../shared beside the clone")
+    rows = run(max(2, args.books))
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    for row in rows:
+        ratio = f"{row['ratio']:.2f}x" if row["ratio"] is not None else "-"
+        name = re.sub(r"\s*\((s|MB)\)$", "", row["measure"])
+        value = f"{row['value'] * 1000:.2f} ms" if row["measure"].endswith("(s)") else f"{row['value']:.1f} MB"
+        print(f"{name:58} {value:>12} {ratio:>8}  goal {row['goal']}  {'met' if row['met'] else 'NOT met'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
