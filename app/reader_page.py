@@ -154,7 +154,7 @@ def _text_area(
     paginated = settings.layout == "paginated"
     if model.page_view:  # a text PDF's page as printed: fitted whole, zoomed with a pinch or the wheel
         return _printed_page(model, actions, t)
-    pictures = model.book.char_count == 0 and model.box is not None  # a comic: a page is one picture, fitted
+    pictures = model.pictures and model.box is not None  # a comic: a page is one picture, fitted
     if pictures:
         assert model.box is not None
         return ft.Container(

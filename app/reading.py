@@ -94,7 +94,7 @@ class ReaderController:
         """The body of a panel from ``app.panels``."""
         model, app = self.model, self.app
         assert model is not None
-        if name in ("search", "chat") and model.book.char_count == 0:  # a comic, a scan: pictures only
+        if name in ("search", "chat") and model.pictures:  # a comic, a scan: pictures only
             return ft.Text(app.t(f"reader.no_text.{name}"), color=ft.Colors.ON_SURFACE_VARIANT)
         if name == "toc":
             return toc_panel(model, actions, app.t)

@@ -98,10 +98,11 @@ def read_pdf(data: bytes, fallback_title: str, progress: ReadProgress | None = N
     if sum(len(page) for page in lines) == 0:
         return _scanned_pages(data, len(pages), title, author)
     printed: dict[int, int] = {}
-    lines = _with_drop_caps(lines)
+    words = _vocabulary(lines)  # read once: drop caps and line-end hyphens are judged by the document's words
+    lines = _with_drop_caps(lines, words)
     lines = _without_running_lines(lines, printed)
     labels = defined or _printed_labels(printed, len(pages))
-    paragraphs = _paragraphs([line for page in lines for line in page])
+    paragraphs = _paragraphs([line for page in lines for line in page], words)
     sections, toc = _sections(paragraphs, outline, title, labels)
     notes = (
         [f"{len(undecodable)} page(s) could not be decoded and were left out (the first: {undecodable[0]})"]
@@ -274,11 +275,15 @@ def _small_caps(pieces: list[tuple[str, float]]) -> str:
     return "".join(text.lower() if small(text, size) else text for text, size in pieces)
 
 
-def _with_drop_caps(pages: list[list[_Line]]) -> list[list[_Line]]:
+def _vocabulary(pages: list[list[_Line]]) -> Counter[str]:
+    """How often the document writes each word (folded) inside its lines."""
+    return Counter(w.casefold() for page in pages for line in page for w in _WORDS.findall(line.text))
+
+
+def _with_drop_caps(pages: list[list[_Line]], inline: Counter[str]) -> list[list[_Line]]:
     """A drop cap (one letter, drawn at least twice as large as the text beside it) goes before the first line
     beside it: the highest line on its page within its height. It starts that line's first word ("T" + "o
     Sherlock"), unless it is a word of its own ("I" + "have"): the document's own words decide, where they can."""
-    inline = Counter(w.casefold() for page in pages for line in page for w in _WORDS.findall(line.text))
     kept = []
     for page in pages:
         body = [line for line in page if len(line.text) > 1]
@@ -323,14 +328,14 @@ def _without_running_lines(pages: list[list[_Line]], printed: dict[int, int]) ->
     return kept
 
 
-def _paragraphs(lines: list[_Line]) -> list[_Paragraph]:
+def _paragraphs(lines: list[_Line], words: Counter[str]) -> list[_Paragraph]:
     """Lines joined into paragraphs: a wide gap, or a short line ending a sentence, ends one."""
     gaps = [abs(b.y - a.y) for a, b in itertools.pairwise(lines) if a.page == b.page and b.y != a.y]
     spacing = Counter(round(gap) for gap in gaps).most_common(1)[0][0] if gaps else 0
     widths = sorted(len(line.text) for line in lines)
     full = widths[int(len(widths) * 0.9)] if widths else 0
     paragraphs: list[_Paragraph] = []
-    hyphens = _Hyphens(lines)
+    hyphens = _Hyphens(lines, words)
     for index, line in enumerate(lines):
         previous = lines[index - 1] if index else None
         starts = previous is None
@@ -366,8 +371,8 @@ class _Hyphens:
     ("docu-" / "ment"), judged by the document's own words: the form it uses inside lines wins; where it uses
     neither, what most such words in this document did (a calibre PDF keeps its hyphens, TeX breaks words)."""
 
-    def __init__(self, lines: list[_Line]) -> None:
-        self.inline = Counter(w.casefold() for line in lines for w in _WORDS.findall(line.text))
+    def __init__(self, lines: list[_Line], inline: Counter[str]) -> None:
+        self.inline = inline
         decided = [self._known(a, b) for a, b in self._breaks(lines)]
         self.keep_by_default = decided.count(True) >= decided.count(False)
 

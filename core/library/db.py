@@ -183,3 +183,12 @@ def inserted_id(cursor: sqlite3.Cursor) -> int:
 def now() -> str:
     """The current UTC time as ISO 8601 text."""
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def book_rows(conn: sqlite3.Connection, table: str, book_id: int) -> tuple[int, int] | None:
+    """The first and last row id of a book's rows in ``table`` ("segments", "chunks"); None when it has none.
+
+    A book's rows are written together, so their ids are one run: a full-text search limited to that rowid range
+    reads one book's matches, not the whole library's (the FTS tables' book_id is not indexed)."""
+    first, last = conn.execute(f"SELECT min(id), max(id) FROM {table} WHERE book_id = ?", (book_id,)).fetchone()
+    return None if first is None else (first, last)

@@ -19,7 +19,7 @@ from core.books.model import Book, ReadProgress, page_label
 from core.books.svg import inline_styles
 from core.errors import BookNotFoundError, LibraryError, LocatorError, QuireError
 from core.library import journal as sync_journal
-from core.library.db import busy_is_library_error, connect, inserted_id, now
+from core.library.db import book_rows, busy_is_library_error, connect, inserted_id, now
 from core.library.fts import index_text, make_snippet, match_expression
 from core.library.records import BookRecord, SearchHit, SegmentRecord, TocRow
 
@@ -469,13 +469,11 @@ class Library:
             return []
         order = "g.ordinal" if in_book_order and book_id is not None else "rank"
         within: tuple[int, ...] = ()
-        if book_id is not None:  # a book's segments are stored together: FTS5 seeks to their run of ids
-            first, last = self.conn.execute(
-                "SELECT min(id), max(id) FROM segments WHERE book_id = ?", (book_id,)
-            ).fetchone()
-            if first is None:
+        if book_id is not None:  # FTS5 seeks to the book's run of segment ids (db.book_rows)
+            rows = book_rows(self.conn, "segments", book_id)
+            if rows is None:
                 return []
-            within = (first, last, book_id)
+            within = (*rows, book_id)
         sql = (
             "SELECT g.*, s.title, bm25(segments_fts) AS rank FROM segments_fts f "
             "JOIN segments g ON g.id = f.rowid "

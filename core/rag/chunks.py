@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from core.library.db import now
+from core.library.db import book_rows, now
 from core.library.fts import index_text, match_any_expression
 from core.library.store import Library
 from core.rag.chunker import DEFAULT_OVERLAP, DEFAULT_TARGET_TOKENS, Chunk, SegmentText, TokenCounter, chunk_segments
@@ -184,16 +184,13 @@ class ChunkStore:
         inner = "SELECT rowid, rank FROM chunks_fts WHERE chunks_fts MATCH ?"
         inner_params: list[Any] = [expression]
         if filters.book_id is not None:
-            # A book's chunks are written together, so their ids are one run: FTS5 seeks to that rowid range
-            # instead of filtering every match in the library on its unindexed book_id (97 ms -> a few in a
-            # 100,000-chunk library). The book_id test stays, so a gap in the run could never let another in.
-            first, last = self.library.conn.execute(
-                "SELECT min(id), max(id) FROM chunks WHERE book_id = ?", (filters.book_id,)
-            ).fetchone()
-            if first is None:
+            # FTS5 seeks to the book's rowid range instead of filtering every match in the library on its
+            # unindexed book_id; the book_id test stays, so a gap in the run could never let another book in.
+            run = book_rows(self.library.conn, "chunks", filters.book_id)
+            if run is None:
                 return []
             inner += " AND rowid BETWEEN ? AND ? AND book_id = ?"
-            inner_params += [first, last, filters.book_id]
+            inner_params += [*run, filters.book_id]
         clauses, params = Filters(None, filters.max_ordinal, filters.sections).where(
             "", "c.end_ordinal", "c.section_idx"
         )
