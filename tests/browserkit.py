@@ -91,7 +91,28 @@ class Screen:
         self.page.goto(url)
         self.page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=60_000)
         self.page.evaluate("document.querySelector('flt-semantics-placeholder')?.click()")
+        self.steady()
         return self
+
+    def steady(self, timeout: float = 15.0) -> None:
+        """Wait until the labelled nodes stop moving: the first layout of a session is not always its last.
+
+        Seen in CI: a phone-sized session was laid out about 155 px wide, then at 390 px; the tap on a library
+        card that landed between the two opened nothing. Gives up quietly after ``timeout`` seconds (a screen
+        that keeps moving, a spinner, is then the test's own wait to judge).
+        """
+        rects = (
+            "() => Array.from(document.querySelectorAll('flt-semantics[aria-label]'), n => {"
+            " const r = n.getBoundingClientRect(); return [n.getAttribute('aria-label'), r.x, r.y, r.width]; })"
+        )
+        deadline = time.monotonic() + timeout
+        last = None
+        while time.monotonic() < deadline:
+            now = self.page.evaluate(rects)
+            if now and now == last:
+                return
+            last = now
+            self.settle(0.5)
 
     def labelled(self, label: str):
         """The visible node whose accessible label (a tooltip or a card's label) starts with ``label``.

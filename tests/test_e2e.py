@@ -203,7 +203,7 @@ def test_chat_streams_parts_cites_and_stops_at_desktop_and_phone_sizes(browser, 
 
             phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
             screen = Screen(phone, "chat-phone").open(url)
-            screen.click_label("Open Alice")
+            screen.click_label_until("Open Alice", "Ask the book")
             screen.click_label("Ask the book")
             screen.wait_text("Stopped")  # the latest thread, as it was left
             _not_blank(screen.shot("1-chat-sheet"))
