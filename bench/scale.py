@@ -1,6 +1,6 @@
 """Scale: a library of many books, each measure beside its baseline in the same run, as a ratio to a goal.
 
-    python -m bench.scale --books 520 [--json]
+    python -m bench.scale --books 520 [--start] [--json]
 
 Builds a library of N books from Moby-Dick's chapters (each book three chapters, its own title and a word of its
 own, so no two are the same book) and measures, with process CPU time:
@@ -9,17 +9,21 @@ own, so no two are the same book) and measures, with process CPU time:
 - keyword search in one book of the big library against the same search with that book alone;
 - vector search (numpy backend, random vectors for every chunk) in one book, against a bare numpy top-k over
   that book's matrix, and what the backend's cache holds after searching every book (bounded: 64 MB);
-- the memory the first offline answer adds (LangChain must not load for it).
+- the memory the first offline answer adds (LangChain must not load for it);
+- the database file's size per book, and the full-text index's part of it (SQLite's dbstat);
+- with ``--start`` (Playwright and Chromium): wall-clock seconds from launching ``main.py --web`` on this library
+  to its first book card shown in the browser, against a bare Flet app launched and shown the same way (as
+  ``bench.ui`` does with two books), the median of three launches each.
 
 Prints one row per measure, ``--json`` a list of ``{"measure", "value", "baseline", "ratio", "goal", "met"}``.
-Not measured here yet (issue 26): app start in a browser at this size (``bench.ui`` uses two books), sync of many
-highlights (linear: see the closing note), the hybrid re-rank, the database's size per book, page turns.
+Not measured here yet (issue 26): the hybrid re-rank, page turns.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import statistics
 import sys
@@ -73,7 +77,45 @@ def _row(measure: str, value: float, baseline: float | None, goal: float, unit: 
             "met": judged is not None and judged <= goal}  # fmt: skip
 
 
-def run(count: int) -> list[dict]:
+def _table_bytes(conn) -> dict[str, int]:
+    """Bytes each table and index takes in the database file (SQLite's dbstat)."""
+    return dict(conn.execute("SELECT name, SUM(pgsize) FROM dbstat GROUP BY name").fetchall())
+
+
+def start_rows(library: Path, count: int, launches: int = 3) -> list[dict]:
+    """App start to the first book card in Chromium, beside a bare Flet app's start (wall clock, medians)."""
+    from browserkit import CHROMIUM_ARGS, chromium_path, free_port
+    from playwright.sync_api import sync_playwright
+
+    from bench.ui import BASELINE_APP, _stop, time_to_interactive
+
+    env = {**os.environ, "QUIRE_LIBRARY": str(library)}
+    env.pop("DISPLAY", None)
+    bare, quire = [], []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        try:
+            for _ in range(launches):  # interleaved, so a busy spell on the machine weighs on both
+                port = free_port()
+                script = library.parent / "baseline.py"
+                script.write_text(BASELINE_APP.format(port=port))
+                seconds, process, screen = time_to_interactive(browser, [sys.executable, str(script)], env, port)
+                bare.append(seconds)
+                screen.page.close()
+                _stop(process)
+                port = free_port()
+                command = [sys.executable, "main.py", "--web", "--port", str(port)]
+                seconds, process, screen = time_to_interactive(browser, command, env, port, label="Open Book ")
+                quire.append(seconds)
+                screen.page.close()
+                _stop(process)
+        finally:
+            browser.close()
+    return [_row(f"app start to the first card, {count} books (s)", statistics.median(quire),
+                 statistics.median(bare), 1.5)]  # fmt: skip
+
+
+def run(count: int, start: bool = False) -> list[dict]:
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         books = _books(count)
@@ -123,18 +165,27 @@ def run(count: int) -> list[dict]:
         list(quire.ask(middle, "Why did they hunt the whale?"))
         rows.append(_row("memory added by the first offline answer (MB)", max(0.0, rss_mb() - before), None, 60.0,
                          unit="value"))  # fmt: skip
+        tables = _table_bytes(library.conn)
         quire.close()
+        size = (Path(folder) / "big" / "library.db").stat().st_size / 2**20
+        rows.append(_row(f"database per book, {total} chunks with vectors (MB)", size / count, None, 1.2,
+                         unit="value"))  # fmt: skip
+        fts = sum(b for name, b in tables.items() if name.split("_")[-1] != "vectors" and "fts" in name)
+        rows.append(_row("of which full-text index per book (MB)", fts / 2**20 / count, None, 1.2, unit="value"))
+        if start:
+            rows += start_rows(Path(folder) / "big", count)
     return rows
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--books", type=int, default=520, help="books in the library (the issue: 65, 520, 2,000)")
+    parser.add_argument("--start", action="store_true", help="also time the app's start in Chromium")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if not MOBY.exists():
         sys.exit(f"bench.scale needs the shared books ({MOBY}): lay ../shared beside the clone")
-    rows = run(max(2, args.books))
+    rows = run(max(2, args.books), args.start)
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0

@@ -91,11 +91,11 @@ def synthetic_library(workdir: Path, count: int) -> tuple[Path, int]:
         for i in range(count)
     ]
     with inside(quire, "library").transaction():
+        conn.execute("DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE book_id = ?)", (book.id,))
         conn.execute("DELETE FROM chunks WHERE book_id = ?", (book.id,))
-        conn.execute("DELETE FROM chunks_fts WHERE book_id = ?", (book.id,))
         conn.executemany("INSERT INTO chunks VALUES (?,?,?,?,?,?,?,?,?,?)", rows)
-        bodies = [(r[0], index_text(r[9]), book.id) for r in rows]
-        conn.executemany("INSERT INTO chunks_fts (rowid, body, book_id) VALUES (?,?,?)", bodies)
+        bodies = [(r[0], index_text(r[9])) for r in rows]
+        conn.executemany("INSERT INTO chunks_fts (rowid, body) VALUES (?,?)", bodies)
     for start in range(0, count, 5000):
         with inside(quire, "library").transaction():
             ids = [base + i for i in range(start, min(count, start + 5000))]

@@ -87,11 +87,13 @@ class Screen:
         self.page = page
         self.name = name
 
-    def open(self, url: str) -> Screen:
+    def open(self, url: str, steady: bool = True) -> Screen:
+        """Load the app and switch its semantics tree on; then (``steady``) wait for the layout to stop moving."""
         self.page.goto(url)
         self.page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=60_000)
         self.page.evaluate("document.querySelector('flt-semantics-placeholder')?.click()")
-        self.steady()
+        if steady:
+            self.steady()
         return self
 
     def steady(self, timeout: float = 15.0) -> None:

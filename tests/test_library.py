@@ -235,8 +235,22 @@ def test_a_library_from_before_stemmed_keywords_is_upgraded_in_place(tmp_path: P
     upgraded.close()
 
 
+def _before_index_only(conn) -> None:
+    """Undo migration 9: full-text tables that keep a copy of the text and the book's id beside the index."""
+    for table, source, porter in (("segments_fts", "segments", ""), ("chunks_fts", "chunks", "porter ")):
+        sql = conn.execute("SELECT sql FROM sqlite_master WHERE name = ?", (table,)).fetchone()[0]
+        if "contentless_delete" not in sql:
+            continue  # already made as an older migration left it
+        conn.execute(f"DROP TABLE {table}")
+        conn.execute(f"CREATE VIRTUAL TABLE {table} USING fts5(body, book_id UNINDEXED, tokenize = '{porter}unicode61 remove_diacritics 2')")  # fmt: skip
+        rows = conn.execute(f"SELECT id, book_id, text FROM {source}").fetchall()
+        conn.executemany(f"INSERT INTO {table} (rowid, body, book_id) VALUES (?,?,?)", [(r[0], index_text(r[2]), r[1]) for r in rows])  # fmt: skip
+    conn.execute("DELETE FROM schema_migrations WHERE version >= 9")
+
+
 def _before_journal(conn) -> None:
-    """Undo migration 8 (the sync journal, sent files, identities of highlights and bookmarks)."""
+    """Undo migrations 8 and 9 (the sync journal, sent files, identities of highlights and bookmarks)."""
+    _before_index_only(conn)
     for table in ("sync_pending", "sync_sent"):
         conn.execute(f"DROP TABLE {table}")
     for table in ("highlights", "bookmarks"):
@@ -357,6 +371,7 @@ def test_a_library_indexed_before_simplified_folding_is_reindexed(tmp_path: Path
     book = quire.import_bytes("　　賈寶玉見了林黛玉。\n".encode(), "fanti.txt").book
     library = inside(quire, "library")
     with library.transaction() as conn:  # the index as the code before migration 6 wrote it: traditional bigrams
+        _before_index_only(conn)
         for table, source in (("segments_fts", "segments"), ("chunks_fts", "chunks")):
             rows = conn.execute(f"SELECT id, book_id, text FROM {source}").fetchall()
             conn.executemany(f"DELETE FROM {table} WHERE rowid = ?", [(r[0],) for r in rows])
@@ -370,4 +385,44 @@ def test_a_library_indexed_before_simplified_folding_is_reindexed(tmp_path: Path
     quire.close()
     upgraded = Quire(tmp_path)
     assert upgraded.find(book.id, "贾宝玉") and upgraded.search(book.id, "贾宝玉", mode="keyword")
+    upgraded.close()
+
+
+def test_a_library_from_before_index_only_search_keeps_finding_and_stops_keeping_a_second_copy(
+    tmp_path: Path,
+) -> None:
+    """Migration 9: the full-text tables become an index alone; what was found is found, and removal still works."""
+    from dbkit import inside
+
+    from core.services import Quire
+
+    quire = Quire(tmp_path)
+    alice = quire.import_paths([book_path("en/epubjs-alice.epub")])[0].book
+    nahan = quire.import_paths([book_path("zh/luxun_nahan.txt")])[0].book
+    library = inside(quire, "library")
+    with library.transaction() as conn:
+        _before_index_only(conn)
+    found = [(h.book_id, str(h.locator)) for h in quire.find(None, "Rabbit")]
+    chunks = [p.chunk_id for p in quire.search(alice.id, "a White Rabbit with pink eyes", mode="keyword", k=5)]
+    chinese = [str(h.locator) for h in quire.find(nahan.id, "狂人")]
+    copies = {r[0] for r in library.conn.execute("SELECT name FROM sqlite_master WHERE name LIKE '%fts_content'")}
+    assert copies == {"segments_fts_content", "chunks_fts_content"} and found and chunks and chinese
+    pages = library.conn.execute("PRAGMA page_count").fetchone()[0]
+    quire.close()
+
+    upgraded = Quire(tmp_path)
+    conn = inside(upgraded, "library").conn
+    assert not conn.execute("SELECT name FROM sqlite_master WHERE name LIKE '%fts_content'").fetchall()
+    assert conn.execute("PRAGMA page_count").fetchone()[0] < 0.8 * pages  # compacted: the copies' pages went back
+    assert [(h.book_id, str(h.locator)) for h in upgraded.find(None, "Rabbit")] == found
+    assert [
+        p.chunk_id for p in upgraded.search(alice.id, "a White Rabbit with pink eyes", mode="keyword", k=5)
+    ] == chunks
+    assert [str(h.locator) for h in upgraded.find(nahan.id, "狂人")] == chinese
+    upgraded.remove(alice.id)  # deletes from the index-only tables by row id
+    assert not upgraded.find(None, "Rabbit") and upgraded.find(nahan.id, "狂人")
+    for table in ("segments_fts", "chunks_fts"):
+        left = conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
+        source = table.removesuffix("_fts")
+        assert left == conn.execute(f"SELECT COUNT(*) FROM {source}").fetchone()[0] > 0
     upgraded.close()

@@ -3,12 +3,14 @@
 The driver is picked once, at start-up (``choose_driver``): where the ``sqlean`` driver (a drop-in
 ``sqlite3`` that can load extensions) and ``sqlite-vec`` are installed (desktops), the database is opened
 through it with sqlite-vec loaded; otherwise through apsw (phones: it bundles a SQLite with FTS5, which
-Android's lacks), else this Python's own ``sqlite3`` if it has FTS5; vector search then falls back to numpy.
+Android's lacks), else this Python's own ``sqlite3`` if it has FTS5 and is 3.43 or later (the full-text tables
+are index-only, see migration 9); vector search then falls back to numpy.
 All of them read and write the same file. ``QUIRE_SQLITE=sqlean|apsw|stdlib`` forces one.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import sqlite3
@@ -19,7 +21,7 @@ from pathlib import Path
 from types import ModuleType
 
 from core.errors import LibraryError
-from core.library.migrations import MIGRATIONS
+from core.library.migrations import COMPACT_AFTER, MIGRATIONS
 
 BACKEND_ENV = "QUIRE_SQLITE"  # sqlean, apsw or stdlib: force one (tests run the suite under each)
 
@@ -41,10 +43,11 @@ def _apsw_driver() -> ModuleType | None:
 
 
 def _has_fts5(driver: ModuleType) -> bool:
+    """Whether this SQLite has FTS5 with deletes from an index-only table (3.43 and later), as the library needs."""
     try:
         probe = driver.connect(":memory:")
         try:
-            probe.execute("CREATE VIRTUAL TABLE temp.probe USING fts5(body)")
+            probe.execute("CREATE VIRTUAL TABLE temp.probe USING fts5(body, content = '', contentless_delete = 1)")
         finally:
             probe.close()
     except driver.DatabaseError:
@@ -68,8 +71,9 @@ def choose_driver(forced: str | None = None) -> tuple[str, ModuleType]:
         if driver is not None and (name != "stdlib" or _has_fts5(driver)):
             return name, driver
     raise LibraryError(
-        "this device's SQLite has no full-text search (FTS5) and apsw is not installed, so the library "
-        "cannot be opened: install apsw (pip install apsw)" + (f", or unset {BACKEND_ENV}" if forced else "")
+        "this device's SQLite has no full-text search (FTS5), or is older than 3.43, and apsw is not installed, "
+        "so the library cannot be opened: install apsw (pip install apsw)"
+        + (f", or unset {BACKEND_ENV}" if forced else "")
     )
 
 
@@ -103,13 +107,13 @@ def has_vector_extension(conn: sqlite3.Connection) -> bool:
 def connect(path: Path | str, *, vector_extension: bool = True) -> sqlite3.Connection:
     """A connection to the database at ``path`` (created and migrated as needed).
 
-    ``vector_extension=False`` forces the plain ``sqlite3`` driver, as on a phone.
+    ``vector_extension=False`` leaves sqlite-vec unloaded, as on a phone (vector search then runs on numpy).
     """
-    driver = sqlite3 if _BACKEND == "sqlean" and not vector_extension else _DRIVER
+    driver = _DRIVER
     try:
         conn: sqlite3.Connection = driver.connect(str(path), check_same_thread=False, isolation_level=None)
         conn.row_factory = driver.Row
-        if _BACKEND == "sqlean" and driver is not sqlite3:
+        if _BACKEND == "sqlean" and vector_extension:
             _load_sqlite_vec(conn)
         conn.execute("PRAGMA foreign_keys = ON")
         if str(path) != ":memory:":
@@ -147,9 +151,13 @@ def schema_version(conn: sqlite3.Connection) -> int:
 
 
 def migrate(conn: sqlite3.Connection) -> int:
-    """Apply every pending migration, each in its own transaction with its record; return the version."""
+    """Apply every pending migration, each in its own transaction with its record; return the version.
+
+    After one that frees much of the file (``COMPACT_AFTER``), the file is compacted, unless another process holds
+    it then (the space is then only reused, not returned)."""
     current = schema_version(conn)
     known = MIGRATIONS[-1][0]
+    started, compact = current, False
     if current > known:
         raise LibraryError(
             f"this library was written by a newer version of Quire (schema {current}; this one knows up to "
@@ -170,6 +178,11 @@ def migrate(conn: sqlite3.Connection) -> int:
             conn.execute("ROLLBACK")
             raise
         current = version
+        compact = compact or version in COMPACT_AFTER
+    if compact and started > 0:  # a new file has nothing to give back
+        # the freed pages go back to the disk; when another process holds the file, they are reused by later imports
+        with contextlib.suppress(*DATABASE_ERRORS):
+            conn.execute("VACUUM")
     return current
 
 

@@ -303,6 +303,37 @@ def m008_sync_journal(conn: sqlite3.Connection) -> None:
             )
 
 
+# The full-text tables keep only their index: the text they index is in segments and chunks already (the same
+# row ids), and no query reads it back from them. Deleting from such a table needs SQLite 3.43 (db.py checks).
+SEGMENTS_FTS = (
+    "CREATE VIRTUAL TABLE segments_fts USING fts5(body, content = '', contentless_delete = 1, "
+    "tokenize = 'unicode61 remove_diacritics 2')"
+)
+CHUNKS_FTS = (
+    "CREATE VIRTUAL TABLE chunks_fts USING fts5(body, content = '', contentless_delete = 1, "
+    "tokenize = 'porter unicode61 remove_diacritics 2')"
+)
+
+
+def m009_index_only_search(conn: sqlite3.Connection) -> None:
+    """The full-text tables stop keeping a second copy of every book's text (a third of the file): each is made
+    again as an index alone (FTS5 contentless, with deletes), filled from the stored text in batches."""
+    for table, source, create in (("segments_fts", "segments", SEGMENTS_FTS), ("chunks_fts", "chunks", CHUNKS_FTS)):
+        conn.execute(f"DROP TABLE {table}")
+        conn.execute(create)
+        last = -1
+        while True:
+            rows = conn.execute(
+                f"SELECT id, text FROM {source} WHERE id > ? ORDER BY id LIMIT 2000", (last,)
+            ).fetchall()
+            if not rows:
+                break
+            conn.executemany(
+                f"INSERT INTO {table} (rowid, body) VALUES (?,?)", [(r[0], index_text(r[1])) for r in rows]
+            )
+            last = rows[-1][0]
+
+
 def _run(conn: sqlite3.Connection, script: str) -> None:
     """Run statements one by one, inside the caller's transaction (executescript would commit it)."""
     for statement in script.split(";\n"):
@@ -319,4 +350,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (6, "simplified search text", m006_simplified_search_text),
     (7, "sync", m007_sync),
     (8, "sync journal", m008_sync_journal),
+    (9, "index-only full-text tables", m009_index_only_search),
 ]
+# Migrations that free a large part of the file: the database is compacted (VACUUM) once after them.
+COMPACT_AFTER = frozenset({9})

@@ -159,8 +159,8 @@ class Library:
         )
         stored = self.conn.execute("SELECT id, text FROM segments WHERE book_id = ?", (book_id,))
         self.conn.executemany(
-            "INSERT INTO segments_fts (rowid, body, book_id) VALUES (?,?,?)",
-            ((row["id"], index_text(row["text"]), book_id) for row in stored),
+            "INSERT INTO segments_fts (rowid, body) VALUES (?,?)",
+            ((row["id"], index_text(row["text"])) for row in stored),
         )
         toc_rows = []
         parents: list[int] = []
@@ -278,7 +278,9 @@ class Library:
                 sync_journal.record(conn, f"book/{record.content_hash}", {"present": False})
             for hook in self.remove_hooks:
                 hook(conn, book_id)
-            conn.execute("DELETE FROM segments_fts WHERE book_id = ?", (book_id,))
+            conn.execute(
+                "DELETE FROM segments_fts WHERE rowid IN (SELECT id FROM segments WHERE book_id = ?)", (book_id,)
+            )
             conn.execute("DELETE FROM books WHERE id = ?", (book_id,))
         for path in self.files.glob(f"{record.content_hash}.*"):
             path.unlink(missing_ok=True)
@@ -479,7 +481,7 @@ class Library:
             "JOIN segments g ON g.id = f.rowid "
             "JOIN sections s ON s.book_id = g.book_id AND s.idx = g.section_idx "
             "WHERE segments_fts MATCH ?"
-            + (" AND f.rowid BETWEEN ? AND ? AND f.book_id = ?" if book_id is not None else "")
+            + (" AND f.rowid BETWEEN ? AND ? AND g.book_id = ?" if book_id is not None else "")
             + f" ORDER BY {order} LIMIT ?"
         )
         cap = -1 if limit is None else limit  # SQLite: a negative LIMIT is no limit

@@ -64,7 +64,7 @@ class ChunkStore:
         return self.ensure(book_id, profile, count)
 
     def on_remove(self, conn: sqlite3.Connection, book_id: int) -> None:
-        conn.execute("DELETE FROM chunks_fts WHERE book_id = ?", (book_id,))
+        conn.execute("DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE book_id = ?)", (book_id,))
 
     def profile(self, book_id: int) -> ChunkProfile | None:
         row = self.library.conn.execute("SELECT * FROM chunk_sets WHERE book_id = ?", (book_id,)).fetchone()
@@ -117,8 +117,8 @@ class ChunkStore:
         )
         stored = conn.execute("SELECT id, text FROM chunks WHERE book_id = ?", (book_id,))
         conn.executemany(  # row by row: the keyword index of a long book never sits in memory whole
-            "INSERT INTO chunks_fts (rowid, body, book_id) VALUES (?,?,?)",
-            ((row["id"], index_text(row["text"]), book_id) for row in stored),
+            "INSERT INTO chunks_fts (rowid, body) VALUES (?,?)",
+            ((row["id"], index_text(row["text"])) for row in stored),
         )
         conn.execute(
             "INSERT OR REPLACE INTO chunk_sets VALUES (?,?,?,?,?,?)",
@@ -184,17 +184,20 @@ class ChunkStore:
         inner = "SELECT rowid, rank FROM chunks_fts WHERE chunks_fts MATCH ?"
         inner_params: list[Any] = [expression]
         if filters.book_id is not None:
-            # FTS5 seeks to the book's rowid range instead of filtering every match in the library on its
-            # unindexed book_id; the book_id test stays, so a gap in the run could never let another book in.
+            # FTS5 seeks to the book's rowid range instead of reading every match in the library; the chunk's
+            # own book_id is tested too, so a gap in the run could never let another book in.
             run = book_rows(self.library.conn, "chunks", filters.book_id)
             if run is None:
                 return []
-            inner += " AND rowid BETWEEN ? AND ? AND book_id = ?"
-            inner_params += [*run, filters.book_id]
+            inner += " AND rowid BETWEEN ? AND ?"
+            inner_params += [*run]
         clauses, params = Filters(None, filters.max_ordinal, filters.sections).where(
             "", "c.end_ordinal", "c.section_idx"
         )
         outer = " ".join(f"AND {clause}" for clause in clauses)
+        if filters.book_id is not None:
+            outer += " AND c.book_id = ?"
+            params = [*params, filters.book_id]
         fetch = limit if not clauses else limit * 10
         while True:
             sql = (
