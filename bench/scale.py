@@ -11,12 +11,14 @@ own, so no two are the same book) and measures, with process CPU time:
   that book's matrix, and what the backend's cache holds after searching every book (bounded: 64 MB);
 - the memory the first offline answer adds (LangChain must not load for it);
 - the database file's size per book, and the full-text index's part of it (SQLite's dbstat);
+- a sync receiving 20 new highlights per book (10,000 at most) against reading the log lines and inserting them
+  bare;
 - with ``--start`` (Playwright and Chromium): wall-clock seconds from launching ``main.py --web`` on this library
   to its first book card shown in the browser, against a bare Flet app launched and shown the same way (as
-  ``bench.ui`` does with two books), the median of three launches each.
+  ``bench.ui`` does with two books), the median of three launches each (``--launches``).
 
 Prints one row per measure, ``--json`` a list of ``{"measure", "value", "baseline", "ratio", "goal", "met"}``.
-Not measured here yet (issue 26): the hybrid re-rank, page turns.
+Not measured here (issue 26): the hybrid re-rank (``bench.search``), page turns (``bench.ui``).
 """
 
 from __future__ import annotations
@@ -77,6 +79,40 @@ def _row(measure: str, value: float, baseline: float | None, goal: float, unit: 
             "met": judged is not None and judged <= goal}  # fmt: skip
 
 
+def sync_row(folder: Path, highlights: int) -> dict:
+    """A device receiving ``highlights`` new highlights of Moby-Dick through a sync folder (process CPU), beside
+    the bare work: reading the log files' lines as JSON and inserting them into a table in one transaction."""
+    import sqlite3
+
+    shared = folder / "shared"
+    shared.mkdir(parents=True)
+    writer = Quire(folder / "writer")
+    writer.import_paths([MOBY])
+    writer.sync_setup(str(shared))
+    segments = [s for s in writer.segments(1, 0, 3000) if s.text.strip()]
+    for n in range(highlights):
+        writer.add_highlight(1, str(segments[n % len(segments)].locator), None, "yellow", f"note {n}")
+    writer.sync()
+    writer.close()
+    reader = Quire(folder / "reader")
+    reader.import_paths([MOBY])
+    reader.sync_setup(str(shared))
+    started = time.process_time()
+    reader.sync()
+    receive = time.process_time() - started
+    assert len(reader.highlights(1)) == highlights
+    reader.close()
+    started = time.process_time()
+    bare = sqlite3.connect(folder / "bare.db")
+    bare.execute("CREATE TABLE records (line TEXT)")
+    lines = [json.dumps(json.loads(line)) for path in (shared / "log").glob("*.jsonl")
+             for line in path.read_text(encoding="utf-8").splitlines()]  # fmt: skip
+    with bare:
+        bare.executemany("INSERT INTO records VALUES (?)", [(line,) for line in lines])
+    bare.close()
+    return _row(f"sync receiving {highlights} new highlights (s)", receive, time.process_time() - started, 5.0)
+
+
 def _table_bytes(conn) -> dict[str, int]:
     """Bytes each table and index takes in the database file (SQLite's dbstat)."""
     return dict(conn.execute("SELECT name, SUM(pgsize) FROM dbstat GROUP BY name").fetchall())
@@ -84,10 +120,9 @@ def _table_bytes(conn) -> dict[str, int]:
 
 def start_rows(library: Path, count: int, launches: int = 3) -> list[dict]:
     """App start to the first book card in Chromium, beside a bare Flet app's start (wall clock, medians)."""
-    from browserkit import CHROMIUM_ARGS, chromium_path, free_port
     from playwright.sync_api import sync_playwright
 
-    from bench.ui import BASELINE_APP, _stop, time_to_interactive
+    from bench.ui import BASELINE_APP, CHROMIUM_ARGS, _stop, chromium_path, free_port, time_to_interactive
 
     env = {**os.environ, "QUIRE_LIBRARY": str(library)}
     env.pop("DISPLAY", None)
@@ -115,7 +150,7 @@ def start_rows(library: Path, count: int, launches: int = 3) -> list[dict]:
                  statistics.median(bare), 1.5)]  # fmt: skip
 
 
-def run(count: int, start: bool = False) -> list[dict]:
+def run(count: int, start: bool = False, launches: int = 3) -> list[dict]:
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         books = _books(count)
@@ -172,8 +207,9 @@ def run(count: int, start: bool = False) -> list[dict]:
                          unit="value"))  # fmt: skip
         fts = sum(b for name, b in tables.items() if name.split("_")[-1] != "vectors" and "fts" in name)
         rows.append(_row("of which full-text index per book (MB)", fts / 2**20 / count, None, 1.2, unit="value"))
+        rows.append(sync_row(Path(folder) / "sync", min(10_000, 20 * count)))
         if start:
-            rows += start_rows(Path(folder) / "big", count)
+            rows += start_rows(Path(folder) / "big", count, launches)
     return rows
 
 
@@ -181,11 +217,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--books", type=int, default=520, help="books in the library (the issue: 65, 520, 2,000)")
     parser.add_argument("--start", action="store_true", help="also time the app's start in Chromium")
+    parser.add_argument("--launches", type=int, default=3, help="with --start: launches of each app (median)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if not MOBY.exists():
         sys.exit(f"bench.scale needs the shared books ({MOBY}): lay ../shared beside the clone")
-    rows = run(max(2, args.books), args.start)
+    rows = run(max(2, args.books), args.start, max(1, args.launches))
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0

@@ -130,3 +130,19 @@ def test_scale_benchmark_prints_each_measure_beside_its_baseline(capsys: pytest.
     kept = next(row for name, row in rows.items() if name.startswith("numpy matrices kept"))
     assert kept["met"]  # the cache stays inside its bound
     assert next(row for name, row in rows.items() if "first offline answer" in name)["met"]
+
+
+@pytest.mark.e2e
+def test_scale_benchmark_times_the_app_start_in_a_browser(capsys: pytest.CaptureFixture[str]) -> None:
+    from browserkit import chromium_path
+
+    from bench import scale
+
+    if not chromium_path() and os.environ.get("QUIRE_REQUIRE_E2E") != "1":
+        pytest.skip("Chromium is not installed (apt-get install chromium)")
+    book_path("en/idpf-moby-dick.epub")  # skips without the shared books
+    assert scale.main(["--books", "3", "--start", "--launches", "1", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    start = next(row for row in rows if row["measure"].startswith("app start to the first card, 3 books"))
+    assert start["value"] > 0 and start["baseline"] > 0 and start["ratio"] > 0
+    assert any(row["measure"].startswith("database per book") for row in rows)

@@ -774,3 +774,70 @@ def test_every_note_made_anywhere_is_everywhere_unless_a_reader_deleted_it(tmp_p
     assert digest(devices[0]) == digest(devices[1])
     for quire in devices:
         quire.close()
+
+
+def test_many_highlights_arrive_together_as_they_would_one_by_one(tmp_path: Path, monkeypatch) -> None:
+    """From MANY_HIGHLIGHTS new highlights of a book, a sync adds them in one go: the same rows as one by one."""
+    from core.sync import records
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    writer = device(tmp_path, "writer", shared, ALICE)
+    segments = [s for s in writer.segments(1, 10, 120) if len(s.text.strip()) > 30]
+    for n, segment in enumerate(segments[:50]):
+        start, end = f"{segment.locator}:{n % 3}", f"{segment.locator}:{n % 3 + 20}"
+        if n % 5 == 0:
+            start, end = str(segment.locator), str(segments[n + 2].locator)  # some span three paragraphs
+        writer.add_highlight(1, start, end, "blue" if n % 2 else "yellow", f"note {n} 笔记")
+    writer.sync()
+    together = device(tmp_path, "together", shared, ALICE)
+    together.sync()
+    monkeypatch.setattr(records, "MANY_HIGHLIGHTS", 10_000)
+    alone = device(tmp_path, "alone", shared, ALICE)
+    alone.sync()
+
+    def rows(quire: Quire) -> list[tuple]:
+        return [
+            tuple(r)
+            for r in inside(quire, "library").conn.execute(
+                "SELECT uid, start_locator, end_locator, start_ordinal, color, note, text FROM highlights ORDER BY uid"
+            )
+        ]
+
+    assert len(rows(together)) == 50 and rows(together) == rows(alone) == rows(writer)
+    assert digest(together) == digest(writer)
+
+
+def test_highlights_added_together_refuse_what_one_by_one_refuses(tmp_path: Path) -> None:
+    from core.books.locator import parse_locator
+    from core.errors import QuireError
+
+    quire = Quire(tmp_path / "lib")
+    quire.import_paths([ALICE])
+    annotations = inside(quire, "annotations")
+    wanted = [
+        ("a", "3.2:0", "3.2:10", "yellow", "fine"),
+        ("b", "3.2", "3.2", "mauve", ""),  # not a colour
+        ("c", "99.0", "99.1", "yellow", ""),  # outside the book
+        ("d", "3.4", "3.2", "yellow", ""),  # ends before it starts
+        ("e", "3.2:100000", "3.2:100001", "yellow", ""),  # past the paragraph's end
+        ("f", "3.3:0", "3.5", "green", "kept"),
+    ]
+    one_by_one = []
+    for uid, start, end, color, note in wanted:
+        try:
+            annotations.add_highlight(1, parse_locator(start), parse_locator(end), color, note, uid=uid, journal=False)
+            one_by_one.append(uid)
+        except QuireError:
+            pass
+    conn = inside(quire, "library").conn
+    table = "SELECT uid, start_locator, end_locator, start_ordinal, color, note, text FROM highlights ORDER BY uid"
+    expected = [tuple(r) for r in conn.execute(table)]
+    for highlight in quire.highlights(1):
+        annotations.remove_highlight(highlight.id, journal=False)
+    problems = annotations.add_highlights(
+        1, [(u, parse_locator(s), parse_locator(e), c, n) for u, s, e, c, n in wanted]
+    )
+    assert one_by_one == ["a", "f"] and len(problems) == 4
+    assert [tuple(r) for r in conn.execute(table)] == expected
+    quire.close()

@@ -114,16 +114,17 @@ class Syncer:
     def _fold(self, conn: Any, entries: dict[str, Entry], changes: list[Change], clock: HybridClock) -> int:
         """Merge changes into the stored state (in the caller's transaction); how many changed something."""
         altered = 0
+        written: dict[str, Entry] = {}  # each key written once, as the last change left it
         for change in changes:
             clock.observe(change.stamp)
             folded = merge(entries.get(change.key), change)
             if folded is not None:
-                entries[change.key] = folded
-                conn.execute(
-                    "INSERT OR REPLACE INTO sync_state VALUES (?, ?)",
-                    (change.key, json.dumps(folded, ensure_ascii=False)),
-                )
+                entries[change.key] = written[change.key] = folded
                 altered += 1
+        conn.executemany(
+            "INSERT OR REPLACE INTO sync_state VALUES (?, ?)",
+            ((key, json.dumps(entry, ensure_ascii=False)) for key, entry in written.items()),
+        )
         return altered
 
     # -- one sync -----------------------------------------------------------------------------------

@@ -30,6 +30,10 @@ from core.library.records import Bookmark, BookRecord, Highlight
 from core.library.store import Library
 from core.sync.merge import value_of
 
+# From this many new highlights of one book in a sync, they are added together (the book's text read once, one
+# transaction); fewer are added one by one, which reads only the segments each covers.
+MANY_HIGHLIGHTS = 32
+
 Records = dict[str, dict[str, Any]]
 
 
@@ -108,12 +112,27 @@ def apply_records(
     problems: list[str] = []
     highlights = {h.uid: h for h in annotations.highlights(book.id)}
     bookmarks = {b.uid: b for b in annotations.bookmarks(book.id)}
+    fresh = [(key, value) for key, value in records if _is_new_highlight(key, value, highlights)]
+    if len(fresh) >= MANY_HIGHLIGHTS:  # read the book once and write them together
+        records = [r for r in records if not _is_new_highlight(*r, highlights)]
+        wanted = []
+        for key, value in fresh:
+            try:
+                start, end = parse_locator(value["start"]), parse_locator(value["end"])
+                wanted.append((key.split("/", 2)[2], start, end, value.get("color", "yellow"), value.get("note", "")))
+            except (QuireError, ValueError, KeyError, TypeError) as error:
+                problems.append(f"{book.title}: {error}")
+        problems += [f"{book.title}: {problem}" for problem in annotations.add_highlights(book.id, wanted)]
     for key, value in records:
         try:
             _apply(library, annotations, book, key, value, highlights, bookmarks)
         except (QuireError, ValueError, KeyError, TypeError) as error:  # a place this copy does not have
             problems.append(f"{book.title}: {error}")
     return problems
+
+
+def _is_new_highlight(key: str, value: dict[str, Any], highlights: dict[str, Highlight]) -> bool:
+    return key.startswith("highlight/") and bool(value.get("present")) and key.split("/", 2)[2] not in highlights
 
 
 def restore(library: Library, annotations: Annotations, book: BookRecord) -> list[str]:
