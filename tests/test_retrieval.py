@@ -17,6 +17,7 @@ from httpkit import LocalServer, Reply, Request
 
 from core.errors import IndexCancelled
 from core.library.db import has_vector_extension
+from core.rag.chunks import Filters
 from core.rag.vectors import vec_table
 from core.services import Quire
 
@@ -66,17 +67,44 @@ def test_keyword_search_works_the_moment_a_book_is_imported(tmp_path: Path) -> N
     quire.close()
 
 
-def test_both_backends_return_the_same_top_k(indexed: Path) -> None:
+def test_both_backends_return_the_same_top_k(indexed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from core.rag import vectors
+
     if len(_backends()) < 2:
         pytest.skip("sqlite-vec cannot be loaded with this SQLite backend (it needs sqlean-py and sqlite-vec)")
-    results = {}
-    for backend in ("numpy", "sqlite-vec"):
+    results, library_wide, in_vec0 = {}, {}, []
+    real = vectors.VectorStore._search_vec
+    monkeypatch.setattr(
+        vectors.VectorStore, "_search_vec", lambda self, *a: in_vec0.append((name, a[3].book_id)) or real(self, *a)
+    )
+    # "large": vec0 searches one book too, as it does a book too large to hold as a numpy matrix
+    for name, backend, limit in (
+        ("numpy", "numpy", 0),
+        ("sqlite-vec", "sqlite-vec", 20_000),
+        ("large", "sqlite-vec", 0),
+    ):
+        monkeypatch.setattr(vectors, "NUMPY_BOOK_VECTORS", limit)
         quire = Quire(indexed, vector_backend=backend)
-        results[backend] = [
+        results[name] = [
             [(p.chunk_id, round(p.score, 4)) for p in quire.search(1, q, mode="vector", k=8)] for q in QUERIES
         ]
+        # every book at once: vec0 answers on desktops (one book's search is numpy's on both, see vectors.py)
+        store, conn = inside(quire, "vectors"), inside(quire, "library").conn
+        assert store.backend == backend
+        rows = conn.execute("SELECT model, embedding FROM chunk_vectors ORDER BY chunk_id LIMIT 3").fetchall()
+        library_wide[name] = [
+            store.search(model, np.frombuffer(blob, np.float32), 8, where)
+            for model, blob in rows
+            for where in (Filters(), Filters(None, max_ordinal=120), Filters(None, sections=(5, 9)))
+        ]
         quire.close()
-    assert results["numpy"] == results["sqlite-vec"]
+    assert all(library_wide["numpy"]) and results["numpy"] == results["sqlite-vec"]
+    assert {(name, book) for name, book in in_vec0} == {("sqlite-vec", None), ("large", None), ("large", 1)}
+    pairs = [*zip(library_wide["numpy"], library_wide["sqlite-vec"], strict=True)]
+    pairs += zip(results["numpy"], results["large"], strict=True)
+    for ours, theirs in pairs:
+        assert [i for i, _ in ours] == [i for i, _ in theirs]  # the same chunks, in the same order
+        assert np.allclose([x for _, x in ours], [x for _, x in theirs], atol=1e-4)  # float32 sums in two orders
 
 
 def test_vector_and_hybrid_find_the_right_chapter(quire: Quire) -> None:

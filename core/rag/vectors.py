@@ -1,4 +1,4 @@
-"""Vector storage and k-nearest-neighbour search: sqlite-vec's vec0 where it loads, numpy elsewhere.
+"""Vector storage and k-nearest-neighbour search: sqlite-vec's vec0 where it loads, numpy elsewhere and for one book.
 
 The ``chunk_vectors`` table (float32 BLOBs) is the truth and is written on every platform, so a
 library moves freely between a desktop and a phone; a vec0 table per model mirrors it where
@@ -24,6 +24,7 @@ from core.rag.chunks import ChunkStore, Filters
 BACKENDS = ("auto", "numpy", "sqlite-vec")
 
 
+NUMPY_BOOK_VECTORS = 20_000  # a book with more (30 MB at 384 dimensions) is searched in vec0 where it loads
 CACHE_BYTES = 64 * 1024 * 1024  # the numpy backend's matrices kept between searches (about 20 books' worth)
 
 
@@ -153,9 +154,23 @@ class VectorStore:
         if k <= 0:
             return []
         query = np.asarray(query, dtype=np.float32)
-        if self.backend == "sqlite-vec":
+        if self.backend == "sqlite-vec" and not self._one_book_in_numpy(model, filters.book_id):
             return self._search_vec(model, query, k, filters)
         return self._search_numpy(model, query, k, filters)
+
+    def _one_book_in_numpy(self, model: str, book_id: int | None) -> bool:
+        """Whether a search of one book runs on its numpy matrix even where vec0 is loaded.
+
+        vec0 scans every book's vectors, then filters: one book of 2,000 in a 100k-vector library took 18 ms
+        there, against 0.03 ms on the book's matrix once read (``bench.scale``). A vec0 partition key on book_id
+        made that 0.6 ms, but a search of the whole library 10x slower (482 ms against 51 ms), so vec0 keeps the
+        whole library and a book too large to hold in memory (over ``NUMPY_BOOK_VECTORS``)."""
+        if book_id is None:
+            return False
+        with self._cache_lock:
+            if (model, book_id) in self._cache:
+                return True
+        return self.count(book_id, model) <= NUMPY_BOOK_VECTORS
 
     def _search_vec(self, model: str, query: np.ndarray, k: int, filters: Filters) -> list[tuple[int, float]]:
         table = vec_table(model)
