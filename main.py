@@ -113,7 +113,10 @@ def main(argv: list[str] | None = None) -> None:
             page.add(storage_error_view(error))
             return
         app = QuireApp(page, quire, secrets=await secret_store(page), fonts=fonts)
-        app.render()
+        if (page.route or "/") == "/":
+            app.render()
+        else:  # an address that names a book (a reload, a bookmark): drawn once, where it leads
+            app.follow_route(page.route)
         await app.books.offer_documents_inbox()
 
     if web:

@@ -140,6 +140,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "'{title}' was removed from the library (in another window), so it was closed.",
         "zh": "《{title}》已从书库中移除（在另一个窗口），因此已关闭。",
     },
+    "reader.not_here": {
+        "en": "That address names a book that is not in this library: here is the library.",
+        "zh": "该地址指向的书不在此书库中，已显示书库。",
+    },
     "reader.goto.error": {
         "en": "Not a place in this book ({reason}). Write a percentage like 40% or a place like 12.3.",
         "zh": "无法跳转（{reason}）。请输入百分比如 40%，或位置如 12.3。",

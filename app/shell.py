@@ -74,6 +74,7 @@ class QuireApp:
         self.screen = "library"
         self.message = ""  # the last notice or import summary, for tests and screen readers
         self._warmed = False
+        self._pushed = ""  # the last address this window added to the browser's history
         self.jobs = Jobs(quire, lambda: self.t, self._jobs_changed)  # indexing and model downloads
         self.books = LibraryController(self)
         self.reading = ReaderController(self)
@@ -91,6 +92,7 @@ class QuireApp:
         page.on_keyboard_event = self._guarded(self.on_key)
         page.on_app_lifecycle_state_change = self._guarded(self.on_lifecycle)
         page.on_resize = lambda e: self.render()
+        page.on_route_change = self._guarded(self.on_route_change)
         page.pubsub.subscribe(self._guarded(self._from_other_session))  # settings changed in another window
         self.fonts = fonts  # the font files the client can load (None: the reading fonts in assets/)
         apply_theme(page, self.settings, fonts)
@@ -142,6 +144,9 @@ class QuireApp:
             return
         self.page.controls[:] = [ft.SafeArea(view, expand=True)]
         self.page.update()
+        if self.route not in (self.page.route, self._pushed):  # a history entry per screen: back goes back here
+            self._pushed = self.route  # once: a redraw before the browser confirms it must not add a second entry
+            self.page.run_task(self.page.push_route, self.route)
         self.device.reading(self.screen == "reader", self.settings.keep_screen_on)
         if not self._warmed:  # load the chat's libraries in the background once the first screen is up
             self._warmed = True
@@ -402,6 +407,42 @@ class QuireApp:
             progress=lambda name: self.jobs.downloads.get(name, ""),
             refresh=self.page.update,
         )
+
+    # -- routes: the browser's back and forward, and an address that opens a book -----------------
+    @property
+    def route(self) -> str:
+        """The address of what this window shows: ``/``, ``/book/<id>``, ``/notes`` or ``/settings``."""
+        if self.screen == "reader" and self.reader is not None:
+            return f"/book/{self.reader.book.id}"
+        return "/" if self.screen == "library" else f"/{self.screen}"
+
+    def on_route_change(self, event: ft.RouteChangeEvent) -> None:
+        """Show what the address names: the browser's back or forward button (a phone browser's edge swipe), or
+        an address typed or reloaded. Leaving the reader this way closes the book as its Library button does."""
+        self._pushed = event.route
+        self.follow_route(event.route)
+
+    def follow_route(self, route: str) -> None:
+        """Go to the screen an address names; one that names nothing Quire has shows the library."""
+        route = "/" + route.split("?")[0].strip("/")
+        if route == self.route:
+            return  # the entry this window pushed for what it shows
+        parts = route.split("/")
+        if len(parts) == 3 and parts[1] == "book" and parts[2].isdigit():
+            book_id = int(parts[2])
+            if not any(b.id == book_id for b in self.quire.books()):
+                self.close_book() if self.screen == "reader" else self.go_library()
+                self.notify(self.t("reader.not_here"))
+                return
+            if self.screen == "reader":
+                self.reading.close()
+            self.open_book(book_id)
+        elif self.screen == "reader":
+            self.close_book()
+            if route in ("/notes", "/settings"):
+                self.go(route[1:])
+        else:
+            self.go(route[1:] if route in ("/notes", "/settings") else "library")
 
     # -- keys ---------------------------------------------------------------------------------
     def on_lifecycle(self, event: ft.AppLifecycleStateChangeEvent) -> None:

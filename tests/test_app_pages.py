@@ -800,12 +800,15 @@ def test_on_a_phone_the_screen_stays_on_while_reading_and_page_turns_can_tick(qu
         if phone:
             session.apply_patch(session.page._i, {"web": False})
         app = start(quire, session)
-        invoked = session.connection.invoked
+
+        def invoked() -> list[tuple[str, str]]:  # the device's services (not the page's history entries)
+            return [call for call in session.connection.invoked if call[0] != "Page"]
+
         app.open_book(1)
         await asyncio.sleep(0.05)
-        assert invoked == ([("Wakelock", "enable")] if phone else [])
+        assert invoked() == ([("Wakelock", "enable")] if phone else [])
         await _key(session, "Arrow Right")
-        assert ("HapticFeedback", "light_impact") not in invoked  # off until the reader asks for it
+        assert ("HapticFeedback", "light_impact") not in invoked()  # off until the reader asks for it
         app.settings.haptic_page_turns = True
         await _key(session, "Arrow Right")
         await _key(session, "Arrow Left")
@@ -816,7 +819,7 @@ def test_on_a_phone_the_screen_stays_on_while_reading_and_page_turns_can_tick(qu
         app.settings_changed()
         app.close_book()
         await asyncio.sleep(0.05)
-        return list(invoked)
+        return invoked()
 
     monkeypatch.setenv("FLET_PLATFORM", "android")
     assert asyncio.run(scenario(phone=True)) == [
@@ -1318,3 +1321,43 @@ def test_a_large_library_draws_its_first_cards_and_more_as_the_reader_scrolls(qu
         assert covers == [alice.id]  # read when its card was drawn, once
 
     run(scenario())
+
+
+def test_the_browsers_back_and_forward_leave_and_reopen_the_book_and_an_address_opens_one(quire: Quire) -> None:
+    """Each screen is a history entry: back from the reader closes the book (its place saved, as the Library
+    button does), forward opens it again, and an address names a book, Notes or Settings."""
+    quire.import_paths([book_path("en/epubjs-alice.epub"), book_path("zh/luxun_nahan.txt")])
+
+    async def scenario() -> None:
+        session = await new_session(1440, 900)
+        session.connection.page_url = "http://127.0.0.1:8550"  # as a browser reports it (route events read it)
+        app = start(quire, session)
+        pushed = session.connection.arguments  # what the app asked the browser to add to its history
+
+        async def route(address: str) -> None:
+            session.apply_patch(session.page._i, {"route": address})  # as the client reports the new address
+            await fire(session, session.page, "route_change", {"route": address})
+
+        app.open_book(1)
+        await asyncio.sleep(0.05)
+        assert {"route": "/book/1"} in pushed
+        app.reader.go_to("5.3")
+        app.reader.next_page()
+        place = str(app.reader.current.locator)
+        await route("/")  # the browser's back button
+        assert app.screen == "library" and app.reader is None
+        assert str(quire.position(1).locator) == place
+        await route("/book/1")  # forward
+        assert app.screen == "reader" and app.reader.book.id == 1 and str(app.reader.current.locator) == place
+        await route("/book/2")  # another book's address
+        assert app.reader.book.id == 2 and str(quire.position(1).locator) == place
+        await route("/settings")
+        assert app.screen == "settings" and app.reader is None
+        await route("/book/99")  # a book this library does not have
+        assert app.screen == "library" and app.message == STRINGS["reader.not_here"]["en"]
+        await route("/notes")
+        assert app.screen == "notes"
+        await route("/no/such/place")
+        assert app.screen == "library"
+
+    asyncio.run(scenario())

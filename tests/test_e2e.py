@@ -423,3 +423,32 @@ def test_scroll_layout_reads_on_past_the_window_without_a_button(browser, tmp_pa
         assert _ordinal(library, 1) > 90  # read on, and the place saved went on with the scrolling
         _not_blank(screen.shot("1-read-on-past-the-window"))
         page.close()
+
+
+def test_the_browsers_back_closes_the_book_and_forward_opens_it_at_both_sizes(browser, tmp_path: Path) -> None:
+    """A phone browser's edge swipe is its back button: it once left Quire for about:blank. Each screen is now a
+    history entry, so back returns to the library (the place saved) and forward to the book."""
+    library = tmp_path / "lib"
+    quire = Quire(library)
+    quire.import_paths([book_path("en/epubjs-alice.epub")])
+    quire.save_position(1, "5.3")
+    quire.close()
+    with app_server(library) as url:
+        for size, viewport in TOUR_SIZES.items():
+            phone = size == "phone"
+            page = browser.new_page(viewport=viewport, is_mobile=phone, has_touch=phone)
+            screen = Screen(page, f"history-{size}").open(url)
+            screen.click_label_until("Open Alice", "% read")
+            page.wait_for_url("**/book/1", timeout=20_000)
+            screen.labelled("Library").wait_for(state="visible", timeout=20_000)  # the reader's way back
+            page.go_back()
+            screen.wait_text("1 book")  # the library again, not about:blank
+            assert page.url.rstrip("/") == url.rstrip("/") and not screen.labelled("Library").is_visible()
+            page.go_forward()
+            screen.labelled("Library").wait_for(state="visible", timeout=20_000)
+            page.wait_for_url("**/book/1", timeout=20_000)
+            page.close()
+            page = browser.new_page(viewport=viewport, is_mobile=phone, has_touch=phone)
+            screen = Screen(page, f"history-{size}-address").open(url.rstrip("/") + "/book/1")
+            screen.labelled("Library").wait_for(state="visible", timeout=20_000)  # the address opened the book
+            page.close()
