@@ -113,10 +113,8 @@ def main(argv: list[str] | None = None) -> None:
             page.add(storage_error_view(error))
             return
         app = QuireApp(page, quire, secrets=await secret_store(page), fonts=fonts)
-        if (page.route or "/") == "/":
+        if not app.follow_route(page.route):  # an address that names a book (a reload, a bookmark) opens it
             app.render()
-        else:  # an address that names a book (a reload, a bookmark): drawn once, where it leads
-            app.follow_route(page.route)
         await app.books.offer_documents_inbox()
 
     if web:

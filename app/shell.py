@@ -47,6 +47,11 @@ BACKGROUND_STATES = {
 }
 
 
+def address(route: str | None) -> str:
+    """A route as the screens are named: no query (``?token=…``), no trailing slash, ``/`` when empty."""
+    return "/" + (route or "").split("?")[0].strip("/")
+
+
 SETTINGS_CHANGED = "quire:settings-changed"  # what a window tells the others when it saved the settings
 
 
@@ -144,7 +149,7 @@ class QuireApp:
             return
         self.page.controls[:] = [ft.SafeArea(view, expand=True)]
         self.page.update()
-        if self.route not in (self.page.route, self._pushed):  # a history entry per screen: back goes back here
+        if self.route not in (address(self.page.route), self._pushed):  # a history entry per screen: back goes back
             self._pushed = self.route  # once: a redraw before the browser confirms it must not add a second entry
             self.page.run_task(self.page.push_route, self.route)
         self.device.reading(self.screen == "reader", self.settings.keep_screen_on)
@@ -419,14 +424,15 @@ class QuireApp:
     def on_route_change(self, event: ft.RouteChangeEvent) -> None:
         """Show what the address names: the browser's back or forward button (a phone browser's edge swipe), or
         an address typed or reloaded. Leaving the reader this way closes the book as its Library button does."""
-        self._pushed = event.route
+        self._pushed = address(event.route)
         self.follow_route(event.route)
 
-    def follow_route(self, route: str) -> None:
-        """Go to the screen an address names; one that names nothing Quire has shows the library."""
-        route = "/" + route.split("?")[0].strip("/")
+    def follow_route(self, route: str | None) -> bool:
+        """Go to the screen an address names (one that names nothing Quire has shows the library); False when it
+        names what this window shows already, and nothing was drawn."""
+        route = address(route)
         if route == self.route:
-            return  # the entry this window pushed for what it shows
+            return False  # the entry this window pushed for what it shows
         parts = route.split("/")
         if len(parts) == 3 and parts[1] == "book" and parts[2].isdigit():
             book_id = int(parts[2])
@@ -443,6 +449,7 @@ class QuireApp:
                 self.go(route[1:])
         else:
             self.go(route[1:] if route in ("/notes", "/settings") else "library")
+        return True
 
     # -- keys ---------------------------------------------------------------------------------
     def on_lifecycle(self, event: ft.AppLifecycleStateChangeEvent) -> None:

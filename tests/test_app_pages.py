@@ -1359,5 +1359,6 @@ def test_the_browsers_back_and_forward_leave_and_reopen_the_book_and_an_address_
         assert app.screen == "notes"
         await route("/no/such/place")
         assert app.screen == "library"
+        assert not app.follow_route("/?token=abc") and not app.follow_route("")  # the library's own address
 
     asyncio.run(scenario())
