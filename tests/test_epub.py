@@ -2,6 +2,7 @@
 
 import re
 
+import pytest
 from conftest import book_path
 from epubkit import make_epub
 
@@ -171,3 +172,31 @@ def test_an_svg_cover_coloured_by_its_stylesheet_keeps_its_colours() -> None:
     band = next(e for e in root.iter() if e.get("id") == "band")
     assert text.get("style") == "fill: #fff; font-size: 80px"  # its own declarations after (they still win)
     assert band.get("style") == "fill: rgba(0, 0, 0, .75)"
+
+
+def test_package_documents_are_read_as_readers_write_them() -> None:
+    """The package document reader (core/books/opf.py): prefixed namespaces, EPUB 2's nested metadata and cover
+    meta, a wrong image type, and a package without a reading order refused as damaged."""
+    from core.books.opf import read_package
+    from core.errors import BookFormatError
+
+    package = read_package(b"""<?xml version="1.0"?>
+<opf:package xmlns:opf="http://www.idpf.org/2007/opf" version="2.0">
+  <opf:metadata><dc-metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
+    <dc:title>Le Petit <i>Prince</i></dc:title><dc:creator>Antoine</dc:creator><dc:creator>de Saint-Exup\xc3\xa9ry</dc:creator>
+    <!-- a comment --></dc-metadata><opf:meta name="cover" content="pic"/></opf:metadata>
+  <opf:manifest>
+    <opf:item id="c1" href="Text/ch%201.xhtml" media-type="application/xhtml+xml"/>
+    <opf:item id="pic" href="img/front.jpg" media-type="image/jpg"/>
+    <opf:item id="toc" href="toc.ncx" media-type="application/x-dtbncx+xml"/>
+    <opf:item id="nohref" media-type="text/css"/>
+  </opf:manifest>
+  <opf:spine toc="toc"><opf:itemref idref="c1"/><opf:itemref idref="gone" linear="no"/></opf:spine>
+</opf:package>""")
+    assert package.metadata["title"] == ["Le Petit Prince"] and package.metadata["creator"][1] == "de Saint-Exupéry"
+    assert [i.id for i in package.items] == ["c1", "pic", "toc"] and package.item("pic").media_type == "image/jpeg"
+    assert package.spine == [("c1", "yes"), ("gone", "no")] and package.cover_ids == ["pic"]
+    assert package.ncx.href == "toc.ncx" and package.nav is None and package.item("gone") is None
+    for broken in (b"<package><manifest/></package>", b"not xml at all \x00", b"<package><spine/></package>"):
+        with pytest.raises(BookFormatError, match="package document is damaged"):
+            read_package(broken)

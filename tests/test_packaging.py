@@ -119,3 +119,25 @@ def test_every_place_that_lists_the_formats_names_each_one_quire_reads() -> None
                         "quire import --help": help_text.getvalue()}.items():  # fmt: skip
         missing = [name for name in FORMAT_NAMES.values() if name not in text]
         assert not missing, f"{where} does not name {missing}"
+
+
+def test_no_dependency_is_copyleft_so_the_mit_licence_holds() -> None:
+    """ebooklib (AGPL-3.0) once read EPUB package documents: an MIT app cannot ship it. Every declared dependency
+    that is installed here is checked by its own metadata (licence expression, licence field and classifiers)."""
+    import importlib.metadata as metadata
+    import re
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["license"] == "MIT" and (ROOT / "LICENSE").read_text().startswith("MIT License")
+    checked = []
+    for requirement in project["dependencies"]:
+        name = re.split(r"[<>=;\[ ]", requirement, maxsplit=1)[0]
+        try:
+            found = metadata.metadata(name)
+        except metadata.PackageNotFoundError:
+            continue  # a phone-only dependency (apsw is installed for the tests; others are not)
+        words = " ".join([found.get("License-Expression") or "", (found.get("License") or "")[:200],
+                          *(found.get_all("Classifier") or [])])  # fmt: skip
+        assert not re.search(r"\b(A?GPL|Affero|General Public)", words) or "Lesser" in words, (name, words)
+        checked.append(name)
+    assert len(checked) >= 20 and "ebooklib" not in checked

@@ -1,4 +1,4 @@
-"""EPUB 2 and 3 reader: ebooklib for the package document, our own safe parsing for the rest."""
+"""EPUB 2 and 3 reader: the package document (``core.books.opf``), chapters, contents and cover, parsed safely."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ import posixpath
 import re
 from urllib.parse import unquote, urldefrag
 
-from ebooklib import epub
 from lxml import etree
 
 from core.books.epub_archive import MAX_ENTRIES, EpubArchive, open_epub_archive
@@ -14,95 +13,44 @@ from core.books.html_blocks import document_title, extract_segments
 from core.books.limits import MAX_SECTIONS, check_count
 from core.books.locator import Locator
 from core.books.model import Book, Metadata, Section, SegmentKind, TocEntry
+from core.books.opf import XHTML_TYPE, Package, read_package
 from core.books.safexml import local_name, parse_document, parse_xml
 from core.books.svg import inline_styles
 from core.books.textutil import guess_language
 from core.errors import BookFormatError
 
-_EBOOKLIB_ERRORS = (epub.EpubException, etree.LxmlError, AttributeError, KeyError, IndexError, TypeError, ValueError)
 _IMAGE_TYPES = ("image/jpeg", "image/png", "image/gif", "image/svg+xml", "image/webp")
-
-
-class _ArchiveFiles:
-    """The tiny ``zf`` interface ebooklib reads through (``read`` and ``close``)."""
-
-    def __init__(self, archive: EpubArchive, missing: list[str]) -> None:
-        self.archive = archive
-        self.missing = missing
-
-    def read(self, name: str) -> bytes:
-        if self.archive.is_large_media(name):
-            return b""  # ebooklib keeps every item's bytes; Quire reads pictures from the archive itself
-        try:
-            return self.archive.read(name)
-        except KeyError:
-            self.missing.append(posixpath.normpath(name))
-            return b""
-
-    def close(self) -> None:
-        """Nothing to close: the archive is already in memory."""
-
-
-class _Reader(epub.EpubReader):  # type: ignore[misc]  # ebooklib ships no type hints
-    """ebooklib's reader over an already-validated archive; missing files read as empty.
-
-    Its own TOC parsing is switched off: we parse nav and NCX ourselves, tolerantly.
-    """
-
-    def __init__(self, archive: EpubArchive) -> None:
-        super().__init__("<memory>", {"ignore_ncx": True})
-        self.missing: list[str] = []
-        self.archive = archive
-
-    def _load(self) -> None:
-        self.zf = _ArchiveFiles(self.archive, self.missing)
-        self.opf_file = self.archive.opf_path
-        self.opf_dir = posixpath.dirname(self.opf_file)
-        self._load_opf_file()
-
-    def read_file(self, name: str) -> bytes:
-        return self.zf.read(name)
-
-    def _parse_nav(self, data: bytes, base_path: str, navtype: str = "toc") -> None:
-        return None
-
-    def _parse_ncx(self, data: bytes) -> None:
-        return None
 
 
 def read_epub(data: bytes) -> Book:
     """Parse an EPUB file's bytes into a Book; raise BookFormatError when it cannot be read."""
     archive = open_epub_archive(data)
-    _check_package_size(archive)
-    reader = _Reader(archive)
     try:
-        package = reader.load()
-    except _EBOOKLIB_ERRORS as error:
-        raise BookFormatError(f"this EPUB's package document is damaged and cannot be read ({error})") from error
-    return _BookBuilder(archive, package, reader).build()
+        opf = archive.read(archive.opf_path)
+    except KeyError:
+        raise BookFormatError(
+            f"this EPUB's package document '{archive.opf_path}' is missing, so it cannot be read"
+        ) from None
+    _check_package_size(opf)
+    return _BookBuilder(archive, read_package(opf)).build()
 
 
 _ITEMREF = re.compile(rb"<(?:[\w.-]+:)?itemref[\s/>]")
 _ITEM = re.compile(rb"<(?:[\w.-]+:)?item[\s/>]")
 
 
-def _check_package_size(archive: EpubArchive) -> None:
-    """Refuse a package document with more chapters or resources than any book (ebooklib is quadratic in them)."""
-    try:
-        opf = archive.read(archive.opf_path)
-    except KeyError:
-        return  # ebooklib reports the missing package document
+def _check_package_size(opf: bytes) -> None:
+    """Refuse a package document with more chapters or resources than any book, before parsing it."""
     check_count("chapters in its reading order", len(_ITEMREF.findall(opf)), MAX_SECTIONS)
     check_count("files in its manifest", len(_ITEM.findall(opf)), MAX_ENTRIES)
 
 
 class _BookBuilder:
-    def __init__(self, archive: EpubArchive, package: epub.EpubBook, reader: _Reader) -> None:
+    def __init__(self, archive: EpubArchive, package: Package) -> None:
         self.archive = archive
         self.package = package
-        self.opf_dir = reader.opf_dir
+        self.opf_dir = posixpath.dirname(archive.opf_path)
         self.warnings = list(archive.warnings)
-        self.missing = set(reader.missing)
         self.anchor_map: dict[str, dict[str, int]] = {}  # document path -> anchor id -> segment index
         self.section_of: dict[str, int] = {}  # document path -> section index
 
@@ -121,10 +69,10 @@ class _BookBuilder:
 
     def report_missing(self) -> None:
         spine_ids = {idref for idref, _ in self.package.spine if idref}
-        for item in self.package.get_items():
-            path = self.path(item.get_name())
-            if path in self.missing:
-                where = "a chapter in the reading order" if item.get_id() in spine_ids else "a resource"
+        for item in self.package.items:
+            path = self.path(item.href)
+            if path not in self.archive.files:
+                where = "a chapter in the reading order" if item.id in spine_ids else "a resource"
                 self.warnings.append(f"missing file '{path}' ({item.media_type}), {where}, listed in the manifest")
 
     # -- sections ---------------------------------------------------------------------------
@@ -133,11 +81,11 @@ class _BookBuilder:
         for idref, linear in self.package.spine:
             if idref is None:  # a comment or a stray element inside <spine>
                 continue
-            item = self.package.get_item_with_id(idref)
+            item = self.package.item(idref)
             if item is None:
                 self.warnings.append(f"the reading order names '{idref}', which the manifest does not list")
                 continue
-            path = self.path(item.get_name())
+            path = self.path(item.href)
             data = self.archive.files.get(path)
             if not data:
                 continue
@@ -178,14 +126,14 @@ class _BookBuilder:
         return Locator(section, self.anchor_map[path].get(unquote(fragment), 0) if fragment else 0)
 
     def read_toc(self) -> list[TocEntry]:
-        nav = next((i for i in self.package.get_items() if isinstance(i, epub.EpubNav)), None)
-        if nav is not None:
-            toc = self.read_nav(self.path(nav.get_name()))
+        nav = self.package.nav
+        if nav is not None and nav.media_type == XHTML_TYPE:
+            toc = self.read_nav(self.path(nav.href))
             if toc:
                 return toc
-        ncx = next((i for i in self.package.get_items() if i.media_type == "application/x-dtbncx+xml"), None)
+        ncx = self.package.ncx
         if ncx is not None:
-            toc = self.read_ncx(self.path(ncx.get_name()))
+            toc = self.read_ncx(self.path(ncx.href))
             if toc:
                 return toc
         self.warnings.append("the book has no usable table of contents; built one from its chapters")
@@ -248,7 +196,7 @@ class _BookBuilder:
 
     # -- metadata ---------------------------------------------------------------------------
     def dc(self, name: str) -> list[str]:
-        return [_clean(value) for value, _ in self.package.get_metadata("DC", name) if value and _clean(value)]
+        return [_clean(value) for value in self.package.metadata.get(name, []) if _clean(value)]
 
     def read_metadata(self, sections: list[Section]) -> Metadata:
         titles = self.dc("title")
@@ -268,14 +216,11 @@ class _BookBuilder:
         )
 
     def read_cover(self) -> tuple[bytes | None, str]:
-        candidates = [i for i in self.package.get_items() if isinstance(i, epub.EpubCover)]
-        cover_ids = [attrs.get("content") for _, attrs in self.package.get_metadata("OPF", "cover")]
-        candidates += [i for i in (self.package.get_item_with_id(c) for c in cover_ids if c) if i is not None]
-        candidates += [
-            i for i in self.package.get_items() if i.media_type in _IMAGE_TYPES and "cover" in i.get_name().lower()
-        ]
+        candidates = [i for i in self.package.items if "cover-image" in i.properties]
+        candidates += [i for i in (self.package.item(c) for c in self.package.cover_ids) if i is not None]
+        candidates += [i for i in self.package.items if i.media_type in _IMAGE_TYPES and "cover" in i.href.lower()]
         for item in candidates:
-            data = self.archive.files.get(self.path(item.get_name()))
+            data = self.archive.files.get(self.path(item.href))
             if data and item.media_type in _IMAGE_TYPES:
                 if item.media_type == "image/svg+xml":
                     data = inline_styles(data)  # its stylesheet's colours, which the app's renderer ignores

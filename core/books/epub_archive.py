@@ -1,7 +1,7 @@
 """Open an EPUB's ZIP container defensively: limits, path safety, DRM, and repairs of small defects.
 
-Hand-written because no library does this job: ``zipfile`` trusts sizes in headers and file names,
-and ``ebooklib`` assumes a well-formed container. Everything the EPUB reader sees passes through here.
+Hand-written because no library does this job: ``zipfile`` trusts sizes in headers and file names, and EPUB
+libraries assume a well-formed container. Everything the EPUB reader sees passes through here.
 """
 
 from __future__ import annotations
@@ -71,10 +71,6 @@ class EpubArchive:
     def read(self, path: str) -> bytes:
         """The bytes at ``path`` (normalised); KeyError when absent."""
         return self.files[posixpath.normpath(path)]
-
-    def is_large_media(self, path: str) -> bool:
-        """A picture, font or media file unpacked only when read (ebooklib never needs its bytes)."""
-        return isinstance(self.files, Entries) and posixpath.normpath(path) in self.files.lazy
 
 
 def _describe_non_zip(head: bytes) -> str:

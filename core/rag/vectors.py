@@ -161,10 +161,10 @@ class VectorStore:
     def _one_book_in_numpy(self, model: str, book_id: int | None) -> bool:
         """Whether a search of one book runs on its numpy matrix even where vec0 is loaded.
 
-        vec0 scans every book's vectors, then filters: one book of 2,000 in a 100k-vector library took 18 ms
-        there, against 0.03 ms on the book's matrix once read (``bench.scale``). A vec0 partition key on book_id
-        made that 0.6 ms, but a search of the whole library 10x slower (482 ms against 51 ms), so vec0 keeps the
-        whole library and a book too large to hold in memory (over ``NUMPY_BOOK_VECTORS``)."""
+        vec0 scans every book's vectors, then filters: one book of 2,000 (92,282 vectors) took 29 ms there,
+        against 0.03 ms on the book's matrix once read. A vec0 partition key on book_id made one book faster but
+        a search of the whole library about 10x slower (``bench.scale`` has each as a reference row), so vec0
+        keeps the whole library and a book too large to hold in memory (over ``NUMPY_BOOK_VECTORS``)."""
         if book_id is None:
             return False
         with self._cache_lock:
