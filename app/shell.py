@@ -439,7 +439,7 @@ class QuireApp:
             if not any(b.id == book_id for b in self.quire.books()):
                 self.close_book() if self.screen == "reader" else self.go_library()
                 self.notify(self.t("reader.not_here"))
-                return
+                return True
             if self.screen == "reader":
                 self.reading.close()
             self.open_book(book_id)
