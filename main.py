@@ -7,7 +7,7 @@ import asyncio
 import os
 import sys
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 
 import flet as ft
 
@@ -135,7 +135,9 @@ def wants_web(asked: bool, environ: Mapping[str, str]) -> bool:
     return asked or headless
 
 
-def serve_web(start: Callable, host: str, port: int, token: str | None, assets: str) -> None:
+def serve_web(
+    start: Callable[[ft.Page], Awaitable[None]], host: str, port: int, token: str | None, assets: str
+) -> None:
     """Serve the web UI behind the gate: this computer only, or (with a token) the network, said loudly."""
     import uvicorn
 

@@ -32,14 +32,14 @@ class ChatContext:
     secrets: SecretStore
     settings: Callable[[], Settings]
     t: Callable[[], Translator]
-    save_settings: Callable[[], None]
+    save_settings: Callable[[], object]
     index_line: Callable[[int], IndexLine]
-    start_index: Callable[[], None]
-    cancel_index: Callable[[], None]
+    start_index: Callable[[], object]
+    cancel_index: Callable[[], object]
     open_citation: Callable[[Citation], None]
-    open_settings: Callable[[], None]
-    notify: Callable[[str], None]
-    redraw: Callable[[], None]  # the chat panel only (the text beside it stays)
+    open_settings: Callable[[], object]
+    notify: Callable[[str], object]
+    redraw: Callable[[], object]  # the chat panel only (the text beside it stays)
     run_task: Callable[..., object]  # a coroutine function and its arguments, on the app's event loop
     show_dialog: Callable[[ft.DialogControl], object]
     close_dialog: Callable[[], object]
@@ -114,7 +114,7 @@ class ChatController:
     def actions(self, reader: ReaderViewModel) -> ChatActions:
         app = self.app
 
-        def change(step):
+        def change(step: Callable[[ChatViewModel], object]) -> Callable[[], None]:
             def run() -> None:
                 step(self.for_book(reader))
                 app.redraw()

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
+from typing import Any
 
 from core.agent.events import AgentEvent, Done, ErrorEvent, ThreadEvent
 from core.agent.message import Message, MessageFold, Part
 from core.agent.provider_config import ProviderConfig
+from core.secrets import SecretStore
 from core.services import Quire
 
 FLUSH_INTERVAL = 0.1  # seconds: streamed text is redrawn at most ten times a second
@@ -52,7 +54,7 @@ class ChatViewModel:
         book_id: int,
         *,
         provider: Callable[[], ProviderConfig | None] = lambda: None,
-        secrets: object | None = None,
+        secrets: SecretStore | None = None,
         spoilers: Callable[[], bool] = lambda: False,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -67,14 +69,14 @@ class ChatViewModel:
         self.streaming = False
         self._stop = threading.Event()
         self._lock = threading.Lock()  # the reducer is fed by the worker and by stop()
-        self._current: tuple[PartReducer, Callable[[], None]] | None = None
+        self._current: tuple[PartReducer, Callable[[], object]] | None = None
         self._worker: threading.Thread | None = None
         latest = self.threads()
         if latest:
             self.open_thread(latest[0]["id"])
 
     # -- threads ------------------------------------------------------------------------------
-    def threads(self) -> list[dict]:
+    def threads(self) -> list[dict[str, Any]]:
         return self.quire.chat_threads(self.book_id)
 
     def open_thread(self, thread_id: int) -> None:
@@ -109,7 +111,7 @@ class ChatViewModel:
         config = self.provider()
         return config.kind if config else "offline"
 
-    def events(self, question: str, selection: str = "") -> Iterator[AgentEvent]:
+    def events(self, question: str, selection: str = "") -> Generator[AgentEvent, None, None]:
         """The agent's events for a question in the open thread (offline answers without a provider)."""
         return self.quire.ask(
             self.book_id,
@@ -121,7 +123,7 @@ class ChatViewModel:
             selection=selection,
         )
 
-    def ask(self, question: str, on_change: Callable[[], None], selection: str = "") -> threading.Thread | None:
+    def ask(self, question: str, on_change: Callable[[], object], selection: str = "") -> threading.Thread | None:
         """Stream an answer in a worker thread; ``on_change`` is called when the panel should redraw.
 
         ``selection`` is the passage selected in the reader: the agent gets a tool that reads it whole.
@@ -189,7 +191,7 @@ class ChatViewModel:
         if self._worker is not None:
             self._worker.join(timeout)
 
-    def regenerate(self, on_change: Callable[[], None]) -> threading.Thread | None:
+    def regenerate(self, on_change: Callable[[], object]) -> threading.Thread | None:
         """Ask the last question again, replacing its answer."""
         if self.thread_id is None or self.streaming:
             return None

@@ -22,19 +22,19 @@ if TYPE_CHECKING:  # the chat model loads LangChain: the app imports it on first
 class ChatActions:
     """What the chat panel can ask the shell to do."""
 
-    ask: Callable[[str], None]
-    stop: Callable[[], None]
-    new_thread: Callable[[], None]
+    ask: Callable[[str], object]
+    stop: Callable[[], object]
+    new_thread: Callable[[], object]
     open_thread: Callable[[int], None]
-    rename: Callable[[], None]
-    delete: Callable[[], None]
-    regenerate: Callable[[], None]
-    copy: Callable[[str], None]
+    rename: Callable[[], object]
+    delete: Callable[[], object]
+    regenerate: Callable[[], object]
+    copy: Callable[[str], object]
     open_citation: Callable[[Citation], None]
     set_spoilers: Callable[[bool], None]  # True: spoiler protection on
-    start_index: Callable[[], None]
-    cancel_index: Callable[[], None]
-    open_settings: Callable[[], None]
+    start_index: Callable[[], object]
+    cancel_index: Callable[[], object]
+    open_settings: Callable[[], object]
 
 
 @dataclass

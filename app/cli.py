@@ -70,7 +70,9 @@ def _progress(done: int, total: int, result: ImportResult) -> None:
     if result.error:
         status = f"refused: {result.error}"
     else:
-        status = ("imported" if result.created else "already in library") + f" as {result.book.id}: {result.book.title}"
+        book = result.book
+        assert book is not None  # an import with no error has its book
+        status = ("imported" if result.created else "already in library") + f" as {book.id}: {book.title}"
     print(f"[{done}/{total}] {result.source}: {status}", file=sys.stderr)
 
 
@@ -289,7 +291,7 @@ def cmd_search(quire: Quire, args: argparse.Namespace) -> int:
 
 def cmd_ask(quire: Quire, args: argparse.Namespace) -> int:
     from core.agent.events import CitationEvent, Done, ErrorEvent, TextDelta, ToolCallReady
-    from core.agent.providers import ProviderConfig
+    from core.agent.provider_config import ProviderConfig
 
     provider = None
     if args.provider:
@@ -314,7 +316,7 @@ def cmd_ask(quire: Quire, args: argparse.Namespace) -> int:
             cited = event.citation
             page = f" (p. {cited.page})" if cited.page else ""
             print(f"\n  [{cited.passage}] {cited.start}{page}: {cited.quote[:100]}", flush=True)
-        elif notice:
+        elif notice and isinstance(event, ErrorEvent):
             print(event.message, flush=True)
         elif isinstance(event, ErrorEvent):
             print(f"\nquire: error: {event.message}", file=sys.stderr, flush=True)
@@ -389,7 +391,7 @@ def cmd_export(quire: Quire, args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    def common_options(default: object) -> argparse.ArgumentParser:
+    def common_options(default: object) -> _Parser:
         # Accepted before and after the command. After it, an unset option must not overwrite the value given
         # before it (argparse copies a sub-command's defaults over the main parser's), hence SUPPRESS there.
         options = _Parser(add_help=False)
@@ -410,7 +412,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    def add(name: str, handler, help_text: str) -> argparse.ArgumentParser:
+    def add(name: str, handler: Callable[[Quire, argparse.Namespace], int], help_text: str) -> argparse.ArgumentParser:
         command = sub.add_parser(name, help=help_text, description=help_text, parents=[common])
         command.set_defaults(handler=handler)
         return command
@@ -531,7 +533,7 @@ def main(argv: Sequence[str] | None = None, platform: Platform | None = None) ->
         print(f"quire: warning: the settings did not read ({settings.problem}); local-only stays {state}",
               file=sys.stderr)  # fmt: skip
     try:
-        return args.handler(quire, args)
+        return int(args.handler(quire, args))
     except QuireError as error:
         _report(error)
         return 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import flet as ft
 
@@ -31,7 +32,7 @@ def build_details_dialog(
     *,
     on_open: Callable[[int], None],
     on_remove: Callable[[int], None],
-    on_close: Callable[[], None],
+    on_close: Callable[[], object],
     on_tag: Callable[[int, str], None] | None = None,
     on_edit: Callable[[int, str, str], None] | None = None,
 ) -> ft.AlertDialog:
@@ -46,7 +47,7 @@ def build_details_dialog(
     title_field = ft.TextField(label=t("details.title"), value=book.title, dense=True)
     author_field = ft.TextField(label=t("details.author"), value=", ".join(book.authors), dense=True)
 
-    def edited(e: ft.Event) -> None:
+    def edited(e: ft.Event[Any]) -> None:
         if on_edit is not None:
             on_edit(book_id, title_field.value or "", author_field.value or "")
 
@@ -95,7 +96,7 @@ def build_details_dialog(
 
 
 def note_dialog(
-    highlight: Highlight, t: Translator, on_save: Callable[[str], None], on_cancel: Callable[[], None]
+    highlight: Highlight, t: Translator, on_save: Callable[[str], object], on_cancel: Callable[[], object]
 ) -> ft.AlertDialog:
     """Write or edit the note of a highlight."""
     field = ft.TextField(value=highlight.note, multiline=True, min_lines=3, max_lines=8, autofocus=True)
@@ -116,7 +117,7 @@ def note_dialog(
 
 
 def confirm_remove_dialog(
-    t: Translator, prompt: str, on_remove: Callable[[], None], on_cancel: Callable[[], None]
+    t: Translator, prompt: str, on_remove: Callable[[], object], on_cancel: Callable[[], object]
 ) -> ft.AlertDialog:
     """Ask before removing a book and its notes."""
     return ft.AlertDialog(
@@ -130,12 +131,12 @@ def confirm_remove_dialog(
 
 
 def inbox_dialog(
-    t: Translator, names: list[str], on_import: Callable[[], Awaitable[None]], on_leave: Callable[[], None]
+    t: Translator, names: list[str], on_import: Callable[[], Awaitable[None]], on_leave: Callable[[], object]
 ) -> ft.AlertDialog:
     """iOS: offer the book files waiting in Quire's Documents folder."""
     shown = t("list.sep").join(names[:5]) + (" …" if len(names) > 5 else "")
 
-    async def import_them(e: ft.Event) -> None:
+    async def import_them(e: ft.Event[Any]) -> None:
         await on_import()
 
     return ft.AlertDialog(
@@ -151,7 +152,7 @@ def inbox_dialog(
 class ImportDialog:
     """Import progress: a bar, the file being read, and one line per file as it is done."""
 
-    def __init__(self, t: Translator, on_close: Callable[[], None]) -> None:
+    def __init__(self, t: Translator, on_close: Callable[[], object]) -> None:
         self.progress = ft.ProgressBar(value=0)
         self.status = ft.Text("")
         self.lines = ft.Column([], tight=True, scroll=ft.ScrollMode.AUTO, height=160)
@@ -167,7 +168,7 @@ class ImportDialog:
 
 
 def rename_dialog(
-    t: Translator, title: str, on_save: Callable[[str], None], on_cancel: Callable[[], None]
+    t: Translator, title: str, on_save: Callable[[str], object], on_cancel: Callable[[], object]
 ) -> ft.AlertDialog:
     """A new name for a chat thread."""
     field = ft.TextField(value=title, autofocus=True, width=360)

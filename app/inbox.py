@@ -7,6 +7,7 @@ import logging
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from core.books.formats import SUPPORTED, content_hash
 
@@ -26,14 +27,14 @@ class DocumentsInbox:
         self.folder = folder
         self.state = state
 
-    def _load(self) -> dict:
+    def _load(self) -> dict[str, Any]:
         try:
             state = json.loads(self.state.read_text(encoding="utf-8"))
             return state if isinstance(state, dict) else {}
         except (OSError, ValueError):
             return {}  # no state yet, or a damaged one: offering again is the safe side
 
-    def _save(self, state: dict) -> None:
+    def _save(self, state: dict[str, Any]) -> None:
         self.state.parent.mkdir(parents=True, exist_ok=True)
         temporary = self.state.with_suffix(".tmp")
         temporary.write_text(json.dumps(state), encoding="utf-8")
@@ -51,7 +52,7 @@ class DocumentsInbox:
             ]
         return found
 
-    def _hashes(self, files: list[Path], state: dict) -> dict[Path, str]:
+    def _hashes(self, files: list[Path], state: dict[str, Any]) -> dict[Path, str]:
         known = state.setdefault("hashes", {})
         hashes = {}
         for path in files:

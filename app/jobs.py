@@ -26,7 +26,7 @@ class IndexLine(NamedTuple):
 class Jobs:
     """Index jobs (one per book) and model downloads, each in a worker thread, with a line to show."""
 
-    def __init__(self, quire: Quire, t: Callable[[], Translator], changed: Callable[[], None]) -> None:
+    def __init__(self, quire: Quire, t: Callable[[], Translator], changed: Callable[[], object]) -> None:
         self.quire = quire
         self.t = t  # the current translator (the language may change while a job runs)
         self.changed = changed  # called from worker threads: the UI schedules a redraw
@@ -41,7 +41,7 @@ class Jobs:
             self._last_redraw = time.monotonic()
             self.changed()
 
-    def _start(self, target: Callable[[], None], name: str) -> None:
+    def _start(self, target: Callable[[], object], name: str) -> None:
         thread = threading.Thread(target=target, name=name, daemon=True)
         self._threads.append(thread)
         thread.start()

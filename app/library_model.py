@@ -157,11 +157,11 @@ class LibraryViewModel:
             return ImportOutcome(
                 picked.name, False, self.t("import.refused", name=picked.name, reason=self.t.error(result.error))
             )
+        book = result.book
+        assert book is not None  # an import with no error has its book
         if result.created:
-            return ImportOutcome(
-                picked.name, True, self.t("import.done", title=result.book.title), result.book.id, created=True
-            )
-        return ImportOutcome(picked.name, True, self.t("import.duplicate", title=result.book.title), result.book.id)
+            return ImportOutcome(picked.name, True, self.t("import.done", title=book.title), book.id, created=True)
+        return ImportOutcome(picked.name, True, self.t("import.duplicate", title=book.title), book.id)
 
     def details(self, book_id: int) -> BookDetails:
         """Metadata, contents, import warnings, reading progress and index status of one book."""

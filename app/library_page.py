@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import flet as ft
 
@@ -26,11 +27,11 @@ class LibraryActions:
 
     open_book: Callable[[int], None]
     show_details: Callable[[int], None]
-    import_books: Callable[[], None]
-    open_notes: Callable[[], None]
-    open_settings: Callable[[], None]
-    changed: Callable[[], None]  # search, sort, tag or layout changed: render again
-    refresh: Callable[[], None] = lambda: None  # send what changed in place (the list under the search field)
+    import_books: Callable[[], object]
+    open_notes: Callable[[], object]
+    open_settings: Callable[[], object]
+    changed: Callable[[], object]  # search, sort, tag or layout changed: render again
+    refresh: Callable[[], object] = lambda: None  # send what changed in place (the list under the search field)
 
 
 def cover_image(model: LibraryViewModel, row: BookRow, width: int, height: int) -> ft.Control:
@@ -141,27 +142,27 @@ def _list_row(model: LibraryViewModel, row: BookRow, actions: LibraryActions, t:
 
 
 def _toolbar(
-    model: LibraryViewModel, actions: LibraryActions, t: Translator, phone: bool, filter_in_place: Callable[[], None]
+    model: LibraryViewModel, actions: LibraryActions, t: Translator, phone: bool, filter_in_place: Callable[[], object]
 ) -> ft.Control:
-    def set_query(e: ft.Event) -> None:
+    def set_query(e: ft.Event[Any]) -> None:
         model.query = e.control.value or ""
         actions.changed()
 
-    def typed(e: ft.Event) -> None:
+    def typed(e: ft.Event[Any]) -> None:
         """Filter as the reader types: only the list is redrawn, so the field keeps the keyboard."""
         model.query = e.control.value or ""
         search.suffix = clear if model.query else None
         filter_in_place()
 
-    def set_sort(e: ft.Event) -> None:
+    def set_sort(e: ft.Event[Any]) -> None:
         model.sort = e.control.value or "recent"
         actions.changed()
 
-    def toggle_layout(e: ft.Event) -> None:
+    def toggle_layout(e: ft.Event[Any]) -> None:
         model.layout = "list" if model.layout == "grid" else "grid"
         actions.changed()
 
-    def clear_query(e: ft.Event) -> None:
+    def clear_query(e: ft.Event[Any]) -> None:
         model.query = ""
         actions.changed()
 
@@ -208,7 +209,7 @@ def _tag_filter(model: LibraryViewModel, actions: LibraryActions, t: Translator)
     chips += [
         ft.Chip(label=ft.Text(tag), selected=model.tag == tag, on_select=lambda e, tag=tag: choose(tag)) for tag in tags
     ]
-    return ft.Row(chips, wrap=True, spacing=6)
+    return ft.Row(list[ft.Control](chips), wrap=True, spacing=6)
 
 
 def build_library_view(

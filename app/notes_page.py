@@ -21,7 +21,7 @@ class NotesActions:
     edit_note: Callable[[Highlight], None]
     set_color: Callable[[Highlight, str], None]
     remove: Callable[[Highlight], None]
-    export: Callable[[], None]
+    export: Callable[[], object]
     open_bookmark: Callable[[Bookmark], None] | None = None
     remove_bookmark: Callable[[Bookmark], None] | None = None
 
@@ -117,7 +117,7 @@ def build_notes_list(model: NotesViewModel, actions: NotesActions, t: Translator
 
 
 def build_notes_screen(
-    model: NotesViewModel, actions: NotesActions, t: Translator, on_back: Callable[[], None]
+    model: NotesViewModel, actions: NotesActions, t: Translator, on_back: Callable[[], object]
 ) -> ft.Control:
     """The library-wide notes screen."""
     return ft.Column(

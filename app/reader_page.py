@@ -6,6 +6,7 @@ import dataclasses
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import flet as ft
 
@@ -33,29 +34,29 @@ SWIPE_VELOCITY = 300  # px/s: a faster horizontal fling turns the page
 class ReaderActions:
     """What the reader view can ask the shell to do."""
 
-    back: Callable[[], None]
-    navigate: Callable[[str], None]  # "next", "previous", a locator, or a percentage ("40%")
+    back: Callable[[], object]
+    navigate: Callable[[str], object]  # "next", "previous", a locator, or a percentage ("40%")
     panel: Callable[[str | None], None]  # open a panel of app.panels by name; None closes
     scrolled: Callable[[float, float], None]  # the fraction of the list's length, and the pixels, scrolled
     select: Callable[[int, int, int], None]  # ordinal, start, end
-    highlight: Callable[[str], None]  # colour
-    toggle_bookmark: Callable[[], None]
-    ask_about: Callable[[], None]  # ask the chat about the selected passage
-    search: Callable[[str], None]
+    highlight: Callable[[str], object]  # colour
+    toggle_bookmark: Callable[[], object]
+    ask_about: Callable[[], object]  # ask the chat about the selected passage
+    search: Callable[[str], object]
     open_hit: Callable[[int], None]  # index into the model's search hits
     load_more: Callable[[bool], None]  # forward?
     extend: Callable[[], list[SegmentRecord]] = lambda: []  # scroll mode: the segments added below the window
     typing: Callable[[bool], None] = lambda focused: None  # a text field took or lost the keyboard
-    go_back: Callable[[], None] = lambda: None  # back to where the reader was before the last jump
-    more_hits: Callable[[], None] = lambda: None  # draw the next page of search hits
-    read_up_to_here: Callable[[], None] = lambda: None  # the furthest place read moves back to the current one
-    read_to_here: Callable[[], None] = lambda: None  # the furthest place read moves on to the current one
-    copy: Callable[[str], None] = lambda text: None  # to the clipboard (the selection, a highlight's text)
-    share: Callable[[str], None] | None = None  # the phone's share sheet (None where there is none)
-    recolour_tapped: Callable[[str], None] = lambda color: None  # the tapped highlight's new colour
-    note_tapped: Callable[[], None] = lambda: None  # write or edit the tapped highlight's note
-    note_selection: Callable[[], None] = lambda: None  # highlight the selection and write its note
-    remove_tapped: Callable[[], None] = lambda: None  # delete the tapped highlight
+    go_back: Callable[[], object] = lambda: None  # back to where the reader was before the last jump
+    more_hits: Callable[[], object] = lambda: None  # draw the next page of search hits
+    read_up_to_here: Callable[[], object] = lambda: None  # the furthest place read moves back to the current one
+    read_to_here: Callable[[], object] = lambda: None  # the furthest place read moves on to the current one
+    copy: Callable[[str], object] = lambda text: None  # to the clipboard (the selection, a highlight's text)
+    share: Callable[[str], object] | None = None  # the phone's share sheet (None where there is none)
+    recolour_tapped: Callable[[str], object] = lambda color: None  # the tapped highlight's new colour
+    note_tapped: Callable[[], object] = lambda: None  # write or edit the tapped highlight's note
+    note_selection: Callable[[], object] = lambda: None  # highlight the selection and write its note
+    remove_tapped: Callable[[], object] = lambda: None  # delete the tapped highlight
     page_view: Callable[[bool], None] = lambda on: None  # a text PDF: its pages as printed (True) or the text
 
 
@@ -100,11 +101,11 @@ def segment_control(
     text = segment.text
     marks = marks or []
 
-    def selected(e: ft.TextSelectionChangeEvent) -> None:
+    def selected(e: ft.TextSelectionChangeEvent[Any]) -> None:
         if on_select is not None:
             on_select(segment.ordinal, e.selection.base_offset, e.selection.extent_offset)
 
-    def body(**extra: object) -> ft.Text:
+    def body(**extra: Any) -> ft.Text:
         return ft.Text(
             "" if marks else text,
             spans=_spans(text, marks, dark) if marks else None,
@@ -226,10 +227,10 @@ def _text_area(
     )
 
 
-def _turn_on_fling(actions: ReaderActions) -> Callable[[ft.DragEndEvent], None]:
+def _turn_on_fling(actions: ReaderActions) -> Callable[[ft.DragEndEvent[Any]], None]:
     """A horizontal fling faster than SWIPE_VELOCITY turns the page: leftwards to the next one."""
 
-    def swiped(e: ft.DragEndEvent) -> None:
+    def swiped(e: ft.DragEndEvent[Any]) -> None:
         velocity = e.primary_velocity or 0.0
         if abs(velocity) > SWIPE_VELOCITY:
             actions.navigate("next" if velocity < 0 else "previous")
@@ -354,7 +355,7 @@ class StartAtList(ft.ListView):
     start_offset: float = 0
 
     def did_mount(self) -> None:
-        super().did_mount()
+        super().did_mount()  # type: ignore[no-untyped-call]  # Flet's own is unannotated
         if self.start_offset > 0:
             self.page.run_task(self.scroll_to, offset=self.start_offset)
 
@@ -462,7 +463,9 @@ def search_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) 
     return ft.Column([field, *count, ft.ListView(results, expand=True)], expand=True)
 
 
-def _panel_frame(title: str, content: ft.Control, actions: ReaderActions, t: Translator, width: float | None):
+def _panel_frame(
+    title: str, content: ft.Control, actions: ReaderActions, t: Translator, width: float | None
+) -> ft.Control:
     return ft.Container(
         ft.Column(
             [

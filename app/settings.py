@@ -6,6 +6,7 @@ import json
 import os
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
+from typing import Any
 
 from core.agent.provider_config import (
     DEFAULT_BASE_URLS,
@@ -41,8 +42,10 @@ class Settings:
     haptic_page_turns: bool = False  # phones: a light tick on each page turn
     pdf_page_view: bool = False  # text PDFs open showing their pages as printed (where pages can be drawn)
     local_only: bool = False
-    provider: dict = field(default_factory=dict)  # a ProviderConfig without its key
-    embedding: dict = field(default_factory=dict)  # {} on-device by language, or {"kind", "model", "base_url"}
+    provider: dict[str, Any] = field(default_factory=dict)  # a ProviderConfig without its key
+    embedding: dict[str, Any] = field(
+        default_factory=dict
+    )  # {} on-device by language, or {"kind", "model", "base_url"}
 
     def clamp(self) -> Settings:
         """Bring every value into its allowed range."""

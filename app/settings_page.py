@@ -4,23 +4,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import flet as ft
 
 from app.i18n import Translator
 from app.jobs import IndexLine
-from app.settings import FONTS, LAYOUTS, REMOTE_EMBEDDERS, THEMES, Settings, SettingsStore
+from app.settings import FONTS, LAYOUTS, THEMES, Settings, SettingsStore
 from app.sync_controller import SyncController
 from core.agent.provider_config import DEFAULT_BASE_URLS, PROVIDERS, ProviderConfig
 from core.errors import QuireError
+from core.rag.remote import REMOTE_EMBEDDERS
 from core.services import Quire
 
 
-def reading_controls(settings: Settings, changed: Callable[[], None], t: Translator) -> list[ft.Control]:
+def reading_controls(settings: Settings, changed: Callable[[], object], t: Translator) -> list[ft.Control]:
     """Theme, font, size, spacing, margins and layout; each change is saved and shown at once."""
 
-    def setter(name: str, convert: Callable[[object], object] = lambda v: v):
-        def handle(e: ft.Event) -> None:
+    def setter(name: str, convert: Callable[[Any], object] = lambda v: v) -> Callable[[ft.Event[Any]], None]:
+        def handle(e: ft.Event[Any]) -> None:
             value = e.control.selected[0] if isinstance(e.control, ft.SegmentedButton) else e.control.value
             setattr(settings, name, convert(value))
             changed()
@@ -68,16 +70,16 @@ class AIActions:
     """What the AI section needs from the shell: background work and its progress."""
 
     test_connection: Callable[[ProviderConfig, Callable[[str, bool], None]], None]  # reports (message, ok)
-    download: Callable[[str], None]  # an embedding model by name
+    download: Callable[[str], object]  # an embedding model by name
     start_index: Callable[[int], None]
     cancel_index: Callable[[int], None]
     index_line: Callable[[int], IndexLine]  # a book's index status line, whether it is running
     progress: Callable[[str], str]  # a model's download progress line ("" when none)
-    refresh: Callable[[], None]  # send changed controls to the screen
+    refresh: Callable[[], object]  # send changed controls to the screen
 
 
 def provider_controls(
-    settings: Settings, store: SettingsStore, changed: Callable[[], None], t: Translator, actions: AIActions | None
+    settings: Settings, store: SettingsStore, changed: Callable[[], object], t: Translator, actions: AIActions | None
 ) -> list[ft.Control]:
     """Provider, model, endpoint, temperature and key; the key field says only whether a key is stored."""
     current = settings.provider_config()
@@ -114,7 +116,7 @@ def provider_controls(
         if actions is not None:
             actions.refresh()
 
-    def save(e: ft.Event) -> None:
+    def save(e: ft.Event[Any]) -> None:
         try:
             choose()
         except QuireError as error:  # e.g. no keyring to keep the key in: say so, keep the rest
@@ -136,7 +138,7 @@ def provider_controls(
         )
         store.set_provider(settings, config, (key.value or "").strip() or None)
 
-    def test(e: ft.Event) -> None:
+    def test(e: ft.Event[Any]) -> None:
         try:
             choose()
         except QuireError as error:
@@ -149,7 +151,7 @@ def provider_controls(
         report(t("settings.testing"))
         actions.test_connection(config, report)
 
-    def forget_key(e: ft.Event) -> None:
+    def forget_key(e: ft.Event[Any]) -> None:
         if current is not None:
             try:
                 store.secrets.delete(current.secret_name)
@@ -165,9 +167,9 @@ def provider_controls(
     if has_key:
         buttons.append(ft.TextButton(t("settings.api_key.remove"), icon=ft.Icons.KEY_OFF, on_click=forget_key))
     details: list[ft.Control] = [model, base_url, ft.Text(t("settings.temperature"), size=12), temperature, key]
-    row = ft.Row(buttons, wrap=True)
+    row = ft.Row(list[ft.Control](buttons), wrap=True)
 
-    def shown(e: ft.Event | None = None) -> None:
+    def shown(e: ft.Event[Any] | None = None) -> None:
         """Model, endpoint, temperature and key only for a provider: "None" has nothing to set."""
         chosen = kind.value not in (None, "none")
         for control in details:
@@ -181,17 +183,17 @@ def provider_controls(
     return [kind, *details, row, status]
 
 
-def switch(settings: Settings, changed: Callable[[], None], t: Translator, name: str, label: str) -> ft.Control:
+def switch(settings: Settings, changed: Callable[[], object], t: Translator, name: str, label: str) -> ft.Control:
     """A switch bound to one boolean setting, saved on change."""
 
-    def handle(e: ft.Event) -> None:
+    def handle(e: ft.Event[Any]) -> None:
         setattr(settings, name, bool(e.control.value))
         changed()
 
     return ft.Switch(label=t(label), value=getattr(settings, name), on_change=handle)
 
 
-def phone_switches(settings: Settings, changed: Callable[[], None], t: Translator) -> list[ft.Control]:
+def phone_switches(settings: Settings, changed: Callable[[], object], t: Translator) -> list[ft.Control]:
     """What only a phone can do while reading: keep the screen on, tick on page turns."""
     return [
         switch(settings, changed, t, "keep_screen_on", "settings.keep_screen_on"),
@@ -199,7 +201,7 @@ def phone_switches(settings: Settings, changed: Callable[[], None], t: Translato
     ]
 
 
-def switches(settings: Settings, changed: Callable[[], None], t: Translator) -> list[ft.Control]:
+def switches(settings: Settings, changed: Callable[[], object], t: Translator) -> list[ft.Control]:
     return [
         switch(settings, changed, t, "local_only", "settings.local_only"),
         switch(settings, changed, t, "spoiler_protection", "settings.spoilers"),
@@ -208,7 +210,7 @@ def switches(settings: Settings, changed: Callable[[], None], t: Translator) -> 
 
 
 def remote_embedding_controls(
-    settings: Settings, store: SettingsStore, changed: Callable[[], None], t: Translator
+    settings: Settings, store: SettingsStore, changed: Callable[[], object], t: Translator
 ) -> list[ft.Control]:
     """On-device models (the default), or an OpenAI-compatible or Ollama embedding endpoint."""
     current = settings.embedding
@@ -223,7 +225,7 @@ def remote_embedding_controls(
     key = ft.TextField(label=t("settings.api_key"), password=True, can_reveal_password=True)
     status = ft.Text("", size=12)
 
-    def save(e: ft.Event) -> None:
+    def save(e: ft.Event[Any]) -> None:
         chosen = "" if kind.value in (None, "device") else kind.value
         try:
             store.set_embedding(settings, chosen, (model.value or "").strip(), (base_url.value or "").strip(),
@@ -233,7 +235,7 @@ def remote_embedding_controls(
             return
         changed()
 
-    def shown(e: ft.Event | None = None) -> None:
+    def shown(e: ft.Event[Any] | None = None) -> None:
         """An endpoint, a model and a key only for a remote service: on this device there is nothing to set."""
         for control in (model, base_url, key):
             control.visible = kind.value not in (None, "device")
@@ -295,8 +297,8 @@ def build_settings_screen(
     store: SettingsStore,
     t: Translator,
     *,
-    changed: Callable[[], None],
-    on_back: Callable[[], None],
+    changed: Callable[[], object],
+    on_back: Callable[[], object],
     quire: Quire | None = None,
     actions: AIActions | None = None,
     width: float = 1024,
@@ -305,7 +307,7 @@ def build_settings_screen(
 ) -> ft.Control:
     """Every setting on one scrolling page (the phone-only ones on phones)."""
 
-    def set_language(e: ft.Event) -> None:
+    def set_language(e: ft.Event[Any]) -> None:
         settings.language = e.control.value or "system"
         changed()
 
@@ -320,7 +322,10 @@ def build_settings_screen(
         on_select=set_language,
         width=320,
     )
-    section = lambda key: ft.Text(t(key), size=18, weight=ft.FontWeight.BOLD)  # noqa: E731
+
+    def section(key: str) -> ft.Text:
+        return ft.Text(t(key), size=18, weight=ft.FontWeight.BOLD)
+
     return ft.Column(
         [
             ft.Row(
@@ -366,7 +371,7 @@ def build_settings_screen(
     )
 
 
-def sync_controls(sync: SyncController, t: Translator, refresh: Callable[[], None]) -> list[ft.Control]:
+def sync_controls(sync: SyncController, t: Translator, refresh: Callable[[], object]) -> list[ft.Control]:
     """Where to sync (a WebDAV folder or a folder here), the password (kept in the secret store), book files on
     or off, check and save, sync now, and the last sync's status line."""
     current = sync.configured or {}
@@ -385,14 +390,14 @@ def sync_controls(sync: SyncController, t: Translator, refresh: Callable[[], Non
         status.value, status.color = text, None if ok else ft.Colors.ERROR
         refresh()
 
-    def save(e: ft.Event) -> None:
+    def save(e: ft.Event[Any]) -> None:
         show(t("sync.checking"), True)
         ready = sync.setup(target.value or "", user.value or "", password.value or None, bool(files.value))
         password.value = ""
         sync_now.disabled = not ready and not current  # ready now: "Sync now" works at once, not after a return
         show(sync.status, sync.ok)
 
-    def now(e: ft.Event) -> None:
+    def now(e: ft.Event[Any]) -> None:
         if sync.start("now"):
             show(t("sync.running"), True)
 

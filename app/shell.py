@@ -9,7 +9,7 @@ import importlib
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import flet as ft
 
@@ -247,13 +247,13 @@ class QuireApp:
         Two browser tabs (or the app and the quire command) share one library: the book in this reader
         can disappear between two clicks.
         """
-        return dataclasses.replace(
-            actions, **{f.name: self._guarded(getattr(actions, f.name)) for f in dataclasses.fields(actions)}
-        )
+        fields = dataclasses.fields(actions)  # type: ignore[arg-type]  # A: a dataclass of actions
+        guarded = {f.name: self._guarded(getattr(actions, f.name)) for f in fields}
+        return dataclasses.replace(actions, **guarded)  # type: ignore[type-var]
 
-    def _guarded(self, action: Callable) -> Callable:
+    def _guarded(self, action: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(action)
-        def guarded(*args, **kwargs):
+        def guarded(*args: Any, **kwargs: Any) -> Any:
             try:
                 return action(*args, **kwargs)
             except (BookNotFoundError, IndexError):
@@ -390,7 +390,7 @@ class QuireApp:
         self.page.run_task(redraw)
 
     def _ai_actions(self) -> AIActions:
-        def test_connection(config: ProviderConfig, report) -> None:
+        def test_connection(config: ProviderConfig, report: Callable[[str, bool], None]) -> None:
             async def run() -> None:
                 try:
                     message, ok = (

@@ -29,7 +29,7 @@ class SyncController:
         self.changed = changed
         self.status = ""
         self.ok = True
-        self.on_status: Callable[[], None] | None = None  # Settings' own redraw of the status line, while shown
+        self.on_status: Callable[[], object] | None = None  # Settings' own redraw of the status line, while shown
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
 

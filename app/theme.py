@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import flet as ft
 
 from app.fonts import CJK_FONT, READING_FONTS
@@ -54,7 +56,7 @@ TEXT_STYLES = [
 ]
 
 
-def _theme(**values: object) -> ft.Theme:
+def _theme(**values: Any) -> ft.Theme:
     # A text theme replaces Material's default styles rather than merging with them, so the colour is set
     # here too (a theme token, resolved per light/dark/sepia); without it dark mode drew black on black.
     fallback = ft.TextStyle(font_family_fallback=[CJK_FONT], color=ft.Colors.ON_SURFACE)

@@ -18,7 +18,10 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 Scope = dict[str, Any]
-ASGIApp = Callable[[Scope, Callable[[], Awaitable[dict]], Callable[[dict], Awaitable[None]]], Awaitable[None]]
+Message = dict[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 COOKIE = "quire_token"
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
@@ -39,7 +42,7 @@ HOST = re.compile(r"^(?:[a-z0-9_.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$")  # a name 
 def _header(scope: Scope, name: bytes) -> str:
     for key, value in scope.get("headers", []):
         if key.lower() == name:
-            return value.decode("latin-1")
+            return str(value.decode("latin-1"))
     return ""
 
 
@@ -59,7 +62,7 @@ class WebGate:
         names = {*LOOPBACK_NAMES, _bracketed(listen.lower())}
         self.hosts = None if token else {h for name in names for h in (name, f"{name}:{port}")}
 
-    async def __call__(self, scope: Scope, receive: Callable, send: Callable) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)  # lifespan
             return
@@ -90,7 +93,7 @@ class WebGate:
 
     def _query_token(self, scope: Scope) -> bool:
         given = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token", [""])[0]
-        return bool(given) and hmac.compare_digest(given.encode(), self.token.encode())
+        return bool(given and self.token) and hmac.compare_digest(given.encode(), (self.token or "").encode())
 
     def _cookie_token(self, scope: Scope) -> bool:
         cookie = SimpleCookie()
@@ -99,10 +102,10 @@ class WebGate:
         except CookieError:  # a malformed Cookie header is simply no token
             return False
         given = cookie[COOKIE].value if COOKIE in cookie else ""
-        return bool(given) and hmac.compare_digest(given.encode(), self.token.encode())
+        return bool(given and self.token) and hmac.compare_digest(given.encode(), (self.token or "").encode())
 
     @staticmethod
-    async def _deny(scope: Scope, receive: Callable, send: Callable, reason: str) -> None:
+    async def _deny(scope: Scope, receive: Receive, send: Send, reason: str) -> None:
         if scope["type"] == "websocket":
             await receive()  # websocket.connect
             await send({"type": "websocket.close", "code": 1008, "reason": reason[:120]})
@@ -137,8 +140,8 @@ def content_security_policy(host: str) -> str:
     )
 
 
-def _adding_headers(send: Callable, headers: list[tuple[bytes, bytes]]) -> Callable:
-    async def sending(message: dict) -> None:
+def _adding_headers(send: Send, headers: list[tuple[bytes, bytes]]) -> Send:
+    async def sending(message: Message) -> None:
         if message["type"] == "http.response.start":
             message = {**message, "headers": [*message.get("headers", []), *headers]}
         await send(message)

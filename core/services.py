@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -576,7 +576,7 @@ class Quire:
         spoilers: bool = False,
         secrets: SecretStore | None = None,
         selection: str = "",
-    ) -> Iterator[AgentEvent]:
+    ) -> Generator[AgentEvent, None, None]:
         """Answer a question about a book (None: the library) as a stream of events, saved to a thread.
 
         With no provider and no model the answer comes from search alone (offline). ``selection`` is the

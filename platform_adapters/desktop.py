@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import ModuleType
 
 import platformdirs
 
@@ -27,7 +28,7 @@ class DesktopPaths:
 FIX = "install or unlock a keyring (e.g. GNOME Keyring, KWallet) and try again"
 
 
-def _keyring():
+def _keyring() -> ModuleType:
     """The keyring package, imported on first use (phone builds leave it out: they use secure storage)."""
     try:
         import keyring
@@ -46,7 +47,8 @@ class KeyringSecrets:
     def get(self, name: str) -> str | None:
         keyring = _keyring()
         try:
-            return keyring.get_password(self.service, name)
+            found: str | None = keyring.get_password(self.service, name)
+            return found
         except keyring.errors.KeyringError as error:
             raise SecretStoreError(
                 f"cannot read '{name}' from the system keyring ({type(error).__name__}): {FIX}"

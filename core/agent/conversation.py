@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -35,7 +35,7 @@ class Question:
     selection: str = ""
 
 
-def ask(quire: Quire, store: ChatStore, network: NetworkPolicy, asked: Question) -> Iterator[AgentEvent]:
+def ask(quire: Quire, store: ChatStore, network: NetworkPolicy, asked: Question) -> Generator[AgentEvent, None, None]:
     """Events of one answer; the question and the answer (even a stopped one) are saved to the thread.
 
     Called through ``Quire.ask``, which hands over its chat store and network policy.
