@@ -11,9 +11,11 @@ from collections.abc import Awaitable, Callable, Mapping
 
 import flet as ft
 
+from app.device import is_phone_app
 from app.fonts import ASSETS, web_assets
 from app.i18n import Translator
-from app.shell import PHONES, QuireApp
+from app.logs import configure_logging
+from app.shell import QuireApp
 from app.web_gate import WebGate, new_token, page_url
 from core.agent.provider_config import secret_names
 from core.errors import QuireError
@@ -48,7 +50,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 async def secret_store(page: ft.Page) -> SecretStore:
     """Secure storage on phones and in the in-browser build; the OS keyring where Python runs on a computer."""
-    if phone_os() or (page.platform in PHONES and not page.web) or sys.platform == "emscripten":
+    if is_phone_app(page) or sys.platform == "emscripten":
         from flet_secure_storage import SecureStorage
 
         from platform_adapters.mobile import SecureStorageSecrets
@@ -98,6 +100,7 @@ def storage_error_view(error: QuireError) -> ft.Control:
 
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
+    configure_logging()
     library = LibraryOpener(args.library)
 
     web = wants_web(args.web, os.environ)

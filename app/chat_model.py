@@ -6,6 +6,7 @@ are throttled, and a stopped answer keeps what arrived.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Generator
@@ -18,6 +19,8 @@ from core.secrets import SecretStore
 from core.services import Quire
 
 FLUSH_INTERVAL = 0.1  # seconds: streamed text is redrawn at most ten times a second
+
+log = logging.getLogger(__name__)
 
 
 class PartReducer:
@@ -155,6 +158,7 @@ class ChatViewModel:
                     if self._stop.is_set():
                         break
             except Exception as error:  # a provider failure the agent did not turn into an event
+                log.exception("the answer stopped with %s", type(error).__name__)  # a defect is seen in the log
                 with self._lock:
                     reducer.apply(ErrorEvent(str(error) or type(error).__name__, type(error).__name__))
                     reducer.apply(Done("error"))

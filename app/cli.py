@@ -12,6 +12,7 @@ from typing import NoReturn
 
 import httpx
 
+from app.logs import configure_logging
 from app.settings import SettingsStore
 from core.agent.provider_config import PROVIDERS
 from core.books.formats import formats_in_words
@@ -518,6 +519,7 @@ def _report(error: QuireError) -> None:
 def main(argv: Sequence[str] | None = None, platform: Platform | None = None) -> int:
     """Run the CLI on this computer's adapters (or those given); errors go to stderr as one line, exit code non-zero."""
     args = build_parser().parse_args(argv)
+    configure_logging(command_line=True)
     args.platform = platform or current_platform()
     try:
         if args.library is not None and not args.library.strip():

@@ -7,7 +7,15 @@ from collections.abc import Callable
 
 import flet as ft
 
+from platform_adapters.mobile import phone_os
+
 log = logging.getLogger(__name__)
+PHONES = (ft.PagePlatform.ANDROID, ft.PagePlatform.IOS)
+
+
+def is_phone_app(page: ft.Page) -> bool:
+    """The app runs on a phone (Android or iOS), not in a phone's browser: the one place this is decided."""
+    return bool(phone_os()) or (page.platform in PHONES and not page.web)
 
 
 class ReadingDevice:

@@ -445,11 +445,6 @@ class ReaderViewModel:
         self.tracker.set_furthest(self.current.ordinal)
 
     @property
-    def reading_minutes(self) -> int:
-        position = self.quire.position(self.book.id)
-        return round(position.reading_seconds / 60) if position else 0
-
-    @property
     def chapter_title(self) -> str:
         return self.current.section_title if self.current else ""
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import flet as ft
 
 from app.chat_controller import ChatContext, ChatController
-from app.device import ReadingDevice
+from app.device import ReadingDevice, is_phone_app
 from app.dialogs import note_dialog
 from app.i18n import Translator
 from app.jobs import Jobs
@@ -32,13 +32,11 @@ from core.errors import BookNotFoundError, QuireError
 from core.library import Bookmark, Highlight
 from core.services import Quire
 from platform_adapters.base import SecretStore
-from platform_adapters.mobile import phone_os
 
 if TYPE_CHECKING:
     from app.library_model import LibraryViewModel
 
 A = TypeVar("A")  # a dataclass of actions
-PHONES = (ft.PagePlatform.ANDROID, ft.PagePlatform.IOS)
 BACKGROUND_STATES = {
     ft.AppLifecycleState.INACTIVE,
     ft.AppLifecycleState.HIDE,
@@ -128,7 +126,7 @@ class QuireApp:
     @property
     def on_phone(self) -> bool:
         """The app runs on a phone (not a phone's browser)."""
-        return bool(phone_os()) or (self.page.platform in PHONES and not self.page.web)
+        return is_phone_app(self.page)
 
     @property
     def dark(self) -> bool:

@@ -15,10 +15,6 @@ from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import Any, Protocol
 
-from platform_adapters.base import Platform
-from platform_adapters.capabilities import detect_capabilities
-from platform_adapters.desktop import DesktopFiles
-
 DATA_ENV = "FLET_APP_STORAGE_DATA"
 TEMP_ENV = "FLET_APP_STORAGE_TEMP"
 
@@ -98,8 +94,3 @@ class SecureStorageSecrets:
             await method(*args)
 
         self.run_task(call)
-
-
-def mobile_platform(secrets: SecureStorageSecrets, environ: dict[str, str] | None = None) -> Platform:
-    """Adapters for a packaged phone app (paths from Flet, keys in secure storage, picked files as bytes)."""
-    return Platform("mobile", FletStoragePaths(environ), secrets, detect_capabilities(), DesktopFiles())

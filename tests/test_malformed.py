@@ -201,3 +201,28 @@ def test_an_image_named_like_a_text_book_is_refused(library: Library) -> None:
         with pytest.raises(BookFormatError, match="is a PNG image"):
             library.import_bytes(png, name)
     assert _library_is_empty(library)
+
+
+def test_a_defect_met_while_reading_is_logged_with_its_traceback_not_only_turned_into_a_message(
+    monkeypatch, caplog
+) -> None:
+    """parse_book turns an unforeseen TypeError or AttributeError into "damaged" for the reader, and keeps the
+    traceback in the log, so a bug in a reader is seen; pypdf's logger gets its level back after a PDF."""
+    import logging
+
+    from core.books import formats
+    from core.books.pdf import read_pdf
+
+    def broken_reader(data: bytes, title: str) -> None:
+        return None.sections  # type: ignore[attr-defined]  # a bug, as a reader could have
+
+    monkeypatch.setattr(formats, "_reader", lambda format_name, progress: broken_reader)
+    with caplog.at_level(logging.WARNING, logger="core.books.formats"), pytest.raises(BookFormatError, match="damaged"):
+        formats.parse_book(b"<html><body><p>a book</p></body></html>", "page.html")
+    [record] = [r for r in caplog.records if r.name == "core.books.formats"]
+    assert "AttributeError" in record.getMessage() and record.exc_info is not None
+    pypdf_logger = logging.getLogger("pypdf")
+    pypdf_logger.setLevel(logging.INFO)
+    with pytest.raises(BookFormatError):
+        read_pdf(b"%PDF-1.4 not really a PDF", "broken")
+    assert pypdf_logger.level == logging.INFO  # given back, not left at ERROR for the whole process

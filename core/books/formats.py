@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import logging
 import os
 import re
 import stat
@@ -39,6 +40,8 @@ ZIPPED = {"epub", "fb2", "cbz"}  # formats whose files may be ZIP archives
 # How each format is named to readers, in the order it is listed (every value of SUPPORTED has a name here).
 FORMAT_NAMES = {"epub": "EPUB", "mobi": "MOBI/AZW3", "pdf": "PDF", "fb2": "FB2", "cbz": "CBZ", "txt": "TXT",
                 "markdown": "Markdown", "html": "HTML"}  # fmt: skip
+
+log = logging.getLogger(__name__)
 
 
 def formats_in_words(last: str = "or") -> str:
@@ -174,8 +177,9 @@ def parse_book(data: bytes, name: str, progress: ReadProgress | None = None) -> 
         raise BookFormatError("this book is too large to read on this device") from error
     except (zipfile.BadZipFile, zlib.error, UnicodeError, LookupError, ValueError, TypeError, AttributeError,
             OSError) as error:  # fmt: skip
-        # A reader bug or a defect we did not foresee: still one typed error, never a crash, and no Python
-        # internals in the message (they mean nothing to a reader).
+        # A defect we did not foresee, in the file or in a reader: the reader gets one typed error, never a crash
+        # and no Python internals; the log keeps the traceback, so a bug in Quire is seen, not hidden.
+        log.warning("reading %r as %s failed with %s", name, format_name, type(error).__name__, exc_info=True)
         raise BookFormatError(
             f"could not read this {format_name} book: it is damaged or not really a {format_name} file"
         ) from error

@@ -14,7 +14,10 @@ import itertools
 import logging
 import re
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from types import ModuleType
 
 from core.books import pdf_pages
 from core.books.limits import check_count
@@ -23,6 +26,8 @@ from core.books.model import PAGE_LABEL, Book, Metadata, ReadProgress, Section, 
 from core.books.text import book_from_text, converted_lines
 from core.books.textutil import guess_language, is_cjk
 from core.errors import BookFormatError, DrmProtectedError
+
+log = logging.getLogger(__name__)
 
 MAX_PAGES = 20_000
 PARAGRAPH_GAP = 1.4  # a gap this many times the usual line spacing ends a paragraph
@@ -57,7 +62,23 @@ def read_pdf(data: bytes, fallback_title: str, progress: ReadProgress | None = N
     """Parse a text PDF into the book model; ``progress`` is told (pages read, pages in all) after each page."""
     import pypdf
 
-    logging.getLogger("pypdf").setLevel(logging.ERROR)  # a damaged file is reported once, as our own error
+    with _quiet_pypdf():  # a damaged file is reported once, as our own error
+        return _read_pdf(pypdf, data, fallback_title, progress)
+
+
+@contextmanager
+def _quiet_pypdf() -> Iterator[None]:
+    """pypdf's own warnings held back while a PDF is read, and its logger's level given back after."""
+    logger = logging.getLogger("pypdf")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
+def _read_pdf(pypdf: ModuleType, data: bytes, fallback_title: str, progress: ReadProgress | None) -> Book:
     try:
         reader = pypdf.PdfReader(io.BytesIO(data), strict=False)
         if reader.is_encrypted and not reader.decrypt(""):
@@ -417,6 +438,7 @@ def _defined_labels(reader: object, count: int) -> list[str] | None:
             return None
         labels = [str(label) for label in reader.page_labels]  # type: ignore[attr-defined]
     except Exception:  # a damaged label tree: as if there were none
+        log.debug("the page labels did not read", exc_info=True)
         return None
     if len(labels) != count:
         return None
@@ -446,6 +468,7 @@ def _outline(reader: object) -> list[tuple[int, str, int]]:
             try:
                 page = reader.get_destination_page_number(item)  # type: ignore[attr-defined]
             except Exception:  # a broken destination: the entry is left out, the book still opens
+                log.debug("an outline entry's destination did not read", exc_info=True)
                 continue
             title = " ".join(str(getattr(item, "title", "") or "").split())
             if title and page is not None and page >= 0:
@@ -454,6 +477,7 @@ def _outline(reader: object) -> list[tuple[int, str, int]]:
     try:
         walk(reader.outline, 0)  # type: ignore[attr-defined]
     except Exception:  # an outline that cannot be read is no outline
+        log.debug("the outline did not read", exc_info=True)
         return []
     return found[:20_000]
 

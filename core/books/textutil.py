@@ -21,14 +21,6 @@ def display_width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
-def cjk_ratio(text: str) -> float:
-    """Share of CJK characters among the non-space characters of ``text``."""
-    chars = [ch for ch in text if not ch.isspace()]
-    if not chars:
-        return 0.0
-    return sum(1 for ch in chars if is_cjk(ch)) / len(chars)
-
-
 def guess_language(text: str) -> str:
     """A rough BCP 47 guess from the script of a sample: 'zh', 'ja', 'ko' or 'en'."""
     sample = text[:20000]
