@@ -17,10 +17,7 @@ from app.i18n import Translator
 from app.logs import configure_logging
 from app.shell import QuireApp
 from app.web_gate import WebGate, new_token, page_url
-from core.agent.provider_config import secret_names
-from core.errors import QuireError
-from core.network_policy import is_local_host
-from core.services import Quire, default_library_dir
+from core import Quire, QuireError, default_library_dir, is_local_host, secret_names
 from platform_adapters import SecretStore, current_platform
 from platform_adapters.mobile import phone_os
 

@@ -13,13 +13,13 @@ from app.dialogs import rename_dialog
 from app.i18n import Translator
 from app.jobs import IndexLine
 from app.settings import Settings
-from core.services import Quire
+from core import Quire
 from platform_adapters.base import SecretStore
 
 if TYPE_CHECKING:  # the chat model loads LangChain, so it is imported on first use
     from app.chat_model import ChatViewModel
     from app.reader_model import ReaderViewModel
-    from core.agent.citations import Citation
+    from core import Citation
 
 A = TypeVar("A")
 

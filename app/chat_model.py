@@ -12,11 +12,18 @@ import time
 from collections.abc import Callable, Generator
 from typing import Any
 
-from core.agent.events import AgentEvent, Done, ErrorEvent, ThreadEvent
-from core.agent.message import Message, MessageFold, Part
-from core.agent.provider_config import ProviderConfig
-from core.secrets import SecretStore
-from core.services import Quire
+from core import (
+    AgentEvent,
+    Done,
+    ErrorEvent,
+    Message,
+    MessageFold,
+    Part,
+    ProviderConfig,
+    Quire,
+    SecretStore,
+    ThreadEvent,
+)
 
 FLUSH_INTERVAL = 0.1  # seconds: streamed text is redrawn at most ten times a second
 

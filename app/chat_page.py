@@ -10,12 +10,11 @@ import flet as ft
 
 from app.i18n import Translator
 from app.theme import FONT_FAMILIES
-from core.agent.safe_markdown import without_remote_images
+from core import without_remote_images
 
 if TYPE_CHECKING:  # the chat model loads LangChain: the app imports it on first use, not at start
     from app.chat_model import ChatViewModel
-    from core.agent.citations import Citation
-    from core.agent.message import Message, Part
+    from core import Citation, Message, Part
 
 
 @dataclass

@@ -14,12 +14,21 @@ import httpx
 
 from app.logs import configure_logging
 from app.settings import SettingsStore
-from core.agent.provider_config import PROVIDERS
-from core.books.formats import formats_in_words
-from core.errors import BookNotFoundError, LibraryError, ModelUnavailableError, QuireError, SecretStoreError
-from core.library import HIGHLIGHT_COLORS
-from core.rag import MODES, IndexStatus
-from core.services import ImportResult, Quire, default_library_dir
+from core import (
+    HIGHLIGHT_COLORS,
+    MODES,
+    PROVIDERS,
+    BookNotFoundError,
+    ImportResult,
+    IndexStatus,
+    LibraryError,
+    ModelUnavailableError,
+    Quire,
+    QuireError,
+    SecretStoreError,
+    default_library_dir,
+    formats_in_words,
+)
 from platform_adapters import Platform, current_platform
 
 
@@ -291,8 +300,7 @@ def cmd_search(quire: Quire, args: argparse.Namespace) -> int:
 
 
 def cmd_ask(quire: Quire, args: argparse.Namespace) -> int:
-    from core.agent.events import CitationEvent, Done, ErrorEvent, TextDelta, ToolCallReady
-    from core.agent.provider_config import ProviderConfig
+    from core import CitationEvent, Done, ErrorEvent, ProviderConfig, TextDelta, ToolCallReady
 
     provider = None
     if args.provider:

@@ -9,7 +9,7 @@ import flet as ft
 
 from app.i18n import Translator
 from app.library_model import LibraryViewModel
-from core.library import Highlight
+from core import Highlight
 
 NOTE_WIDTH = 420
 

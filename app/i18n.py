@@ -457,9 +457,9 @@ class Translator:
 
     def error_named(self, name: str, detail: str = "", *, sentence_in_english: bool = True) -> str:
         """``error`` for an error known by its type's name (an answer's stored error part)."""
-        import core.errors
+        from core import errors
 
-        kind = getattr(core.errors, name, None)
+        kind = getattr(errors, name, None)
         names = [k.__name__ for k in kind.__mro__] if isinstance(kind, type) else [name]
         key = next((f"error.{n}" for n in names if f"error.{n}" in STRINGS), "error.QuireError")
         detail = detail.strip()

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from core.books.formats import SUPPORTED, content_hash
+from core import SUPPORTED, content_hash
 
 log = logging.getLogger(__name__)
 

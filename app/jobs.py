@@ -8,9 +8,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from app.i18n import Translator
-from core.errors import IndexCancelled, QuireError
-from core.rag import IndexStatus
-from core.services import Quire
+from core import IndexCancelled, IndexStatus, Quire, QuireError
 
 REDRAW_INTERVAL = 0.5  # seconds between progress redraws
 

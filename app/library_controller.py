@@ -15,9 +15,7 @@ from app.dialogs import ImportDialog, build_details_dialog, confirm_remove_dialo
 from app.inbox import DocumentsInbox
 from app.library_model import LibraryViewModel
 from app.library_page import LibraryActions, build_library_view
-from core.books.formats import SUPPORTED
-from core.books.model import ReadProgress
-from core.errors import QuireError
+from core import SUPPORTED, QuireError, ReadProgress
 from platform_adapters.base import PickedFile
 from platform_adapters.mobile import phone_os
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.i18n import Translator
-from core.books.model import ReadProgress
-from core.library import BookRecord, Position, TocRow
-from core.services import Quire
+from core import BookRecord, Position, Quire, ReadProgress, TocRow
 from platform_adapters.base import PickedFile
 
 SORTS = ("recent", "title", "author", "progress")

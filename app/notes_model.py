@@ -6,8 +6,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.library import Bookmark, Highlight
-from core.services import Quire
+from core import Bookmark, Highlight, Quire
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ import flet as ft
 from app.i18n import Translator
 from app.notes_model import NotesViewModel
 from app.theme import highlight_color
-from core.library import HIGHLIGHT_COLORS, Bookmark, Highlight
+from core import HIGHLIGHT_COLORS, Bookmark, Highlight
 
 
 @dataclass

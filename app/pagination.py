@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from app.text_metrics import Font, wrap
-from core.library import SegmentRecord
+from core import SegmentRecord
 
 FETCH = 40  # segments read from the library at a time while laying out
 IMAGE_SHARE = 0.6  # an image whose size is unknown (an SVG, a broken file) takes this share of a page

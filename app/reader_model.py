@@ -10,10 +10,19 @@ from dataclasses import dataclass, replace
 import imagesize
 
 from app.pagination import PageBox, Pages, Slice, segment_height
-from core.books.locator import Locator, parse_locator
-from core.errors import LocatorError
-from core.library import Bookmark, Highlight, ReadingTracker, SearchHit, SegmentRecord, TocRow, slices
-from core.services import Quire
+from core import (
+    Bookmark,
+    Highlight,
+    Locator,
+    LocatorError,
+    Quire,
+    ReadingTracker,
+    SearchHit,
+    SegmentRecord,
+    TocRow,
+    parse_locator,
+    slices,
+)
 
 WINDOW = 80  # segments rendered at once: long chapters never build thousands of controls
 PAGE = 12  # segments per page in paginated mode

@@ -17,7 +17,7 @@ from app.panels import BY_NAME, PANELS, panel_width
 from app.reader_model import PAGE, SCROLL_PADDING, SEARCH_PAGE, Mark, ReaderViewModel
 from app.settings import Settings
 from app.theme import FONT_FAMILIES, highlight_color
-from core.library import HIGHLIGHT_COLORS, SegmentRecord
+from core import HIGHLIGHT_COLORS, SegmentRecord
 
 WIDE = 900  # px: from here panels open beside the text instead of over it
 TEXT_WIDTH = 720

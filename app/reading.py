@@ -23,12 +23,11 @@ from app.reader_page import (
     toc_panel,
 )
 from app.settings_page import reading_controls
-from core.errors import QuireError
-from core.library import Highlight, SegmentRecord
+from core import Highlight, QuireError, SegmentRecord
 
 if TYPE_CHECKING:  # the chat model loads LangChain: imported in the background after the first screen
     from app.shell import QuireApp
-    from core.agent.citations import Citation
+    from core import Citation
 
 NEXT_KEYS = {"Arrow Right", "Arrow Down", "Page Down", " "}
 PREVIOUS_KEYS = {"Arrow Left", "Arrow Up", "Page Up"}

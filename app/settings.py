@@ -8,16 +8,16 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from core.agent.provider_config import (
+from core import (
     DEFAULT_BASE_URLS,
     PROVIDERS,
+    REMOTE_EMBEDDERS,
     ProviderConfig,
+    QuireError,
     secret_name,
     store_key,
     stored_key,
 )
-from core.errors import QuireError
-from core.rag.remote import REMOTE_EMBEDDERS
 from platform_adapters.base import SecretStore
 
 THEMES = ("system", "light", "dark", "sepia")

@@ -12,10 +12,7 @@ from app.i18n import Translator
 from app.jobs import IndexLine
 from app.settings import FONTS, LAYOUTS, THEMES, Settings, SettingsStore
 from app.sync_controller import SyncController
-from core.agent.provider_config import DEFAULT_BASE_URLS, PROVIDERS, ProviderConfig
-from core.errors import QuireError
-from core.rag.remote import REMOTE_EMBEDDERS
-from core.services import Quire
+from core import DEFAULT_BASE_URLS, PROVIDERS, REMOTE_EMBEDDERS, ProviderConfig, Quire, QuireError
 
 
 def reading_controls(settings: Settings, changed: Callable[[], object], t: Translator) -> list[ft.Control]:

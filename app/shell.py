@@ -27,10 +27,7 @@ from app.settings import Settings, SettingsStore
 from app.settings_page import AIActions, build_settings_screen
 from app.sync_controller import SyncController
 from app.theme import apply_theme
-from core.agent.provider_config import ProviderConfig
-from core.errors import BookNotFoundError, QuireError
-from core.library import Bookmark, Highlight
-from core.services import Quire
+from core import Bookmark, BookNotFoundError, Highlight, ProviderConfig, Quire, QuireError
 from platform_adapters.base import SecretStore
 
 if TYPE_CHECKING:

@@ -11,8 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from app.i18n import Translator
-from core.errors import QuireError
-from core.services import Quire
+from core import Quire, QuireError
 from platform_adapters.base import SecretStore
 
 

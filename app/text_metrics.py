@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from core.books.textutil import is_cjk
+from core import is_cjk
 
 METRICS = Path(__file__).resolve().parents[1] / "assets" / "fonts" / "metrics.json"
 RANGES = ((0x20, 0x250), (0x2000, 0x2070), (0x3000, 0x3040), (0xFF00, 0xFF70))  # widths kept for these

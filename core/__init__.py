@@ -1,1 +1,215 @@
-"""Quire's UI-free core: books, library, and the facade the app and CLI share."""
+"""Quire's UI-free core, and its one public face: what the app, the CLI and main.py import (``from core import …``).
+
+The names load lazily (PEP 562), so ``from core import Quire`` costs what it did, and a module inside core never
+imports from here (it names the module it needs): that keeps the package free of import circles. The architecture
+test holds the clients to this list.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from core import errors
+    from core.agent.citations import Citation
+    from core.agent.events import AgentEvent, CitationEvent, Done, ErrorEvent, TextDelta, ThreadEvent, ToolCallReady
+    from core.agent.message import Message, MessageFold, Part
+    from core.agent.provider_config import (
+        DEFAULT_BASE_URLS,
+        PROVIDERS,
+        ProviderConfig,
+        secret_name,
+        secret_names,
+        store_key,
+        stored_key,
+    )
+    from core.agent.safe_markdown import without_remote_images
+    from core.books.formats import SUPPORTED, content_hash, formats_in_words
+    from core.books.locator import Locator, parse_locator
+    from core.books.model import ReadProgress
+    from core.books.textutil import is_cjk
+    from core.errors import (
+        BookFormatError,
+        BookNotFoundError,
+        CitationError,
+        DrmProtectedError,
+        EmbeddingError,
+        EmbeddingProviderError,
+        IndexCancelled,
+        LibraryError,
+        LocalOnlyError,
+        LocatorError,
+        ModelUnavailableError,
+        ProviderError,
+        QuireError,
+        SecretStoreError,
+        StreamCut,
+        SyncError,
+        SyncFileTooLarge,
+        SyncRefused,
+        SyncStorageFull,
+        SyncUnavailable,
+    )
+    from core.library import (
+        HIGHLIGHT_COLORS,
+        Bookmark,
+        BookRecord,
+        Highlight,
+        Position,
+        ReadingTracker,
+        SearchHit,
+        SegmentRecord,
+        TocRow,
+        slices,
+    )
+    from core.network_policy import is_local_host
+    from core.rag import MODES, IndexStatus
+    from core.rag.remote import REMOTE_EMBEDDERS
+    from core.secrets import SecretStore
+    from core.services import ImportResult, Quire, default_library_dir
+
+_WHERE: dict[str, str] = {
+    "AgentEvent": "core.agent.events",
+    "BookFormatError": "core.errors",
+    "Bookmark": "core.library",
+    "BookNotFoundError": "core.errors",
+    "BookRecord": "core.library",
+    "Citation": "core.agent.citations",
+    "CitationError": "core.errors",
+    "CitationEvent": "core.agent.events",
+    "content_hash": "core.books.formats",
+    "DEFAULT_BASE_URLS": "core.agent.provider_config",
+    "default_library_dir": "core.services",
+    "Done": "core.agent.events",
+    "DrmProtectedError": "core.errors",
+    "EmbeddingError": "core.errors",
+    "EmbeddingProviderError": "core.errors",
+    "ErrorEvent": "core.agent.events",
+    "formats_in_words": "core.books.formats",
+    "Highlight": "core.library",
+    "HIGHLIGHT_COLORS": "core.library",
+    "ImportResult": "core.services",
+    "IndexCancelled": "core.errors",
+    "IndexStatus": "core.rag",
+    "is_cjk": "core.books.textutil",
+    "is_local_host": "core.network_policy",
+    "LibraryError": "core.errors",
+    "LocalOnlyError": "core.errors",
+    "Locator": "core.books.locator",
+    "LocatorError": "core.errors",
+    "Message": "core.agent.message",
+    "MessageFold": "core.agent.message",
+    "ModelUnavailableError": "core.errors",
+    "MODES": "core.rag",
+    "parse_locator": "core.books.locator",
+    "Part": "core.agent.message",
+    "Position": "core.library",
+    "ProviderConfig": "core.agent.provider_config",
+    "ProviderError": "core.errors",
+    "PROVIDERS": "core.agent.provider_config",
+    "Quire": "core.services",
+    "QuireError": "core.errors",
+    "ReadingTracker": "core.library",
+    "ReadProgress": "core.books.model",
+    "REMOTE_EMBEDDERS": "core.rag.remote",
+    "SearchHit": "core.library",
+    "secret_name": "core.agent.provider_config",
+    "secret_names": "core.agent.provider_config",
+    "SecretStore": "core.secrets",
+    "SecretStoreError": "core.errors",
+    "SegmentRecord": "core.library",
+    "slices": "core.library",
+    "store_key": "core.agent.provider_config",
+    "stored_key": "core.agent.provider_config",
+    "StreamCut": "core.errors",
+    "SUPPORTED": "core.books.formats",
+    "SyncError": "core.errors",
+    "SyncFileTooLarge": "core.errors",
+    "SyncRefused": "core.errors",
+    "SyncStorageFull": "core.errors",
+    "SyncUnavailable": "core.errors",
+    "TextDelta": "core.agent.events",
+    "ThreadEvent": "core.agent.events",
+    "TocRow": "core.library",
+    "ToolCallReady": "core.agent.events",
+    "without_remote_images": "core.agent.safe_markdown",
+    "errors": "core.errors",  # the module itself: the error tree, looked up by name
+}
+__all__ = [
+    "DEFAULT_BASE_URLS",
+    "HIGHLIGHT_COLORS",
+    "MODES",
+    "PROVIDERS",
+    "REMOTE_EMBEDDERS",
+    "SUPPORTED",
+    "AgentEvent",
+    "BookFormatError",
+    "BookNotFoundError",
+    "BookRecord",
+    "Bookmark",
+    "Citation",
+    "CitationError",
+    "CitationEvent",
+    "Done",
+    "DrmProtectedError",
+    "EmbeddingError",
+    "EmbeddingProviderError",
+    "ErrorEvent",
+    "Highlight",
+    "ImportResult",
+    "IndexCancelled",
+    "IndexStatus",
+    "LibraryError",
+    "LocalOnlyError",
+    "Locator",
+    "LocatorError",
+    "Message",
+    "MessageFold",
+    "ModelUnavailableError",
+    "Part",
+    "Position",
+    "ProviderConfig",
+    "ProviderError",
+    "Quire",
+    "QuireError",
+    "ReadProgress",
+    "ReadingTracker",
+    "SearchHit",
+    "SecretStore",
+    "SecretStoreError",
+    "SegmentRecord",
+    "StreamCut",
+    "SyncError",
+    "SyncFileTooLarge",
+    "SyncRefused",
+    "SyncStorageFull",
+    "SyncUnavailable",
+    "TextDelta",
+    "ThreadEvent",
+    "TocRow",
+    "ToolCallReady",
+    "content_hash",
+    "default_library_dir",
+    "errors",
+    "formats_in_words",
+    "is_cjk",
+    "is_local_host",
+    "parse_locator",
+    "secret_name",
+    "secret_names",
+    "slices",
+    "store_key",
+    "stored_key",
+    "without_remote_images",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """Load a public name from the module that defines it, on first use (then it is a plain attribute)."""
+    if name not in _WHERE:
+        raise AttributeError(f"module 'core' has no attribute {name!r} (its public names are core.__all__)")
+    module = importlib.import_module(_WHERE[name])
+    value = module if name == "errors" else getattr(module, name)
+    globals()[name] = value
+    return value

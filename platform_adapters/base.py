@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
-from core.secrets import SecretStore as SecretStore  # the core asks for keys: its interface, implemented here
+from core import SecretStore as SecretStore  # the core asks for keys: its interface, implemented here
 
 
 @runtime_checkable

@@ -7,7 +7,7 @@ from types import ModuleType
 
 import platformdirs
 
-from core.errors import SecretStoreError
+from core import SecretStoreError
 from platform_adapters.base import PickedFile, Platform
 from platform_adapters.capabilities import detect_capabilities
 

@@ -68,6 +68,28 @@ def test_no_module_outside_core_reaches_past_the_facade() -> None:
     )
 
 
+def test_the_app_the_cli_and_the_adapters_import_core_only_through_its_public_face() -> None:
+    """An allow-list: ``from core import …`` with names in ``core.__all__``, and nothing deeper (issue 27: the
+    app imported from 14 core modules, and a deny-list let anything new through). Inside core, no module imports
+    the face (it names the module it needs), so the package has no import circle through it."""
+    import core
+
+    bad = []
+    for path in python_files("app", "main.py", "platform_adapters"):
+        for module, names in imported(ast.parse(path.read_text(encoding="utf-8"))):
+            if module.startswith("core."):
+                bad.append(f"{path.relative_to(ROOT)} imports {module}")
+            elif module == "core":
+                bad += [f"{path.relative_to(ROOT)} imports {n}, not public" for n in names if n not in core.__all__]
+    for path in python_files("core"):
+        for module, _ in imported(ast.parse(path.read_text(encoding="utf-8"))):
+            if module == "core" and path.name != "__init__.py":
+                bad.append(f"{path.relative_to(ROOT)} imports the public face from inside core")
+    assert not bad, "import what the app needs from core (add it to core.__all__ if it is public):\n" + "\n".join(bad)
+    for name in core.__all__:
+        assert getattr(core, name) is not None, name  # every public name loads
+
+
 def test_the_facade_keeps_its_collaborators_private(tmp_path: Path) -> None:
     quire = Quire(tmp_path)
     public = {name for name in vars(quire) if not name.startswith("_")}
