@@ -21,10 +21,14 @@ def _xml_parser(recover: bool) -> etree.XMLParser:
 
 def parse_xml(data: bytes, what: str) -> etree._Element:
     """Parse XML leniently (recovering from small errors); raise BookFormatError if nothing is left."""
+    parser = _xml_parser(recover=True)
     try:
-        root = etree.fromstring(data, _xml_parser(recover=True))
+        root = etree.fromstring(data, parser)
     except etree.XMLSyntaxError as error:
         raise BookFormatError(f"{what} is not readable XML ({error})") from error
+    if any("Excessive depth" in entry.message for entry in parser.error_log):
+        # libxml2 stops at 256 levels and recovery keeps what came before: refused, not read as a cut-off book
+        raise BookFormatError(f"{what} is nested too deeply to read safely")
     if root is None:
         raise BookFormatError(f"{what} is empty or not XML")
     return root
