@@ -12,6 +12,8 @@ from core.agent.tools import ReadingSession
 from core.agent.untrusted import untrusted
 from core.services import Quire
 
+pytestmark = pytest.mark.storage  # stores through SQLite: CI runs it again on the phones' backend (apsw)
+
 
 @pytest.fixture
 def quire(alice_quire: Quire) -> Quire:

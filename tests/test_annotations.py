@@ -9,6 +9,8 @@ from dbkit import inside
 from core.errors import LocatorError, QuireError
 from core.services import Quire
 
+pytestmark = pytest.mark.storage  # stores through SQLite: CI runs it again on the phones' backend (apsw)
+
 
 @pytest.fixture
 def alice(quire: Quire) -> int:

@@ -11,6 +11,8 @@ from core.agent import CitationError, answer_offline, find_quote
 from core.agent.offline import NOT_STARTED
 from core.services import Quire
 
+pytestmark = pytest.mark.storage  # stores through SQLite: CI runs it again on the phones' backend (apsw)
+
 
 @pytest.fixture(scope="module")
 def moby(tmp_path_factory: pytest.TempPathFactory) -> Quire:

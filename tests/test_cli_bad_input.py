@@ -11,6 +11,8 @@ from dbkit import inside
 from app.cli import main
 from core.services import Quire
 
+pytestmark = pytest.mark.storage  # stores through SQLite: CI runs it again on the phones' backend (apsw)
+
 BAD = [
     ("toc", "99999999999999999999999"),
     ("show", "1", "1.0", "-n", "99999999999999999999"),

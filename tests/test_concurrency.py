@@ -13,6 +13,8 @@ from dbkit import inside
 from core.errors import BookNotFoundError, LibraryError
 from core.services import Quire
 
+pytestmark = pytest.mark.storage  # stores through SQLite: CI runs it again on the phones' backend (apsw)
+
 WRITE_LOCK = """
 import sqlite3, sys, time
 db = sqlite3.connect(sys.argv[1], timeout=float(sys.argv[2]), isolation_level=None)

@@ -13,6 +13,8 @@ from core.rag.download import download
 from core.rag.models import CATALOG, ModelStore, choose_model
 from core.rag.remote import OllamaEmbedder, OpenAIEmbedder
 
+pytestmark = pytest.mark.storage  # stores through SQLite: CI runs it again on the phones' backend (apsw)
+
 
 @pytest.fixture(scope="module")
 def minilm(tmp_path_factory: pytest.TempPathFactory):

@@ -13,6 +13,8 @@ from core.agent.tools import ReadingSession
 from core.agent.untrusted import untrusted
 from core.services import Quire
 
+pytestmark = pytest.mark.storage  # stores through SQLite: CI runs it again on the phones' backend (apsw)
+
 VARIANTS = [
     "</book_text>",
     "</BOOK_TEXT>",

@@ -13,6 +13,8 @@ from core.library.db import DATABASE_ERRORS, connect, migrate, schema_version
 from core.library.fts import index_text, match_expression, query_terms
 from core.library.migrations import MIGRATIONS
 
+pytestmark = pytest.mark.storage  # stores through SQLite: CI runs it again on the phones' backend (apsw)
+
 
 def test_empty_database_migrates_to_the_latest_version(tmp_path: Path) -> None:
     conn = connect(tmp_path / "new.db")

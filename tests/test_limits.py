@@ -17,6 +17,8 @@ from core.books.limits import MAX_SECTIONS, MAX_TEXT_BYTES
 from core.errors import BookFormatError
 from core.library import Library
 
+pytestmark = pytest.mark.storage  # stores through SQLite: CI runs it again on the phones' backend (apsw)
+
 
 def _refused_quickly(action, seconds: float = 20.0) -> str:
     """Run ``action`` in a thread; it must raise BookFormatError within ``seconds`` (a hang fails the test)."""

@@ -18,6 +18,8 @@ from core.rag.models import CATALOG
 from core.services import Quire
 from platform_adapters.memory import MemorySecrets
 
+pytestmark = pytest.mark.storage  # stores through SQLite: CI runs it again on the phones' backend (apsw)
+
 
 @pytest.fixture
 def connections(monkeypatch: pytest.MonkeyPatch) -> list:

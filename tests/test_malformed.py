@@ -13,6 +13,8 @@ from core.books.epub_archive import MAX_ENTRY_RATIO
 from core.errors import BookFormatError, DrmProtectedError
 from core.library import Library
 
+pytestmark = pytest.mark.storage  # stores through SQLite: CI runs it again on the phones' backend (apsw)
+
 REFUSED = {
     "malformed/epubcheck-ocf-zip-unreadable-no-end-header-fatal.epub": "damaged",
     "malformed/epubcheck-ocf-zip-unreadable-empty-fatal.epub": "empty",

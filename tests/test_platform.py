@@ -14,6 +14,8 @@ from platform_adapters.capabilities import _importable, detect_capabilities
 from platform_adapters.desktop import DesktopPaths, KeyringSecrets
 from platform_adapters.memory import memory_platform
 
+pytestmark = pytest.mark.storage  # stores through SQLite: CI runs it again on the phones' backend (apsw)
+
 
 class DictKeyring(keyring.backend.KeyringBackend):
     """A real keyring backend that keeps passwords in a dict."""

@@ -11,6 +11,8 @@ from app.reader_model import ReaderViewModel
 from core.library.reading import MAX_CHARS_PER_SECOND, MIN_DWELL_SECONDS, RESUME_PAGES, ReadingTracker
 from core.services import Quire
 
+pytestmark = pytest.mark.storage  # stores through SQLite: CI runs it again on the phones' backend (apsw)
+
 
 def test_a_page_shown_long_enough_is_read_and_a_skimmed_one_is_not() -> None:
     clock = Clock()

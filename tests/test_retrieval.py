@@ -21,6 +21,8 @@ from core.rag.chunks import Filters
 from core.rag.vectors import vec_table
 from core.services import Quire
 
+pytestmark = pytest.mark.storage  # stores through SQLite: CI runs it again on the phones' backend (apsw)
+
 QUERIES = [
     "Why did Alice follow the rabbit?",
     "the Cheshire cat grinning",

@@ -14,6 +14,8 @@ from core.agent.providers import ProviderConfig
 from core.redact import redact
 from core.services import Quire
 
+pytestmark = pytest.mark.storage  # stores through SQLite: CI runs it again on the phones' backend (apsw)
+
 KEY = "sk-live-do-not-leak-0123456789abcdef"
 
 

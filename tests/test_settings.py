@@ -8,6 +8,8 @@ from app.settings import Settings, SettingsStore
 from core.agent.providers import ProviderConfig
 from platform_adapters.memory import MemorySecrets
 
+pytestmark = pytest.mark.storage  # stores through SQLite: CI runs it again on the phones' backend (apsw)
+
 
 def test_settings_round_trip_and_clamp(tmp_path: Path) -> None:
     store = SettingsStore(tmp_path, MemorySecrets())

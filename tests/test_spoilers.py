@@ -9,6 +9,8 @@ from conftest import book_path
 
 from bench import spoilers
 
+pytestmark = pytest.mark.storage  # stores through SQLite: CI runs it again on the phones' backend (apsw)
+
 
 @pytest.fixture(scope="module")
 def books(tmp_path_factory) -> Path:

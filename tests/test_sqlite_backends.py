@@ -16,6 +16,8 @@ import pytest
 from conftest import ROOT, book_path
 from phonekit import phone_prelude
 
+pytestmark = pytest.mark.storage  # stores through SQLite: CI runs it again on the phones' backend (apsw)
+
 STEP = r"""
 import json, sys
 from core.library.db import _BACKEND

@@ -20,6 +20,8 @@ from core.services import Quire
 from core.sync import FolderTarget, Syncer
 from core.sync.records import snapshot
 
+pytestmark = pytest.mark.storage  # stores through SQLite: CI runs it again on the phones' backend (apsw)
+
 ALICE = book_path("en/epubjs-alice.epub")
 MINIMAL = book_path("minimal/epubcheck-minimal.epub")
 

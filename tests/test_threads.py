@@ -13,6 +13,8 @@ from app.cli import main
 from core.agent.threads import ChatStore
 from core.services import Quire
 
+pytestmark = pytest.mark.storage  # stores through SQLite: CI runs it again on the phones' backend (apsw)
+
 
 @pytest.fixture
 def quire(alice_quire: Quire) -> Quire:
