@@ -10,7 +10,7 @@ from core.agent.events import AgentEvent, CitationEvent, Done, ErrorEvent, TextD
 from core.agent.message import Message, MessageFold, Part
 from core.agent.offline import NOT_ANSWERED, answer_offline
 from core.agent.provider_config import ProviderConfig
-from core.errors import LocalOnlyError, QuireError
+from core.errors import LocalOnlyError, NoBookOpen, QuireError
 from core.network_policy import NetworkPolicy, is_local_url
 from core.secrets import SecretStore
 
@@ -94,8 +94,10 @@ def _refused(network: NetworkPolicy, provider: ProviderConfig) -> Iterator[Agent
 
 def _offline_events(quire: Quire, book_id: int | None, question: str, spoilers: bool) -> Iterator[AgentEvent]:
     if book_id is None:
-        message = "No AI provider is set up, and no book is open: open a book to search it, or add a provider."
-        yield ErrorEvent(message, "NoBookOpen")
+        error = NoBookOpen(
+            "No AI provider is set up, and no book is open: open a book to search it, or add a provider."
+        )
+        yield ErrorEvent(str(error), type(error).__name__)  # a real error type, which the app words by its name
         yield Done()
         return
     answer = answer_offline(quire, book_id, question, spoilers=spoilers)
