@@ -15,6 +15,7 @@ from app.dialogs import ImportDialog, build_details_dialog, confirm_remove_dialo
 from app.inbox import DocumentsInbox
 from app.library_model import LibraryViewModel
 from app.library_page import LibraryActions, build_library_view
+from app.screens import Screen
 from core import SUPPORTED, QuireError, ReadProgress
 from platform_adapters.base import PickedFile
 from platform_adapters.mobile import phone_os
@@ -38,8 +39,8 @@ class LibraryController:
             open_book=app.open_book,
             show_details=self.show_details,
             import_books=lambda: app.page.run_task(self.pick_and_import),
-            open_notes=lambda: app.go("notes"),
-            open_settings=lambda: app.go("settings"),
+            open_notes=lambda: app.go(Screen.NOTES),
+            open_settings=lambda: app.go(Screen.SETTINGS),
             changed=app.render,
             refresh=app.page.update,
         )

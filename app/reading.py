@@ -22,6 +22,7 @@ from app.reader_page import (
     selection_bar,
     toc_panel,
 )
+from app.screens import Screen
 from app.settings_page import reading_controls
 from core import Highlight, QuireError, SegmentRecord
 
@@ -234,7 +235,7 @@ class ReaderController:
         self.model.go_to(highlight.start.segment_locator)
         if self.sheet:
             self.panel = None
-        self.app.go("reader")
+        self.app.go(Screen.READER)
 
     def open_citation(self, citation: Citation) -> None:
         if self.model is None:

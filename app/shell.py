@@ -23,6 +23,7 @@ from app.notes_model import NotesViewModel
 from app.notes_page import NotesActions, build_notes_screen
 from app.reader_model import ReaderViewModel
 from app.reading import ReaderController
+from app.screens import Screen
 from app.settings import Settings, SettingsStore
 from app.settings_page import AIActions, build_settings_screen
 from app.sync_controller import SyncController
@@ -71,7 +72,7 @@ class QuireApp:
         self.store = SettingsStore(settings_folder or quire.folder, secrets)  # the platform's store, handed in
         self.settings: Settings = self.store.load()
         self.t = Translator(self.settings.language)
-        self.screen = "library"
+        self.screen = Screen.LIBRARY
         self.message = ""  # the last notice or import summary, for tests and screen readers
         self._warmed = False
         self._pushed = ""  # the last address this window added to the browser's history
@@ -81,11 +82,11 @@ class QuireApp:
         self.chat = ChatController(self._chat_context())  # the chat panel of the open book
         self.sync = SyncController(quire, self.store.secrets, lambda: self.t, self._synced)
         self.device = ReadingDevice(page, lambda: self.on_phone)  # wake lock and haptics on phones
-        self.screens: dict[str, Callable[[], ft.Control]] = {
-            "library": self.books.view,
-            "reader": self.reading.view,
-            "notes": self._notes_screen,
-            "settings": self._settings_screen,
+        self.screens: dict[Screen, Callable[[], ft.Control]] = {
+            Screen.LIBRARY: self.books.view,
+            Screen.READER: self.reading.view,
+            Screen.NOTES: self._notes_screen,
+            Screen.SETTINGS: self._settings_screen,
         }
         page.title = self.t("app.title")
         page.padding = 12
@@ -133,8 +134,8 @@ class QuireApp:
 
     def render(self) -> None:
         """Build the current screen and show it."""
-        if self.screen == "reader" and self.reader is None:
-            self.screen = "library"
+        if self.screen == Screen.READER and self.reader is None:
+            self.screen = Screen.LIBRARY
         try:
             view = self.screens[self.screen]()
         except (BookNotFoundError, IndexError):
@@ -147,7 +148,7 @@ class QuireApp:
         if self.route not in (address(self.page.route), self._pushed):  # a history entry per screen: back goes back
             self._pushed = self.route  # once: a redraw before the browser confirms it must not add a second entry
             self.page.run_task(self.page.push_route, self.route)
-        self.device.reading(self.screen == "reader", self.settings.keep_screen_on)
+        self.device.reading(self.screen == Screen.READER, self.settings.keep_screen_on)
         if not self._warmed:  # load the chat's libraries in the background once the first screen is up
             self._warmed = True
             threading.Thread(target=importlib.import_module, args=("app.chat_model",), daemon=True).start()
@@ -188,7 +189,7 @@ class QuireApp:
             start_index=start_index,
             cancel_index=cancel_index,
             open_citation=self.reading.open_citation,
-            open_settings=lambda: self.go("settings"),
+            open_settings=lambda: self.go(Screen.SETTINGS),
             notify=self.notify,
             redraw=self.redraw_chat,
             run_task=self.page.run_task,
@@ -270,7 +271,7 @@ class QuireApp:
 
     def _book_gone(self) -> None:
         title = self.reader.book.title if self.reader else ""
-        self.reading.model, self.reading.panel, self.screen = None, None, "library"
+        self.reading.model, self.reading.panel, self.screen = None, None, Screen.LIBRARY
         self.render()
         self.notify(self.t("reader.removed", title=title))
 
@@ -280,12 +281,12 @@ class QuireApp:
         self.page.show_dialog(ft.SnackBar(ft.Text(text), duration=4000))
 
     # -- screens ------------------------------------------------------------------------------
-    def go(self, screen: str) -> None:
+    def go(self, screen: Screen) -> None:
         self.screen = screen
         self.render()
 
     def go_library(self) -> None:
-        self.go("library")
+        self.go(Screen.LIBRARY)
 
     def settings_changed(self) -> None:
         """Save the settings and apply theme and language at once, here and in the app's other open windows."""
@@ -311,7 +312,7 @@ class QuireApp:
 
     def open_book(self, book_id: int) -> None:
         self.reading.open(book_id)
-        self.go("reader")
+        self.go(Screen.READER)
         self.sync.start("open")  # notes and places from the other devices (when sync is set up)
 
     def close_book(self) -> None:
@@ -323,7 +324,7 @@ class QuireApp:
         """A sync ended (in its worker): show its status on Settings, and what it brought anywhere else."""
 
         async def redraw() -> None:
-            if self.screen == "settings" and self.sync.on_status is not None:
+            if self.screen == Screen.SETTINGS and self.sync.on_status is not None:
                 self.sync.on_status()  # the status line only: a rebuild would scroll Settings back to its top
             elif brought:  # new notes, places or books: drawn from a fresh read
                 self.render()
@@ -377,7 +378,7 @@ class QuireApp:
         """Progress from a worker thread: redraw what shows it (the chat panel, or the settings screen)."""
 
         async def redraw() -> None:
-            if self.screen == "settings":
+            if self.screen == Screen.SETTINGS:
                 self.render()
             else:
                 self.redraw_chat()
@@ -412,9 +413,9 @@ class QuireApp:
     @property
     def route(self) -> str:
         """The address of what this window shows: ``/``, ``/book/<id>``, ``/notes`` or ``/settings``."""
-        if self.screen == "reader" and self.reader is not None:
+        if self.screen == Screen.READER and self.reader is not None:
             return f"/book/{self.reader.book.id}"
-        return "/" if self.screen == "library" else f"/{self.screen}"
+        return "/" if self.screen == Screen.LIBRARY else f"/{self.screen}"
 
     def on_route_change(self, event: ft.RouteChangeEvent) -> None:
         """Show what the address names: the browser's back or forward button (a phone browser's edge swipe), or
@@ -432,18 +433,18 @@ class QuireApp:
         if len(parts) == 3 and parts[1] == "book" and parts[2].isdigit():
             book_id = int(parts[2])
             if not any(b.id == book_id for b in self.quire.books()):
-                self.close_book() if self.screen == "reader" else self.go_library()
+                self.close_book() if self.screen == Screen.READER else self.go_library()
                 self.notify(self.t("reader.not_here"))
                 return True
-            if self.screen == "reader":
+            if self.screen == Screen.READER:
                 self.reading.close()
             self.open_book(book_id)
-        elif self.screen == "reader":
-            self.close_book()
-            if route in ("/notes", "/settings"):
-                self.go(route[1:])
         else:
-            self.go(route[1:] if route in ("/notes", "/settings") else "library")
+            named = {f"/{screen}": screen for screen in (Screen.NOTES, Screen.SETTINGS)}.get(route, Screen.LIBRARY)
+            if self.screen == Screen.READER:
+                self.close_book()  # the book's place saved, as its Library button does
+            if named != self.screen:
+                self.go(named)
         return True
 
     # -- keys ---------------------------------------------------------------------------------
@@ -459,11 +460,11 @@ class QuireApp:
         if event.key == "Escape":
             if self.panel is not None:
                 self.reading.open_panel(None)
-            elif self.screen == "reader":
+            elif self.screen == Screen.READER:
                 self.close_book()
-            elif self.screen != "library":
+            elif self.screen != Screen.LIBRARY:
                 self.go_library()
             return
-        if self.reader is not None and self.screen == "reader":
+        if self.reader is not None and self.screen == Screen.READER:
             command = bool(getattr(event, "ctrl", False) or getattr(event, "meta", False))
             self.reading.on_key(event.key, command)
