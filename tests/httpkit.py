@@ -90,8 +90,6 @@ class LocalServer:
 
 def closed_port() -> int:
     """A local port with nothing listening (connection refused)."""
-    import socket
+    from browserkit import free_port
 
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    return free_port()

@@ -1,16 +1,11 @@
 """The first Flet page: its view-model, its controls, and the app starting in web mode."""
 
-import os
-import socket
-import subprocess
-import sys
-import time
 import urllib.request
 from pathlib import Path
 
 import flet as ft
 import pytest
-from conftest import ROOT, book_path
+from conftest import book_path
 
 from app.library_model import LibraryViewModel
 from core.services import Quire
@@ -74,35 +69,13 @@ def test_main_arguments() -> None:
             parse_args(["--library", blank])
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def test_app_serves_the_web_ui_offline(tmp_path: Path) -> None:
-    port = _free_port()
-    env = {**os.environ, "QUIRE_LIBRARY": str(tmp_path / "lib")}
-    env.pop("DISPLAY", None)
-    process = subprocess.Popen(
-        [sys.executable, "main.py", "--web", "--port", str(port)],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    try:
-        deadline = time.monotonic() + 60
-        page = b""
-        while time.monotonic() < deadline and not page:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as response:
-                    page = response.read()
-            except OSError:
-                assert process.poll() is None, process.stdout.read().decode(errors="replace")
-                time.sleep(0.3)
-        assert b"<html" in page.lower()
-        assert b"flet.noCdn=true" in page  # CanvasKit and fonts served locally: works offline
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    from browserkit import app_server
+
+    with app_server(tmp_path / "lib") as url, urllib.request.urlopen(url, timeout=10) as response:
+        page = response.read()
+    assert b"<html" in page.lower()
+    assert b"flet.noCdn=true" in page  # CanvasKit and fonts served locally: works offline
 
 
 def test_library_sorts_searches_filters_and_imports(quire: Quire) -> None:
