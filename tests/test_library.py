@@ -237,8 +237,24 @@ def test_a_library_from_before_stemmed_keywords_is_upgraded_in_place(tmp_path: P
     upgraded.close()
 
 
+def _before_covers_apart(conn, *, keep_table: bool = True) -> None:
+    """Undo migration 10: each book's cover in its own row again. The covers' table stays (empty without
+    ``keep_table``) so that this process's code, which reads it, still works until the library is reopened."""
+    conn.execute("ALTER TABLE books ADD COLUMN cover BLOB")
+    conn.execute("ALTER TABLE books ADD COLUMN cover_media_type TEXT NOT NULL DEFAULT ''")
+    conn.execute(
+        "UPDATE books SET cover = (SELECT picture FROM book_covers WHERE book_id = id), "
+        "cover_media_type = COALESCE((SELECT media_type FROM book_covers WHERE book_id = id), '')"
+    )
+    if not keep_table:
+        conn.execute("DELETE FROM book_covers")
+    conn.execute("DELETE FROM schema_migrations WHERE version >= 10")
+
+
 def _before_index_only(conn) -> None:
-    """Undo migration 9: full-text tables that keep a copy of the text and the book's id beside the index."""
+    """Undo migrations 9 and 10: full-text tables that keep a copy of the text and the book's id beside the index."""
+    if "cover" not in {r[1] for r in conn.execute("PRAGMA table_info(books)")}:
+        _before_covers_apart(conn)
     for table, source, porter in (("segments_fts", "segments", ""), ("chunks_fts", "chunks", "porter ")):
         sql = conn.execute("SELECT sql FROM sqlite_master WHERE name = ?", (table,)).fetchone()[0]
         if "contentless_delete" not in sql:
@@ -427,4 +443,30 @@ def test_a_library_from_before_index_only_search_keeps_finding_and_stops_keeping
         left = conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
         source = table.removesuffix("_fts")
         assert left == conn.execute(f"SELECT COUNT(*) FROM {source}").fetchone()[0] > 0
+    upgraded.close()
+
+
+def test_covers_move_to_their_own_table_and_still_show(tmp_path: Path) -> None:
+    """Migration 10: a library whose covers sat in the books' rows keeps them, read from book_covers; the library's
+    rows no longer carry them (each refresh of the library screen read every picture)."""
+    from dbkit import inside
+
+    from core.services import Quire
+
+    quire = Quire(tmp_path)
+    alice = quire.import_paths([book_path("en/epubjs-alice.epub")])[0].book
+    nahan = quire.import_paths([book_path("zh/luxun_nahan.txt")])[0].book  # no cover
+    picture = quire.cover(alice.id)
+    with inside(quire, "library").transaction() as conn:
+        _before_covers_apart(conn, keep_table=False)  # the pictures only in the books' rows, as before
+    assert "cover" in {r[1] for r in inside(quire, "library").conn.execute("PRAGMA table_info(books)")}
+    quire.close()
+    upgraded = Quire(tmp_path)
+    conn = inside(upgraded, "library").conn
+    assert "cover" not in {r[1] for r in conn.execute("PRAGMA table_info(books)")}
+    assert picture is not None and upgraded.cover(alice.id) == picture and upgraded.cover(nahan.id) is None
+    shelf = {b.id: b.has_cover for b in upgraded.books()}
+    assert shelf == {alice.id: True, nahan.id: False}
+    upgraded.remove(alice.id)
+    assert conn.execute("SELECT COUNT(*) FROM book_covers").fetchone()[0] == 0  # gone with its book
     upgraded.close()

