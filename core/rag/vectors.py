@@ -161,7 +161,7 @@ class VectorStore:
     def _one_book_in_numpy(self, model: str, book_id: int | None) -> bool:
         """Whether a search of one book runs on its numpy matrix even where vec0 is loaded.
 
-        vec0 scans every book's vectors, then filters: one book of 2,000 (92,282 vectors) took 29 ms there,
+        vec0 scans every book's vectors, then filters: one book of 2,000 (92,282 vectors) took 25-29 ms there,
         against 0.03 ms on the book's matrix once read. A vec0 partition key on book_id made one book faster but
         a search of the whole library about 10x slower (``bench.scale`` has each as a reference row), so vec0
         keeps the whole library and a book too large to hold in memory (over ``NUMPY_BOOK_VECTORS``)."""
