@@ -17,7 +17,6 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from types import ModuleType
 
 from core.books import pdf_pages
 from core.books.limits import check_count
@@ -60,10 +59,8 @@ def _anchors(paragraph: _Paragraph) -> tuple[str, ...]:
 
 def read_pdf(data: bytes, fallback_title: str, progress: ReadProgress | None = None) -> Book:
     """Parse a text PDF into the book model; ``progress`` is told (pages read, pages in all) after each page."""
-    import pypdf
-
     with _quiet_pypdf():  # a damaged file is reported once, as our own error
-        return _read_pdf(pypdf, data, fallback_title, progress)
+        return _read_pdf(data, fallback_title, progress)
 
 
 @contextmanager
@@ -78,7 +75,9 @@ def _quiet_pypdf() -> Iterator[None]:
         logger.setLevel(level)
 
 
-def _read_pdf(pypdf: ModuleType, data: bytes, fallback_title: str, progress: ReadProgress | None) -> Book:
+def _read_pdf(data: bytes, fallback_title: str, progress: ReadProgress | None) -> Book:
+    import pypdf  # here: the format's readers load their libraries only when a file of theirs is read
+
     try:
         reader = pypdf.PdfReader(io.BytesIO(data), strict=False)
         if reader.is_encrypted and not reader.decrypt(""):

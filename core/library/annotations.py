@@ -9,7 +9,7 @@ from core.books.locator import Locator, parse_locator
 from core.errors import LocatorError, QuireError
 from core.library import journal as sync_journal
 from core.library.db import inserted_id, now
-from core.library.records import Bookmark, Highlight, Position, slices
+from core.library.records import Bookmark, Highlight, Position, SegmentRecord, slices
 from core.library.store import Library
 
 HIGHLIGHT_COLORS = ("yellow", "green", "blue", "pink", "purple")
@@ -176,19 +176,14 @@ class Annotations:
         highlights of one passage stay two.
         """
         _check(color, note)
-        if end < start:
-            raise LocatorError(f"the highlight ends ({end}) before it starts ({start})")
-        text = self.passage_text(book_id, start, end)
-        if not text.strip():
-            raise LocatorError(f"nothing to highlight between {start} and {end}")
+        _check_order(start, end)
+        text = _check_text(self.passage_text(book_id, start, end), start, end)
         first = self.library.segment(book_id, start)
         stamp = now()
         uid = uid or sync_journal.new_uid()
         with self.library.transaction() as conn:
             cursor = conn.execute(
-                """INSERT INTO highlights (book_id, start_locator, end_locator, start_ordinal, color, note, text,
-                   created_at, updated_at, uid) VALUES (?,?,?,?,?,?,?,?,?,?)""",
-                (book_id, str(start), str(end), first.ordinal, color, note, text, stamp, stamp, uid),
+                _INSERT_HIGHLIGHT, (book_id, str(start), str(end), first.ordinal, color, note, text, stamp, stamp, uid)
             )
             if journal:
                 self._journal_highlight(conn, book_id, uid, True, str(start), str(end), color, note)
@@ -212,22 +207,15 @@ class Annotations:
                     if locator.offset is not None and locator.offset > len(segment.text):
                         raise LocatorError(f"locator {locator}: its segment has only {len(segment.text)} characters")
                 assert first is not None and last is not None  # for mypy: checked just above
-                if end < start:
-                    raise LocatorError(f"the highlight ends ({end}) before it starts ({start})")
+                _check_order(start, end)
                 span = segments[position[first.ordinal] : position[last.ordinal] + 1]
-                text = "\n".join(g.text[a:b] for g, a, b in slices(span, start, end, first.ordinal, last.ordinal))
-                if not text.strip():
-                    raise LocatorError(f"nothing to highlight between {start} and {end}")
+                text = _check_text(_covered(span, start, end, first.ordinal, last.ordinal), start, end)
             except QuireError as error:
                 problems.append(str(error))
                 continue
             rows.append((book_id, str(start), str(end), first.ordinal, color, note, text, stamp, stamp, uid))
         with self.library.transaction() as conn:
-            conn.executemany(
-                """INSERT INTO highlights (book_id, start_locator, end_locator, start_ordinal, color, note, text,
-                   created_at, updated_at, uid) VALUES (?,?,?,?,?,?,?,?,?,?)""",
-                rows,
-            )
+            conn.executemany(_INSERT_HIGHLIGHT, rows)
         return problems
 
     def _journal_highlight(
@@ -249,8 +237,7 @@ class Annotations:
         first = self.library.segment(book_id, start)
         last = self.library.segment(book_id, end)
         segments = self.library.segments(book_id, first.ordinal, last.ordinal - first.ordinal + 1)
-        pieces = slices(segments, start, end, first.ordinal, last.ordinal)
-        return "\n".join(segment.text[begin:stop] for segment, begin, stop in pieces)
+        return _covered(segments, start, end, first.ordinal, last.ordinal)
 
     def highlight(self, highlight_id: int) -> Highlight:
         """One highlight by id."""
@@ -343,6 +330,26 @@ def _content_hash(conn: sqlite3.Connection, book_id: int) -> str:
     if row is None:
         raise QuireError(f"no book with id {book_id} in the library")
     return str(row[0])
+
+
+_INSERT_HIGHLIGHT = """INSERT INTO highlights (book_id, start_locator, end_locator, start_ordinal, color, note, text,
+    created_at, updated_at, uid) VALUES (?,?,?,?,?,?,?,?,?,?)"""
+
+
+def _covered(segments: list[SegmentRecord], start: Locator, end: Locator, first: int, last: int) -> str:
+    """The text from ``start`` to ``end`` in these segments (ordinals ``first`` to ``last``), joined by newlines."""
+    return "\n".join(segment.text[a:b] for segment, a, b in slices(segments, start, end, first, last))
+
+
+def _check_order(start: Locator, end: Locator) -> None:
+    if end < start:
+        raise LocatorError(f"the highlight ends ({end}) before it starts ({start})")
+
+
+def _check_text(text: str, start: Locator, end: Locator) -> str:
+    if not text.strip():
+        raise LocatorError(f"nothing to highlight between {start} and {end}")
+    return text
 
 
 def _check(color: str, note: str) -> None:
