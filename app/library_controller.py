@@ -43,6 +43,7 @@ class LibraryController:
             open_settings=lambda: app.go(Screen.SETTINGS),
             changed=app.render,
             refresh=app.page.update,
+            later=app.page.run_task,
         )
         self.model.refresh()
         return build_library_view(self.model, actions, app.t, width=app.width)

@@ -95,6 +95,10 @@ class LibraryViewModel:
             self._covers[book_id] = found[0] if found else None
         return self._covers[book_id]
 
+    def cover_is_read(self, book_id: int) -> bool:
+        """Whether ``cover`` has this book's cover at hand (a card drawn again shows it at once)."""
+        return book_id in self._covers
+
     @property
     def empty_message(self) -> str:
         return self.t("library.empty")
