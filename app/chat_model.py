@@ -87,11 +87,11 @@ class ChatViewModel:
 
     # -- threads ------------------------------------------------------------------------------
     def threads(self) -> list[dict[str, Any]]:
-        return self.quire.chat_threads(self.book_id)
+        return self.quire.chats.threads(self.book_id)
 
     def open_thread(self, thread_id: int) -> None:
         self.thread_id = thread_id
-        self.messages = self.quire.chat_messages(thread_id)
+        self.messages = self.quire.chats.messages(thread_id)
 
     def new_thread(self) -> None:
         """An empty conversation; it is saved with its first question."""
@@ -100,11 +100,11 @@ class ChatViewModel:
 
     def rename(self, title: str) -> None:
         if self.thread_id is not None:
-            self.quire.rename_thread(self.thread_id, title)
+            self.quire.chats.rename(self.thread_id, title)
 
     def delete_thread(self) -> None:
         if self.thread_id is not None:
-            self.quire.delete_thread(self.thread_id)
+            self.quire.chats.delete(self.thread_id)
         latest = self.threads()
         self.open_thread(latest[0]["id"]) if latest else self.new_thread()
 
@@ -206,7 +206,7 @@ class ChatViewModel:
         """Ask the last question again, replacing its answer."""
         if self.thread_id is None or self.streaming:
             return None
-        question = self.quire.drop_last_exchange(self.thread_id)
+        question = self.quire.chats.drop_last_exchange(self.thread_id)
         if question is None:
             return None
         self.open_thread(self.thread_id)

@@ -120,7 +120,7 @@ def cmd_list(quire: Quire, args: argparse.Namespace) -> int:
 
 
 def cmd_toc(quire: Quire, args: argparse.Namespace) -> int:
-    rows = quire.toc(args.book)
+    rows = quire.text.toc(args.book)
     if args.json:
         _print_json([r.to_dict() for r in rows])
         return 0
@@ -131,7 +131,7 @@ def cmd_toc(quire: Quire, args: argparse.Namespace) -> int:
 
 
 def cmd_show(quire: Quire, args: argparse.Namespace) -> int:
-    segments = quire.show(args.book, args.locator, args.count)
+    segments = quire.text.show(args.book, args.locator, args.count)
     if args.json:
         _print_json([s.to_dict() for s in segments])
         return 0
@@ -204,9 +204,9 @@ def cmd_bookmarks(quire: Quire, args: argparse.Namespace) -> int:
     if args.action == "add":
         if not args.locator:
             raise QuireError("say where: quire bookmarks add BOOK LOCATOR [--label TEXT]")
-        items = [quire.add_bookmark(args.book, args.locator, args.label or "")]
+        items = [quire.notes.add_bookmark(args.book, args.locator, args.label or "")]
     else:
-        items = quire.bookmarks(args.book)
+        items = quire.notes.bookmarks(args.book)
     if args.json:
         _print_json([b.to_dict() for b in items])
     else:
@@ -219,9 +219,9 @@ def cmd_highlights(quire: Quire, args: argparse.Namespace) -> int:
     if args.action == "add":
         if not (args.book and args.start):
             raise QuireError("say what: quire highlights add BOOK START [END] [--color C] [--note TEXT]")
-        items = [quire.add_highlight(args.book, args.start, args.end, args.color, args.note or "")]
+        items = [quire.notes.add_highlight(args.book, args.start, args.end, args.color, args.note or "")]
     else:
-        items = quire.highlights(args.book)
+        items = quire.notes.highlights(args.book)
     if args.json:
         _print_json([h.to_dict() for h in items])
     else:
@@ -247,13 +247,13 @@ def _download_bar(done: int, total: int | None) -> None:
 
 
 def cmd_models(quire: Quire, args: argparse.Namespace) -> int:
-    models = quire.models_status()
+    models = quire.models.status()
     if args.json:
-        _print_json(models)
+        _print_json([model.to_dict() for model in models])
         return 0
     for model in models:
-        state = "ready" if model["available"] else "downloads on first use"
-        print(f"{model['name']:24} {','.join(model['languages']):6} {model['dimension']:>4}d  {state}")
+        state = "ready" if model.available else "downloads on first use"
+        print(f"{model.name:24} {','.join(model.languages):6} {model.dimension:>4}d  {state}")
     return 0
 
 
@@ -265,9 +265,9 @@ def cmd_index(quire: Quire, args: argparse.Namespace) -> int:
                 "a remote embedder needs --base-url, e.g. https://api.openai.com/v1 or http://localhost:11434"
             )
         key = os.environ.get("QUIRE_EMBEDDING_API_KEY") or None
-        name = quire.use_remote_embedder(name, args.base_url, key)
+        name = quire.models.use_remote(name, args.base_url, key)
     elif not name:
-        name, reason = quire.choose_embedder(args.book)
+        name, reason = quire.models.choose(args.book)
         if not args.json:
             print(f"Embedding model: {reason}.", file=sys.stderr)
     status = quire.index(
@@ -346,7 +346,7 @@ def cmd_sync(quire: Quire, args: argparse.Namespace) -> int:
             import getpass
 
             password = getpass.getpass(f"password for {args.user} at {args.target}: ")
-        status = quire.sync_setup(
+        status = quire.sync.setup(
             args.target, args.user or "", password, secrets,
             book_files=not args.no_book_files, max_book_mb=args.max_book_mb, remember_password=from_env is None,
         )  # fmt: skip
@@ -358,7 +358,7 @@ def cmd_sync(quire: Quire, args: argparse.Namespace) -> int:
     if args.target:
         raise QuireError(f"'{args.target}' is not understood here: quire sync [status | setup TARGET]")
     if args.action == "status":
-        status = quire.sync_status(secrets, from_env)
+        status = quire.sync.status(secrets, from_env)
         if args.json:
             _print_json(status)
             return 0
@@ -371,7 +371,7 @@ def cmd_sync(quire: Quire, args: argparse.Namespace) -> int:
             else "never synced"
         )
         return 0
-    report = quire.sync(secrets, from_env)
+    report = quire.sync.run(secrets, from_env)
     if args.json:
         _print_json(report)
     else:
@@ -387,7 +387,7 @@ def cmd_sync(quire: Quire, args: argparse.Namespace) -> int:
 
 def cmd_export(quire: Quire, args: argparse.Namespace) -> int:
     fmt = "json" if args.json else args.format
-    text = quire.export(args.book, fmt)
+    text = quire.notes.export(args.book, fmt)
     if args.output:
         try:
             Path(args.output).write_text(text, encoding="utf-8")

@@ -74,7 +74,7 @@ class Jobs:
                 self.indexing.pop(book_id, None)
                 self.changed()
                 if not self.indexing:  # the last index job: a phone should not keep the model's memory
-                    self.quire.release_models()
+                    self.quire.models.release()
 
         self._start(work, f"quire-index-{book_id}")
         self.changed()
@@ -112,7 +112,7 @@ class Jobs:
 
         def work() -> None:
             try:
-                self.quire.fetch_model(name, progress=progress)
+                self.quire.models.fetch(name, progress=progress)
                 self.downloads[name] = self.t()("settings.model.downloaded")
             except QuireError as error:
                 self.downloads[name] = self.t().error(error)

@@ -23,13 +23,13 @@ from platform_adapters.mobile import phone_os
 PROGRESS_INTERVAL = 0.5  # seconds between redraws of a long book's page count
 
 if TYPE_CHECKING:
-    from app.shell import QuireApp
+    from app.host import Host
 
 
 class LibraryController:
     """The library screen; ``model`` holds its search, sort, tag and layout."""
 
-    def __init__(self, app: QuireApp) -> None:
+    def __init__(self, app: Host) -> None:
         self.app = app
         self.model = LibraryViewModel(app.quire, app.t)
 

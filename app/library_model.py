@@ -195,7 +195,7 @@ class LibraryViewModel:
             (t("details.tags"), ", ".join(book.tags)),
             (t("details.description"), book.description[:600]),
         ]
-        return BookDetails(book.title, facts, self.quire.toc(book_id), list(book.warnings))
+        return BookDetails(book.title, facts, self.quire.text.toc(book_id), list(book.warnings))
 
     def remove_prompt(self, book_id: int) -> str:
         """The confirmation question before removing a book."""

@@ -38,12 +38,12 @@ class NotesViewModel:
         titles = {book.id: book.title for book in self.quire.books()}
         chapters: dict[int, dict[int, str]] = {}
         ordered = sorted(
-            self.quire.highlights(self.book_id), key=lambda h: (titles.get(h.book_id, ""), h.start.sort_key())
+            self.quire.notes.highlights(self.book_id), key=lambda h: (titles.get(h.book_id, ""), h.start.sort_key())
         )
         groups: list[NoteGroup] = []
         for highlight in ordered:
             if highlight.book_id not in chapters:
-                chapters[highlight.book_id] = self.quire.section_titles(highlight.book_id)
+                chapters[highlight.book_id] = self.quire.text.section_titles(highlight.book_id)
             chapter = chapters[highlight.book_id].get(highlight.start.section, "")
             last = groups[-1] if groups else None
             if last and last.book_id == highlight.book_id and last.chapter == chapter:
@@ -57,31 +57,31 @@ class NotesViewModel:
         if self.book_id is None:
             return []
         marked = []
-        for bookmark in self.quire.bookmarks(self.book_id):
-            segment = self.quire.show(self.book_id, bookmark.locator)[0]
+        for bookmark in self.quire.notes.bookmarks(self.book_id):
+            segment = self.quire.text.show(self.book_id, bookmark.locator)[0]
             excerpt = segment.text if len(segment.text) <= 90 else segment.text[:90] + "…"
             marked.append((bookmark, f"{segment.section_title} · {excerpt}"))
         return marked
 
     def remove_bookmark(self, bookmark_id: int) -> None:
-        self.quire.remove_bookmark(bookmark_id)
+        self.quire.notes.remove_bookmark(bookmark_id)
 
     def set_note(self, highlight_id: int, note: str) -> Highlight:
-        return self.quire.update_highlight(highlight_id, note=note)
+        return self.quire.notes.update_highlight(highlight_id, note=note)
 
     def set_color(self, highlight_id: int, color: str) -> Highlight:
-        return self.quire.update_highlight(highlight_id, color=color)
+        return self.quire.notes.update_highlight(highlight_id, color=color)
 
     def remove(self, highlight_id: int) -> None:
-        self.quire.remove_highlight(highlight_id)
+        self.quire.notes.remove_highlight(highlight_id)
 
     def export_markdown(self) -> tuple[str, str]:
         """A file name and the Markdown of this book's notes (or every annotated book's, one after another)."""
         if self.book_id is not None:
             book = self.quire.book(self.book_id)
-            return f"{safe_file_name(book.title)}.md", self.quire.export(book.id, "md")
-        annotated = {h.book_id for h in self.quire.highlights()}
-        parts = [self.quire.export(book.id, "md") for book in self.quire.books() if book.id in annotated]
+            return f"{safe_file_name(book.title)}.md", self.quire.notes.export(book.id, "md")
+        annotated = {h.book_id for h in self.quire.notes.highlights()}
+        parts = [self.quire.notes.export(book.id, "md") for book in self.quire.books() if book.id in annotated]
         return "quire-notes.md", "\n\n".join(parts)
 
     def save_export(self, folder: Path) -> Path:

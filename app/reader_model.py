@@ -92,7 +92,7 @@ class ReaderViewModel:
         self._sizes: dict[str | None, tuple[int, int] | None] = {}  # image src -> its pixel size
         self._images: dict[str, bytes | None] = {}  # image src -> its bytes, for the pages being drawn
         self._toc: list[TocRow] | None = None
-        self.printed_pages = quire.printed_pages(book_id)  # a text PDF's pages that page view can draw (0: none)
+        self.printed_pages = quire.text.printed_pages(book_id)  # a text PDF's pages that page view can draw (0: none)
         self.page_view = False  # showing the PDF's page as printed instead of the reflowed text
         self.pdf_page = 0  # page view: the page shown (from 0)
         self.pdf_page_label: str | None = None  # page view: what the page shown calls itself ("13"), read in refresh
@@ -120,13 +120,13 @@ class ReaderViewModel:
         first of several jumps, until the reader goes back.
         """
         place = parse_locator(locator) if isinstance(locator, str) else locator
-        target = self.quire.show(self.book.id, place)[0]
+        target = self.quire.text.show(self.book.id, place)[0]
         if jump and save and self.return_to is None and self.current is not None and self.current != target:
             self.return_to = self.current.locator  # kept through further jumps: back leads to where they were
             self._return_on_track = self.tracker.on_track
         before = self.page_start if self.current is not None else None
         # The window starts at the target, so it is at the top of the screen; earlier text is one tap away.
-        self.visible = self.quire.segments(self.book.id, target.ordinal, WINDOW)
+        self.visible = self.quire.text.segments(self.book.id, target.ordinal, WINDOW)
         self.current = target
         # A page that starts inside a paragraph (turning pages, reopening the book) keeps its offset; a jump shows
         # its paragraph from the start.
@@ -161,7 +161,7 @@ class ReaderViewModel:
         (first, skip), (last, into) = start, end
         if last - first > 2_000:  # far beyond any page: more than anyone reads at once
             return 10**9
-        passed = self.quire.segments(self.book.id, first, last - first) if last > first else []
+        passed = self.quire.text.segments(self.book.id, first, last - first) if last > first else []
         return max(0, sum(len(segment.text) for segment in passed) - skip + into)
 
     def go_back(self) -> SegmentRecord | None:
@@ -184,7 +184,7 @@ class ReaderViewModel:
             except ValueError:
                 raise LocatorError(f"'{text}' is not a percentage: write it like 40%") from None
             ordinal = round(min(max(percent, 0.0), 100.0) / 100 * (self.book.segment_count - 1))
-            return self.go_to(self.quire.segments(self.book.id, ordinal, 1)[0].locator)
+            return self.go_to(self.quire.text.segments(self.book.id, ordinal, 1)[0].locator)
         return self.go_to(text)
 
     def scrolled(self, fraction: float, pixels: float | None = None) -> None:
@@ -257,18 +257,18 @@ class ReaderViewModel:
         return self.pages.page(self.page_start, self.current.locator.section)
 
     def _fetch(self, ordinal: int, count: int) -> list[SegmentRecord]:
-        return self.quire.segments(self.book.id, ordinal, count) if ordinal < self.book.segment_count else []
+        return self.quire.text.segments(self.book.id, ordinal, count) if ordinal < self.book.segment_count else []
 
     def _turn_to(self, start: tuple[int, int]) -> SegmentRecord:
         ordinal, offset = start
-        record = self.quire.segments(self.book.id, ordinal, 1)[0]
+        record = self.quire.text.segments(self.book.id, ordinal, 1)[0]
         self.go_to(record.locator.at(offset) if offset else record.locator, jump=False)
         return record
 
     def _first_ordinal(self, section: int) -> int:
         """Where a section starts in reading order (kept: a long chapter is not read again per page turn)."""
         if section not in self._firsts:
-            self._firsts[section] = self.quire.section(self.book.id, section)[0].ordinal
+            self._firsts[section] = self.quire.text.section(self.book.id, section)[0].ordinal
         return self._firsts[section]
 
     def load_more(self, forward: bool) -> None:
@@ -279,7 +279,7 @@ class ReaderViewModel:
         if (forward and edge.ordinal >= self.book.segment_count - 1) or (not forward and edge.ordinal == 0):
             return
         start = edge.ordinal if forward else max(0, edge.ordinal - WINDOW + 1)
-        self.visible = self.quire.segments(self.book.id, start, WINDOW)
+        self.visible = self.quire.text.segments(self.book.id, start, WINDOW)
         self.current = edge
         self.offset = 0
         self._scrolled_to()
@@ -289,7 +289,7 @@ class ReaderViewModel:
         [] at the book's end, or when the window is full (then "Continue reading" starts a new one)."""
         if not self.visible or len(self.visible) >= MAX_WINDOW or self.at_end:
             return []
-        added = self.quire.segments(self.book.id, self.visible[-1].ordinal + 1, GROW)
+        added = self.quire.text.segments(self.book.id, self.visible[-1].ordinal + 1, GROW)
         self.visible = self.visible + added
         for segment in added:
             if segment.kind == "image":
@@ -325,14 +325,14 @@ class ReaderViewModel:
     def _follow_place(self) -> None:
         """Page view shows the page the current place is on, unless page view itself moved there."""
         if self.page_view and self.current is not None and self.current.ordinal != self._paged:
-            self.pdf_page = self.quire.page_of(self.book.id, self.current.ordinal)
+            self.pdf_page = self.quire.text.page_of(self.book.id, self.current.ordinal)
             self._paged = self.current.ordinal
 
     def _turn_printed_page(self, step: int) -> SegmentRecord:
         assert self.current is not None
         self._follow_place()
         self.pdf_page = min(max(self.pdf_page + step, 0), self.printed_pages - 1)
-        first = self.quire.page_start(self.book.id, self.pdf_page)
+        first = self.quire.text.page_start(self.book.id, self.pdf_page)
         if first is not None and first.ordinal != self.current.ordinal:  # a page without text keeps the place
             self.go_to(first.locator, jump=False)
         self._paged = self.current.ordinal
@@ -341,7 +341,7 @@ class ReaderViewModel:
     def page_picture(self) -> bytes | None:
         """Page view: the picture of the page shown (kept like the pages' other pictures)."""
         page = self.pdf_page
-        return self._kept(f"printed page {page}", lambda: self.quire.page_image(self.book.id, page))
+        return self._kept(f"printed page {page}", lambda: self.quire.text.page_image(self.book.id, page))
 
     def next_page(self) -> SegmentRecord:
         """The next page: where the measured page ends (paginated), or a run of segments further (scroll)."""
@@ -370,7 +370,7 @@ class ReaderViewModel:
     def _move(self, step: int) -> SegmentRecord:
         assert self.current is not None, "open() first"
         ordinal = min(max(0, self.current.ordinal + step), self.book.segment_count - 1)
-        record = self.quire.segments(self.book.id, ordinal, 1)[0]
+        record = self.quire.text.segments(self.book.id, ordinal, 1)[0]
         return self.go_to(record.locator, jump=False)
 
     def image(self, segment: SegmentRecord) -> bytes | None:
@@ -378,7 +378,7 @@ class ReaderViewModel:
         src = segment.src
         if not src:
             return None
-        return self._kept(src, lambda: self.quire.image(self.book.id, src))
+        return self._kept(src, lambda: self.quire.text.image(self.book.id, src))
 
     def _kept(self, key: str, load: Callable[[], bytes | None]) -> bytes | None:
         """A picture from the cache of the pages in view, loaded on first use (the cache starts over when full)."""
@@ -394,7 +394,7 @@ class ReaderViewModel:
         if self.page_view:
             self._follow_place()
             self.page_picture()
-            self.pdf_page_label = self.quire.printed_label(self.book.id, self.pdf_page)
+            self.pdf_page_label = self.quire.text.printed_label(self.book.id, self.pdf_page)
         else:
             segments = [piece.segment for piece in self.page()] if self.box is not None else self.visible
             for segment in segments:
@@ -459,16 +459,16 @@ class ReaderViewModel:
 
     def toc(self) -> list[TocRow]:
         if self._toc is None:  # a book's contents do not change while it is open
-            self._toc = self.quire.toc(self.book.id)
+            self._toc = self.quire.text.toc(self.book.id)
         return self._toc
 
     # -- bookmarks, highlights, search ----------------------------------------------------------
     def add_bookmark(self) -> Bookmark:
         assert self.current is not None, "open() first"
-        return self.quire.add_bookmark(self.book.id, str(self.current.locator))
+        return self.quire.notes.add_bookmark(self.book.id, str(self.current.locator))
 
     def bookmarks(self) -> list[Bookmark]:
-        return self.quire.bookmarks(self.book.id)
+        return self.quire.notes.bookmarks(self.book.id)
 
     def current_bookmark(self) -> Bookmark | None:
         """The bookmark on the current segment, if there is one."""
@@ -481,7 +481,7 @@ class ReaderViewModel:
         """Bookmark the current segment, or remove its bookmark; returns the new bookmark or None."""
         existing = self.current_bookmark()
         if existing is not None:
-            self.quire.remove_bookmark(existing.id)
+            self.quire.notes.remove_bookmark(existing.id)
             return None
         return self.add_bookmark()
 
@@ -509,20 +509,20 @@ class ReaderViewModel:
         )
         self.tapped = None
         if hit is not None:
-            self.tapped = next((h for h in self.quire.highlights(self.book.id) if h.id == hit.highlight_id), None)
+            self.tapped = next((h for h in self.quire.notes.highlights(self.book.id) if h.id == hit.highlight_id), None)
         return self.tapped
 
     def recolour_tapped(self, color: str) -> None:
         if self.tapped is not None:
-            self.tapped = self.quire.update_highlight(self.tapped.id, color=color)
+            self.tapped = self.quire.notes.update_highlight(self.tapped.id, color=color)
 
     def note_tapped(self, note: str) -> None:
         if self.tapped is not None:
-            self.tapped = self.quire.update_highlight(self.tapped.id, note=note)
+            self.tapped = self.quire.notes.update_highlight(self.tapped.id, note=note)
 
     def remove_tapped(self) -> None:
         if self.tapped is not None:
-            self.quire.remove_highlight(self.tapped.id)
+            self.quire.notes.remove_highlight(self.tapped.id)
             self.tapped = None
 
     def highlight_selection(self, color: str, note: str = "") -> Highlight:
@@ -540,7 +540,7 @@ class ReaderViewModel:
         return self.highlight(start, end, color, note)
 
     def highlight(self, start: Locator, end: Locator, color: str = "yellow", note: str = "") -> Highlight:
-        return self.quire.add_highlight(self.book.id, str(start), str(end), color, note)
+        return self.quire.notes.add_highlight(self.book.id, str(start), str(end), color, note)
 
     def marks(self) -> list[Mark]:
         """Highlights and the current search hit, as ranges on the visible segments."""
@@ -548,9 +548,9 @@ class ReaderViewModel:
             return []
         first, last = self.visible[0].ordinal, self.visible[-1].ordinal
         marks = []
-        for h in self.quire.highlights(self.book.id):
-            start = self.quire.ordinal_of(self.book.id, h.start.segment_locator)
-            end = self.quire.ordinal_of(self.book.id, h.end.segment_locator)
+        for h in self.quire.notes.highlights(self.book.id):
+            start = self.quire.text.ordinal_of(self.book.id, h.start.segment_locator)
+            end = self.quire.text.ordinal_of(self.book.id, h.end.segment_locator)
             marks += [
                 Mark(s.ordinal, a, b, h.color, h.id) for s, a, b in slices(self.visible, h.start, h.end, start, end)
             ]
@@ -583,7 +583,7 @@ class ReaderViewModel:
     def open_citation(self, first: Locator, last: Locator) -> SegmentRecord:
         """Open the book at a cited passage and mark the quoted words (they may run over several segments)."""
         record = self.go_to(first.segment_locator)
-        last_ordinal = self.quire.ordinal_of(self.book.id, last.segment_locator)
+        last_ordinal = self.quire.text.ordinal_of(self.book.id, last.segment_locator)
         found = slices(self.visible, first, last, record.ordinal, last_ordinal)
         self.search_marks = [Mark(segment.ordinal, a, b, "search") for segment, a, b in found]
         return record

@@ -27,7 +27,7 @@ from app.settings_page import reading_controls
 from core import Highlight, QuireError, SegmentRecord
 
 if TYPE_CHECKING:  # the chat model loads LangChain: imported in the background after the first screen
-    from app.shell import QuireApp
+    from app.host import Host
     from core import Citation
 
 NEXT_KEYS = {"Arrow Right", "Arrow Down", "Page Down", " "}
@@ -37,7 +37,7 @@ PREVIOUS_KEYS = {"Arrow Left", "Arrow Up", "Page Up"}
 class ReaderController:
     """The reader screen. ``model`` is the open book (None when none is); ``panel`` the open panel's name."""
 
-    def __init__(self, app: QuireApp) -> None:
+    def __init__(self, app: Host) -> None:
         self.app = app
         self.model: ReaderViewModel | None = None
         self.panel: str | None = None  # see app.panels

@@ -246,26 +246,24 @@ def remote_embedding_controls(
 def embedding_controls(quire: Quire, t: Translator, actions: AIActions) -> list[ft.Control]:
     """On-device models (download the missing ones) and each book's index (start, cancel, retry)."""
     rows: list[ft.Control] = [ft.Text(t("settings.models"), weight=ft.FontWeight.W_600)]
-    for model in quire.models_status():
-        languages = ("、" if t.language == "zh" else ", ").join(
-            t(f"settings.model.lang.{c}") for c in model["languages"]
-        )
-        line = actions.progress(model["name"]) or (
-            t("settings.model.ready") if model["available"] else t("settings.model.missing")
+    for model in quire.models.status():
+        languages = ("、" if t.language == "zh" else ", ").join(t(f"settings.model.lang.{c}") for c in model.languages)
+        line = actions.progress(model.name) or (
+            t("settings.model.ready") if model.available else t("settings.model.missing")
         )
         trailing = (
             None
-            if model["available"]
+            if model.available
             else ft.TextButton(
                 t("settings.model.download"),
                 icon=ft.Icons.DOWNLOAD,
-                on_click=lambda e, name=model["name"]: actions.download(name),
+                on_click=lambda e, name=model.name: actions.download(name),
             )
         )
         rows.append(
             ft.ListTile(
                 title=ft.Text(t("settings.model.for", languages=languages), size=13),
-                subtitle=ft.Text(f"{line} · {model['name']}", size=12),  # the name, for those who look it up
+                subtitle=ft.Text(f"{line} · {model.name}", size=12),  # the name, for those who look it up
                 trailing=trailing,
                 dense=True,
             )

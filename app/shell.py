@@ -367,7 +367,7 @@ class QuireApp:
         if remote is None:
             return None
         spec, base_url = remote
-        return self.quire.use_remote_embedder(spec, base_url, self.store.embedding_key(spec.split(":")[0], base_url))
+        return self.quire.models.use_remote(spec, base_url, self.store.embedding_key(spec.split(":")[0], base_url))
 
     def cancel_index(self, book_id: int | None = None) -> None:
         target = book_id if book_id is not None else (self.reader.book.id if self.reader else None)
@@ -390,7 +390,7 @@ class QuireApp:
             async def run() -> None:
                 try:
                     message, ok = (
-                        await asyncio.to_thread(self.quire.check_provider, config, self.store.secrets),
+                        await asyncio.to_thread(self.quire.chats.check_provider, config, self.store.secrets),
                         True,
                     )
                 except QuireError as error:

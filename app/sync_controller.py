@@ -36,7 +36,7 @@ class SyncController:
     def configured(self) -> dict[str, Any] | None:
         """Where this library syncs (target, user, book files), or None when sync is not set up."""
         try:
-            status: dict[str, Any] = self.quire.sync_status(self.secrets)
+            status: dict[str, Any] = self.quire.sync.status(self.secrets)
         except QuireError:
             return None
         return status
@@ -44,7 +44,7 @@ class SyncController:
     def setup(self, target: str, user: str, password: str | None, book_files: bool) -> bool:
         """Save and check the target (it must answer); the status line says how it went."""
         try:
-            self.quire.sync_setup(target.strip(), user.strip(), password or None, self.secrets, book_files=book_files)
+            self.quire.sync.setup(target.strip(), user.strip(), password or None, self.secrets, book_files=book_files)
         except QuireError as error:
             self.status, self.ok = self.t().error(error), False
             return False
@@ -55,7 +55,7 @@ class SyncController:
         """Sync in the background (unless one is running, or sync is not set up); False when it did not start."""
         if self._thread is not None and self._thread.is_alive():
             return False
-        if reason != "now" and not self.quire.sync_is_set_up():
+        if reason != "now" and not self.quire.sync.is_set_up():
             return False
         self._thread = threading.Thread(target=self._run, name=f"sync-{reason}", daemon=True)
         self._thread.start()
@@ -70,7 +70,7 @@ class SyncController:
             worker = Quire(self.quire.folder)
             worker.local_only = self.quire.local_only
             try:
-                report = worker.sync(self.secrets)
+                report = worker.sync.run(self.secrets)
             except QuireError as error:
                 self.status, self.ok = self.t().error(error), False
                 self.changed(False)

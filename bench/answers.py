@@ -67,11 +67,11 @@ def first_sentence(question: str, passages: list[str], weights: Weights) -> str:
 def _not_yet(quire: Quire, book: int, question: str, gold: set[str]) -> OfflineAnswer | None:
     """The question asked with the reading place just before its answer's section (spoiler protection on): what
     was read cannot answer it. None when the answer is in the first section (nothing before it to read)."""
-    places = {row.title: row.locator for row in quire.toc(book) if row.locator is not None}
-    starts = [quire.ordinal_of(book, places[g]) for g in gold if g in places]
+    places = {row.title: row.locator for row in quire.text.toc(book) if row.locator is not None}
+    starts = [quire.text.ordinal_of(book, places[g]) for g in gold if g in places]
     if not starts or min(starts) <= 1:
         return None
-    quire.save_position(book, quire.segments(book, min(starts) - 1, 1)[0].locator)
+    quire.save_position(book, quire.text.segments(book, min(starts) - 1, 1)[0].locator)
     return answer_offline(quire, book, question)
 
 
@@ -85,7 +85,7 @@ def run(dataset: str, data: Path, split: str, mode: str, limit_docs: int | None,
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder:
         quire = Quire(Path(folder))
-        embedder = quire.embedder("all-MiniLM-L6-v2") if mode == "hybrid" else None
+        embedder = quire.models.embedder("all-MiniLM-L6-v2") if mode == "hybrid" else None
         for document, asked in loaded:
             book = quire.import_bytes(document.html(), f"{document.name}.html").book
             if embedder is not None:

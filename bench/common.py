@@ -65,6 +65,6 @@ def moby_chunks(folder: Path) -> list[str]:
     """The chunk texts Quire makes of Moby-Dick."""
     quire = Quire(folder)
     book = quire.import_paths([MOBY])[0].book
-    texts = quire.passage_texts(book.id)
+    texts = quire.text.passage_texts(book.id)
     quire.close()
     return texts

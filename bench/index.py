@@ -4,7 +4,7 @@
 
 The bare model rate (onnxruntime on a sample of the same chunks, in the same run) is the bound;
 the target is to get within 10% of it. Memory: peak RSS while indexing, RSS once indexing is done with the
-model still loaded, and RSS after ``release_models`` (what the app does when its last index job ends);
+model still loaded, and RSS after ``quire.models.release`` (what the app does when its last index job ends);
 the phone-class target (issue 10) is under 300 MB after indexing.
 """
 
@@ -35,9 +35,9 @@ def main(argv: list[str] | None = None) -> int:
         total = time.perf_counter() - started
         peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         loaded_mb = rss_mb()
-        quire.release_models()
+        quire.models.release()
         released_mb = rss_mb()
-        sample = quire.passage_texts(book.id)[::8][:256]
+        sample = quire.text.passage_texts(book.id)[::8][:256]
         quire.close()
     bare = bare_onnx_rate(sample)
     rate = status.total / (total - imported)

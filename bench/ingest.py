@@ -102,7 +102,7 @@ def measure_book(path: Path, repeat: int) -> dict:
                 "SELECT id, text FROM segments WHERE book_id = ? AND text LIKE ? LIMIT 20", (record.id, f"%{query}%")
             ).fetchall()
             like_ms.append((time.perf_counter() - start) * 1000)
-        chunks = len(quire.passage_texts(record.id))
+        chunks = len(quire.text.passage_texts(record.id))
         quire.close()
     return {
         "book": str(path.name),

@@ -157,7 +157,7 @@ def run(
         for target in targets:
             quire = Quire(Path(folder) / f"t{target}")
             inside(quire, "indexer").target_tokens = target
-            embedder = quire.embedder("all-MiniLM-L6-v2")
+            embedder = quire.models.embedder("all-MiniLM-L6-v2")
             rankings: dict[str, list[list[str]]] = {"keyword": [], "vector": [], "hybrid": []}
             texts: dict[str, list[list[str]]] = {mode: [] for mode in rankings}
             started = time.perf_counter()
@@ -165,7 +165,7 @@ def run(
             for document in documents:
                 book = quire.import_bytes(document.html(), f"{document.name}.html").book
                 inside(quire, "indexer").run(book.id, embedder)
-                chunks += len(quire.passage_texts(book.id))
+                chunks += len(quire.text.passage_texts(book.id))
                 for question, _ in document.questions:
                     for mode in rankings:
                         passages = quire.search(book.id, question, mode=mode, k=10)
@@ -179,7 +179,7 @@ def run(
             }
             quire.close()
         quire = Quire(Path(folder) / "baseline")
-        embedder = quire.embedder("all-MiniLM-L6-v2")
+        embedder = quire.models.embedder("all-MiniLM-L6-v2")
         baseline = []
         for document in documents:
             baseline += baseline_rankings(document, embedder, [q for q, _ in document.questions])

@@ -120,19 +120,19 @@ def sync_row(folder: Path, highlights: int) -> dict:
     shared.mkdir(parents=True)
     writer = Quire(folder / "writer")
     writer.import_paths([MOBY])
-    writer.sync_setup(str(shared))
-    segments = [s for s in writer.segments(1, 0, 3000) if s.text.strip()]
+    writer.sync.setup(str(shared))
+    segments = [s for s in writer.text.segments(1, 0, 3000) if s.text.strip()]
     for n in range(highlights):
-        writer.add_highlight(1, str(segments[n % len(segments)].locator), None, "yellow", f"note {n}")
-    writer.sync()
+        writer.notes.add_highlight(1, str(segments[n % len(segments)].locator), None, "yellow", f"note {n}")
+    writer.sync.run()
     writer.close()
     reader = Quire(folder / "reader")
     reader.import_paths([MOBY])
-    reader.sync_setup(str(shared))
+    reader.sync.setup(str(shared))
     started = time.process_time()
-    reader.sync()
+    reader.sync.run()
     receive = time.process_time() - started
-    assert len(reader.highlights(1)) == highlights
+    assert len(reader.notes.highlights(1)) == highlights
     reader.close()
     started = time.process_time()
     bare = sqlite3.connect(folder / "bare.db")

@@ -159,19 +159,19 @@ def check_place(
 
     ``fenced`` False asks with spoilers allowed everywhere: the check of the check (it must find leaks then)."""
     record = quire.book(book)
-    texts = [s.text for s in quire.segments(book, 0, record.segment_count)]
+    texts = [s.text for s in quire.text.segments(book, 0, record.segment_count)]
     bound = max(1, int(fraction * len(texts)))
-    place = quire.segments(book, bound, 1)[0].locator
+    place = quire.text.segments(book, bound, 1)[0].locator
     quire.save_position(book, place)  # read up to here
-    reached = {s.section_title for s in quire.segments(book, 0, bound + 1)}
+    reached = {s.section_title for s in quire.text.segments(book, 0, bound + 1)}
     library = [text for b in quire.books() for text in (b.title, *b.authors)]
     fence = Fence(texts, bound, " ".join([*library, *reached]), probes)
     where = f"{record.title[:30]} @{fraction:.0%}"
-    later = quire.segments(book, min(len(texts) - 1, bound + max(1, (len(texts) - bound) // 2)), 1)[0]
-    quire.add_highlight(book, str(later.locator), note="a note on a later page")  # search_notes must not show it
+    later = quire.text.segments(book, min(len(texts) - 1, bound + max(1, (len(texts) - bound) // 2)), 1)[0]
+    quire.notes.add_highlight(book, str(later.locator), note="a note on a later page")  # search_notes must not show it
 
     session = ReadingSession(quire, book, spoilers_allowed=not fenced)
-    rows = quire.toc(book)
+    rows = quire.text.toc(book)
     once = [session.list_books(), session.reading_progress(), session.table_of_contents(), session.current_chapter(),
             session.around_position(40), session.selected_text(), session.search_notes("later page note")]  # fmt: skip
     for entry in range(1, len(rows) + 1):
@@ -235,7 +235,7 @@ def run(data: Path, places: list[float], probes: int, limit: int | None = None, 
         paths = [p for p in find_books(data) if not any(part in SKIPPED_FOLDERS for part in p.parts)]
         for path in paths[:limit]:
             [result] = quire.import_paths([path])
-            if result.book is None or result.book.segment_count < 20 or not quire.passage_texts(result.book.id):
+            if result.book is None or result.book.segment_count < 20 or not quire.text.passage_texts(result.book.id):
                 continue  # not a book with text (pictures, a scanned PDF) or too short to have a "later"
             books.append(path.name)
             for fraction in places:

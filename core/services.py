@@ -11,24 +11,23 @@ from typing import TYPE_CHECKING, Any
 
 from core.books.locator import Locator, parse_locator
 from core.books.model import ReadProgress
-from core.errors import ModelUnavailableError, QuireError
-from core.export import export_json, export_markdown
+from core.errors import QuireError
 from core.library import (
     Annotations,
-    Bookmark,
     BookRecord,
-    Highlight,
     Library,
     Position,
     SearchHit,
-    SegmentRecord,
-    TocRow,
 )
 from core.network_policy import NetworkPolicy
+from core.parts.chats import Chats
+from core.parts.models import Models
+from core.parts.notes import Notes
+from core.parts.sync import Sync
+from core.parts.text import BookText
 from core.rag import (
     ChunkProfile,
     ChunkStore,
-    Embedder,
     Indexer,
     IndexStatus,
     ModelStore,
@@ -37,18 +36,14 @@ from core.rag import (
     VectorStore,
 )
 from core.rag.chunker import DEFAULT_TARGET_TOKENS, TokenCounter, approximate_token_count
-from core.rag.models import CATALOG, DEFAULT_MODEL, choose_model, token_counter
-from core.rag.remote import REMOTE_EMBEDDERS
+from core.rag.models import CATALOG, DEFAULT_MODEL, token_counter
 from core.secrets import SecretStore
 
 if TYPE_CHECKING:  # the agent's modules load LangChain: imported when the first question is asked
     from langchain_core.language_models import BaseChatModel
 
-    from core.agent.citations import Citation
     from core.agent.events import AgentEvent
-    from core.agent.message import Message
     from core.agent.provider_config import ProviderConfig
-    from core.agent.threads import ChatStore
 
 LIBRARY_ENV = "QUIRE_LIBRARY"
 
@@ -89,11 +84,15 @@ class Quire:
         self._models = ModelStore(self._library.root / "models", self._network)
         self._chunks = ChunkStore(self._library, self._default_chunking)
         self._vectors = VectorStore(self._library, self._chunks, vector_backend)
-        self._retriever = Retriever(self._library, self._chunks, self._vectors, self.embedder, self._model_languages)
         self._indexer = Indexer(self._library, self._chunks, self._vectors)
-        self._remote_embedders: dict[str, Embedder] = {}
         self._chunking: tuple[ChunkProfile, TokenCounter] | None = None
-        self._chats: ChatStore | None = None
+        # The parts: each domain of the facade, by its name (quire.text.toc(book), quire.notes.highlights(book)).
+        self.models = Models(self._library, self._models, self._network)
+        self._retriever = Retriever(self._library, self._chunks, self._vectors, self.models.embedder, Models.languages)
+        self.text = BookText(self._library, self._chunks, self._retriever)
+        self.notes = Notes(self._library, self._annotations)
+        self.sync = Sync(self._library, self._annotations, self._network, self._received)
+        self.chats = Chats(self._library, self._network)
 
     def _default_chunking(self) -> tuple[ChunkProfile, TokenCounter]:
         """Chunks made at import are sized in the default model's tokens (estimated without tokenizers)."""
@@ -208,70 +207,6 @@ class Quire:
         return self._library.cover(self.book(reference).id)
 
     # -- reading ------------------------------------------------------------------------------
-    def toc(self, reference: str | int) -> list[TocRow]:
-        """The book's table of contents."""
-        return self._library.toc(self.book(reference).id)
-
-    def show(self, reference: str | int, locator: str | Locator, count: int = 1) -> list[SegmentRecord]:
-        """The segment at a locator and the ``count - 1`` that follow it."""
-        book = self.book(reference)
-        locator = parse_locator(locator) if isinstance(locator, str) else locator
-        first = self._library.segment(book.id, locator)
-        return self._library.segments(book.id, first.ordinal, max(1, count))
-
-    def segments(self, reference: str | int, start_ordinal: int, count: int) -> list[SegmentRecord]:
-        """``count`` segments in reading order from a global ordinal (a page of the book)."""
-        return self._library.segments(self.book(reference).id, max(0, start_ordinal), max(1, count))
-
-    def ordinal_of(self, reference: str | int, locator: str | Locator) -> int:
-        """The global ordinal (place in reading order) of the segment a locator points at."""
-        locator = parse_locator(locator) if isinstance(locator, str) else locator
-        return self._library.ordinal_of(self.book(reference).id, locator)
-
-    def printed_pages(self, reference: str | int) -> int:
-        """How many pages a text PDF's page view can draw (0: not a text PDF, or no renderer on this device)."""
-        book = self.book(reference)
-        if book.format != "pdf" or book.char_count == 0:
-            return 0  # not a PDF, or a scanned one, which shows its pages as its text already
-        from core.books.pdf_pages import page_count
-
-        try:
-            return page_count(self._library.file_path(book.id))
-        except QuireError:  # the stored file is missing: the text still reads
-            return 0
-
-    def page_image(self, reference: str | int, page: int) -> bytes | None:
-        """A PDF page (from 0) drawn as a PNG picture, or None where pages cannot be drawn."""
-        from core.books.pdf_pages import page_src
-
-        return self.image(reference, page_src(page))
-
-    def printed_label(self, reference: str | int, page: int) -> str | None:
-        """What a PDF page (from 0) calls itself, as printed ("13", "xii"); None when unknown."""
-        return self._library.printed_label(self.book(reference).id, page)
-
-    def page_of(self, reference: str | int, ordinal: int) -> int:
-        """The PDF page (from 0) that the segment at ``ordinal`` starts on (0 when unknown)."""
-        return self._library.page_of(self.book(reference).id, ordinal) or 0
-
-    def page_start(self, reference: str | int, page: int) -> SegmentRecord | None:
-        """The first segment of text on a PDF page (from 0), or None for a page without text."""
-        book = self.book(reference)
-        ordinal = self._library.page_start(book.id, page)
-        return self._library.segments(book.id, ordinal, 1)[0] if ordinal is not None else None
-
-    def image(self, reference: str | int, src: str) -> bytes | None:
-        """An image of the book by its source path (None when the book has no such image)."""
-        return self._library.image(self.book(reference).id, src)
-
-    def section_titles(self, reference: str | int) -> dict[int, str]:
-        """Each section's title by its number (the chapter a locator is in)."""
-        return {row["idx"]: row["title"] for row in self._library.sections(self.book(reference).id)}
-
-    def section(self, reference: str | int, section: int) -> list[SegmentRecord]:
-        """Every segment of one section."""
-        return self._library.section_segments(self.book(reference).id, section)
-
     def find(
         self, reference: str | int | None, query: str, limit: int | None = 20, *, in_book_order: bool = False
     ) -> list[SearchHit]:
@@ -307,40 +242,7 @@ class Quire:
         """Every opened book's position by book id, read at once (the library screen's)."""
         return self._annotations.positions()
 
-    # -- annotations --------------------------------------------------------------------------
-    def add_bookmark(self, reference: str | int, locator: str, label: str = "") -> Bookmark:
-        """Bookmark a locator."""
-        return self._annotations.add_bookmark(self.book(reference).id, parse_locator(locator), label)
-
-    def bookmarks(self, reference: str | int) -> list[Bookmark]:
-        """A book's bookmarks."""
-        return self._annotations.bookmarks(self.book(reference).id)
-
-    def add_highlight(
-        self, reference: str | int, start: str, end: str | None = None, color: str = "yellow", note: str = ""
-    ) -> Highlight:
-        """Highlight from ``start`` to ``end`` (the whole start segment when ``end`` is omitted)."""
-        book = self.book(reference)
-        first = parse_locator(start)
-        last = parse_locator(end) if end else first.segment_locator
-        return self._annotations.add_highlight(book.id, first, last, color, note)
-
-    def highlights(self, reference: str | int | None = None) -> list[Highlight]:
-        """Highlights of one book, or of the whole library."""
-        return self._annotations.highlights(self.book(reference).id if reference is not None else None)
-
-    def update_highlight(self, highlight_id: int, *, note: str | None = None, color: str | None = None) -> Highlight:
-        """Change a highlight's note or colour."""
-        return self._annotations.update_highlight(highlight_id, note=note, color=color)
-
-    def remove_highlight(self, highlight_id: int) -> None:
-        """Delete a highlight and its note."""
-        self._annotations.remove_highlight(highlight_id)
-
-    def remove_bookmark(self, bookmark_id: int) -> None:
-        """Delete a bookmark."""
-        self._annotations.remove_bookmark(bookmark_id)
-
+    # -- tags ---------------------------------------------------------------------------------
     def tag(self, reference: str | int, tag: str) -> None:
         """Tag a book."""
         self._annotations.tag(self.book(reference).id, tag)
@@ -349,129 +251,7 @@ class Quire:
         """Every tag in the library, sorted."""
         return self._annotations.all_tags()
 
-    # -- sync -----------------------------------------------------------------------------------
-    def sync_setup(
-        self,
-        target: str,
-        user: str = "",
-        password: str | None = None,
-        secrets: SecretStore | None = None,
-        *,
-        book_files: bool = True,
-        max_book_mb: int = 200,
-        remember_password: bool = True,
-    ) -> dict[str, Any]:
-        """Choose where to sync (a folder or a WebDAV URL), check it, create its folders; the password goes to
-        ``secrets`` (``remember_password``), never to the library. Book files larger than ``max_book_mb`` stay on
-        their device. A folder, or a server without a login, needs no secret: the secret store is not asked."""
-        from core.sync import open_target
-
-        login = "://" in target and bool(user)
-        if login and password is not None and remember_password and secrets is not None:
-            secrets.set(_sync_secret(target), password)
-        if login and password is None and secrets is not None:
-            password = secrets.get(_sync_secret(target))
-        opened = open_target(target, user, password or "", local_only=self.local_only)
-        opened.prepare()
-        with self._library.transaction() as conn:
-            settings = (("target", target), ("user", user), ("book_files", "1" if book_files else "0"),
-                        ("max_book_mb", str(max(1, max_book_mb))))  # fmt: skip
-            for name, value in settings:
-                conn.execute("INSERT OR REPLACE INTO sync_meta VALUES (?, ?)", (name, value))
-        return self.sync_status(secrets, password)
-
-    def sync_is_set_up(self) -> bool:
-        """Whether this library has a sync target (one small read: asked on every book opened and closed)."""
-        return self._library.conn.execute("SELECT 1 FROM sync_meta WHERE name = 'target'").fetchone() is not None
-
-    def _syncer(self, secrets: SecretStore | None, password: str | None = None) -> Any:
-        """The syncer for the target set up; ``password`` (given) wins over the one in ``secrets``."""
-        from core.errors import SyncError
-        from core.sync import Syncer, open_target
-
-        meta = dict(self._library.conn.execute("SELECT name, value FROM sync_meta").fetchall())
-        if "target" not in meta:
-            raise SyncError("sync is not set up: choose a folder or a WebDAV server first (quire sync setup)")
-        login = "://" in meta["target"] and bool(meta.get("user"))
-        if login and password is None and secrets is not None:
-            password = secrets.get(_sync_secret(meta["target"]))
-        target = open_target(meta["target"], meta.get("user", ""), password or "", local_only=self.local_only)
-        return Syncer(self._library, self._annotations, target, import_bytes=self._received,
-                      book_files=meta.get("book_files", "1") == "1",
-                      max_book_bytes=int(meta.get("max_book_mb", "200")) * 1024 * 1024)  # fmt: skip
-
-    def sync(self, secrets: SecretStore | None = None, password: str | None = None) -> dict[str, Any]:
-        """Send this library's changes and apply the other devices'; the report says what moved."""
-        report: dict[str, Any] = self._syncer(secrets, password).run().to_dict()
-        return report
-
-    def sync_status(self, secrets: SecretStore | None = None, password: str | None = None) -> dict[str, Any]:
-        """Where this library syncs, this device's name, what waits to be sent and the last sync's report."""
-        status: dict[str, Any] = self._syncer(secrets, password).status()
-        return status
-
-    def export(self, reference: str | int, format_name: str = "md") -> str:
-        """Highlights, notes and bookmarks of a book as Markdown ('md') or JSON ('json')."""
-        book = self.book(reference)
-        highlights = self._annotations.highlights(book.id)
-        bookmarks = self._annotations.bookmarks(book.id)
-        if format_name == "json":
-            return export_json(book, highlights, bookmarks)
-        if format_name != "md":
-            raise QuireError(f"unknown export format '{format_name}': use md or json")
-        return export_markdown(book, highlights, bookmarks, self.section_titles(book.id))
-
     # -- retrieval ----------------------------------------------------------------------------
-    @staticmethod
-    def _model_languages(name: str) -> tuple[str, ...]:
-        """Languages a model is good at ("*": many, or unknown for a remote model)."""
-        return CATALOG[name].languages if name in CATALOG else ("*",)
-
-    def embedder(self, name: str) -> Embedder:
-        """An embedder by name: a registered remote endpoint, or an on-device catalog model."""
-        if name in self._remote_embedders:
-            return self._remote_embedders[name]
-        if name.partition(":")[0] in REMOTE_EMBEDDERS:
-            raise ModelUnavailableError(
-                f"this book was indexed with the remote model '{name}', which is not set up here: "
-                "set that endpoint up again, or index the book with an on-device model"
-            )
-        return self._models.load(name)
-
-    def fetch_model(
-        self,
-        name: str,
-        progress: Callable[[int, int | None], None] | None = None,
-        cancel: threading.Event | None = None,
-    ) -> None:
-        """Download an on-device model's files (checked by hash), unless they are here already."""
-        self._models.fetch(name, progress=progress, cancel=cancel)
-
-    def release_models(self) -> int:
-        """Free the memory of the on-device models (they load again when next needed); how many were loaded."""
-        return self._models.release()
-
-    def use_remote_embedder(self, spec: str, base_url: str, api_key: str | None = None) -> str:
-        """Register a remote embedder from ``openai:MODEL`` or ``ollama:MODEL``; return its name."""
-        from core.rag.remote import OllamaEmbedder, OpenAIEmbedder
-
-        kind, _, model = spec.partition(":")
-        classes = {"openai": OpenAIEmbedder, "ollama": OllamaEmbedder}
-        if kind not in classes or not model:
-            raise QuireError(f"'{spec}' is not a remote embedder: write openai:MODEL or ollama:MODEL")
-        self._network.check(base_url, f"the {kind} embedding endpoint")
-        embedder = classes[kind](model, base_url=base_url, api_key=api_key, policy=self._network)
-        self._remote_embedders[embedder.name] = embedder
-        return embedder.name
-
-    def choose_embedder(self, reference: str | int) -> tuple[str, str]:
-        """The embedding model a book gets (by its language, among those available) and why."""
-        book = self.book(reference)
-        name, reason = choose_model(book.language, self._models.available())
-        if name is None:
-            raise ModelUnavailableError(reason)
-        return name, reason
-
     def index(
         self,
         reference: str | int,
@@ -482,13 +262,13 @@ class Quire:
     ) -> IndexStatus:
         """Embed a book's chunks (resuming any earlier run), nearest to the reader's position first."""
         book = self.book(reference)
-        name = embedder or self.choose_embedder(book.id)[0]
-        if name in CATALOG and not self._models.is_available(name):
-            self._models.fetch(name, progress=download_progress, cancel=cancel)  # first use: download it
+        name = embedder or self.models.choose(book.id)[0]
+        if name in CATALOG and not self.models.is_available(name):
+            self.models.fetch(name, progress=download_progress, cancel=cancel)  # first use: download it
         position = self._annotations.position(book.id)
         return self._indexer.run(
             book.id,
-            self.embedder(name),
+            self.models.embedder(name),
             near_ordinal=position.ordinal if position else 0,
             progress=progress,
             cancel=cancel,
@@ -529,42 +309,7 @@ class Quire:
             query, book_id=book_id, mode=mode, k=k, max_ordinal=max_ordinal, sections=sections
         )
 
-    def section_passages(self, reference: str | int, section: int, k: int, max_ordinal: int | None) -> list[Passage]:
-        """Up to ``k`` passages spread evenly through one section, none past ``max_ordinal`` (the spoiler bound)."""
-        book = self.book(reference)
-        self._chunks.ensure_default(book.id)
-        ids = self._chunks.ids_in_section(book.id, section, max_ordinal)
-        picked = ids[:: max(1, len(ids) // max(1, k))][:k]
-        return self._retriever.passages([(chunk_id, 0.0) for chunk_id in picked])
-
-    def verify_quote(self, passage: Passage, number: int, quote: str) -> Citation:
-        """Pin a quote from a found passage to exact locators; CitationError when the words are not there."""
-        from core.agent.citations import resolve_citation
-
-        return resolve_citation(self._chunks, passage, number, quote)
-
-    def passage_texts(self, reference: str | int) -> list[str]:
-        """The text of each of a book's passages (its chunks for the default model), in reading order."""
-        book = self.book(reference)
-        self._chunks.ensure_default(book.id)
-        return [chunk.text for chunk in self._chunks.chunks(book.id)]
-
-    def models_status(self) -> list[dict[str, Any]]:
-        """The embedding models Quire knows, and whether each can run here now."""
-        return [
-            {"name": spec.name, "languages": list(spec.languages), "dimension": spec.dimension,
-             "available": self._models.is_available(spec.name)}
-            for spec in CATALOG.values()
-        ]  # fmt: skip
-
     # -- chat ---------------------------------------------------------------------------------
-    def _chat_store(self) -> ChatStore:
-        from core.agent.threads import ChatStore  # LangChain loads with the first chat, not with the library
-
-        if self._chats is None:
-            self._chats = ChatStore(self._library)
-        return self._chats
-
     def ask(
         self,
         reference: str | int | None,
@@ -587,36 +332,4 @@ class Quire:
 
         book_id = self.book(reference).id if reference is not None else None
         asked = Question(book_id, question, thread_id, provider, model, spoilers, secrets, selection)
-        return ask(self, self._chat_store(), self._network, asked)
-
-    def check_provider(self, config: ProviderConfig, secrets: SecretStore | None = None) -> str:
-        """Try an AI provider's endpoint: a one-line success message, or ProviderError / LocalOnlyError."""
-        from core.agent.connection import check_connection
-
-        return check_connection(config, secrets, self._network)
-
-    def chat_threads(self, reference: str | int | None) -> list[dict[str, Any]]:
-        """The conversations about a book (None: about the library), most recent first."""
-        book_id = self.book(reference).id if reference is not None else None
-        return self._chat_store().threads(book_id)
-
-    def chat_messages(self, thread_id: int) -> list[Message]:
-        """A conversation's messages, each as its stored parts in the order they streamed."""
-        return self._chat_store().messages(thread_id)
-
-    def rename_thread(self, thread_id: int, title: str) -> None:
-        """Give a conversation a new title."""
-        self._chat_store().rename(thread_id, title)
-
-    def delete_thread(self, thread_id: int) -> None:
-        """Remove a conversation and its messages."""
-        self._chat_store().delete(thread_id)
-
-    def drop_last_exchange(self, thread_id: int) -> str | None:
-        """Remove a conversation's last question and answer (to ask again); the question, or None."""
-        return self._chat_store().drop_last_exchange(thread_id)
-
-
-def _sync_secret(target: str) -> str:
-    """The secret store's name for a sync target's password."""
-    return f"quire-sync:{target}"
+        return ask(self, self.chats.store(), self._network, asked)

@@ -63,7 +63,7 @@ def test_events_stream_in_order_and_citations_are_verified(quire: Quire) -> None
     first_result = next(e for e in events if isinstance(e, ToolResult))
     assert first_result.content.startswith("[1] ") and "<book_text>" in first_result.content
     [citation] = [e for e in events if isinstance(e, CitationEvent)]
-    segment = quire.show(1, citation.citation.start.segment_locator)[0]
+    segment = quire.text.show(1, citation.citation.start.segment_locator)[0]
     assert "grins like that" in segment.text and citation.citation.quote == "grins like that"
     assert kinds.index("citation") < kinds.index("text")
     assert "".join(e.text for e in events if isinstance(e, TextDelta)).startswith("The cat grins")
@@ -100,7 +100,7 @@ def test_no_passage_past_the_reader_ever_reaches_the_model(quire: Quire) -> None
     assert all(p.end_ordinal <= bound for p in session.passages.values())
     results = [e.content for e in events if isinstance(e, ToolResult)]
     assert "has not reached this chapter" in results[1]
-    later_text = {s.text for s in quire.section(1, 9)}  # A Mad Tea-Party
+    later_text = {s.text for s in quire.text.section(1, 9)}  # A Mad Tea-Party
     sent = json.dumps([str(m.content) for call in model.seen for m in call], ensure_ascii=False)
     assert not any(text[:60] in sent for text in later_text if len(text) > 60)
 
@@ -124,7 +124,7 @@ def test_the_tool_call_cap_ends_the_run_gracefully(quire: Quire) -> None:
 
 def test_tool_arguments_are_checked_with_actionable_answers(quire: Quire) -> None:
     session = ReadingSession(quire, 1, spoilers_allowed=True)
-    entries = len(quire.toc(1))
+    entries = len(quire.text.toc(1))
     assert session.read_chapter(99) == f"No entry 99: this book's table of contents has {entries} entries."
     assert session.read_chapter(2, page=0) == "Pages start at 1."
     assert session.keyword_search("  ") == "Give a query: a few words or a question."
@@ -157,11 +157,11 @@ def test_reading_tools_stay_before_the_reader(quire: Quire) -> None:
     quire.index(1)
     quire.save_position(1, "4.10")  # inside "The Pool Of Tears"
     bound = quire.position(1).ordinal
-    quire.add_highlight(1, "3.2", note="Alice is bored by the book without pictures")
+    quire.notes.add_highlight(1, "3.2", note="Alice is bored by the book without pictures")
     session = ReadingSession(quire, 1)
     assert "without pictures" in session.search_notes("pictures") and "bored" in session.search_notes("bored")
     assert session.search_notes("zebra") == "No highlight or note matches."
-    quire.add_highlight(1, "9.3", note="the Queen's croquet ground")  # made before a move back, or elsewhere
+    quire.notes.add_highlight(1, "9.3", note="the Queen's croquet ground")  # made before a move back, or elsewhere
     assert session.search_notes("croquet") == "No highlight or note matches."  # past the furthest place: fenced
     assert "croquet" not in ReadingSession(quire, None).search_notes("croquet")  # all books: each book's own fence
     assert "croquet" in ReadingSession(quire, 1, spoilers_allowed=True).search_notes("croquet")

@@ -26,47 +26,47 @@ def test_position_is_saved_with_percent_and_reading_time(quire: Quire, alice: in
     assert 0 < first.percent < second.percent <= 100
     assert quire.position(alice).locator == second.locator
     last = quire.book(alice).segment_count - 1
-    segments = quire.show(alice, "0.0", last + 1)
+    segments = quire.text.show(alice, "0.0", last + 1)
     assert quire.save_position(alice, segments[-1].locator).percent == 100.0
 
 
 def test_bookmarks_in_reading_order_with_default_labels(quire: Quire, alice: int) -> None:
-    quire.add_bookmark(alice, "5.3", "Caucus race")
-    quire.add_bookmark(alice, "3.0")
-    marks = quire.bookmarks(alice)
+    quire.notes.add_bookmark(alice, "5.3", "Caucus race")
+    quire.notes.add_bookmark(alice, "3.0")
+    marks = quire.notes.bookmarks(alice)
     assert [str(m.locator) for m in marks] == ["3.0", "5.3"]
     assert marks[0].label == "Down The Rabbit-Hole" and marks[1].label == "Caucus race"
     with pytest.raises(LocatorError):
-        quire.add_bookmark(alice, "99.0")
+        quire.notes.add_bookmark(alice, "99.0")
 
 
 def test_highlight_across_segments_keeps_exact_text_and_note(quire: Quire, alice: int) -> None:
-    first, second = quire.show(alice, "3.2", 2)
-    highlight = quire.add_highlight(alice, "3.2:6", "3.3:8", color="blue", note="Alice is bored")
+    first, second = quire.text.show(alice, "3.2", 2)
+    highlight = quire.notes.add_highlight(alice, "3.2:6", "3.3:8", color="blue", note="Alice is bored")
     assert highlight.text == first.text[6:] + "\n" + second.text[:8]
-    updated = quire.update_highlight(highlight.id, note="changed", color="pink")
+    updated = quire.notes.update_highlight(highlight.id, note="changed", color="pink")
     assert (updated.note, updated.color) == ("changed", "pink")
     with pytest.raises(QuireError, match="choose one of"):
-        quire.add_highlight(alice, "3.2", color="octarine")
+        quire.notes.add_highlight(alice, "3.2", color="octarine")
     with pytest.raises(LocatorError, match="before it starts"):
-        quire.add_highlight(alice, "3.3", "3.2")
+        quire.notes.add_highlight(alice, "3.3", "3.2")
 
 
 def test_export_markdown_reads_well_and_json_round_trips(quire: Quire, alice: int) -> None:
-    quire.add_highlight(alice, "4.1", note="The pool")
-    quire.add_highlight(alice, "3.2", color="green")
-    quire.add_bookmark(alice, "6.0", "Bill")
-    markdown = quire.export(alice, "md")
+    quire.notes.add_highlight(alice, "4.1", note="The pool")
+    quire.notes.add_highlight(alice, "3.2", color="green")
+    quire.notes.add_bookmark(alice, "6.0", "Bill")
+    markdown = quire.notes.export(alice, "md")
     assert markdown.startswith('---\ntitle: "Alice\'s Adventures in Wonderland"')
     down, pool = markdown.index("## Down The Rabbit-Hole"), markdown.index("## The Pool Of Tears")
     assert down < pool  # reading order, grouped by chapter
     assert "**Note:** The pool" in markdown and "- `6.0` Bill" in markdown
     assert "\n> Alice was beginning" in markdown
-    payload = json.loads(quire.export(alice, "json"))
+    payload = json.loads(quire.notes.export(alice, "json"))
     assert [h["start"] for h in payload["highlights"]] == ["3.2", "4.1"]
     assert payload["bookmarks"][0]["label"] == "Bill"
     with pytest.raises(QuireError, match="md or json"):
-        quire.export(alice, "pdf")
+        quire.notes.export(alice, "pdf")
 
 
 def test_tags_filter_the_library(quire: Quire, alice: int) -> None:
@@ -78,8 +78,8 @@ def test_tags_filter_the_library(quire: Quire, alice: int) -> None:
 
 
 def test_removing_a_book_removes_its_annotations(quire: Quire, alice: int) -> None:
-    quire.add_highlight(alice, "3.2")
-    quire.add_bookmark(alice, "3.2")
+    quire.notes.add_highlight(alice, "3.2")
+    quire.notes.add_bookmark(alice, "3.2")
     quire.save_position(alice, "3.2")
     quire.remove(alice)
     for table in ("highlights", "bookmarks", "positions"):

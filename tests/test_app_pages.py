@@ -45,6 +45,8 @@ def test_library_grid_list_search_details_and_remove(two_books: Quire) -> None:
         app = start(two_books, session)
         shown = screen(app)
         assert "Moby-Dick" in shown and "2 books" in shown
+        assert not any(isinstance(c, ft.Image) for c in _all(app))  # the cards first: their covers come after
+        await asyncio.sleep(0.05)
         assert any(isinstance(c, ft.Image) for c in _all(app))  # Moby-Dick's own cover
         await fire(session, find(app.page.controls, tooltip="Show as list"))
         assert app.library.layout == "list" and find(app.page.controls, kind=ft.ListView)
@@ -202,7 +204,7 @@ def test_reader_contents_keys_search_highlight_notes_bookmark_and_reopen(quire: 
         )
         assert app.reader.selection is not None and "Highlight" in screen(app)
         await fire(session, find(app.page.controls, tooltip="Highlight in Green"))
-        highlight = quire.highlights(1)[0]
+        highlight = quire.notes.highlights(1)[0]
         assert highlight.color == "green" and len(highlight.text) == 12
         assert any(isinstance(c, ft.TextSpan) and c.style and c.style.bgcolor for c in _all(app))  # drawn marked
         await fire(session, find(app.page.controls, tooltip="Notes"))
@@ -211,11 +213,11 @@ def test_reader_contents_keys_search_highlight_notes_bookmark_and_reopen(quire: 
         note = session.page._dialogs.controls[-1]
         find(note, kind=ft.TextField).value = "Ishmael's voice, 以实玛利"
         await fire(session, clickable(note, "Save"))
-        assert quire.highlights(1)[0].note == "Ishmael's voice, 以实玛利"
+        assert quire.notes.highlights(1)[0].note == "Ishmael's voice, 以实玛利"
         await fire(session, find(app.page.controls, tooltip="Bookmark"))
-        assert [str(b.locator) for b in quire.bookmarks(1)] == [str(app.reader.current.locator.segment_locator)]
+        assert [str(b.locator) for b in quire.notes.bookmarks(1)] == [str(app.reader.current.locator.segment_locator)]
         await fire(session, find(app.page.controls, tooltip="Remove bookmark"))
-        assert quire.bookmarks(1) == []
+        assert quire.notes.bookmarks(1) == []
         place = app.reader.current.locator
         await _key(session, "Escape")
         assert app.panel is None and app.screen == "reader"
@@ -307,8 +309,8 @@ def test_appearance_theme_language_and_provider_settings_persist(quire: Quire) -
 
 def test_library_notes_screen_edits_and_exports_markdown(quire: Quire) -> None:
     quire.import_paths([book_path("en/epubjs-alice.epub"), book_path("zh/luxun_nahan.txt")])
-    quire.add_highlight(1, "3.2", color="yellow", note="rabbit")
-    quire.add_highlight(2, "1.3", color="blue")
+    quire.notes.add_highlight(1, "3.2", color="yellow", note="rabbit")
+    quire.notes.add_highlight(2, "1.3", color="blue")
 
     async def scenario() -> None:
         session = await new_session(1440)
@@ -318,7 +320,7 @@ def test_library_notes_screen_edits_and_exports_markdown(quire: Quire) -> None:
         shown = screen(app)
         assert "2 highlights" in shown and "Alice's Adventures in Wonderland" in shown and "luxun nahan" in shown
         await fire(session, find(app.page.controls, tooltip="Delete highlight"))
-        assert len(quire.highlights()) == 1
+        assert len(quire.notes.highlights()) == 1
         await fire(session, clickable(app.page.controls, "Export Markdown"))
         await asyncio.sleep(0.1)
         exported = quire.folder / "exports" / "quire-notes.md"
@@ -423,7 +425,7 @@ def test_a_text_pdf_shows_its_pages_as_printed_and_keeps_the_place(quire: Quire)
         await fire(session, find(app.page.controls, tooltip="Show the pages as printed"))
         [viewer] = [c for c in _all(app) if isinstance(c, ft.InteractiveViewer)]
         page = app.reader.pdf_page
-        assert page == quire.page_of(1, here) and Image.open(io.BytesIO(viewer.content.src)).size[0] == 1400
+        assert page == quire.text.page_of(1, here) and Image.open(io.BytesIO(viewer.content.src)).size[0] == 1400
         await _key(session, "Arrow Right")
         [viewer] = [c for c in _all(app) if isinstance(c, ft.InteractiveViewer)]
         assert app.reader.pdf_page == page + 1 and app.reader.current.ordinal > here  # the place follows the page
@@ -612,7 +614,7 @@ def test_ai_settings_test_connection_local_only_downloads_and_indexing(alice_qui
         local_only.value = True
         await fire(session, local_only, "change")
         assert alice_quire.local_only
-        missing = next(m["name"] for m in alice_quire.models_status() if not m["available"])
+        missing = next(m.name for m in alice_quire.models.status() if not m.available)
         download = next(c for c in _all(app) if isinstance(c, ft.ListTile) and missing in texts(c.subtitle)[0])
         await fire(session, download.trailing)
         app.jobs.wait()
@@ -766,7 +768,7 @@ def test_the_place_is_saved_when_the_app_goes_to_the_background(two_books: Quire
 
 def test_on_a_phone_notes_go_to_the_share_sheet_not_a_private_folder(quire: Quire, monkeypatch) -> None:
     quire.import_paths([book_path("en/epubjs-alice.epub")])
-    quire.add_highlight(1, "3.2", color="yellow", note="rabbit")
+    quire.notes.add_highlight(1, "3.2", color="yellow", note="rabbit")
     monkeypatch.setenv("FLET_PLATFORM", "android")
     shared: list = []
 
@@ -913,7 +915,9 @@ def test_a_tapped_highlight_opens_its_menu_note_colour_copy_delete(quire: Quire)
         app.open_book(1)
         app.reading.navigate("8.1")
         first = app.reader.current
-        quire.add_highlight(1, f"{first.locator.segment_locator}:10", f"{first.locator.segment_locator}:30", "yellow")
+        quire.notes.add_highlight(
+            1, f"{first.locator.segment_locator}:10", f"{first.locator.segment_locator}:30", "yellow"
+        )
         app.render()
         marked = next(c for c in _all(app) if isinstance(c, ft.Text) and c.on_selection_change and c.spans)
         await _tap(session, marked, 40)  # past the highlight: nothing to offer
@@ -923,7 +927,7 @@ def test_a_tapped_highlight_opens_its_menu_note_colour_copy_delete(quire: Quire)
         await _tap(session, marked, 20)
         assert app.reader.tapped is not None and "This highlight" in screen(app)
         await fire(session, find(app.page.controls, tooltip="Make it Blue"))
-        assert quire.highlights(1)[0].color == "blue"
+        assert quire.notes.highlights(1)[0].color == "blue"
         marked = next(c for c in _all(app) if isinstance(c, ft.Text) and c.on_selection_change and c.spans)
         await _tap(session, marked, 20)
         await fire(session, find(app.page.controls, tooltip="Copy"))
@@ -937,12 +941,12 @@ def test_a_tapped_highlight_opens_its_menu_note_colour_copy_delete(quire: Quire)
         assert find(note, kind=ft.TextField) in note.content.controls
         assert note.content.horizontal_alignment == ft.CrossAxisAlignment.STRETCH  # the box fills the dialog's width
         await fire(session, clickable(note, "Save"))
-        assert quire.highlights(1)[0].note == "the narrator's mood"
+        assert quire.notes.highlights(1)[0].note == "the narrator's mood"
         assert app.reader.tapped is None and "This highlight" not in screen(app)  # saved: the bar goes too
         marked = next(c for c in _all(app) if isinstance(c, ft.Text) and c.on_selection_change and c.spans)
         await _tap(session, marked, 20)
         await fire(session, find(app.page.controls, tooltip="Delete highlight"))
-        assert quire.highlights(1) == [] and app.message == "Highlight deleted"
+        assert quire.notes.highlights(1) == [] and app.message == "Highlight deleted"
         assert not any(isinstance(c, ft.Text) and c.spans for c in _all(app))  # drawn unmarked
 
     run(scenario())
@@ -965,7 +969,7 @@ def test_the_selection_bar_writes_a_note_in_one_step(quire: Quire) -> None:
         assert app.panel != "notes"  # a note box, not the Notes panel
         find(note, kind=ft.TextField).value = "a first note"
         await fire(session, clickable(note, "Save"))
-        [highlight] = quire.highlights(1)
+        [highlight] = quire.notes.highlights(1)
         assert highlight.note == "a first note" and len(highlight.text) == 12
         assert app.reader.selection is None and app.reader.tapped is None  # the bar went with the dialog
         assert "Highlight and add a note" not in [getattr(c, "tooltip", None) for c in _all(app)]
@@ -1046,7 +1050,7 @@ def test_drawing_a_screen_reads_nothing_from_the_library(two_books: Quire, monke
     from app.notes_model import NotesViewModel
     from app.reader_model import ReaderViewModel
 
-    two_books.add_highlight(1, "8.1:0", "8.1:20", "yellow", "a note")
+    two_books.notes.add_highlight(1, "8.1:0", "8.1:20", "yellow", "a note")
     queries: list[str] = []
     refreshing = [0]
     for kind in (LibraryViewModel, NotesViewModel, ReaderViewModel):
@@ -1101,6 +1105,7 @@ def test_library_grid_cells_are_as_tall_as_their_cards_at_both_sizes(two_books: 
             session = await new_session(width, 844)
             app = start(two_books, session)
             grid = find(app.page.controls, kind=ft.GridView)
+            await asyncio.sleep(0.05)  # the covers come just after the cards
             cover = next(c for c in _all(app) if isinstance(c, ft.Image))
             usable = width - 2 * session.page.padding  # the page's padding on either side
             cell = (usable - grid.spacing * (grid.runs_count - 1)) / grid.runs_count
@@ -1149,7 +1154,7 @@ def test_sync_is_set_up_in_settings_and_runs_on_its_own_when_a_book_closes(tmp_p
         assert "Synced at" in " ".join(screen(other)), screen(other)  # the status line was redrawn when the sync ended
         assert [c for c in _all(other) if isinstance(c, ft.ListView)] == lists  # not rebuilt: Settings kept its scroll
         [book] = desk.books()
-        assert [h.note for h in desk.highlights(book.id)] == ["synced"]
+        assert [h.note for h in desk.notes.highlights(book.id)] == ["synced"]
 
     run(scenario())
 

@@ -12,6 +12,7 @@ COLLABORATORS = {"library", "annotations", "network", "models", "chunks", "vecto
 # The facade's parts and the agent's internals: a client that imports one of these is reaching past the door.
 INNER_NAMES = {"Library", "Annotations", "ChunkStore", "VectorStore", "Retriever", "Indexer", "ModelStore",
                "ChatStore", "ReadingSession", "ReadingAgent", "resolve_citation", "check_connection"}  # fmt: skip
+PARTS = {"text", "notes", "sync", "models", "chats"}  # the facade's public parts (core/parts): quire.notes.export(…)
 DOORS = {ROOT / "bench" / "common.py"}  # ``inside()``: the one door for white-box measurements and tests
 
 
@@ -54,7 +55,7 @@ def test_no_module_outside_core_reaches_past_the_facade() -> None:
                 base = ast.unparse(node.value)
                 if base == "self":
                     continue  # a class's own attribute of that name (a view-model's library, a fake's chunks)
-                if node.attr.startswith("_") or base.split(".")[-1].endswith("quire"):
+                if node.attr.startswith("_") or (base.split(".")[-1].endswith("quire") and node.attr not in PARTS):
                     bad.append(f"{path.relative_to(ROOT)}:{node.lineno} {base}.{node.attr}")
         if path.is_relative_to(ROOT / "tests") or path.is_relative_to(ROOT / "bench"):
             continue  # unit tests and component benches build core parts themselves; clients may not
@@ -93,16 +94,28 @@ def test_the_app_the_cli_and_the_adapters_import_core_only_through_its_public_fa
 def test_the_facade_keeps_its_collaborators_private(tmp_path: Path) -> None:
     quire = Quire(tmp_path)
     public = {name for name in vars(quire) if not name.startswith("_")}
-    assert not public, f"collaborators must be private: {sorted(public)}"
+    assert public == PARTS, f"collaborators must be private, the parts public: {sorted(public ^ PARTS)}"
     quire.close()
+
+
+def test_no_class_in_core_has_more_than_25_public_methods() -> None:
+    """Issue 27: the facade had 63 public members in one class; it is now a door and five parts."""
+    wide = []
+    for path in python_files("core"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                methods = {f.name for f in node.body if isinstance(f, ast.FunctionDef) and not f.name.startswith("_")}
+                if len(methods) > 25:
+                    wide.append(f"{path.relative_to(ROOT)} {node.name}: {len(methods)}")
+    assert not wide, "split these by what they are for:\n" + "\n".join(wide)
 
 
 def test_only_the_shell_knows_the_whole_app() -> None:
     """Pages, panels, dialogs and the chat draw from what they are handed; the chat sees a ChatContext only.
 
-    The reader and library controllers belong to the shell (they are handed it); nothing else imports it.
+    The reader and library controllers are handed the shell typed as ``app.host.Host``; nothing imports it.
     """
-    owners = {ROOT / "app" / name for name in ("shell.py", "reading.py", "library_controller.py")}
+    owners = {ROOT / "app" / "shell.py"}
     bad = []
     for path in python_files("app"):
         if path in owners:
@@ -135,3 +148,48 @@ def test_an_offline_answer_loads_neither_langchain_nor_the_agent(tmp_path) -> No
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def _module_graph(*places: str) -> dict[str, set[str]]:
+    """Each module of these packages and the modules of them it imports (type-only and in-function imports too)."""
+    modules = {}
+    for path in python_files(*places):
+        name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        modules[name.removesuffix(".__init__")] = path
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join([*parts, base] if base else parts)
+                targets = [base] + [f"{base}.{alias.name}" for alias in node.names]
+            else:
+                continue
+            for target in targets:
+                while target and target not in modules:
+                    target = target.rpartition(".")[0]
+                if target and target != name and not name.startswith(target + "."):  # not its own package
+                    graph[name].add(target)
+    return graph
+
+
+def test_no_import_circle_anywhere_type_only_ones_included() -> None:
+    """Issue 27: core.services and the agent imported each other, and so did the shell and its controllers."""
+    graph = _module_graph("core", "app", "platform_adapters")
+    circles = []
+    for start in graph:  # a depth-first walk from each module back to itself
+        stack, seen = [(start, [start])], set()
+        while stack:
+            node, path = stack.pop()
+            for nxt in graph[node]:
+                if nxt == start:
+                    circles.append(" -> ".join([*path, start]))
+                elif nxt not in seen:
+                    seen.add(nxt)
+                    stack.append((nxt, [*path, nxt]))
+    assert not circles, "import circles:\n" + "\n".join(sorted(set(circles))[:10])

@@ -32,10 +32,10 @@ def test_a_comic_is_its_pages_in_order_with_its_comicinfo(tmp_path: Path) -> Non
         "cbz", "Alice's Adventures in Wonderland: the illustrations", ["Lewis Carroll"], "en"
     )  # fmt: skip
     assert book.segment_count == 24 and book.char_count == 0 and book.has_cover
-    pages = [quire.section(book.id, n)[0] for n in range(24)]
+    pages = [quire.text.section(book.id, n)[0] for n in range(24)]
     assert [p.src for p in pages] == [f"page{n:03d}.jpg" for n in range(1, 25)]
-    assert all(quire.image(book.id, p.src)[:3] == b"\xff\xd8\xff" for p in pages[:3])
-    assert quire.cover(book.id)[0] == quire.image(book.id, "page001.jpg")
+    assert all(quire.text.image(book.id, p.src)[:3] == b"\xff\xd8\xff" for p in pages[:3])
+    assert quire.cover(book.id)[0] == quire.text.image(book.id, "page001.jpg")
     assert quire.find(book.id, "Alice") == [] and quire.search(book.id, "Alice", mode="keyword") == []
 
 

@@ -106,7 +106,7 @@ def test_an_answer_streams_from_a_provider_and_is_saved(alice_quire: Quire) -> N
     assert answer.text == "The cat grins because it is a Cheshire cat [1]." and answer.status == "complete"
     assert answer.parts[1].state == "done" and answer.parts[1].data["result"].startswith("[1] ")
     [citation] = answer.citations
-    assert "grins like that" in alice_quire.show(1, citation.start.segment_locator)[0].text
+    assert "grins like that" in alice_quire.text.show(1, citation.start.segment_locator)[0].text
     assert ["reasoning", "tool_call"] in changes  # the tool card was drawn before any text arrived
     assert not chat.streaming and chat.thread_id is not None
     again = ChatViewModel(alice_quire, 1)  # reopening the book shows the latest thread as it was
@@ -155,7 +155,7 @@ def test_threads_new_rename_delete_and_regenerate(alice_quire: Quire) -> None:
     chat.regenerate(lambda: None)
     chat.wait()
     assert [m.role for m in chat.messages] == ["user", "assistant"]  # the answer replaced, not added
-    assert len(alice_quire.chat_messages(chat.thread_id)) == 2
+    assert len(alice_quire.chats.messages(chat.thread_id)) == 2
     chat.delete_thread()
     assert chat.thread_id == first and [t["id"] for t in chat.threads()] == [first]
 
@@ -181,7 +181,7 @@ def test_what_the_panel_drew_is_what_a_reopened_thread_shows(alice_quire: Quire)
     store = ChatStore(inside(alice_quire, "library"))
     thread = store.new_thread(1, "q")
     store.add_message(thread, "assistant", live.parts, live.status)
-    [saved] = alice_quire.chat_messages(thread)
+    [saved] = alice_quire.chats.messages(thread)
     assert saved.status == "error" and [(p.kind, p.state, p.text) for p in saved.parts] == [
         ("text", "done", "Looking"),
         ("tool_call", "error", ""),  # what streamed of the arguments is not stored

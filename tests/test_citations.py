@@ -35,8 +35,8 @@ def test_find_quote_tolerates_case_spacing_and_punctuation() -> None:
 
 def test_a_quote_resolves_to_the_exact_segment_and_characters(moby: Quire) -> None:
     passage = next(p for p in moby.search(1, "Call me Ishmael", mode="keyword", k=10) if "Call me Ishmael" in p.text)
-    citation = moby.verify_quote(passage, 1, "call me ISHMAEL. Some years ago")
-    segment = moby.show(1, citation.start.segment_locator)[0]
+    citation = moby.text.verify_quote(passage, 1, "call me ISHMAEL. Some years ago")
+    segment = moby.text.show(1, citation.start.segment_locator)[0]
     assert segment.text.startswith("Call me Ishmael.")
     assert citation.start.offset == 0 and citation.quote == "Call me Ishmael. Some years ago"
     assert segment.text[citation.start.offset : citation.end.offset] == citation.quote
@@ -48,7 +48,7 @@ def test_a_quote_across_paragraphs_keeps_each_paragraphs_text(moby: Quire) -> No
     assert len(layout) >= 2
     first_text = passage.text[: layout[0][3]]
     second_text = passage.text[layout[1][0] : layout[1][0] + layout[1][3]]
-    citation = moby.verify_quote(passage, 2, first_text[-20:] + " " + second_text[:20])
+    citation = moby.text.verify_quote(passage, 2, first_text[-20:] + " " + second_text[:20])
     assert citation.start.segment < citation.end.segment
     head, tail = citation.quote.split("\n")
     assert first_text.endswith(head) and len(head) >= 15
@@ -58,7 +58,7 @@ def test_a_quote_across_paragraphs_keeps_each_paragraphs_text(moby: Quire) -> No
 def test_a_fabricated_quote_is_refused(moby: Quire) -> None:
     passage = next(p for p in moby.search(1, "Call me Ishmael", mode="keyword", k=10) if "Call me Ishmael" in p.text)
     with pytest.raises(CitationError, match=r"not in passage \[3\]"):
-        moby.verify_quote(passage, 3, "Call me Captain Nemo, said the whale")
+        moby.text.verify_quote(passage, 3, "Call me Captain Nemo, said the whale")
 
 
 def test_offline_answer_never_shows_text_past_the_reader(moby: Quire) -> None:
@@ -69,7 +69,7 @@ def test_offline_answer_never_shows_text_past_the_reader(moby: Quire) -> None:
     assert answer.passages and all(p.end_ordinal <= bound for p in answer.passages)
     assert 1 <= len(answer.citations) <= 3 and not answer.notice
     for number, citation in enumerate(answer.citations, start=1):
-        segment = moby.show(1, citation.start.segment_locator)[0]
+        segment = moby.text.show(1, citation.start.segment_locator)[0]
         assert citation.quote in segment.text  # a sentence (or two) of one paragraph, verified
         assert f"[{number}]" in answer.text and str(citation.start) not in answer.text  # no place codes
     assert "harpoon" in answer.text.lower() or "queequeg" in answer.text.lower()
@@ -102,7 +102,7 @@ def test_the_offline_answer_quotes_the_sentence_that_answers(tmp_path: Path) -> 
     first = answer.citations[0]
     assert "a White Rabbit with pink eyes ran close by her" in first.quote  # not the chapter's opening
     assert answer.text.startswith("**Down The Rabbit-Hole**")  # under its chapter name
-    assert first.quote in quire.show(1, first.start.segment_locator)[0].text
+    assert first.quote in quire.text.show(1, first.start.segment_locator)[0].text
     quotes = [" ".join(c.quote.split()) for c in answer.citations]
     assert len(set(quotes)) == len(quotes)  # overlapping passages do not quote the same words twice
     nothing = answer_offline(quire, 1, "zeppelin carburettor")
@@ -119,7 +119,7 @@ def test_an_offline_answer_says_when_what_was_read_does_not_answer(
     lib = ["--library", str(tmp_path / "lib")]
     main(["import", str(book_path("en/idpf-moby-dick.epub")), *lib])
     quire = Quire(tmp_path / "lib")
-    quire.save_position(1, quire.toc(1)[8].locator)  # early on: Ahab has not come on deck
+    quire.save_position(1, quire.text.toc(1)[8].locator)  # early on: Ahab has not come on deck
     quire.close()
     capsys.readouterr()
     assert main(["ask", "1", "Why does Ahab hate the white whale so much?", "--json", *lib]) == 0

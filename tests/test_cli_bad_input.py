@@ -108,7 +108,7 @@ def test_a_book_indexed_remotely_is_still_searched_by_keywords_in_a_new_process(
     quire = Quire(root)
     quire.import_paths([book_path("en/epubjs-alice.epub")])
     with LocalServer(embeddings) as server:
-        name = quire.use_remote_embedder("openai:tiny", server.url + "/v1")
+        name = quire.models.use_remote("openai:tiny", server.url + "/v1")
         quire.index(1, embedder=name)
     quire.close()
     later = Quire(root)  # another process: the remote embedder is not registered here

@@ -53,7 +53,7 @@ def test_a_busy_library_is_a_clear_error_not_a_traceback(alice_quire: Quire) -> 
         with pytest.raises(LibraryError, match="the library is busy: another Quire"):
             alice_quire.save_position(1, "3.2")
         with pytest.raises(LibraryError, match="busy"):
-            alice_quire.add_highlight(1, "3.2")
+            alice_quire.notes.add_highlight(1, "3.2")
     finally:
         holder.kill()
         holder.wait()

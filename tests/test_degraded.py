@@ -39,7 +39,7 @@ report = {
     "chunks": inside(quire, "chunks").count(book.id),
     "keyword_hits": len(quire.search(book.id, "Queequeg", mode="keyword", k=3)),
     "find_hits": len(quire.find(book.id, "Queequeg")),
-    "models": [m["name"] for m in quire.models_status() if m["available"]],
+    "models": [m.name for m in quire.models.status() if m.available],
 }
 
 async def drive_the_app():  # the whole shell on a real (client-less) Flet page: library, reader, search

@@ -40,7 +40,7 @@ def _place(library: Path) -> str:
     quire = Quire(library)
     try:
         position = quire.position(1)
-        return quire.segments(1, position.ordinal, 1)[0].section_title if position else ""
+        return quire.text.segments(1, position.ordinal, 1)[0].section_title if position else ""
     finally:
         quire.close()
 
@@ -126,7 +126,7 @@ def test_desktop_import_read_jump_theme_search_highlight_and_reopen(browser, tmp
         page.close()
     assert _place(library) == "Chapter 12. Biographical."  # reopened at the same place
     quire = Quire(library)
-    highlight = quire.highlights(1)[0]
+    highlight = quire.notes.highlights(1)[0]
     assert highlight.color == "yellow" and highlight.text.strip() and highlight.start.section == 17
 
 
@@ -317,7 +317,7 @@ def test_tour_of_every_screen_at_both_sizes_for_the_artifacts(browser, tmp_path:
     library = tmp_path / "lib"
     quire = Quire(library)
     quire.import_paths([book_path("en/epubjs-alice.epub"), book_path("zh/hongloumeng_120.md")])
-    quire.add_highlight(1, "3.2:0", "3.2:40", "yellow", "the rabbit hole")
+    quire.notes.add_highlight(1, "3.2:0", "3.2:40", "yellow", "the rabbit hole")
     quire.close()
     settings = library / "settings.json"
     with app_server(library) as url:

@@ -72,14 +72,14 @@ def test_fb2_imports_searches_and_serves_its_pictures(tmp_path: Path) -> None:
     assert book.has_cover and [h.section_title for h in quire.find(book.id, "pink eyes")][:1] == [
         "Down The Rabbit-Hole"
     ]
-    picture = next(s for s in quire.section(book.id, 3) if s.kind == "image")
-    assert quire.image(book.id, picture.src)[:3] == b"\xff\xd8\xff"
+    picture = next(s for s in quire.text.section(book.id, 3) if s.kind == "image")
+    assert quire.text.image(book.id, picture.src)[:3] == b"\xff\xd8\xff"
     zipped = io.BytesIO()
     with zipfile.ZipFile(zipped, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("alice.fb2", (FORMATS / "epubjs-alice.fb2").read_bytes())
     again = quire.import_bytes(zipped.getvalue(), "alice.fb2.zip")
     assert again.book.title == book.title and again.book.segment_count == book.segment_count
-    assert quire.image(again.book.id, picture.src)[:3] == b"\xff\xd8\xff"  # from inside the .zip
+    assert quire.text.image(again.book.id, picture.src)[:3] == b"\xff\xd8\xff"  # from inside the .zip
 
 
 HOSTILE = {

@@ -79,7 +79,7 @@ def _hostile_library(tmp_path) -> Quire:
     quire = Quire(tmp_path / "lib")
     result = quire.import_bytes(data, "hostile.epub")
     assert result.book is not None, result.error
-    quire.save_position(1, quire.toc(1)[0].locator)  # at the start of the first chapter
+    quire.save_position(1, quire.text.toc(1)[0].locator)  # at the start of the first chapter
     return quire
 
 

@@ -232,8 +232,8 @@ def test_a_library_from_before_stemmed_keywords_is_upgraded_in_place(tmp_path: P
     assert conn.execute("SELECT COUNT(*) FROM chunks_fts").fetchone()[0] == len(rows)
     found = upgraded.search(1, "rabbits", mode="keyword")
     assert found and "rabbit" in found[0].text.lower()
-    upgraded.sync_setup(str(tmp_path))  # migration 7: the library can sync (its own folder as the target here)
-    assert upgraded.sync()["sent"] >= 2
+    upgraded.sync.setup(str(tmp_path))  # migration 7: the library can sync (its own folder as the target here)
+    assert upgraded.sync.run()["sent"] >= 2
     upgraded.close()
 
 
@@ -300,23 +300,23 @@ def test_notes_from_before_identities_get_the_same_identity_on_every_device_and_
     for name in ("a", "b"):
         quire = Quire(tmp_path / name)
         quire.import_paths([book_path("en/epubjs-alice.epub")])
-        quire.add_highlight(1, "3.2:0", "3.2:10", "green", "same note")
-        quire.add_bookmark(1, "4.3", label="same mark")
+        quire.notes.add_highlight(1, "3.2:0", "3.2:10", "green", "same note")
+        quire.notes.add_bookmark(1, "4.3", label="same mark")
         with inside(quire, "library").transaction() as conn:
             _before_journal(conn)
             conn.execute("DELETE FROM sync_meta")  # never synced before either
         quire.close()
         devices.append(tmp_path / name)
     upgraded = [Quire(folder) for folder in devices]
-    uids = [(q.highlights(1)[0].uid, q.bookmarks(1)[0].uid) for q in upgraded]
+    uids = [(q.notes.highlights(1)[0].uid, q.notes.bookmarks(1)[0].uid) for q in upgraded]
     assert uids[0] == uids[1] and all(uids[0])
     for quire in upgraded:
-        quire.sync_setup(str(shared))
+        quire.sync.setup(str(shared))
     for quire in (*upgraded, *upgraded):
-        quire.sync()
+        quire.sync.run()
     for quire in upgraded:
-        assert [h.note for h in quire.highlights(1)] == ["same note"]
-        assert [m.label for m in quire.bookmarks(1)] == ["same mark"]
+        assert [h.note for h in quire.notes.highlights(1)] == ["same note"]
+        assert [m.label for m in quire.notes.bookmarks(1)] == ["same mark"]
         quire.close()
 
 

@@ -116,10 +116,10 @@ def test_an_endpoint_redirecting_to_another_host_keeps_its_key(alice_quire: Quir
 
 
 def test_a_remote_embedder_chosen_before_local_only_is_refused_after(alice_quire: Quire, connections: list) -> None:
-    name = alice_quire.use_remote_embedder("openai:text-embedding-3-small", "http://192.0.2.10/v1", "sk-test")
+    name = alice_quire.models.use_remote("openai:text-embedding-3-small", "http://192.0.2.10/v1", "sk-test")
     alice_quire.local_only = True  # switched on later, in Settings
     with pytest.raises(LocalOnlyError, match=r"embedding endpoint at 192\.0\.2\.10"):
-        alice_quire.embedder(name).embed_documents(["a White Rabbit with pink eyes"])
+        alice_quire.models.embedder(name).embed_documents(["a White Rabbit with pink eyes"])
     with pytest.raises(LocalOnlyError):
         alice_quire.index(1, embedder=name)
     assert connections == []
@@ -135,10 +135,10 @@ def test_remote_things_are_refused_without_a_connection(alice_quire: Quire, conn
     assert errors and errors[0].startswith("local-only mode is on, so the openai provider at api.openai.com")
     assert isinstance(events[-1], Done) and events[-1].reason == "error"
     with pytest.raises(LocalOnlyError, match=r"embedding endpoint at api\.openai\.com"):
-        alice_quire.use_remote_embedder("openai:text-embedding-3-small", "https://api.openai.com/v1")
+        alice_quire.models.use_remote("openai:text-embedding-3-small", "https://api.openai.com/v1")
     downloadable = next(name for name, spec in CATALOG.items() if spec.files and not spec.package)
     with pytest.raises(LocalOnlyError, match=f"the download of {re.escape(downloadable)}"):
-        alice_quire.fetch_model(downloadable)
+        alice_quire.models.fetch(downloadable)
     assert connections == []  # nothing was even looked up
 
 

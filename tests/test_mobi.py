@@ -64,8 +64,10 @@ def test_kindle_books_import_search_and_show_their_pictures(tmp_path: Path) -> N
     for result in results:
         book = result.book
         assert book.has_cover and quire.find(book.id, "pink eyes")
-        pictures = [s for n in range(book.segment_count and 6) for s in quire.section(book.id, n) if s.kind == "image"]
-        assert pictures and quire.image(book.id, pictures[0].src)[:3] == b"\xff\xd8\xff"
+        pictures = [
+            s for n in range(book.segment_count and 6) for s in quire.text.section(book.id, n) if s.kind == "image"
+        ]
+        assert pictures and quire.text.image(book.id, pictures[0].src)[:3] == b"\xff\xd8\xff"
 
 
 def _with_record0(data: bytes, offset: int, value: bytes) -> bytes:

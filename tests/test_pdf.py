@@ -46,7 +46,7 @@ def test_alice_pdf_has_the_epubs_chapters_and_nearly_all_its_words() -> None:
 def test_a_pdftex_manual_loses_its_running_heads_and_keeps_its_pages(tmp_path: Path) -> None:
     quire = Quire(tmp_path / "lib")
     [result] = quire.import_paths([FORMATS / "libtasn1-manual-pdftex.pdf"])
-    assert result.error is None and len(quire.toc(result.book.id)) > 5
+    assert result.error is None and len(quire.text.toc(result.book.id)) > 5
     book = read_book(FORMATS / "libtasn1-manual-pdftex.pdf")
     texts = [s.text for section in book.sections for s in section.segments]
     heads = {t for t in texts if re.fullmatch(r"Chapter \d+: .{3,60}", t)}
@@ -82,11 +82,11 @@ def test_a_scanned_pdf_opens_as_pictures_of_its_pages(tmp_path: Path) -> None:
     assert Image.open(io.BytesIO(book.metadata.cover)).size[0] == 480  # the first page, drawn small
     quire = Quire(tmp_path / "lib")
     [result] = quire.import_paths([FORMATS / "alice-scanned.pdf"])
-    picture = quire.image(result.book.id, "page-3.png")  # drawn on demand from the stored file
+    picture = quire.text.image(result.book.id, "page-3.png")  # drawn on demand from the stored file
     image = Image.open(io.BytesIO(picture))
     assert image.size == (1400, 1050) and image.mode == "RGB"  # the page is 165.6 x 164.9 points, scan inside
     assert len(image.convert("L").getcolors(256) or []) > 20  # a drawing, not a blank page
-    assert quire.image(result.book.id, "page-9.png") is None and quire.image(result.book.id, "../x") is None
+    assert quire.text.image(result.book.id, "page-9.png") is None and quire.text.image(result.book.id, "../x") is None
     assert quire.find(result.book.id, "rabbit") == [] and quire.book(result.book.id).char_count == 0
 
 
@@ -194,7 +194,7 @@ def test_citations_and_passages_of_a_pdf_say_the_printed_page(tmp_path: Path) ->
     quire = Quire(tmp_path / "lib")
     manual = quire.import_paths([FORMATS / "libtasn1-manual-pdftex.pdf"])[0].book
     labels = PdfReader(FORMATS / "libtasn1-manual-pdftex.pdf").page_labels  # 'T-1', 'T-2', 'i', '1', ...
-    pages = [s.page for n in range(3) for s in quire.section(manual.id, n)]
+    pages = [s.page for n in range(3) for s in quire.text.section(manual.id, n)]
     assert set(pages) <= set(labels) and "i" in pages and "1" in pages  # the printed labels, not page numbers
     alice = quire.import_paths([FORMATS / "epubjs-alice.pdf"])[0].book
     question = "What did Alice see running close by her, with pink eyes?"

@@ -65,7 +65,7 @@ print(json.dumps({
     "citations": len(answer.citations),
     "answer": answer.text[:300],
     "scanned": str(scanned.error),
-    "pdf_pages": quire.printed_pages(text_pdf.id),
+    "pdf_pages": quire.text.printed_pages(text_pdf.id),
     "pdf_find": len(quire.find(text_pdf.id, "Rabbit")),
 }))
 """

@@ -61,7 +61,7 @@ def test_paging_moves_by_a_page_and_stops_at_the_ends(moby: Quire) -> None:
     assert reader.previous_page().ordinal == 0
     assert reader.next_page().ordinal == PAGE
     last = moby.book(1).segment_count - 1
-    reader.go_to(moby.segments(1, last - 2, 1)[0].locator)
+    reader.go_to(moby.text.segments(1, last - 2, 1)[0].locator)
     assert reader.next_page().ordinal == last
 
 
@@ -110,7 +110,7 @@ def test_jumps_keep_what_was_read_and_offer_the_way_back(moby: Quire) -> None:
     assert reader.return_to == read_place and reader.current.locator == chapter.locator
     assert reader.go_back().locator == read_place and reader.return_to is None
     assert reader.go_back() is None  # nothing more to go back to
-    cited = moby.segments(1, 5, 1)[0].locator
+    cited = moby.text.segments(1, 5, 1)[0].locator
     reader.open_citation(cited, cited)  # a citation chip, from the chat
     assert reader.percent == read and moby.position(1).locator == cited
     reader.mark_read_up_to_here()  # "I haven't read past here"
@@ -168,7 +168,7 @@ def test_turning_pages_through_a_chapter_shows_every_character_once(
         for piece in page:
             shown.setdefault(piece.segment.ordinal, []).append((piece.start, piece.end))
         reader.next_page()
-    segments = moby.section(1, section)
+    segments = moby.text.section(1, section)
     for segment in segments:  # every segment of the chapter, each character on exactly one page
         pieces = sorted(shown[segment.ordinal])
         assert pieces[0][0] == 0 and pieces[-1][1] == len(segment.text), segment.locator
@@ -200,7 +200,7 @@ def test_turning_back_from_a_place_inside_a_chapter_shows_the_pages_turned_from(
     reader.open()
     reader.set_box(page_box(settings, size[0], size[1], None, back_row=False))
     chapter = next(r for r in reader.toc() if r.title.startswith("Chapter 3."))
-    middle = moby.section(1, chapter.locator.section)[25]
+    middle = moby.text.section(1, chapter.locator.section)[25]
     reader.go_to(middle.locator.at(40))  # a place inside a paragraph, as a saved place or a citation is
 
     def shown() -> list[tuple[int, int, int]]:
@@ -280,7 +280,7 @@ def test_a_page_with_a_picture_counts_the_picture_at_its_own_size(tmp_path: Path
 def test_an_image_size_is_read_from_its_header_and_unknown_when_it_cannot_be(tmp_path: Path) -> None:
     quire = Quire(tmp_path / "lib")
     quire.import_paths([book_path("en/epubjs-alice.epub")])
-    picture = next(s for s in quire.section(1, 3) if s.kind == "image")
+    picture = next(s for s in quire.text.section(1, 3) if s.kind == "image")
     files = {
         b"<svg xmlns='http://www.w3.org/2000/svg' width='120' height='80'/>": (120, 80),
         b"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 10 10'/>": None,  # drawn at the box's size

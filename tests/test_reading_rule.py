@@ -75,7 +75,7 @@ def test_open_turn_a_page_jump_ahead_and_close_leaves_the_furthest_place_where_r
     reader.next_page()  # one page read
     read = alice.position(book)
     assert read.furthest is not None and read.furthest_ordinal > 0
-    late = alice.segments(book, int(reader.book.segment_count * 0.7), 1)[0]
+    late = alice.text.segments(book, int(reader.book.segment_count * 0.7), 1)[0]
     if jump == "contents":
         reader.go_to(next(r for r in reader.toc()[::-1] if r.locator is not None).locator)
     elif jump == "go to 60%":
@@ -85,7 +85,7 @@ def test_open_turn_a_page_jump_ahead_and_close_leaves_the_furthest_place_where_r
     elif jump == "citation":
         reader.open_citation(late.locator, late.locator)
     else:
-        mark = alice.add_bookmark(book, str(late.locator))
+        mark = alice.notes.add_bookmark(book, str(late.locator))
         reader.go_to(mark.locator)
     clock.now += 3
     reader.next_page()  # a glance at the next page there
@@ -108,10 +108,10 @@ def test_another_devices_place_moves_only_the_current_place(tmp_path: Path) -> N
     a, b = Quire(tmp_path / "a"), Quire(tmp_path / "b")
     for quire in (a, b):
         quire.import_paths([book_path("en/epubjs-alice.epub")])
-        quire.sync_setup(str(shared))
+        quire.sync.setup(str(shared))
     a.save_position(1, "3.5")  # read on to 3.5
-    a.sync(), b.sync()
+    a.sync.run(), b.sync.run()
     b.save_position(1, "11.2", reading=False)  # b jumped far ahead
-    b.sync(), a.sync()
+    b.sync.run(), a.sync.run()
     position = a.position(1)
     assert str(position.locator) == "11.2" and str(position.furthest) == "3.5"

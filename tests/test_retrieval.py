@@ -122,16 +122,16 @@ def test_vector_and_hybrid_find_the_right_chapter(quire: Quire) -> None:
 
 def test_passage_locators_point_at_its_text(quire: Quire) -> None:
     for passage in quire.search(1, QUERIES[0], k=5):
-        first = quire.show(1, passage.start.segment_locator)[0]
+        first = quire.text.show(1, passage.start.segment_locator)[0]
         assert passage.text.startswith(first.text[passage.start.offset :].strip()[:30])
-        last = quire.show(1, passage.end.segment_locator)[0]
+        last = quire.text.show(1, passage.end.segment_locator)[0]
         assert passage.text.endswith(last.text[: passage.end.offset].strip()[-30:])
         assert passage.locators[0] == passage.start.segment_locator
 
 
 def test_the_spoiler_bound_is_never_crossed(quire: Quire) -> None:
     bound = "6.0"  # the reader is at the start of chapter 4 (section 6)
-    bound_ordinal = quire.ordinal_of(1, quire.show(1, bound)[0].locator)
+    bound_ordinal = quire.text.ordinal_of(1, quire.text.show(1, bound)[0].locator)
     for query in [*QUERIES, "Off with her head", "tea party"]:
         for mode in ("keyword", "vector", "hybrid"):
             for passage in quire.search(1, query, mode=mode, k=10, before=bound):
@@ -163,7 +163,7 @@ def test_partial_index_cancel_resume_and_model_change(tmp_path: Path, backend: s
     book = quire.import_paths([book_path("en/epubjs-alice.epub")])[0].book
     inside(quire, "indexer").batch_size = 8
     middle = quire.book(book.id).segment_count // 2
-    quire.save_position(book.id, quire.segments(book.id, middle, 1)[0].locator)
+    quire.save_position(book.id, quire.text.segments(book.id, middle, 1)[0].locator)
     cancel = threading.Event()
     with pytest.raises(IndexCancelled):
         quire.index(book.id, progress=lambda status: cancel.set(), cancel=cancel)
@@ -190,7 +190,7 @@ def test_partial_index_cancel_resume_and_model_change(tmp_path: Path, backend: s
     assert inside(quire, "vectors").count(book.id, "all-MiniLM-L6-v2") == inside(quire, "chunks").count(book.id)
     # another model: re-chunked in its own tokens, the old vectors dropped, never mixed
     with LocalServer(_openai_mock) as server:
-        name = quire.use_remote_embedder("openai:mock-embed", server.url + "/v1")
+        name = quire.models.use_remote("openai:mock-embed", server.url + "/v1")
         status = quire.index(book.id, name)
         assert status.model == "openai:mock-embed" and status.done == status.total
         assert inside(quire, "chunks").profile(book.id).tokenizer == "approximate"
@@ -263,7 +263,7 @@ def test_a_killed_indexing_process_resumes_without_duplicates(tmp_path: Path) ->
     assert status.done == status.total == total
     ids = [r[0] for r in inside(quire, "library").conn.execute("SELECT chunk_id FROM chunk_vectors")]
     assert len(ids) == len(set(ids)) == total
-    embedder = quire.embedder("all-MiniLM-L6-v2")
+    embedder = quire.models.embedder("all-MiniLM-L6-v2")
     sample = (
         inside(quire, "library")
         .conn.execute(
@@ -300,7 +300,7 @@ def test_indexing_runs_in_the_background_and_can_be_cancelled(tmp_path: Path) ->
     book = quire.import_paths([book_path("en/epubjs-alice.epub")])[0].book
     inside(quire, "indexer").batch_size = 4
     seen = []
-    task = inside(quire, "indexer").start(book.id, quire.embedder("all-MiniLM-L6-v2"), progress=seen.append)
+    task = inside(quire, "indexer").start(book.id, quire.models.embedder("all-MiniLM-L6-v2"), progress=seen.append)
     deadline = time.monotonic() + 60
     while not seen and task.is_alive() and time.monotonic() < deadline:
         time.sleep(0.01)
@@ -338,8 +338,8 @@ def test_a_library_written_without_sqlite_vec_is_searchable_with_it(tmp_path: Pa
 
 def test_released_models_free_their_memory_and_load_again_when_needed(quire: Quire) -> None:
     before = quire.search(1, QUERIES[2], mode="hybrid", k=3)  # loads the on-device model
-    assert quire.release_models() == 1
-    assert quire.release_models() == 0  # nothing left loaded
+    assert quire.models.release() == 1
+    assert quire.models.release() == 0  # nothing left loaded
     after = quire.search(1, QUERIES[2], mode="hybrid", k=3)  # loads it again, same answers
     assert [(p.chunk_id, round(p.score, 6)) for p in after] == [(p.chunk_id, round(p.score, 6)) for p in before]
 
@@ -354,7 +354,7 @@ def test_the_app_releases_the_model_when_its_last_index_job_ends(tmp_path: Path)
     jobs.start_index(book.id)
     jobs.wait()
     assert quire.index_status(book.id).status == "done"
-    assert quire.release_models() == 0  # the job already let it go
+    assert quire.models.release() == 0  # the job already let it go
     quire.close()
 
 

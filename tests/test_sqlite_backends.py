@@ -27,15 +27,15 @@ step = sys.argv[2]
 if step == "write":
     book = quire.import_paths([sys.argv[3]])[0].book
     quire.save_position(book.id, "4.10")
-    quire.add_highlight(book.id, "3.2", note="the first note")
+    quire.notes.add_highlight(book.id, "3.2", note="the first note")
     quire.index(book.id)
 book = quire.books()[0]
-quire.add_bookmark(book.id, "5.1", label=f"from {_BACKEND}")
+quire.notes.add_bookmark(book.id, "5.1", label=f"from {_BACKEND}")
 print(json.dumps({
     "backend": _BACKEND,
     "position": str(quire.position(book.id).locator),
-    "notes": [h.note for h in quire.highlights(book.id)],
-    "bookmarks": [b.label for b in quire.bookmarks(book.id)],
+    "notes": [h.note for h in quire.notes.highlights(book.id)],
+    "bookmarks": [b.label for b in quire.notes.bookmarks(book.id)],
     "hybrid": [p.chunk_id for p in quire.search(book.id, "a White Rabbit with pink eyes", k=3)],
     "find": len(quire.find(book.id, "Rabbit")),
 }))

@@ -29,7 +29,7 @@ MINIMAL = book_path("minimal/epubcheck-minimal.epub")
 def device(tmp_path: Path, name: str, target: Path, *books: Path) -> Quire:
     quire = Quire(tmp_path / name)
     quire.import_paths(list(books))
-    quire.sync_setup(str(target))
+    quire.sync.setup(str(target))
     return quire
 
 
@@ -44,22 +44,22 @@ def test_two_devices_share_notes_places_tags_and_the_book_itself(tmp_path: Path)
     shared.mkdir()
     phone = device(tmp_path, "phone", shared, ALICE)
     desk = device(tmp_path, "desk", shared)  # the book is not on this one yet
-    phone.add_highlight(1, "3.2:0", "3.2:40", "green", "the rabbit hole")
-    phone.add_bookmark(1, "4.3")
+    phone.notes.add_highlight(1, "3.2:0", "3.2:40", "green", "the rabbit hole")
+    phone.notes.add_bookmark(1, "4.3")
     phone.tag(1, "童话 / fairy tales")
     phone.edit_book(1, title="Alice in Wonderland")
     phone.save_position(1, "5.4", read_seconds=600)
-    assert phone.sync_status()["unsent_edits"] >= 5  # recorded as they were made, waiting for the next sync
-    sent = phone.sync()
-    assert phone.sync_status()["unsent_edits"] == 0
+    assert phone.sync.status()["unsent_edits"] >= 5  # recorded as they were made, waiting for the next sync
+    sent = phone.sync.run()
+    assert phone.sync.status()["unsent_edits"] == 0
     assert sent["sent"] > 5 and sent["books_sent"] == ["Alice in Wonderland"]
-    got = desk.sync()
+    got = desk.sync.run()
     assert got["books_received"] == ["Alice in Wonderland"] and got["received"] > 5
     [book] = desk.books()
     assert book.title == "Alice in Wonderland" and book.tags == ["童话 / fairy tales"]
-    [highlight] = desk.highlights(book.id)
+    [highlight] = desk.notes.highlights(book.id)
     assert (str(highlight.start), highlight.color, highlight.note) == ("3.2:0", "green", "the rabbit hole")
-    assert [str(b.locator) for b in desk.bookmarks(book.id)] == ["4.3"]
+    assert [str(b.locator) for b in desk.notes.bookmarks(book.id)] == ["4.3"]
     position = desk.position(book.id)
     assert str(position.locator) == "5.4" and str(position.furthest) == "5.4" and position.reading_seconds == 600
     assert digest(desk) == digest(phone)
@@ -71,16 +71,16 @@ def test_offline_edits_on_both_devices_both_survive_in_either_order(tmp_path: Pa
         shared.mkdir()
         devices = {name: device(tmp_path / first, name, shared, ALICE) for name in ("a", "b")}
         for quire in devices.values():
-            quire.sync()
-        devices["a"].add_highlight(1, "3.2:0", "3.2:10", "yellow", "from a")
-        devices["b"].add_highlight(1, "4.2:0", "4.2:10", "pink", "from b")
+            quire.sync.run()
+        devices["a"].notes.add_highlight(1, "3.2:0", "3.2:10", "yellow", "from a")
+        devices["b"].notes.add_highlight(1, "4.2:0", "4.2:10", "pink", "from b")
         devices["a"].tag(1, "read on the train")
         devices["b"].save_position(1, "6.1", read_seconds=120)
         devices["a"].save_position(1, "2.1", read_seconds=60)
         for name in (first, second, first):
-            devices[name].sync()
+            devices[name].sync.run()
         for quire in devices.values():
-            notes = sorted(h.note for h in quire.highlights(1))
+            notes = sorted(h.note for h in quire.notes.highlights(1))
             assert notes == ["from a", "from b"] and quire.books()[0].tags == ["read on the train"]
             position = quire.position(1)
             assert str(position.furthest) == "6.1"  # the furthest place is the furthest of both
@@ -93,11 +93,11 @@ def test_three_devices_converge_in_every_sync_order(tmp_path: Path) -> None:
         shared = tmp_path / f"s{number}"
         shared.mkdir()
         devices = {name: device(tmp_path / f"r{number}", name, shared, ALICE) for name in "abc"}
-        devices["a"].add_highlight(1, "3.2:0", "3.2:10", "yellow", "a")
-        devices["b"].add_bookmark(1, "4.3")
+        devices["a"].notes.add_highlight(1, "3.2:0", "3.2:10", "yellow", "a")
+        devices["b"].notes.add_bookmark(1, "4.3")
         devices["c"].edit_book(1, title="Alice (c)")
         for name in (*order, *order):
-            devices[name].sync()
+            devices[name].sync.run()
         digests = {digest(quire) for quire in devices.values()}
         assert len(digests) == 1, order
         assert devices[order[0]].books()[0].title == "Alice (c)"
@@ -108,18 +108,18 @@ def test_a_note_edited_on_two_devices_keeps_the_later_edit_and_deletions_travel(
     shared.mkdir()
     clock = {"now": 1_800_000_000.0}
     a, b = device(tmp_path, "a", shared, ALICE), device(tmp_path, "b", shared, ALICE)
-    a.add_highlight(1, "3.2:0", "3.2:10", "yellow", "first")
-    a.add_bookmark(1, "4.3")
-    a.sync(), b.sync()
-    b.update_highlight(b.highlights(1)[0].id, note="edited on b")
-    b.sync()
-    a.update_highlight(a.highlights(1)[0].id, note="edited on a, later")
-    a.sync(), b.sync()
-    assert [h.note for h in b.highlights(1)] == ["edited on a, later"] == [h.note for h in a.highlights(1)]
-    b.remove_bookmark(b.bookmarks(1)[0].id)
-    b.remove_highlight(b.highlights(1)[0].id)
-    b.sync(), a.sync()
-    assert a.bookmarks(1) == [] and a.highlights(1) == []
+    a.notes.add_highlight(1, "3.2:0", "3.2:10", "yellow", "first")
+    a.notes.add_bookmark(1, "4.3")
+    a.sync.run(), b.sync.run()
+    b.notes.update_highlight(b.notes.highlights(1)[0].id, note="edited on b")
+    b.sync.run()
+    a.notes.update_highlight(a.notes.highlights(1)[0].id, note="edited on a, later")
+    a.sync.run(), b.sync.run()
+    assert [h.note for h in b.notes.highlights(1)] == ["edited on a, later"] == [h.note for h in a.notes.highlights(1)]
+    b.notes.remove_bookmark(b.notes.bookmarks(1)[0].id)
+    b.notes.remove_highlight(b.notes.highlights(1)[0].id)
+    b.sync.run(), a.sync.run()
+    assert a.notes.bookmarks(1) == [] and a.notes.highlights(1) == []
     assert clock  # (the stamps follow the wall clock; see the clock tests for skewed clocks)
 
 
@@ -128,14 +128,14 @@ def test_moving_the_furthest_place_back_holds_on_every_device(tmp_path: Path) ->
     shared.mkdir()
     a, b = device(tmp_path, "a", shared, ALICE), device(tmp_path, "b", shared, ALICE)
     a.save_position(1, "8.5")
-    a.sync(), b.sync()
+    a.sync.run(), b.sync.run()
     assert str(b.position(1).furthest) == "8.5"
     b.save_position(1, "3.1", reading=False)  # a jump back to reread
     b.set_furthest(1)  # "I haven't read past here"
-    b.sync(), a.sync()
+    b.sync.run(), a.sync.run()
     assert str(a.position(1).furthest) == "3.1" and str(b.position(1).furthest) == "3.1"
     a.save_position(1, "4.1")  # reading on from there
-    a.sync(), b.sync()
+    a.sync.run(), b.sync.run()
     assert str(b.position(1).furthest) == "4.1"
 
 
@@ -143,12 +143,12 @@ def test_a_removed_book_is_removed_everywhere(tmp_path: Path) -> None:
     shared = tmp_path / "shared"
     shared.mkdir()
     a, b = device(tmp_path, "a", shared, ALICE), device(tmp_path, "b", shared, ALICE)
-    a.sync(), b.sync()
+    a.sync.run(), b.sync.run()
     b.remove(1)
-    b.sync(), a.sync()
+    b.sync.run(), a.sync.run()
     assert a.books() == [] and b.books() == []
     a.import_paths([ALICE])  # brought back later: it returns everywhere
-    a.sync(), b.sync()
+    a.sync.run(), b.sync.run()
     assert [book.title for book in b.books()] == ["Alice's Adventures in Wonderland"]
 
 
@@ -156,14 +156,14 @@ def test_nothing_new_costs_one_listing_per_folder_and_a_change_costs_its_size(tm
     shared = tmp_path / "shared"
     shared.mkdir()
     a = device(tmp_path, "a", shared, ALICE)
-    a.sync()
+    a.sync.run()
     calls: list[str] = []
     target = CountingTarget(FolderTarget(shared), calls)
     syncer = Syncer(inside(a, "library"), inside(a, "annotations"), target, import_bytes=a.import_bytes)
     syncer.run()
     assert calls == ["list log", "list files"]  # nothing new: two small listings, no file read or written
     calls.clear()
-    a.add_bookmark(1, "4.3")
+    a.notes.add_bookmark(1, "4.3")
     report = syncer.run()
     assert report.sent == 1 and [c for c in calls if c.startswith("write")] == ["write log"]
     written = max((shared / "log").iterdir(), key=lambda p: p.stat().st_mtime_ns)
@@ -175,27 +175,27 @@ def test_book_files_over_the_size_limit_stay_on_their_device(tmp_path: Path) -> 
     shared.mkdir()
     a = Quire(tmp_path / "a")
     a.import_paths([book_path("en/idpf-moby-dick.epub"), MINIMAL])
-    a.sync_setup(str(shared), max_book_mb=1)  # Moby-Dick's file is 1.6 MB, the minimal EPUB 2 KB
-    report = a.sync()
+    a.sync.setup(str(shared), max_book_mb=1)  # Moby-Dick's file is 1.6 MB, the minimal EPUB 2 KB
+    report = a.sync.run()
     assert report["books_sent"] == ["Minimal EPUB 3.0"] and any("Moby-Dick" in w for w in report["warnings"])
-    assert a.sync_status()["max_book_mb"] == 1
+    assert a.sync.status()["max_book_mb"] == 1
     b = device(tmp_path, "b", shared)
-    assert b.sync()["books_received"] == ["Minimal EPUB 3.0"]
+    assert b.sync.run()["books_received"] == ["Minimal EPUB 3.0"]
 
 
 def test_foreign_and_truncated_files_are_skipped_with_a_warning(tmp_path: Path) -> None:
     shared = tmp_path / "shared"
     shared.mkdir()
     a, b = device(tmp_path, "a", shared, ALICE), device(tmp_path, "b", shared, ALICE)
-    a.add_highlight(1, "3.2:0", "3.2:10", "yellow", "kept")
-    a.sync()
+    a.notes.add_highlight(1, "3.2:0", "3.2:10", "yellow", "kept")
+    a.sync.run()
     (shared / "log" / "notes.txt").write_text("someone else's file")
     (shared / "log" / "ffffffffffff-00000001.jsonl").write_bytes(b'{"k": "highlight/x", "t": "0000')  # cut short
     (shared / "log" / "eeeeeeeeeeee-00000001.jsonl").write_bytes(b"\xff\xfe garbage \x00")
-    report = b.sync()
+    report = b.sync.run()
     assert any("notes.txt" in w for w in report["warnings"])
     assert any("ffffffffffff-00000001.jsonl" in w for w in report["warnings"])
-    assert [h.note for h in b.highlights(1)] == ["kept"]
+    assert [h.note for h in b.notes.highlights(1)] == ["kept"]
 
 
 @pytest.mark.parametrize("fail_at", range(6))  # list, read, write the log; list, write, read book files
@@ -204,10 +204,10 @@ def test_a_sync_cut_at_any_step_is_completed_by_the_next_one(tmp_path: Path, fai
     shared = tmp_path / "shared"
     shared.mkdir()
     a, b = device(tmp_path, "a", shared, ALICE), device(tmp_path, "b", shared)
-    a.add_highlight(1, "3.2:0", "3.2:10", "yellow", "from a")
-    a.sync()
+    a.notes.add_highlight(1, "3.2:0", "3.2:10", "yellow", "from a")
+    a.sync.run()
     b.import_paths([MINIMAL])
-    b.add_highlight(1, "0.1:0", "0.1:4", "pink", "from b")
+    b.notes.add_highlight(1, "0.1:0", "0.1:4", "pink", "from b")
     calls: list[str] = []
     broken = CountingTarget(FolderTarget(shared), calls, fail_at=fail_at)
     syncer = Syncer(inside(b, "library"), inside(b, "annotations"), broken, import_bytes=b.import_bytes)
@@ -218,10 +218,10 @@ def test_a_sync_cut_at_any_step_is_completed_by_the_next_one(tmp_path: Path, fai
     else:
         raise AssertionError(f"the sync made fewer than {fail_at + 1} reads and writes: {calls}")
     minimal = next(book for book in b.books() if book.title == "Minimal EPUB 3.0")
-    assert [h.note for h in b.highlights(minimal.id)] == ["from b"]  # nothing saved here is lost
-    b.sync(), a.sync(), b.sync()
+    assert [h.note for h in b.notes.highlights(minimal.id)] == ["from b"]  # nothing saved here is lost
+    b.sync.run(), a.sync.run(), b.sync.run()
     assert digest(a) == digest(b)
-    assert sorted(h.note for book in a.books() for h in a.highlights(book.id)) == ["from a", "from b"]
+    assert sorted(h.note for book in a.books() for h in a.notes.highlights(book.id)) == ["from a", "from b"]
     names = [p.name for p in (shared / "log").iterdir()]
     assert len(names) == len(set(names)) and not list((shared / "tmp").iterdir())  # no half-written file left
 
@@ -267,7 +267,7 @@ def dav_device(tmp_path: Path, name: str, url: str, *books: Path):
     quire = Quire(tmp_path / name)
     quire.import_paths(list(books))
     secrets = MemorySecrets()
-    quire.sync_setup(url, USER, PASSWORD, secrets)
+    quire.sync.setup(url, USER, PASSWORD, secrets)
     return quire, secrets
 
 
@@ -278,11 +278,11 @@ def test_two_devices_sync_through_a_webdav_server_with_a_password(tmp_path: Path
         (a, a_keys), (b, b_keys) = dav_device(tmp_path, "a", url, ALICE), dav_device(tmp_path, "b", url)
         stored = b"".join(path.read_bytes() for path in (tmp_path / "a").glob("library.db*"))
         assert PASSWORD.encode() not in stored and a_keys.get(f"quire-sync:{url}") == PASSWORD  # the secret store
-        a.add_highlight(1, "3.2:0", "3.2:10", "blue", "über den Fluss 过河")
-        assert a.sync(a_keys)["sent"] > 0
-        report = b.sync(b_keys)
+        a.notes.add_highlight(1, "3.2:0", "3.2:10", "blue", "über den Fluss 过河")
+        assert a.sync.run(a_keys)["sent"] > 0
+        report = b.sync.run(b_keys)
         assert report["books_received"] == ["Alice's Adventures in Wonderland"]
-        assert [h.note for h in b.highlights(b.books()[0].id)] == ["über den Fluss 过河"]
+        assert [h.note for h in b.notes.highlights(b.books()[0].id)] == ["über den Fluss 过河"]
         assert digest(a) == digest(b)
         assert not list((tmp_path / "dav" / "quire" / "tmp").iterdir())  # every upload was moved into place
 
@@ -296,30 +296,30 @@ def test_webdav_faults_give_typed_errors_and_the_next_sync_converges(tmp_path: P
     faults: list = []
     with dav_server(tmp_path / "dav", faults) as url:
         (a, a_keys), (b, b_keys) = dav_device(tmp_path, "a", url, ALICE), dav_device(tmp_path, "b", url, ALICE)
-        a.add_bookmark(1, "4.3")
+        a.notes.add_bookmark(1, "4.3")
         faults[:] = [lambda env: ("status", "507 Insufficient Storage") if env["REQUEST_METHOD"] == "PUT" else None]
         with pytest.raises(SyncStorageFull):
-            a.sync(a_keys)
+            a.sync.run(a_keys)
         faults[:] = [lambda env: ("status", "403 Forbidden")]
         with pytest.raises(SyncRefused):
-            a.sync(a_keys)
+            a.sync.run(a_keys)
         faults[:] = [lambda env: ("cut", 10) if env["REQUEST_METHOD"] == "PUT" else None]
         with pytest.raises(SyncUnavailable):  # the connection drops in the middle of an upload
-            a.sync(a_keys)
+            a.sync.run(a_keys)
         faults.clear()
-        a.sync(a_keys)  # the server is well again: the bookmark goes out
+        a.sync.run(a_keys)  # the server is well again: the bookmark goes out
         faults[:] = [lambda env: ("cut", 500) if env["REQUEST_METHOD"] == "GET" else None]
         with pytest.raises(SyncUnavailable):  # the connection drops in the middle of a download
-            b.sync(b_keys)
+            b.sync.run(b_keys)
         faults.clear()
-        assert [str(m.locator) for m in a.bookmarks(1)] == ["4.3"]  # nothing lost on either side
-        a.sync(a_keys), b.sync(b_keys)
-        assert [str(m.locator) for m in b.bookmarks(1)] == ["4.3"] and digest(a) == digest(b)
+        assert [str(m.locator) for m in a.notes.bookmarks(1)] == ["4.3"]  # nothing lost on either side
+        a.sync.run(a_keys), b.sync.run(b_keys)
+        assert [str(m.locator) for m in b.notes.bookmarks(1)] == ["4.3"] and digest(a) == digest(b)
         wrong = Quire(tmp_path / "c")
         with pytest.raises(SyncRefused):
-            wrong.sync_setup(url, "reader", "wrong password")
+            wrong.sync.setup(url, "reader", "wrong password")
         with pytest.raises(SyncUnavailable):
-            Quire(tmp_path / "d").sync_setup(url.replace("/quire/", "/missing/"), "reader", None, _keys(url))
+            Quire(tmp_path / "d").sync.setup(url.replace("/quire/", "/missing/"), "reader", None, _keys(url))
         faults[:] = [lambda env: ("stall", 2.0)]
         slow = WebDavTarget(url, "reader", "x")
         slow.client.timeout = 0.5
@@ -327,7 +327,7 @@ def test_webdav_faults_give_typed_errors_and_the_next_sync_converges(tmp_path: P
             slow.list("log")
         faults.clear()
     with pytest.raises(SyncUnavailable, match="could not reach"):  # the server is down now
-        a.sync(a_keys)
+        a.sync.run(a_keys)
 
 
 def _keys(url: str):
@@ -359,7 +359,7 @@ import sys
 from core.services import Quire
 quire = Quire(sys.argv[1])
 print("syncing", flush=True)
-quire.sync()
+quire.sync.run()
 print("done", flush=True)
 """
 
@@ -377,7 +377,7 @@ def test_a_sync_process_killed_at_ten_random_moments_loses_nothing(tmp_path: Pat
     shared = tmp_path / "shared"
     shared.mkdir()
     a = device(tmp_path, "a", shared, ALICE)
-    a.sync()
+    a.sync.run()
     b = device(tmp_path, "b", shared, ALICE, book_path("en/idpf-moby-dick.epub"))
     moby = next(book.id for book in b.books() if book.title == "Moby-Dick")
     b.close()
@@ -387,7 +387,9 @@ def test_a_sync_process_killed_at_ten_random_moments_loses_nothing(tmp_path: Pat
         b = Quire(tmp_path / "b")
         for n in range(15):  # new notes for this round's sync to carry
             k = round_ * 15 + n
-            b.add_highlight(moby, f"{10 + k % 100}.1:0", f"{10 + k % 100}.1:{5 + k // 100}", "yellow", f"note {k}")
+            b.notes.add_highlight(
+                moby, f"{10 + k % 100}.1:0", f"{10 + k % 100}.1:{5 + k // 100}", "yellow", f"note {k}"
+            )
         b.close()
         process = subprocess.Popen([sys.executable, "-c", KILLED_SYNC, str(tmp_path / "b")], cwd=ROOT,
                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)  # fmt: skip
@@ -399,11 +401,11 @@ def test_a_sync_process_killed_at_ten_random_moments_loses_nothing(tmp_path: Pat
         process.wait()
     assert kills >= 3  # most rounds were cut inside the sync (the others finished it)
     b = Quire(tmp_path / "b")
-    assert len(b.highlights(moby)) == 150  # nothing saved here was lost
-    b.sync(), a.sync(), b.sync()
+    assert len(b.notes.highlights(moby)) == 150  # nothing saved here was lost
+    b.sync.run(), a.sync.run(), b.sync.run()
     assert digest(a) == digest(b)
     on_a = next(x.id for x in a.books() if x.title == "Moby-Dick")
-    assert sorted(h.note for h in a.highlights(on_a)) == sorted(f"note {k}" for k in range(150))  # once each
+    assert sorted(h.note for h in a.notes.highlights(on_a)) == sorted(f"note {k}" for k in range(150))  # once each
     names = [p.name for p in (shared / "log").iterdir()]
     assert len(names) == len(set(names))
 
@@ -418,22 +420,22 @@ def test_old_logs_are_compacted_into_a_snapshot_and_late_or_new_devices_still_co
                compact_after=3).run()  # fmt: skip
 
     sync_a()
-    late.sync()  # reads a's first file, then is away for a while
+    late.sync.run()  # reads a's first file, then is away for a while
     for n in range(6):
-        a.add_highlight(1, f"{3 + n}.1:0", f"{3 + n}.1:5", "yellow", f"note {n}")
+        a.notes.add_highlight(1, f"{3 + n}.1:0", f"{3 + n}.1:5", "yellow", f"note {n}")
         a.save_position(1, f"{3 + n}.1")
         sync_a()
-    own = sorted(p.name for p in (shared / "log").iterdir() if p.name.startswith(a.sync_status()["device"]))
+    own = sorted(p.name for p in (shared / "log").iterdir() if p.name.startswith(a.sync.status()["device"]))
     snapshots = list((shared / "snapshot").iterdir())
     assert len(snapshots) == 1 and len(own) < 4  # compacted: one snapshot, a few newer files
     a.set_furthest(1, "4.1")  # a move back, after the snapshot
     sync_a()
     new = device(tmp_path, "new", shared)  # joins after the compaction: starts from the snapshot
     for quire in (late, new, late):
-        report = quire.sync()
+        report = quire.sync.run()
         assert not report["warnings"], report["warnings"]
     assert digest(late) == digest(a) == digest(new)
-    assert sorted(h.note for h in new.highlights(new.books()[0].id)) == [f"note {n}" for n in range(6)]
+    assert sorted(h.note for h in new.notes.highlights(new.books()[0].id)) == [f"note {n}" for n in range(6)]
     assert str(new.position(new.books()[0].id).furthest) == "4.1"
 
 
@@ -441,16 +443,16 @@ def test_a_sync_that_fails_after_applying_a_removal_does_not_later_undo_a_re_imp
     shared = tmp_path / "shared"
     shared.mkdir()
     a, b = device(tmp_path, "a", shared, ALICE), device(tmp_path, "b", shared, ALICE)
-    a.sync(), b.sync()
+    a.sync.run(), b.sync.run()
     a.remove(1)
-    a.sync()
-    b.add_bookmark(1, "4.3")  # b has something to send, so its sync writes to the target after applying
+    a.sync.run()
+    b.notes.add_bookmark(1, "4.3")  # b has something to send, so its sync writes to the target after applying
     broken = CountingTarget(FolderTarget(shared), [], fail_at=2)  # list log, read a's file, then: write fails
     with pytest.raises(SyncError):
         Syncer(inside(b, "library"), inside(b, "annotations"), broken, import_bytes=b.import_bytes).run()
     assert b.books() == []  # the removal was applied before the failure
     a.import_paths([ALICE])  # a changes its mind
-    a.sync(), b.sync(), a.sync()
+    a.sync.run(), b.sync.run(), a.sync.run()
     assert (
         [book.title for book in a.books()] == [book.title for book in b.books()] == ["Alice's Adventures in Wonderland"]
     )
@@ -458,7 +460,7 @@ def test_a_sync_that_fails_after_applying_a_removal_does_not_later_undo_a_re_imp
 
 # -- nothing lost: cuts on the receiving side, re-imports, damaged and hostile sync folders ------------------
 def _notes(quire: Quire) -> list[str]:
-    return sorted(h.note for book in quire.books() for h in quire.highlights(book.id))
+    return sorted(h.note for book in quire.books() for h in quire.notes.highlights(book.id))
 
 
 def _receiving_sync_operations(tmp_path: Path) -> int:
@@ -475,13 +477,13 @@ def _two_logs(root: Path) -> tuple[Quire, Quire]:
     shared = root / "shared"
     shared.mkdir(parents=True)
     a, b = device(root, "a", shared, ALICE), device(root, "b", shared, ALICE)
-    a.sync(), b.sync()
+    a.sync.run(), b.sync.run()
     for n in range(7):
-        a.add_highlight(1, f"{3 + n}.1:0", f"{3 + n}.1:5", "yellow", f"first {n}")
-    a.sync()
+        a.notes.add_highlight(1, f"{3 + n}.1:0", f"{3 + n}.1:5", "yellow", f"first {n}")
+    a.sync.run()
     for n in range(7):
-        a.add_highlight(1, f"{3 + n}.2:0", f"{3 + n}.2:5", "green", f"second {n}")
-    a.sync()
+        a.notes.add_highlight(1, f"{3 + n}.2:0", f"{3 + n}.2:5", "green", f"second {n}")
+    a.sync.run()
     return a, b
 
 
@@ -496,7 +498,7 @@ def test_a_receiving_sync_cut_at_every_read_and_write_deletes_no_note_anywhere(t
         broken = CountingTarget(FolderTarget(tmp_path / f"cut{fail_at}" / "shared"), [], fail_at=fail_at)
         with pytest.raises(SyncError):
             Syncer(inside(b, "library"), inside(b, "annotations"), broken, import_bytes=b.import_bytes).run()
-        b.sync(), a.sync(), b.sync()
+        b.sync.run(), a.sync.run(), b.sync.run()
         assert _notes(a) == expected == _notes(b), f"cut at operation {fail_at}"
 
 
@@ -513,7 +515,7 @@ def test_a_receiving_sync_process_killed_at_random_moments_loses_no_note(tmp_pat
     shared.mkdir()
     a = device(tmp_path, "a", shared, ALICE)
     b = device(tmp_path, "b", shared, ALICE)
-    a.sync(), b.sync()
+    a.sync.run(), b.sync.run()
     b.close()
     rng = random.Random(11)
     expected = []
@@ -521,11 +523,11 @@ def test_a_receiving_sync_process_killed_at_random_moments_loses_no_note(tmp_pat
         for file in range(2):
             for n in range(4):
                 k = (round_ * 2 + file) * 4 + n
-                a.add_highlight(
+                a.notes.add_highlight(
                     1, f"{3 + k % 10}.{1 + k // 10}:0", f"{3 + k % 10}.{1 + k // 10}:5", "yellow", f"note {k}"
                 )
                 expected.append(f"note {k}")
-            a.sync()
+            a.sync.run()
         process = subprocess.Popen([sys.executable, "-c", KILLED_SYNC, str(tmp_path / "b")], cwd=ROOT,
                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)  # fmt: skip
         assert process.stdout is not None and process.stdout.readline().strip() == "syncing"
@@ -534,7 +536,7 @@ def test_a_receiving_sync_process_killed_at_random_moments_loses_no_note(tmp_pat
             process.kill()
         process.wait()
     b = Quire(tmp_path / "b")
-    b.sync(), a.sync(), b.sync()
+    b.sync.run(), a.sync.run(), b.sync.run()
     assert _notes(a) == sorted(expected) == _notes(b)
 
 
@@ -544,25 +546,25 @@ def test_an_edit_is_stamped_when_made_so_the_later_edit_wins_whoever_syncs_last(
     shared = tmp_path / "shared"
     shared.mkdir()
     a, b = device(tmp_path, "a", shared, ALICE), device(tmp_path, "b", shared, ALICE)
-    a.add_highlight(1, "3.2:0", "3.2:10", "yellow", "first")
-    a.sync(), b.sync()
-    b.update_highlight(b.highlights(1)[0].id, note="edited on b, earlier")
+    a.notes.add_highlight(1, "3.2:0", "3.2:10", "yellow", "first")
+    a.sync.run(), b.sync.run()
+    b.notes.update_highlight(b.notes.highlights(1)[0].id, note="edited on b, earlier")
     time.sleep(0.02)
-    a.update_highlight(a.highlights(1)[0].id, note="edited on a, later")
-    a.sync(), b.sync(), a.sync()  # b syncs last, yet its edit is the earlier one
-    assert [h.note for h in a.highlights(1)] == ["edited on a, later"] == [h.note for h in b.highlights(1)]
+    a.notes.update_highlight(a.notes.highlights(1)[0].id, note="edited on a, later")
+    a.sync.run(), b.sync.run(), a.sync.run()  # b syncs last, yet its edit is the earlier one
+    assert [h.note for h in a.notes.highlights(1)] == ["edited on a, later"] == [h.note for h in b.notes.highlights(1)]
 
 
 def test_two_highlights_of_one_passage_stay_two_on_every_device(tmp_path: Path) -> None:
     shared = tmp_path / "shared"
     shared.mkdir()
     a, b = device(tmp_path, "a", shared, ALICE), device(tmp_path, "b", shared, ALICE)
-    a.add_highlight(1, "3.2:0", "3.2:10", "yellow", "what it says")
-    a.add_highlight(1, "3.2:0", "3.2:10", "pink", "what it means")
-    a.sync(), b.sync()
+    a.notes.add_highlight(1, "3.2:0", "3.2:10", "yellow", "what it says")
+    a.notes.add_highlight(1, "3.2:0", "3.2:10", "pink", "what it means")
+    a.sync.run(), b.sync.run()
     assert _notes(b) == ["what it means", "what it says"]
-    b.remove_highlight(next(h.id for h in b.highlights(1) if h.note == "what it says"))
-    b.sync(), a.sync()
+    b.notes.remove_highlight(next(h.id for h in b.notes.highlights(1) if h.note == "what it says"))
+    b.sync.run(), a.sync.run()
     assert _notes(a) == ["what it means"] == _notes(b)
 
 
@@ -571,22 +573,22 @@ def test_a_book_removed_on_one_device_and_imported_again_brings_its_notes_back_e
     shared.mkdir()
     a, b = device(tmp_path, "a", shared, ALICE), device(tmp_path, "b", shared, ALICE)
     for n in range(5):
-        a.add_highlight(1, f"{3 + n}.1:0", f"{3 + n}.1:5", "yellow", f"note {n}")
-    a.add_bookmark(1, "4.3", label="the tea party")
+        a.notes.add_highlight(1, f"{3 + n}.1:0", f"{3 + n}.1:5", "yellow", f"note {n}")
+    a.notes.add_bookmark(1, "4.3", label="the tea party")
     a.tag(1, "classics")
     a.save_position(1, "6.1", read_seconds=60)
-    a.sync(), b.sync()
+    a.sync.run(), b.sync.run()
     b.remove(1)
-    b.sync(), a.sync()
+    b.sync.run(), a.sync.run()
     assert a.books() == [] == b.books()
     [result] = a.import_paths([ALICE])  # imported again on the device that did not remove it
     book = result.book
-    assert book is not None and len(a.highlights(book.id)) == 5  # back at once, before any sync
-    a.sync(), b.sync()
+    assert book is not None and len(a.notes.highlights(book.id)) == 5  # back at once, before any sync
+    a.sync.run(), b.sync.run()
     for quire in (a, b):
         [again] = quire.books()
         assert _notes(quire) == [f"note {n}" for n in range(5)]
-        assert [m.label for m in quire.bookmarks(again.id)] == ["the tea party"] and again.tags == ["classics"]
+        assert [m.label for m in quire.notes.bookmarks(again.id)] == ["the tea party"] and again.tags == ["classics"]
         assert str(quire.position(again.id).furthest) == "6.1"
     assert digest(a) == digest(b)
 
@@ -594,29 +596,31 @@ def test_a_book_removed_on_one_device_and_imported_again_brings_its_notes_back_e
 def test_a_book_removed_and_imported_again_without_sync_keeps_its_notes(tmp_path: Path) -> None:
     quire = Quire(tmp_path / "solo")
     quire.import_paths([ALICE])
-    quire.add_highlight(1, "3.2:0", "3.2:10", "green", "mine")
-    gone = quire.add_highlight(1, "4.2:0", "4.2:10", "green", "deleted on purpose")
-    quire.remove_highlight(gone.id)
+    quire.notes.add_highlight(1, "3.2:0", "3.2:10", "green", "mine")
+    gone = quire.notes.add_highlight(1, "4.2:0", "4.2:10", "green", "deleted on purpose")
+    quire.notes.remove_highlight(gone.id)
     quire.remove(1)
     [result] = quire.import_paths([ALICE])
-    assert result.book is not None and [h.note for h in quire.highlights(result.book.id)] == ["mine"]
+    assert result.book is not None and [h.note for h in quire.notes.highlights(result.book.id)] == ["mine"]
 
 
 def test_a_truncated_log_file_is_kept_aside_and_its_device_rewrites_it(tmp_path: Path) -> None:
     shared = tmp_path / "shared"
     shared.mkdir()
     a, b = device(tmp_path, "a", shared, ALICE), device(tmp_path, "b", shared, ALICE)
-    a.sync(), b.sync()
+    a.sync.run(), b.sync.run()
     for n in range(11):
-        a.add_highlight(1, f"{3 + n % 10}.{1 + n // 10}:0", f"{3 + n % 10}.{1 + n // 10}:5", "yellow", f"note {n}")
-    a.sync()
+        a.notes.add_highlight(
+            1, f"{3 + n % 10}.{1 + n // 10}:0", f"{3 + n % 10}.{1 + n // 10}:5", "yellow", f"note {n}"
+        )
+    a.sync.run()
     newest = max((shared / "log").iterdir(), key=lambda p: p.stat().st_mtime_ns)
     newest.write_bytes(newest.read_bytes()[: newest.stat().st_size // 2])  # cut short by hand
-    report = b.sync()
+    report = b.sync.run()
     assert any(newest.name in w and "kept" in w for w in report["warnings"]) and _notes(b) == []
-    healed = a.sync()
+    healed = a.sync.run()
     assert any(newest.name in w for w in healed["warnings"])  # a saw its file damaged and wrote it again
-    b.sync(), a.sync()
+    b.sync.run(), a.sync.run()
     assert _notes(b) == sorted(f"note {n}" for n in range(11)) == _notes(a)
 
 
@@ -624,16 +628,16 @@ def test_a_log_file_altered_in_place_is_not_taken_as_the_truth(tmp_path: Path) -
     shared = tmp_path / "shared"
     shared.mkdir()
     a, b = device(tmp_path, "a", shared, ALICE), device(tmp_path, "b", shared, ALICE)
-    a.sync(), b.sync()
-    a.add_highlight(1, "3.2:0", "3.2:10", "yellow", "the true note")
-    a.sync()
+    a.sync.run(), b.sync.run()
+    a.notes.add_highlight(1, "3.2:0", "3.2:10", "yellow", "the true note")
+    a.sync.run()
     newest = max((shared / "log").iterdir(), key=lambda p: p.stat().st_mtime_ns)
     newest.write_bytes(newest.read_bytes().replace(b"the true note", b"the fake note"))  # same size
-    report = b.sync()
+    report = b.sync.run()
     assert any(newest.name in w for w in report["warnings"]) and _notes(b) == []
-    assert "the fake note" not in json.dumps(b.sync())  # read again, still refused
+    assert "the fake note" not in json.dumps(b.sync.run())  # read again, still refused
     newest.unlink()  # gone from the folder: its device writes it again
-    a.sync(), b.sync()
+    a.sync.run(), b.sync.run()
     assert _notes(b) == ["the true note"]
 
 
@@ -642,17 +646,17 @@ def test_a_damaged_book_file_is_never_imported_and_a_device_that_has_it_sends_it
     shared.mkdir()
     a = device(tmp_path, "a", shared, ALICE)
     for n in range(10):
-        a.add_highlight(1, f"{3 + n}.1:0", f"{3 + n}.1:5", "yellow", f"note {n}")
-    a.sync()
+        a.notes.add_highlight(1, f"{3 + n}.1:0", f"{3 + n}.1:5", "yellow", f"note {n}")
+    a.sync.run()
     [stored] = (shared / "files").iterdir()
     stored.write_bytes(stored.read_bytes()[:20_000])  # truncated
     b = device(tmp_path, "b", shared)
-    report = b.sync()
+    report = b.sync.run()
     assert b.books() == [] and report["books_received"] == []
     assert any("damaged" in w for w in report["warnings"])
-    a.sync(), b.sync()  # a finds the file missing and sends it again; b imports the real book
+    a.sync.run(), b.sync.run()  # a finds the file missing and sends it again; b imports the real book
     [book] = b.books()
-    assert book.file_size == a.books()[0].file_size and len(b.highlights(book.id)) == 10
+    assert book.file_size == a.books()[0].file_size and len(b.notes.highlights(book.id)) == 10
 
 
 def test_links_in_the_sync_folder_are_never_followed(tmp_path: Path) -> None:
@@ -672,7 +676,7 @@ def test_links_in_the_sync_folder_are_never_followed(tmp_path: Path) -> None:
     line = json.dumps({"k": f"book/{h}", "t": "000000000000001-000000", "d": "evil1", "v": {"present": True}})
     (shared / "log" / "evil1-00000001.jsonl").write_text(line + "\n")
     os.symlink(private, shared / "log" / "evil1-00000002.jsonl")
-    report = b.sync()
+    report = b.sync.run()
     assert b.books() == [] and report["books_received"] == []
     assert (shared / "files" / f"{h}.epub").is_symlink()  # left as it is, and nothing copied beside it
     assert [p.name for p in (shared / "files").iterdir()] == [f"{h}.epub"]
@@ -684,18 +688,18 @@ def test_poisoned_log_lines_are_skipped_with_a_warning_and_sync_goes_on_everywhe
     shared = tmp_path / "shared"
     shared.mkdir()
     a, b = device(tmp_path, "a", shared, ALICE), device(tmp_path, "b", shared, ALICE)
-    a.add_highlight(1, "3.2:0", "3.2:10", "yellow", "kept")
-    a.sync()
+    a.notes.add_highlight(1, "3.2:0", "3.2:10", "yellow", "kept")
+    a.sync.run()
     (shared / "log" / "evil1-00000001.jsonl").write_text("\n".join(POISON) + "\n")
     for quire in (b, a, b):
-        report = quire.sync()
+        report = quire.sync.run()
         assert not any("Traceback" in w for w in report["warnings"])
-    first = b.sync_status()["last"]
+    first = b.sync.status()["last"]
     assert first is not None
     assert _notes(b) == ["kept"] == _notes(a)
-    b.add_bookmark(1, "4.3")
-    b.sync(), a.sync()
-    assert [str(m.locator) for m in a.bookmarks(1)] == ["4.3"]  # sync goes on after the poison
+    b.notes.add_bookmark(1, "4.3")
+    b.sync.run(), a.sync.run()
+    assert [str(m.locator) for m in a.notes.bookmarks(1)] == ["4.3"]  # sync goes on after the poison
 
 
 def test_a_huge_log_file_is_skipped_without_being_read(tmp_path: Path) -> None:
@@ -739,28 +743,28 @@ def test_every_note_made_anywhere_is_everywhere_unless_a_reader_deleted_it(tmp_p
     for name in ("a", "b"):
         shutil.copytree(template, root / name)
         quire = Quire(root / name)
-        quire.sync_setup(str(shared))
+        quire.sync.setup(str(shared))
         devices.append(quire)
     model: dict[str, str | None] = {}  # uid -> latest note, None once a reader deleted it
     for step in range(data.draw(st.integers(1, 24), label="steps")):
         index = data.draw(st.integers(0, 1), label="device")
         quire = devices[index]
         action = data.draw(st.sampled_from(["add", "add", "edit", "remove", "sync", "cut"]), label="action")
-        shown = quire.highlights(1)
+        shown = quire.notes.highlights(1)
         time.sleep(0.003)  # acts a few milliseconds apart: their stamps follow the order they were made in
         if action == "add":
             start, end = data.draw(st.sampled_from(SPANS), label="span")
-            made = quire.add_highlight(1, start, end, "yellow", f"note {step}")
+            made = quire.notes.add_highlight(1, start, end, "yellow", f"note {step}")
             model[made.uid] = made.note
         elif action == "edit" and shown:
             target = data.draw(st.sampled_from(shown), label="edited")
-            model[target.uid] = quire.update_highlight(target.id, note=f"edit {step}").note
+            model[target.uid] = quire.notes.update_highlight(target.id, note=f"edit {step}").note
         elif action == "remove" and shown:
             target = data.draw(st.sampled_from(shown), label="removed")
-            quire.remove_highlight(target.id)
+            quire.notes.remove_highlight(target.id)
             model[target.uid] = None
         elif action == "sync":
-            quire.sync()
+            quire.sync.run()
         elif action == "cut":
             fail_at = data.draw(st.integers(0, 8), label="cut at")
             broken = CountingTarget(FolderTarget(shared), [], fail_at=fail_at)
@@ -769,10 +773,10 @@ def test_every_note_made_anywhere_is_everywhere_unless_a_reader_deleted_it(tmp_p
                        import_bytes=quire.import_bytes).run()  # fmt: skip
     for _ in range(2):
         for quire in devices:
-            quire.sync()
+            quire.sync.run()
     expected = {uid: note for uid, note in model.items() if note is not None}
     for quire in devices:
-        assert {h.uid: h.note for h in quire.highlights(1)} == expected
+        assert {h.uid: h.note for h in quire.notes.highlights(1)} == expected
     assert digest(devices[0]) == digest(devices[1])
     for quire in devices:
         quire.close()
@@ -785,18 +789,18 @@ def test_many_highlights_arrive_together_as_they_would_one_by_one(tmp_path: Path
     shared = tmp_path / "shared"
     shared.mkdir()
     writer = device(tmp_path, "writer", shared, ALICE)
-    segments = [s for s in writer.segments(1, 10, 120) if len(s.text.strip()) > 30]
+    segments = [s for s in writer.text.segments(1, 10, 120) if len(s.text.strip()) > 30]
     for n, segment in enumerate(segments[:50]):
         start, end = f"{segment.locator}:{n % 3}", f"{segment.locator}:{n % 3 + 20}"
         if n % 5 == 0:
             start, end = str(segment.locator), str(segments[n + 2].locator)  # some span three paragraphs
-        writer.add_highlight(1, start, end, "blue" if n % 2 else "yellow", f"note {n} 笔记")
-    writer.sync()
+        writer.notes.add_highlight(1, start, end, "blue" if n % 2 else "yellow", f"note {n} 笔记")
+    writer.sync.run()
     together = device(tmp_path, "together", shared, ALICE)
-    together.sync()
+    together.sync.run()
     monkeypatch.setattr(records, "MANY_HIGHLIGHTS", 10_000)
     alone = device(tmp_path, "alone", shared, ALICE)
-    alone.sync()
+    alone.sync.run()
 
     def rows(quire: Quire) -> list[tuple]:
         return [
@@ -835,7 +839,7 @@ def test_highlights_added_together_refuse_what_one_by_one_refuses(tmp_path: Path
     conn = inside(quire, "library").conn
     table = "SELECT uid, start_locator, end_locator, start_ordinal, color, note, text FROM highlights ORDER BY uid"
     expected = [tuple(r) for r in conn.execute(table)]
-    for highlight in quire.highlights(1):
+    for highlight in quire.notes.highlights(1):
         annotations.remove_highlight(highlight.id, journal=False)
     problems = annotations.add_highlights(
         1, [(u, parse_locator(s), parse_locator(e), c, n) for u, s, e, c, n in wanted]

@@ -147,7 +147,7 @@ def test_private_use_characters_show_as_a_mark_the_fonts_have_and_are_named_in_t
     path.write_text(body * 3, encoding="utf-8")
     quire = Quire(tmp_path / "lib")
     [result] = quire.import_paths([path])
-    text = "".join(s.text for s in quire.segments(result.book.id, 0, 50))
+    text = "".join(s.text for s in quire.text.segments(result.book.id, 0, 50))
     assert "\ue4c2" not in text and "\ue000" not in text
     assert text.count(PRIVATE_USE_MARK) == 9 and "仿佛听得有人说我是仇猫的。〓那根据" in text
     [warning] = [w for w in result.book.warnings if "private-use" in w]

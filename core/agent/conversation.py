@@ -17,8 +17,8 @@ from core.secrets import SecretStore
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
+    from core.agent.reading_library import ReadingLibrary
     from core.agent.threads import ChatStore
-    from core.services import Quire
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,9 @@ class Question:
     selection: str = ""
 
 
-def ask(quire: Quire, store: ChatStore, network: NetworkPolicy, asked: Question) -> Generator[AgentEvent, None, None]:
+def ask(
+    quire: ReadingLibrary, store: ChatStore, network: NetworkPolicy, asked: Question
+) -> Generator[AgentEvent, None, None]:
     """Events of one answer; the question and the answer (even a stopped one) are saved to the thread.
 
     Called through ``Quire.ask``, which hands over its chat store and network policy.
@@ -92,7 +94,7 @@ def _refused(network: NetworkPolicy, provider: ProviderConfig) -> Iterator[Agent
     yield Done("error")
 
 
-def _offline_events(quire: Quire, book_id: int | None, question: str, spoilers: bool) -> Iterator[AgentEvent]:
+def _offline_events(quire: ReadingLibrary, book_id: int | None, question: str, spoilers: bool) -> Iterator[AgentEvent]:
     if book_id is None:
         error = NoBookOpen(
             "No AI provider is set up, and no book is open: open a book to search it, or add a provider."

@@ -13,7 +13,7 @@ from core.rag.search import Passage
 from core.rag.sentences import quote_span, rank_sentences
 
 if TYPE_CHECKING:
-    from core.services import Quire
+    from core.agent.reading_library import ReadingLibrary
 
 NOT_STARTED = (
     "You have not started this book, and spoiler protection is on, so there is nothing it may show yet. "
@@ -60,7 +60,7 @@ class OfflineAnswer:
 
 
 def answer_offline(
-    quire: Quire, reference: str | int, question: str, *, spoilers: bool = False, k: int = CANDIDATES
+    quire: ReadingLibrary, reference: str | int, question: str, *, spoilers: bool = False, k: int = CANDIDATES
 ) -> OfflineAnswer:
     """Answer from search alone: up to three sentences quoted under their chapter names, best first.
 
@@ -87,7 +87,7 @@ def answer_offline(
         if any(" ".join(c.quote.split()) in wanted or wanted in " ".join(c.quote.split()) for _, c in quotes):
             continue  # already quoted: the sentence after one quoted, overlapping passages, a repeated line
         try:
-            citation = quire.verify_quote(passage, len(quotes) + 1, passage.text[a:b])
+            citation = quire.text.verify_quote(passage, len(quotes) + 1, passage.text[a:b])
         except CitationError:
             continue  # never show a citation that could not be verified (a sentence across two paragraphs)
         quotes.append((passage, citation))

@@ -10,8 +10,8 @@ from core.errors import QuireError
 from core.rag.search import Passage
 
 if TYPE_CHECKING:
+    from core.agent.reading_library import ReadingLibrary
     from core.library import TocRow
-    from core.services import Quire
 
 PAGE_CHARACTERS = 3000
 MAX_PASSAGES = 10
@@ -21,7 +21,7 @@ MAX_PASSAGES = 10
 class SessionBase:
     """What the agent may see in one conversation: the open book, the bound, what it has cited."""
 
-    quire: Quire
+    quire: ReadingLibrary
     book_id: int | None
     spoilers_allowed: bool = False
     selection: str = ""  # the passage the reader selected in the reader, if any
@@ -64,9 +64,9 @@ class SessionBase:
         if row.locator is None:
             return False
         try:
-            return self.quire.ordinal_of(self.book, row.locator) <= bound
+            return self.quire.text.ordinal_of(self.book, row.locator) <= bound
         except QuireError:  # an entry that points nowhere in the text
             return False
 
     def _toc(self) -> list[TocRow]:
-        return self.quire.toc(self.book)
+        return self.quire.text.toc(self.book)

@@ -17,7 +17,7 @@ class CitingTools(SessionBase):
         if passage not in self.passages:
             return f"There is no passage [{passage}]: search first, then cite a number from the results.", None
         try:
-            citation = self.quire.verify_quote(self.passages[passage], passage, quote)
+            citation = self.quire.text.verify_quote(self.passages[passage], passage, quote)
         except CitationError as error:
             return f"Citation refused: {error}.", None
         return f"Citation [{passage}] verified at {citation.start}.", citation  # the citation rides with the result

@@ -17,7 +17,7 @@ class LibraryTools(SessionBase):
         if self.spoilers_allowed:
             return True
         position = self.quire.position(book_id)
-        return position is not None and self.quire.ordinal_of(book_id, start) <= position.furthest_ordinal
+        return position is not None and self.quire.text.ordinal_of(book_id, start) <= position.furthest_ordinal
 
     @tool(always)
     def list_books(self) -> str:
@@ -39,7 +39,7 @@ class LibraryTools(SessionBase):
         position = self.quire.position(self.book_id)
         if position is None:
             return "The reader has not started this book."
-        section = self.quire.show(self.book_id, position.locator.segment_locator)[0].section_title
+        section = self.quire.text.show(self.book_id, position.locator.segment_locator)[0].section_title
         return (
             f"The reader has read {position.furthest_percent:.0f}% of the book and is now in the chapter "
             f"{untrusted(section, inline=True)}."
@@ -53,7 +53,7 @@ class LibraryTools(SessionBase):
             return "Give a few words to look for."
         found = [
             h
-            for h in self.quire.highlights(self.book_id)
+            for h in self.quire.notes.highlights(self.book_id)
             if any(w in (h.text + " " + h.note).lower() for w in words) and self._read(h.book_id, h.start)
         ]
         if not found:

@@ -44,7 +44,7 @@ class ReadingTools(SessionBase):
             return f"Entry {entry} does not point into the book's text."
         if not self._reached(row, self.bound):
             return "The reader has not reached this chapter yet, so it cannot be read (spoiler protection)."
-        segments = self.quire.section(self.book, row.locator.section)
+        segments = self.quire.text.section(self.book, row.locator.section)
         bound = self.bound
         visible = [s for s in segments if bound is None or s.ordinal <= bound]
         if not visible:
@@ -91,7 +91,7 @@ class ReadingTools(SessionBase):
             return "The reader has not started this book."
         count = max(1, min(paragraphs, 20))
         start = max(0, position.ordinal - count + 1)
-        segments = self.quire.segments(self.book, start, position.ordinal - start + 1)
+        segments = self.quire.text.segments(self.book, start, position.ordinal - start + 1)
         return untrusted("\n".join(f"({s.locator}) {s.text}" for s in segments))
 
     @tool(selected)

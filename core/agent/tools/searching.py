@@ -48,7 +48,7 @@ class SearchingTools(SessionBase):
         if not self._reached(rows[entry - 1], self.bound):
             return "The reader has not reached this chapter yet (spoiler protection)."
         k = max(1, min(k, MAX_PASSAGES))
-        passages = self.quire.section_passages(self.book, locator.section, k, self.bound)
+        passages = self.quire.text.section_passages(self.book, locator.section, k, self.bound)
         if not passages:
             return "The reader has not reached this chapter yet (spoiler protection)."
         return "\n\n".join(self._number(p, rows[entry - 1].title) for p in passages)

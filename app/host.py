@@ -1,0 +1,51 @@
+"""What a screen's controller may use of the app that hosts it: a Protocol the shell satisfies.
+
+The reader and library controllers are handed the shell, typed as this; they never import ``app.shell``, so the
+shell and its controllers import no circle (issue 27).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    import flet as ft
+
+    from app.chat_controller import ChatController
+    from app.device import ReadingDevice
+    from app.i18n import Translator
+    from app.notes_page import NotesActions
+    from app.screens import Screen
+    from app.settings import Settings, SettingsStore
+    from core import Quire
+
+A = TypeVar("A")
+
+
+class Host(Protocol):
+    """The app as its screens' controllers see it: the page, the library, settings, and moving between screens."""
+
+    page: ft.Page
+    quire: Quire
+    t: Translator
+    settings: Settings
+    store: SettingsStore
+    chat: ChatController
+    device: ReadingDevice
+    message: str  # the last notice or import summary (screen readers and tests read it)
+
+    @property
+    def width(self) -> float: ...
+    @property
+    def on_phone(self) -> bool: ...
+    @property
+    def dark(self) -> bool: ...
+    def render(self) -> None: ...
+    def go(self, screen: Screen) -> None: ...
+    def notify(self, text: str) -> None: ...
+    def open_book(self, book_id: int) -> None: ...
+    def close_book(self) -> None: ...
+    def guard_book(self, actions: A) -> A: ...
+    def settings_changed(self) -> None: ...
+    def start_index(self, book_id: int | None = None) -> None: ...
+    def notes_actions(self, book_id: int | None) -> NotesActions: ...

@@ -1,0 +1,57 @@
+"""What the agent and the offline answer read through: a small Protocol of the facade, defined beside the agent.
+
+``core.services.Quire`` satisfies it; the agent never imports the facade, so the two import no circle (issue 27).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from core.agent.citations import Citation
+    from core.books.locator import Locator
+    from core.library import BookRecord, Highlight, Position, SegmentRecord, TocRow
+    from core.rag import IndexStatus, Passage
+
+
+class BookText(Protocol):
+    """A book's text by place: what the reading tools show and quote."""
+
+    def toc(self, reference: str | int) -> list[TocRow]: ...
+    def show(self, reference: str | int, locator: str | Locator, count: int = 1) -> list[SegmentRecord]: ...
+    def segments(self, reference: str | int, start_ordinal: int, count: int) -> list[SegmentRecord]: ...
+    def section(self, reference: str | int, section: int) -> list[SegmentRecord]: ...
+    def ordinal_of(self, reference: str | int, locator: str | Locator) -> int: ...
+    def section_passages(
+        self, reference: str | int, section: int, k: int, max_ordinal: int | None
+    ) -> list[Passage]: ...
+    def verify_quote(self, passage: Passage, number: int, quote: str) -> Citation: ...
+
+
+class ReaderNotes(Protocol):
+    """The reader's highlights (their notes are part of what the agent may search)."""
+
+    def highlights(self, reference: str | int | None = None) -> list[Highlight]: ...
+
+
+class ReadingLibrary(Protocol):
+    """The library as the agent's tools and the offline answer use it; each read is fenced by the caller."""
+
+    @property
+    def text(self) -> BookText: ...
+    @property
+    def notes(self) -> ReaderNotes: ...
+    def book(self, reference: str | int) -> BookRecord: ...
+    def books(self, tag: str | None = None) -> list[BookRecord]: ...
+    def position(self, reference: str | int) -> Position | None: ...
+    def index_status(self, reference: str | int) -> IndexStatus | None: ...
+    def search(
+        self,
+        reference: str | int | None,
+        query: str,
+        *,
+        mode: str = "hybrid",
+        k: int = 10,
+        before: str | Locator | int | None = None,
+        sections: tuple[int, int] | None = None,
+    ) -> list[Passage]: ...

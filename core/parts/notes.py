@@ -1,0 +1,63 @@
+"""The reader's notes: bookmarks, highlights with their notes, and their export."""
+
+from __future__ import annotations
+
+from core.books.locator import parse_locator
+from core.errors import QuireError
+from core.export import export_json, export_markdown
+from core.library import Annotations, Bookmark, Highlight, Library
+
+
+class Notes:
+    """``quire.notes``: bookmarks and highlights of a book (or of the whole library), and their export."""
+
+    def __init__(self, library: Library, annotations: Annotations) -> None:
+        self._library = library
+        self._annotations = annotations
+
+    def _id(self, reference: str | int) -> int:
+        return self._library.resolve(reference).id
+
+    def add_bookmark(self, reference: str | int, locator: str, label: str = "") -> Bookmark:
+        """Bookmark a locator."""
+        return self._annotations.add_bookmark(self._id(reference), parse_locator(locator), label)
+
+    def bookmarks(self, reference: str | int) -> list[Bookmark]:
+        """A book's bookmarks."""
+        return self._annotations.bookmarks(self._id(reference))
+
+    def remove_bookmark(self, bookmark_id: int) -> None:
+        """Delete a bookmark."""
+        self._annotations.remove_bookmark(bookmark_id)
+
+    def add_highlight(
+        self, reference: str | int, start: str, end: str | None = None, color: str = "yellow", note: str = ""
+    ) -> Highlight:
+        """Highlight from ``start`` to ``end`` (the whole start segment when ``end`` is omitted)."""
+        first = parse_locator(start)
+        last = parse_locator(end) if end else first.segment_locator
+        return self._annotations.add_highlight(self._id(reference), first, last, color, note)
+
+    def highlights(self, reference: str | int | None = None) -> list[Highlight]:
+        """Highlights of one book, or of the whole library."""
+        return self._annotations.highlights(self._id(reference) if reference is not None else None)
+
+    def update_highlight(self, highlight_id: int, *, note: str | None = None, color: str | None = None) -> Highlight:
+        """Change a highlight's note or colour."""
+        return self._annotations.update_highlight(highlight_id, note=note, color=color)
+
+    def remove_highlight(self, highlight_id: int) -> None:
+        """Delete a highlight and its note."""
+        self._annotations.remove_highlight(highlight_id)
+
+    def export(self, reference: str | int, format_name: str = "md") -> str:
+        """Highlights, notes and bookmarks of a book as Markdown ('md') or JSON ('json')."""
+        book = self._library.resolve(reference)
+        highlights = self._annotations.highlights(book.id)
+        bookmarks = self._annotations.bookmarks(book.id)
+        if format_name == "json":
+            return export_json(book, highlights, bookmarks)
+        if format_name != "md":
+            raise QuireError(f"unknown export format '{format_name}': use md or json")
+        titles = {row["idx"]: row["title"] for row in self._library.sections(book.id)}
+        return export_markdown(book, highlights, bookmarks, titles)

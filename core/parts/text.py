@@ -1,0 +1,111 @@
+"""A book's stored text as the reader and the agent read it: contents, segments, sections, pages and images."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from core.books.locator import Locator, parse_locator
+from core.errors import QuireError
+from core.library import Library, SegmentRecord, TocRow
+from core.rag import ChunkStore, Passage, Retriever
+
+if TYPE_CHECKING:
+    from core.agent.citations import Citation
+
+
+class BookText:
+    """``quire.text``: read a book by place (locator or ordinal), section, or printed page."""
+
+    def __init__(self, library: Library, chunks: ChunkStore, retriever: Retriever) -> None:
+        self._library = library
+        self._chunks = chunks
+        self._retriever = retriever
+
+    def _id(self, reference: str | int) -> int:
+        return self._library.resolve(reference).id
+
+    def toc(self, reference: str | int) -> list[TocRow]:
+        """The book's table of contents."""
+        return self._library.toc(self._id(reference))
+
+    def show(self, reference: str | int, locator: str | Locator, count: int = 1) -> list[SegmentRecord]:
+        """The segment at a locator and the ``count - 1`` that follow it."""
+        book = self._id(reference)
+        locator = parse_locator(locator) if isinstance(locator, str) else locator
+        first = self._library.segment(book, locator)
+        return self._library.segments(book, first.ordinal, max(1, count))
+
+    def segments(self, reference: str | int, start_ordinal: int, count: int) -> list[SegmentRecord]:
+        """``count`` segments in reading order from a global ordinal (a page of the book)."""
+        return self._library.segments(self._id(reference), max(0, start_ordinal), max(1, count))
+
+    def ordinal_of(self, reference: str | int, locator: str | Locator) -> int:
+        """The global ordinal (place in reading order) of the segment a locator points at."""
+        locator = parse_locator(locator) if isinstance(locator, str) else locator
+        return self._library.ordinal_of(self._id(reference), locator)
+
+    def section_titles(self, reference: str | int) -> dict[int, str]:
+        """Each section's title by its number (the chapter a locator is in)."""
+        return {row["idx"]: row["title"] for row in self._library.sections(self._id(reference))}
+
+    def section(self, reference: str | int, section: int) -> list[SegmentRecord]:
+        """Every segment of one section."""
+        return self._library.section_segments(self._id(reference), section)
+
+    def image(self, reference: str | int, src: str) -> bytes | None:
+        """An image of the book by its source path (None when the book has no such image)."""
+        return self._library.image(self._id(reference), src)
+
+    # -- a PDF's printed pages ------------------------------------------------------------------
+    def printed_pages(self, reference: str | int) -> int:
+        """How many pages a text PDF's page view can draw (0: not a text PDF, or no renderer on this device)."""
+        book = self._library.resolve(reference)
+        if book.format != "pdf" or book.char_count == 0:
+            return 0  # not a PDF, or a scanned one, which shows its pages as its text already
+        from core.books.pdf_pages import page_count
+
+        try:
+            return page_count(self._library.file_path(book.id))
+        except QuireError:  # the stored file is missing: the text still reads
+            return 0
+
+    def page_image(self, reference: str | int, page: int) -> bytes | None:
+        """A PDF page (from 0) drawn as a PNG picture, or None where pages cannot be drawn."""
+        from core.books.pdf_pages import page_src
+
+        return self.image(reference, page_src(page))
+
+    def printed_label(self, reference: str | int, page: int) -> str | None:
+        """What a PDF page (from 0) calls itself, as printed ("13", "xii"); None when unknown."""
+        return self._library.printed_label(self._id(reference), page)
+
+    def page_of(self, reference: str | int, ordinal: int) -> int:
+        """The PDF page (from 0) that the segment at ``ordinal`` starts on (0 when unknown)."""
+        return self._library.page_of(self._id(reference), ordinal) or 0
+
+    def page_start(self, reference: str | int, page: int) -> SegmentRecord | None:
+        """The first segment of text on a PDF page (from 0), or None for a page without text."""
+        book = self._id(reference)
+        ordinal = self._library.page_start(book, page)
+        return self._library.segments(book, ordinal, 1)[0] if ordinal is not None else None
+
+    # -- passages, as the agent and the benchmarks read them -----------------------------------
+    def section_passages(self, reference: str | int, section: int, k: int, max_ordinal: int | None) -> list[Passage]:
+        """Up to ``k`` passages spread evenly through one section, none past ``max_ordinal`` (the spoiler bound)."""
+        book = self._id(reference)
+        self._chunks.ensure_default(book)
+        ids = self._chunks.ids_in_section(book, section, max_ordinal)
+        picked = ids[:: max(1, len(ids) // max(1, k))][:k]
+        return self._retriever.passages([(chunk_id, 0.0) for chunk_id in picked])
+
+    def verify_quote(self, passage: Passage, number: int, quote: str) -> Citation:
+        """Pin a quote from a found passage to exact locators; CitationError when the words are not there."""
+        from core.agent.citations import resolve_citation
+
+        return resolve_citation(self._chunks, passage, number, quote)
+
+    def passage_texts(self, reference: str | int) -> list[str]:
+        """The text of each of a book's passages (its chunks for the default model), in reading order."""
+        book = self._id(reference)
+        self._chunks.ensure_default(book)
+        return [chunk.text for chunk in self._chunks.chunks(book)]
