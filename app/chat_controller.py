@@ -80,7 +80,7 @@ class ChatController:
             indexing=index.running,
             indexed=index.done,
             chapter=reader.chapter_title,
-            selection=reader.selection.text if reader.selection else None,
+            selection=reader.notes.selection.text if reader.notes.selection else None,
         )
 
     def fill(self, reader: ReaderViewModel) -> None:
@@ -107,7 +107,7 @@ class ChatController:
             return
         if question == self.draft.value:  # sent from the box: empty it; a suggestion leaves what is typed there
             self.draft.value = ""
-        selection = reader.selection.text if reader.selection else ""  # the agent may read what is selected
+        selection = reader.notes.selection.text if reader.notes.selection else ""  # the agent may read what is selected
         self.for_book(reader).ask(question, self.changed, selection)
         self.app.redraw()
 

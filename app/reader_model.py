@@ -10,9 +10,10 @@ from dataclasses import dataclass, replace
 import imagesize
 
 from app.pagination import PageBox, Pages, Slice, segment_height
+from app.reader_notes import Mark, PageNotes
+from app.reader_search import BookSearch
 from core import (
     Bookmark,
-    Highlight,
     Locator,
     LocatorError,
     Quire,
@@ -30,29 +31,7 @@ GROW = 40  # scroll mode: segments added below the window as the reader nears it
 SCROLL_PADDING = 16.0  # scroll mode: the list's padding above its first segment (reader_page)
 MAX_WINDOW = 600  # scroll mode: the window grows to this many segments, then "Continue reading" starts a new one
 IDLE_CAP_SECONDS = 300  # longer pauses do not count as reading time
-SEARCH_PAGE = 100  # in-book search hits drawn at a time ("Show more" draws the next ones)
 IMAGES_KEPT = 48  # pictures kept in memory for redrawing the pages in view
-
-
-@dataclass(frozen=True, slots=True)
-class Mark:
-    """A coloured range to draw over a segment's text (a highlight or a search hit)."""
-
-    ordinal: int
-    start: int
-    end: int
-    color: str
-    highlight_id: int | None = None  # the highlight this mark draws (None: a search hit)
-
-
-@dataclass(frozen=True, slots=True)
-class Selection:
-    """Text the reader selected inside one segment (characters start to end)."""
-
-    ordinal: int
-    start: int
-    end: int
-    text: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,13 +53,9 @@ class ReaderViewModel:
         self.clock = clock
         self.visible: list[SegmentRecord] = []
         self.current: SegmentRecord | None = None
-        self.search_marks: list[Mark] = []
-        self.search_query = ""
-        self.search_hits: list[SearchHit] = []
-        self.search_shown = 0  # how many of the hits the panel draws
-        self.search_read_to = -1  # the furthest place read when the search ran: hits past it are marked "ahead"
-        self.selection: Selection | None = None
-        self.tapped: Highlight | None = None  # the highlight the reader tapped: its menu is shown
+        self.search_marks: list[Mark] = []  # the words of the search hit or citation opened
+        self.notes = PageNotes(quire, self.book.id, self)  # bookmarks, selection, highlights
+        self.finder = BookSearch(quire, self.book.id)  # the reader's own search in this book
         self.return_to: Locator | None = None  # where the reader was before the last jump
         self.offset = 0  # paginated mode: the page starts this many characters into the current segment
         self.box: PageBox | None = None  # paginated mode: the measured text box (None: scroll mode)
@@ -294,7 +269,7 @@ class ReaderViewModel:
         for segment in added:
             if segment.kind == "image":
                 self.image(segment)
-        self.shown = replace(self.shown, marks=self.marks())
+        self.shown = replace(self.shown, marks=self.notes.marks())
         return added
 
     @property
@@ -400,7 +375,7 @@ class ReaderViewModel:
             for segment in segments:
                 if segment.kind == "image":
                     self.image(segment)
-        self.shown = Shown(self.marks(), self.toc(), self.current_bookmark(), self.percents())
+        self.shown = Shown(self.notes.marks(), self.toc(), self.notes.current_bookmark(), self.percents())
         return self.shown
 
     def image_size(self, segment: SegmentRecord) -> tuple[int, int] | None:
@@ -462,124 +437,7 @@ class ReaderViewModel:
             self._toc = self.quire.text.toc(self.book.id)
         return self._toc
 
-    # -- bookmarks, highlights, search ----------------------------------------------------------
-    def add_bookmark(self) -> Bookmark:
-        assert self.current is not None, "open() first"
-        return self.quire.notes.add_bookmark(self.book.id, str(self.current.locator))
-
-    def bookmarks(self) -> list[Bookmark]:
-        return self.quire.notes.bookmarks(self.book.id)
-
-    def current_bookmark(self) -> Bookmark | None:
-        """The bookmark on the current segment, if there is one."""
-        if self.current is None:
-            return None
-        here = self.current.locator.segment_locator
-        return next((b for b in self.bookmarks() if b.locator.segment_locator == here), None)
-
-    def toggle_bookmark(self) -> Bookmark | None:
-        """Bookmark the current segment, or remove its bookmark; returns the new bookmark or None."""
-        existing = self.current_bookmark()
-        if existing is not None:
-            self.quire.notes.remove_bookmark(existing.id)
-            return None
-        return self.add_bookmark()
-
-    def select(self, ordinal: int, start: int, end: int) -> Selection | None:
-        """The reader selected characters start..end of a segment (an empty range clears the selection)."""
-        start, end = sorted((start, end))
-        record = next((s for s in self.visible if s.ordinal == ordinal), None)
-        if record is None or end <= start:
-            self.selection = None
-        else:
-            end = min(end, len(record.text))
-            self.selection = Selection(ordinal, start, end, record.text[start:end])
-        return self.selection
-
-    def tap(self, ordinal: int, offset: int) -> Highlight | None:
-        """The reader tapped (or clicked) character ``offset`` of a segment: the highlight there, if any, is
-        ``tapped`` (its menu offers note, colour, copy and delete). A tap on an edge of a highlight is not on it."""
-        hit = next(
-            (
-                m
-                for m in self.marks()
-                if m.highlight_id is not None and m.ordinal == ordinal and m.start < offset < m.end
-            ),
-            None,
-        )
-        self.tapped = None
-        if hit is not None:
-            self.tapped = next((h for h in self.quire.notes.highlights(self.book.id) if h.id == hit.highlight_id), None)
-        return self.tapped
-
-    def recolour_tapped(self, color: str) -> None:
-        if self.tapped is not None:
-            self.tapped = self.quire.notes.update_highlight(self.tapped.id, color=color)
-
-    def note_tapped(self, note: str) -> None:
-        if self.tapped is not None:
-            self.tapped = self.quire.notes.update_highlight(self.tapped.id, note=note)
-
-    def remove_tapped(self) -> None:
-        if self.tapped is not None:
-            self.quire.notes.remove_highlight(self.tapped.id)
-            self.tapped = None
-
-    def highlight_selection(self, color: str, note: str = "") -> Highlight:
-        """Highlight what is selected (the current segment when nothing is) in one of the five colours."""
-        if self.selection is not None:
-            record = next(s for s in self.visible if s.ordinal == self.selection.ordinal)
-            base = record.locator.segment_locator
-            start = Locator(base.section, base.segment, self.selection.start)
-            end = Locator(base.section, base.segment, self.selection.end)
-        else:
-            assert self.current is not None, "open() first"
-            start = self.current.locator.segment_locator
-            end = Locator(start.section, start.segment, len(self.current.text))
-        self.selection = None
-        return self.highlight(start, end, color, note)
-
-    def highlight(self, start: Locator, end: Locator, color: str = "yellow", note: str = "") -> Highlight:
-        return self.quire.notes.add_highlight(self.book.id, str(start), str(end), color, note)
-
-    def marks(self) -> list[Mark]:
-        """Highlights and the current search hit, as ranges on the visible segments."""
-        if not self.visible:
-            return []
-        first, last = self.visible[0].ordinal, self.visible[-1].ordinal
-        marks = []
-        for h in self.quire.notes.highlights(self.book.id):
-            start = self.quire.text.ordinal_of(self.book.id, h.start.segment_locator)
-            end = self.quire.text.ordinal_of(self.book.id, h.end.segment_locator)
-            marks += [
-                Mark(s.ordinal, a, b, h.color, h.id) for s, a, b in slices(self.visible, h.start, h.end, start, end)
-            ]
-        marks += [m for m in self.search_marks if first <= m.ordinal <= last]
-        return marks
-
-    def search(self, query: str) -> list[SearchHit]:
-        """Full-text search in this book; the hits stay for the search panel."""
-        self.search_query = query.strip()
-        found = self.quire.find(self.book.id, self.search_query, None, in_book_order=True) if self.search_query else []
-        self.search_hits = found  # every matching paragraph, in reading order: the first mention comes first
-        self.search_shown = min(len(found), SEARCH_PAGE)
-        position = self.quire.position(self.book.id)
-        self.search_read_to = position.furthest_ordinal if position else -1
-        return self.search_hits
-
-    def hit_is_ahead(self, hit: SearchHit) -> bool:
-        """Whether a search hit lies past the furthest place read (the reader's own search may show it, marked)."""
-        return hit.ordinal > self.search_read_to
-
-    @property
-    def search_matches(self) -> int:
-        """How many times the words occur (a paragraph may hold several)."""
-        return sum(max(1, len(hit.spans)) for hit in self.search_hits)
-
-    def show_more_hits(self) -> None:
-        """Draw the next page of search hits."""
-        self.search_shown = min(len(self.search_hits), self.search_shown + SEARCH_PAGE)
-
+    # -- opening what was found or cited -------------------------------------------------------
     def open_citation(self, first: Locator, last: Locator) -> SegmentRecord:
         """Open the book at a cited passage and mark the quoted words (they may run over several segments)."""
         record = self.go_to(first.segment_locator)

@@ -14,7 +14,9 @@ from app.fonts import CJK_FONT
 from app.i18n import Translator
 from app.pagination import PageBox, Slice
 from app.panels import BY_NAME, PANELS, panel_width
-from app.reader_model import PAGE, SCROLL_PADDING, SEARCH_PAGE, Mark, ReaderViewModel
+from app.reader_model import PAGE, SCROLL_PADDING, ReaderViewModel
+from app.reader_notes import Mark
+from app.reader_search import SEARCH_PAGE
 from app.settings import Settings
 from app.theme import FONT_FAMILIES, highlight_color
 from core import HIGHLIGHT_COLORS, SegmentRecord
@@ -291,8 +293,8 @@ def page_box(settings: Settings, width: float, height: float, panel: str | None,
 def selection_bar(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> ft.Control | None:
     """What the reader can do with the selected text (highlight, ask, copy, share) or with the highlight they
     tapped (colour, note, copy, delete); None when neither."""
-    if model.selection is not None:
-        text = model.selection.text
+    if model.notes.selection is not None:
+        text = model.notes.selection.text
         label = t("reader.highlight")
         swatch_tip, on_colour = "reader.highlight.color", actions.highlight
         extra = [
@@ -302,8 +304,8 @@ def selection_bar(model: ReaderViewModel, actions: ReaderActions, t: Translator)
             ft.IconButton(ft.Icons.FORUM_OUTLINED, tooltip=t("reader.ask"), on_click=lambda e: actions.ask_about()),
         ]
         close = lambda e: actions.select(-1, 0, 0)  # noqa: E731
-    elif model.tapped is not None:
-        text = model.tapped.text
+    elif model.notes.tapped is not None:
+        text = model.notes.tapped.text
         label = t("reader.highlight.menu")
         swatch_tip, on_colour = "reader.highlight.recolour", actions.recolour_tapped
         extra = [
@@ -319,7 +321,9 @@ def selection_bar(model: ReaderViewModel, actions: ReaderActions, t: Translator)
         return None
     swatches = [
         ft.IconButton(
-            ft.Icons.CHECK_CIRCLE if model.tapped is not None and model.tapped.color == color else ft.Icons.CIRCLE,
+            ft.Icons.CHECK_CIRCLE
+            if model.notes.tapped is not None and model.notes.tapped.color == color
+            else ft.Icons.CIRCLE,
             icon_color=highlight_color(color),
             tooltip=t(swatch_tip, color=t(f"color.{color}")),
             on_click=lambda e, color=color: on_colour(color),
@@ -418,33 +422,33 @@ def toc_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> 
 def search_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> ft.Control:
     """A search field and the hits as snippets; a hit opens its passage with the words marked."""
     field = ft.TextField(
-        value=model.search_query,
+        value=model.finder.query,
         hint_text=t("reader.search"),
         prefix_icon=ft.Icons.SEARCH,
         autofocus=True,
         dense=True,
         on_submit=lambda e: actions.search(e.control.value or ""),
     )
-    if model.search_query and not model.search_hits:
-        results: list[ft.Control] = [ft.Text(t("reader.search.none", query=model.search_query))]
+    if model.finder.query and not model.finder.hits:
+        results: list[ft.Control] = [ft.Text(t("reader.search.none", query=model.finder.query))]
     else:
         results = [
             ft.ListTile(
                 title=ft.Text(
                     t("reader.search.ahead", chapter=hit.section_title)
-                    if model.hit_is_ahead(hit)
+                    if model.finder.is_ahead(hit)
                     else hit.section_title,
                     size=12,
-                    color=ft.Colors.TERTIARY if model.hit_is_ahead(hit) else ft.Colors.ON_SURFACE_VARIANT,
+                    color=ft.Colors.TERTIARY if model.finder.is_ahead(hit) else ft.Colors.ON_SURFACE_VARIANT,
                     max_lines=1,
                 ),
                 subtitle=ft.Text(hit.snippet.replace("**", ""), max_lines=3),
                 dense=True,
                 on_click=lambda e, i=index: actions.open_hit(i),
             )
-            for index, hit in enumerate(model.search_hits[: model.search_shown])
+            for index, hit in enumerate(model.finder.hits[: model.finder.shown])
         ]
-        left = len(model.search_hits) - model.search_shown
+        left = len(model.finder.hits) - model.finder.shown
         if left > 0:  # lazily: a long list of hits is drawn a page at a time
             results.append(
                 ft.TextButton(
@@ -454,10 +458,10 @@ def search_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) 
     count = (
         [
             ft.Text(
-                t("reader.search.count", n=f"{model.search_matches:,}", places=f"{len(model.search_hits):,}"), size=12
+                t("reader.search.count", n=f"{model.finder.matches:,}", places=f"{len(model.finder.hits):,}"), size=12
             )
         ]
-        if model.search_hits
+        if model.finder.hits
         else []
     )
     return ft.Column([field, *count, ft.ListView(results, expand=True)], expand=True)

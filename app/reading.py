@@ -260,47 +260,47 @@ class ReaderController:
             return
         if ordinal >= 0 and start == end:
             # a caret: a tap, or a redraw of the text. Only a tap inside a highlight changes anything.
-            if model.tap(ordinal, start) is not None:
-                model.selection = None
+            if model.notes.tap(ordinal, start) is not None:
+                model.notes.selection = None
                 self._show_bar()
             return
-        model.tapped = None
-        model.select(ordinal, start, end)
+        model.notes.tapped = None
+        model.notes.select(ordinal, start, end)
         self._show_bar()
 
     def highlight(self, color: str) -> None:
-        self._change(lambda model: model.highlight_selection(color))
+        self._change(lambda model: model.notes.highlight_selection(color))
 
     def recolour_tapped(self, color: str) -> None:
-        self._change(lambda model: model.recolour_tapped(color))
+        self._change(lambda model: model.notes.recolour_tapped(color))
 
     def remove_tapped(self) -> None:
         if self.model is not None:
-            self.model.remove_tapped()
+            self.model.notes.remove_tapped()
             self._redraw()
             self.app.notify(self.app.t("reader.highlight.removed"))
 
     def note_selection(self) -> None:
         """The selection bar's "Note": highlight the selection (yellow) and open the note box for it at once."""
         model = self.model
-        if model is None or model.selection is None:
+        if model is None or model.notes.selection is None:
             return
-        model.tapped = model.highlight_selection("yellow")
+        model.notes.tapped = model.notes.highlight_selection("yellow")
         self._redraw()
         self.note_tapped()
 
     def note_tapped(self) -> None:
         model, app = self.model, self.app
-        if model is None or model.tapped is None:
+        if model is None or model.notes.tapped is None:
             return
 
         def save(text: str) -> None:
-            model.note_tapped(text)
-            model.tapped = None  # saved: the highlight's bar goes with the dialog
+            model.notes.note_tapped(text)
+            model.notes.tapped = None  # saved: the highlight's bar goes with the dialog
             app.page.pop_dialog()
             self._redraw()
 
-        app.page.show_dialog(note_dialog(model.tapped, app.t, save, lambda: app.page.pop_dialog()))
+        app.page.show_dialog(note_dialog(model.notes.tapped, app.t, save, lambda: app.page.pop_dialog()))
 
     def copy(self, text: str) -> None:
         async def run() -> None:
@@ -325,16 +325,16 @@ class ReaderController:
 
     def toggle_bookmark(self) -> None:
         if self.model is not None:
-            added = self.model.toggle_bookmark()
+            added = self.model.notes.toggle_bookmark()
             self._redraw()
             self.app.notify(self.app.t("reader.bookmark.added") if added else self.app.t("reader.bookmark.removed"))
 
     def ask_about_selection(self) -> None:
         """'Ask about this': open the chat and ask about the selected passage."""
         model, app = self.model, self.app
-        if model is None or model.selection is None:
+        if model is None or model.notes.selection is None:
             return
-        passage = model.selection.text
+        passage = model.notes.selection.text
         self.panel = "chat"
         self._redraw()
         excerpt = passage if len(passage) <= 80 else passage[:80].rstrip() + "…"  # the agent reads it whole
@@ -342,15 +342,15 @@ class ReaderController:
 
     # -- search -------------------------------------------------------------------------------------
     def search(self, query: str) -> None:
-        self._change(lambda model: model.search(query))
+        self._change(lambda model: model.finder.run(query))
 
     def more_hits(self) -> None:
-        self._change(lambda model: model.show_more_hits())
+        self._change(lambda model: model.finder.show_more())
 
     def open_hit(self, index: int) -> None:
-        if self.model is None or index >= len(self.model.search_hits):
+        if self.model is None or index >= len(self.model.finder.hits):
             return
-        self.model.open_hit(self.model.search_hits[index], self.model.search_query)
+        self.model.open_hit(self.model.finder.hits[index], self.model.finder.query)
         if self.sheet:
             self.panel = None
         self._redraw()

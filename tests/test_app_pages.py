@@ -179,21 +179,21 @@ def test_reader_contents_keys_search_highlight_notes_bookmark_and_reopen(quire: 
         field = find(app.page.controls, kind=ft.TextField)
         field.value = "Ishmael"
         await fire(session, field, "submit")
-        found = len(app.reader.search_hits)
-        shown = f"{app.reader.search_matches} matches in {found} paragraphs"
-        assert found > 5 and app.reader.search_matches >= found and shown in screen(app)
+        found = len(app.reader.finder.hits)
+        shown = f"{app.reader.finder.matches} matches in {found} paragraphs"
+        assert found > 5 and app.reader.finder.matches >= found and shown in screen(app)
         read_to = quire.position(1).furthest_ordinal  # the reader's own search shows the whole book, marked
-        ahead = [h for h in app.reader.search_hits if h.ordinal > read_to]
+        ahead = [h for h in app.reader.finder.hits if h.ordinal > read_to]
         labels = [t for t in screen(app) if t.startswith("Ahead of where you've read · ")]
         assert ahead and len(labels) == len(
-            [h for h in ahead if h in app.reader.search_hits[: app.reader.search_shown]]
+            [h for h in ahead if h in app.reader.finder.hits[: app.reader.finder.shown]]
         )
         await _key(session, " ")  # typing in the search field must not turn pages
         hits = [c for c in _all(app) if isinstance(c, ft.ListTile) and c.on_click and c.subtitle]
         await fire(session, hits[0])
-        hit = app.reader.search_hits[0]
+        hit = app.reader.finder.hits[0]
         assert app.reader.current.ordinal == hit.ordinal
-        assert [m.color for m in app.reader.marks() if m.ordinal == hit.ordinal] == ["search"] * len(hit.spans)
+        assert [m.color for m in app.reader.notes.marks() if m.ordinal == hit.ordinal] == ["search"] * len(hit.spans)
         # select four words of the first paragraph and highlight them green
         paragraph = next(c for c in _all(app) if isinstance(c, ft.Text) and c.on_selection_change and c.value)
         await fire(
@@ -202,7 +202,7 @@ def test_reader_contents_keys_search_highlight_notes_bookmark_and_reopen(quire: 
             "selection_change",
             {"selected_text": "", "selection": {"base_offset": 0, "extent_offset": 12}},
         )
-        assert app.reader.selection is not None and "Highlight" in screen(app)
+        assert app.reader.notes.selection is not None and "Highlight" in screen(app)
         await fire(session, find(app.page.controls, tooltip="Highlight in Green"))
         highlight = quire.notes.highlights(1)[0]
         assert highlight.color == "green" and len(highlight.text) == 12
@@ -383,7 +383,7 @@ def test_go_to_a_place_bookmark_list_and_tags(quire: Quire) -> None:
         field = find(app.page.controls, kind=ft.TextField)
         field.value = "黛玉"
         await fire(session, field, "submit")  # Chinese search: hits in reading order, the words marked
-        ordinals = [hit.ordinal for hit in app.reader.search_hits]
+        ordinals = [hit.ordinal for hit in app.reader.finder.hits]
         assert len(ordinals) > 20 and ordinals == sorted(ordinals)
         await _key(session, "Escape")
         await fire(session, find(app.page.controls, tooltip="Bookmark"))
@@ -506,7 +506,7 @@ def test_chat_panel_answers_offline_cites_stops_and_indexes(alice_quire: Quire) 
         await fire(session, chips[0])
         cited = answer.citations[0]
         assert app.reader.current.locator == cited.start.segment_locator
-        assert any(m.color == "search" for m in app.reader.marks())  # the quoted words are marked
+        assert any(m.color == "search" for m in app.reader.notes.marks())  # the quoted words are marked
         assert app.panel == "chat"  # on a wide screen the chat stays open beside the text
         await fire(session, find(app.page.controls, tooltip="New conversation"))
         assert app.chat.model.thread_id is None and app.chat.model.messages == []
@@ -549,13 +549,13 @@ def test_the_question_being_typed_survives_redraws_of_the_chat(alice_quire: Quir
         app = start(alice_quire, session)
         app.open_book(1)
         picked = app.reader.visible[0]
-        app.reader.select(picked.ordinal, 0, min(12, len(picked.text)))  # offline, a selection gets a suggestion
+        app.reader.notes.select(picked.ordinal, 0, min(12, len(picked.text)))  # offline, a selection gets a suggestion
         await fire(session, find(app.page.controls, tooltip="Ask the book"))
         draft = app.chat.draft
         session.apply_patch(draft._i, {"value": "Why is the Hatter"})  # the browser reports what was typed
         sent = len(session.connection.sent)
         await fire(session, find(app.page.controls, tooltip="New conversation"))
-        where = f"Where else is “{app.reader.selection.text}” mentioned?"
+        where = f"Where else is “{app.reader.notes.selection.text}” mentioned?"
         await fire(session, clickable(app.page.controls, where))  # a suggestion
         app.chat.model.wait()
         await asyncio.sleep(0.1)  # the redraws the answer scheduled
@@ -700,7 +700,7 @@ def test_ask_about_a_selected_passage(alice_quire: Quire) -> None:
             "selection_change",
             {"selected_text": "", "selection": {"base_offset": 0, "extent_offset": 40}},
         )
-        selected = app.reader.selection.text
+        selected = app.reader.notes.selection.text
         asked, real_ask = [], alice_quire.ask
 
         def recording_ask(*args, **options):  # what the agent is handed, beside the question
@@ -921,11 +921,11 @@ def test_a_tapped_highlight_opens_its_menu_note_colour_copy_delete(quire: Quire)
         app.render()
         marked = next(c for c in _all(app) if isinstance(c, ft.Text) and c.on_selection_change and c.spans)
         await _tap(session, marked, 40)  # past the highlight: nothing to offer
-        assert app.reader.tapped is None and "This highlight" not in screen(app)
+        assert app.reader.notes.tapped is None and "This highlight" not in screen(app)
         await _tap(session, marked, 10)  # on its edge: a redraw's caret lands there too, so it is not a tap on it
-        assert app.reader.tapped is None
+        assert app.reader.notes.tapped is None
         await _tap(session, marked, 20)
-        assert app.reader.tapped is not None and "This highlight" in screen(app)
+        assert app.reader.notes.tapped is not None and "This highlight" in screen(app)
         await fire(session, find(app.page.controls, tooltip="Make it Blue"))
         assert quire.notes.highlights(1)[0].color == "blue"
         marked = next(c for c in _all(app) if isinstance(c, ft.Text) and c.on_selection_change and c.spans)
@@ -942,7 +942,7 @@ def test_a_tapped_highlight_opens_its_menu_note_colour_copy_delete(quire: Quire)
         assert note.content.horizontal_alignment == ft.CrossAxisAlignment.STRETCH  # the box fills the dialog's width
         await fire(session, clickable(note, "Save"))
         assert quire.notes.highlights(1)[0].note == "the narrator's mood"
-        assert app.reader.tapped is None and "This highlight" not in screen(app)  # saved: the bar goes too
+        assert app.reader.notes.tapped is None and "This highlight" not in screen(app)  # saved: the bar goes too
         marked = next(c for c in _all(app) if isinstance(c, ft.Text) and c.on_selection_change and c.spans)
         await _tap(session, marked, 20)
         await fire(session, find(app.page.controls, tooltip="Delete highlight"))
@@ -971,7 +971,7 @@ def test_the_selection_bar_writes_a_note_in_one_step(quire: Quire) -> None:
         await fire(session, clickable(note, "Save"))
         [highlight] = quire.notes.highlights(1)
         assert highlight.note == "a first note" and len(highlight.text) == 12
-        assert app.reader.selection is None and app.reader.tapped is None  # the bar went with the dialog
+        assert app.reader.notes.selection is None and app.reader.notes.tapped is None  # the bar went with the dialog
         assert "Highlight and add a note" not in [getattr(c, "tooltip", None) for c in _all(app)]
 
     run(scenario())
@@ -1141,7 +1141,9 @@ def test_sync_is_set_up_in_settings_and_runs_on_its_own_when_a_book_closes(tmp_p
         app.open_book(1)
         app.sync.wait()
         app.reading.navigate("5.1")
-        app.reader.highlight(app.reader.current.locator.at(0), app.reader.current.locator.at(12), "pink", "synced")
+        app.reader.notes.highlight(
+            app.reader.current.locator.at(0), app.reader.current.locator.at(12), "pink", "synced"
+        )
         app.close_book()  # syncs on its own
         app.sync.wait()
         (other, other_session) = apps[1]

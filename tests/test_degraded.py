@@ -50,7 +50,7 @@ async def drive_the_app():  # the whole shell on a real (client-less) Flet page:
     app.open_book(book.id)
     app.reading.search("Queequeg")
     app.reading.open_hit(0)
-    return {"library_shows": "Moby-Dick" in shown, "reader_at_hit": app.reader.current.ordinal == app.reader.search_hits[0].ordinal}
+    return {"library_shows": "Moby-Dick" in shown, "reader_at_hit": app.reader.current.ordinal == app.reader.finder.hits[0].ordinal}
 
 report.update(asyncio.run(drive_the_app()))
 try:

@@ -43,7 +43,7 @@ async def first_screen():
     shown = texts(app.page.controls)
     app.open_book(book.id)
     app.reading.search("White Rabbit")
-    return "Alice's Adventures in Wonderland" in shown and app.reader is not None and bool(app.reader.search_hits)
+    return "Alice's Adventures in Wonderland" in shown and app.reader is not None and bool(app.reader.finder.hits)
 
 screen_ok = asyncio.run(first_screen())
 quire.save_position(book.id, "9.5")

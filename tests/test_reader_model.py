@@ -68,20 +68,20 @@ def test_paging_moves_by_a_page_and_stops_at_the_ends(moby: Quire) -> None:
 def test_highlights_and_search_hits_become_marks(moby: Quire) -> None:
     reader = ReaderViewModel(moby, 1)
     reader.open()
-    hits = reader.search("Queequeg")
+    hits = reader.finder.run("Queequeg")
     assert hits
     record = reader.open_hit(hits[0], "Queequeg")
-    assert Mark(record.ordinal, hits[0].locator.offset, hits[0].locator.offset + 8, "search") in reader.marks()
+    assert Mark(record.ordinal, hits[0].locator.offset, hits[0].locator.offset + 8, "search") in reader.notes.marks()
     start = record.locator.at(0)
     end = record.locator.at(10)
-    green = reader.highlight(start, end, "green", "first mention")
-    assert Mark(record.ordinal, 0, 10, "green", green.id) in reader.marks()
+    green = reader.notes.highlight(start, end, "green", "first mention")
+    assert Mark(record.ordinal, 0, 10, "green", green.id) in reader.notes.marks()
     following = reader.visible[reader.visible.index(record) + 1]
-    pink = reader.highlight(record.locator.at(5), following.locator.at(7), "pink")
-    assert Mark(record.ordinal, 5, len(record.text), "pink", pink.id) in reader.marks()
-    assert Mark(following.ordinal, 0, 7, "pink", pink.id) in reader.marks()
-    bookmark = reader.add_bookmark()
-    assert bookmark.locator == record.locator and reader.bookmarks() == [bookmark]
+    pink = reader.notes.highlight(record.locator.at(5), following.locator.at(7), "pink")
+    assert Mark(record.ordinal, 5, len(record.text), "pink", pink.id) in reader.notes.marks()
+    assert Mark(following.ordinal, 0, 7, "pink", pink.id) in reader.notes.marks()
+    bookmark = reader.notes.add_bookmark()
+    assert bookmark.locator == record.locator and reader.notes.bookmarks() == [bookmark]
 
 
 def test_jumps_keep_what_was_read_and_offer_the_way_back(moby: Quire) -> None:
@@ -122,22 +122,22 @@ def test_in_book_search_lists_every_match_in_book_order_and_marks_each_whole(tmp
     quire.import_paths([book_path("zh/hongloumeng_120.md"), book_path("en/epubjs-alice.epub")])
     reader = ReaderViewModel(quire, 1)
     reader.open()
-    hits = reader.search("黛玉")
-    assert reader.search_matches == 1375 and len(hits) == 459  # every one, not "the first 200"
+    hits = reader.finder.run("黛玉")
+    assert reader.finder.matches == 1375 and len(hits) == 459  # every one, not "the first 200"
     assert hits[0].section_title.startswith("第二回")  # the first mention comes first
     assert [h.ordinal for h in hits] == sorted(h.ordinal for h in hits)
-    assert reader.search_shown == 100
-    reader.show_more_hits()
-    assert reader.search_shown == 200
+    assert reader.finder.shown == 100
+    reader.finder.show_more()
+    assert reader.finder.shown == 200
     record = reader.open_hit(hits[0], "黛玉")
-    marks = [m for m in reader.marks() if m.color == "search"]
+    marks = [m for m in reader.notes.marks() if m.color == "search"]
     assert marks and all(record.text[m.start : m.end] == "黛玉" for m in marks)
     assert len(marks) == len(hits[0].spans)
     alice = ReaderViewModel(quire, 2)
     alice.open()
-    found = alice.search("White Rabbit")
+    found = alice.finder.run("White Rabbit")
     record = alice.open_hit(found[0], "White Rabbit")
-    marked = {record.text[m.start : m.end].lower() for m in alice.marks() if m.color == "search"}
+    marked = {record.text[m.start : m.end].lower() for m in alice.notes.marks() if m.color == "search"}
     assert {"white", "rabbit"} <= marked  # the whole match, not its first word
     quire.close()
 
