@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import io
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-import imagesize
-
 from app.pagination import PageBox, Pages, Slice, segment_height
+from app.reader_images import BookImages
 from app.reader_notes import Mark, PageNotes
+from app.reader_place import ReadingPlace
 from app.reader_search import BookSearch
 from core import (
     Bookmark,
@@ -30,8 +29,6 @@ PAGE = 12  # segments per page in paginated mode
 GROW = 40  # scroll mode: segments added below the window as the reader nears its end
 SCROLL_PADDING = 16.0  # scroll mode: the list's padding above its first segment (reader_page)
 MAX_WINDOW = 600  # scroll mode: the window grows to this many segments, then "Continue reading" starts a new one
-IDLE_CAP_SECONDS = 300  # longer pauses do not count as reading time
-IMAGES_KEPT = 48  # pictures kept in memory for redrawing the pages in view
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,8 +61,6 @@ class ReaderViewModel:
         self._heights: dict[int, float] = {}  # scroll mode: ordinal -> drawn height, for ``_heights_for``
         self._heights_for: PageBox | None = None
         self._firsts: dict[int, int] = {}  # section -> its first ordinal
-        self._sizes: dict[str | None, tuple[int, int] | None] = {}  # image src -> its pixel size
-        self._images: dict[str, bytes | None] = {}  # image src -> its bytes, for the pages being drawn
         self._toc: list[TocRow] | None = None
         self.printed_pages = quire.text.printed_pages(book_id)  # a text PDF's pages that page view can draw (0: none)
         self.page_view = False  # showing the PDF's page as printed instead of the reflowed text
@@ -73,9 +68,9 @@ class ReaderViewModel:
         self.pdf_page_label: str | None = None  # page view: what the page shown calls itself ("13"), read in refresh
         self._paged: int | None = None  # the ordinal page view last moved to (another one: the reader jumped)
         self.shown = Shown([], [], None, (0.0, 0.0))
-        self._last_activity = clock()
-        self._last_saved = float("-inf")
         self.tracker = ReadingTracker(0, -1, clock)  # replaced by open(), from the saved places
+        self.place = ReadingPlace(quire, self.book.id, self, clock)  # saving the place, percentages, the fence
+        self.images = BookImages(quire, self.book.id)  # pictures and printed pages, kept for the pages in view
         self._return_on_track = True  # whether the place "Back to where you were" leads to was reached by reading
         self._consulted: tuple[int, int] | None = None  # scroll mode: the place the tracker last judged
 
@@ -107,7 +102,7 @@ class ReaderViewModel:
         # its paragraph from the start.
         self.offset = min(place.offset or 0, len(target.text)) if (not jump or not save) else 0
         if save:
-            self.save_position(reading=self._reading(before, jump))
+            self.place.save(reading=self._reading(before, jump))
         self._consulted = self.page_start  # scroll mode judges later scrolling from here
         return target
 
@@ -147,7 +142,7 @@ class ReaderViewModel:
         record = self.go_to(place, save=False, jump=False)
         self.tracker.jumped(record.ordinal)
         self.tracker.on_track = self.tracker.on_track or self._return_on_track  # reading on from where they were
-        self.save_position(reading=False)
+        self.place.save(reading=False)
         return record
 
     def go_to_place(self, text: str) -> SegmentRecord:
@@ -178,7 +173,7 @@ class ReaderViewModel:
             index = min(int(fraction * len(self.visible)), len(self.visible) - 1)
             self.current = self.visible[max(0, index)]
         self.offset = 0
-        if self.clock() - self._last_saved >= 1.0:
+        if self.clock() - self.place.last_saved >= 1.0:
             self._scrolled_to()
 
     def _segment_at(self, pixels: float, box: PageBox) -> SegmentRecord:
@@ -188,7 +183,7 @@ class ReaderViewModel:
         top = SCROLL_PADDING
         for segment in self.visible:
             if segment.ordinal not in self._heights:
-                self._heights[segment.ordinal] = segment_height(segment, box, self.image_size)
+                self._heights[segment.ordinal] = segment_height(segment, box, self.images.size)
             bottom = top + self._heights[segment.ordinal]
             if bottom > pixels + box.font_size:  # its last line is still on screen, below the top edge
                 return segment
@@ -201,12 +196,12 @@ class ReaderViewModel:
         here = (self.current.ordinal, 0)
         before, self._consulted = self._consulted, here
         if before is None or here == before:
-            self.save_position(reading=False)
+            self.place.save(reading=False)
         elif here < before:
             self.tracker.moved_back(here[0])
-            self.save_position(reading=False)
+            self.place.save(reading=False)
         else:
-            self.save_position(reading=self.tracker.moved_on(here[0], self._chars_between(before, here)))
+            self.place.save(reading=self.tracker.moved_on(here[0], self._chars_between(before, here)))
             self._settle()
 
     # -- pages laid out by measured text --------------------------------------------------------
@@ -214,7 +209,7 @@ class ReaderViewModel:
         """Paginated mode: the text box pages are laid out in (None: scroll mode). A new size lays out anew."""
         if box != self.box:
             self.box = box
-            self.pages = None if box is None else Pages(box, self._fetch, self._first_ordinal, self.image_size)
+            self.pages = None if box is None else Pages(box, self._fetch, self._first_ordinal, self.images.size)
 
     @property
     def page_start(self) -> tuple[int, int]:
@@ -268,7 +263,7 @@ class ReaderViewModel:
         self.visible = self.visible + added
         for segment in added:
             if segment.kind == "image":
-                self.image(segment)
+                self.images.of(segment)
         self.shown = replace(self.shown, marks=self.notes.marks())
         return added
 
@@ -313,11 +308,6 @@ class ReaderViewModel:
         self._paged = self.current.ordinal
         return self.current
 
-    def page_picture(self) -> bytes | None:
-        """Page view: the picture of the page shown (kept like the pages' other pictures)."""
-        page = self.pdf_page
-        return self._kept(f"printed page {page}", lambda: self.quire.text.page_image(self.book.id, page))
-
     def next_page(self) -> SegmentRecord:
         """The next page: where the measured page ends (paginated), or a run of segments further (scroll)."""
         if self.page_view:
@@ -348,86 +338,22 @@ class ReaderViewModel:
         record = self.quire.text.segments(self.book.id, ordinal, 1)[0]
         return self.go_to(record.locator, jump=False)
 
-    def image(self, segment: SegmentRecord) -> bytes | None:
-        """The picture of an image segment (None: show its caption instead); kept for the pages in view."""
-        src = segment.src
-        if not src:
-            return None
-        return self._kept(src, lambda: self.quire.text.image(self.book.id, src))
-
-    def _kept(self, key: str, load: Callable[[], bytes | None]) -> bytes | None:
-        """A picture from the cache of the pages in view, loaded on first use (the cache starts over when full)."""
-        if key not in self._images:
-            if len(self._images) >= IMAGES_KEPT:
-                self._images.clear()
-            self._images[key] = load()
-        return self._images[key]
-
     def refresh(self) -> Shown:
         """Read what the reader screen is about to draw (marks, contents, the bookmark here, the percentages,
         the page and its pictures), so that drawing reads nothing from the library."""
         if self.page_view:
             self._follow_place()
-            self.page_picture()
+            self.images.printed_page(self.pdf_page)
             self.pdf_page_label = self.quire.text.printed_label(self.book.id, self.pdf_page)
         else:
             segments = [piece.segment for piece in self.page()] if self.box is not None else self.visible
             for segment in segments:
                 if segment.kind == "image":
-                    self.image(segment)
-        self.shown = Shown(self.notes.marks(), self.toc(), self.notes.current_bookmark(), self.percents())
+                    self.images.of(segment)
+        self.shown = Shown(self.notes.marks(), self.toc(), self.notes.current_bookmark(), self.place.percents())
         return self.shown
 
-    def image_size(self, segment: SegmentRecord) -> tuple[int, int] | None:
-        """An image segment's size in pixels, read from its file's header (None: unknown, as for an SVG)."""
-        if segment.src not in self._sizes:
-            data = self.image(segment)
-            try:
-                width, height = imagesize.get(io.BytesIO(data)) if data else (-1, -1)
-            except ValueError:  # a header that lies
-                width, height = -1, -1
-            self._sizes[segment.src] = (int(width), int(height)) if width > 0 and height > 0 else None
-        return self._sizes[segment.src]
-
     # -- where the reader is ------------------------------------------------------------------
-    def save_position(self, reading: bool = False) -> None:
-        """Remember the place and add the reading time since the last activity (pauses capped).
-
-        ``reading``: the move here was reading (``core.library.reading``), so the furthest place may rise. Closing
-        the book, the app pausing and every jump save the place only.
-        """
-        now = self.clock()
-        spent = min(now - self._last_activity, IDLE_CAP_SECONDS)
-        self._last_activity = self._last_saved = now
-        if self.current is not None:
-            self.quire.save_position(self.book.id, self.current.locator, read_seconds=max(0.0, spent), reading=reading)
-
-    @property
-    def percent(self) -> float:
-        """How much of the book has been read: the furthest place, which a jump back does not lower."""
-        return self.percents()[1]
-
-    @property
-    def current_percent(self) -> float:
-        """Where the reader is now, as a percentage of the book."""
-        return self.percents()[0]
-
-    def percents(self) -> tuple[float, float]:
-        """(where the reader is, how much is read) as percentages, from one read of the saved position."""
-        position = self.quire.position(self.book.id)
-        return (position.percent, position.furthest_percent) if position else (0.0, 0.0)
-
-    def mark_read_up_to_here(self) -> None:
-        """ "I haven't read past here": the furthest place moves back to the current one."""
-        self.quire.set_furthest(self.book.id, None)
-        self.tracker.set_furthest(self.current.ordinal if self.current else 0)
-
-    def mark_read_to_here(self) -> None:
-        """ "I've read up to here": the furthest place moves on to the current one (after a jump, say)."""
-        assert self.current is not None
-        self.quire.set_furthest(self.book.id, self.current.locator)
-        self.tracker.set_furthest(self.current.ordinal)
-
     @property
     def chapter_title(self) -> str:
         return self.current.section_title if self.current else ""

@@ -162,7 +162,7 @@ def _text_area(
         assert model.box is not None
         return ft.Container(
             ft.Column(
-                [segment_control(s.segment, settings, image=model.image, page_height=model.box.height)
+                [segment_control(s.segment, settings, image=model.images.of, page_height=model.box.height)
                  for s in model.page()],
                 horizontal_alignment=ft.CrossAxisAlignment.CENTER,
             ),
@@ -178,7 +178,9 @@ def _text_area(
         here = model.current.ordinal if model.current else 0  # pages before their box is measured: a fixed run
         segments = [s for s in model.visible if s.ordinal >= here][:PAGE] if paginated else model.visible
         controls = [
-            segment_control(s, settings, marks.get(s.ordinal), dark=dark, on_select=actions.select, image=model.image)
+            segment_control(
+                s, settings, marks.get(s.ordinal), dark=dark, on_select=actions.select, image=model.images.of
+            )
             for s in segments
         ]
     words = ".pictures" if model.pictures else ""  # a comic's steps are pages, not text
@@ -197,7 +199,9 @@ def _text_area(
         for mark in model.shown.marks:  # the highlights of the segments added, read by extend()
             fresh.setdefault(mark.ordinal, []).append(mark)
         new: list[ft.Control] = [
-            segment_control(s, settings, fresh.get(s.ordinal), dark=dark, on_select=actions.select, image=model.image)
+            segment_control(
+                s, settings, fresh.get(s.ordinal), dark=dark, on_select=actions.select, image=model.images.of
+            )
             for s in added
         ]
         if not model.at_end and model.window_full:
@@ -241,7 +245,7 @@ def _turn_on_fling(actions: ReaderActions) -> Callable[[ft.DragEndEvent[Any]], N
 
 
 def _printed_page(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> ft.Control:
-    picture = model.page_picture()
+    picture = model.images.printed_page(model.pdf_page)
     if picture is None:  # the stored file went missing or the page cannot be drawn
         shown: ft.Control = ft.Text(t("reader.page_view.missing"), color=ft.Colors.ON_SURFACE_VARIANT)
     else:
@@ -263,7 +267,7 @@ def _slice_control(
     """A segment as a page shows it: only its characters ``start``..``end``, marks and selection shifted to fit."""
     segment, start = piece.segment, piece.start
     if start == 0 and piece.end == len(segment.text):
-        return segment_control(segment, settings, marks, dark=dark, on_select=actions.select, image=model.image)
+        return segment_control(segment, settings, marks, dark=dark, on_select=actions.select, image=model.images.of)
     shown = dataclasses.replace(segment, text=piece.text)
     moved = [
         dataclasses.replace(m, start=max(0, m.start - start), end=min(len(piece.text), m.end - start))
@@ -276,7 +280,7 @@ def _slice_control(
         moved,
         dark=dark,
         on_select=lambda ordinal, a, b: actions.select(ordinal, a + start, b + start),
-        image=model.image,
+        image=model.images.of,
     )
 
 

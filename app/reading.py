@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import flet as ft
 
-from app.dialogs import note_dialog
+from app.marking import MarkingController
 from app.notes_model import NotesViewModel
 from app.notes_page import build_notes_list
 from app.panels import BY_NAME
@@ -19,7 +19,6 @@ from app.reader_page import (
     page_box,
     percent_label,
     search_panel,
-    selection_bar,
     toc_panel,
 )
 from app.screens import Screen
@@ -45,6 +44,7 @@ class ReaderController:
         self.percent_text = ft.Text()  # "n% read", updated on its own while scrolling
         self.chapter_text = ft.Text()  # the chapter's name under the title, likewise
         self.typing = False  # a text field beside the text has the keyboard
+        self.marking = MarkingController(app, self)  # the selection bar, highlights and the bookmark
 
     @property
     def sheet(self) -> bool:
@@ -60,7 +60,7 @@ class ReaderController:
 
     def close(self) -> None:
         if self.model is not None:
-            self.model.save_position()
+            self.model.place.save()
         self.model, self.panel = None, None
 
     def view(self) -> ft.Control:
@@ -117,10 +117,10 @@ class ReaderController:
                 navigate=self.navigate,
                 panel=self.open_panel,
                 scrolled=self.scrolled,
-                select=self.select,
-                highlight=self.highlight,
-                toggle_bookmark=self.toggle_bookmark,
-                ask_about=self.ask_about_selection,
+                select=self.marking.select,
+                highlight=self.marking.highlight,
+                toggle_bookmark=self.marking.toggle_bookmark,
+                ask_about=self.marking.ask_about_selection,
                 search=self.search,
                 open_hit=self.open_hit,
                 load_more=self.load_more,
@@ -130,29 +130,29 @@ class ReaderController:
                 read_up_to_here=self.read_up_to_here,
                 read_to_here=self.read_to_here,
                 more_hits=self.more_hits,
-                copy=self.copy,
-                share=self.share if self.app.on_phone else None,
-                recolour_tapped=self.recolour_tapped,
-                note_tapped=self.note_tapped,
-                note_selection=self.note_selection,
-                remove_tapped=self.remove_tapped,
+                copy=self.marking.copy,
+                share=self.marking.share if self.app.on_phone else None,
+                recolour_tapped=self.marking.recolour_tapped,
+                note_tapped=self.marking.note_tapped,
+                note_selection=self.marking.note_selection,
+                remove_tapped=self.marking.remove_tapped,
                 page_view=self.set_page_view,
             )
         )
 
-    def _redraw(self) -> None:
+    def redraw(self) -> None:
         self.app.render()
 
-    def _change(self, step: Callable[[ReaderViewModel], object]) -> None:
+    def change(self, step: Callable[[ReaderViewModel], object]) -> None:
         """Apply ``step`` to the open book and redraw (nothing happens when no book is open)."""
         if self.model is not None:
             step(self.model)
-            self._redraw()
+            self.redraw()
 
     # -- panels and keys ----------------------------------------------------------------------------
     def open_panel(self, name: str | None) -> None:
         self.panel = None if name == self.panel else name
-        self._redraw()
+        self.redraw()
 
     def set_typing(self, focused: bool) -> None:
         """A text field beside the text has the keyboard: page keys must type, not turn pages."""
@@ -162,7 +162,7 @@ class ReaderController:
         """A key pressed while reading; True when it was used (Ctrl/Cmd+F searches, arrows and Page keys turn)."""
         if key.upper() == "F" and command:
             self.panel = "search"
-            self._redraw()
+            self.redraw()
             return True
         if self.typing or (self.panel in BY_NAME and BY_NAME[self.panel].takes_keys):
             return False  # keys go to the panel's fields, not to page turning
@@ -190,13 +190,13 @@ class ReaderController:
                 return
             if self.sheet:
                 self.panel = None
-        self._redraw()
+        self.redraw()
 
     def scrolled(self, fraction: float, pixels: float | None = None) -> None:
         if self.model is None:
             return
         self.model.scrolled(fraction, pixels)
-        shown = percent_label(self.model.percents(), self.app.t)
+        shown = percent_label(self.model.place.percents(), self.app.t)
         chapter = self.model.chapter_title
         if self.percent_text.value != shown or self.chapter_text.value != chapter:
             self.percent_text.value, self.chapter_text.value = shown, chapter
@@ -205,24 +205,24 @@ class ReaderController:
     def go_back(self) -> None:
         """Back to where the reader was before a jump (a citation, a search hit, the contents, "go to")."""
         if self.model is not None and self.model.go_back() is not None:
-            self._redraw()
+            self.redraw()
 
     def read_up_to_here(self) -> None:
         """ "I haven't read past here": the furthest place read (the spoiler bound, "% read") moves back."""
         if self.model is not None:
-            self.model.mark_read_up_to_here()
-            self._redraw()
-            self.app.notify(self.app.t("reader.read_up_to_here.done", p=f"{self.model.percent:.0f}"))
+            self.model.place.read_up_to_here()
+            self.redraw()
+            self.app.notify(self.app.t("reader.read_up_to_here.done", p=f"{self.model.place.percent:.0f}"))
 
     def read_to_here(self) -> None:
         """ "I've read up to here": the furthest place read moves on to the current one (after a jump ahead)."""
         if self.model is not None:
-            self.model.mark_read_to_here()
-            self._redraw()
-            self.app.notify(self.app.t("reader.read_to_here.done", p=f"{self.model.percent:.0f}"))
+            self.model.place.read_to_here()
+            self.redraw()
+            self.app.notify(self.app.t("reader.read_to_here.done", p=f"{self.model.place.percent:.0f}"))
 
     def load_more(self, forward: bool) -> None:
-        self._change(lambda model: model.load_more(forward))
+        self.change(lambda model: model.load_more(forward))
 
     def extend(self) -> list[SegmentRecord]:
         """Scroll mode: the segments added below the window (the view appends them itself: no redraw)."""
@@ -243,77 +243,7 @@ class ReaderController:
         self.model.open_citation(citation.start, citation.end)
         if self.sheet:
             self.panel = None  # on a phone the chat sheet gives way to the page
-        self._redraw()
-
-    # -- selection and highlights -------------------------------------------------------------------
-    def _show_bar(self) -> None:
-        """Redraw only the bar under the text: a rebuild would drop the selection the reader just made."""
-        assert self.model is not None
-        self.selection_slot.content = selection_bar(self.model, self.actions(), self.app.t)
-        self.app.page.update()
-
-    def select(self, ordinal: int, start: int, end: int) -> None:
-        """Text selected (a range), a tap (a collapsed range: on a highlight it opens that highlight's menu), or
-        the bar closed (ordinal -1)."""
-        model = self.model
-        if model is None:
-            return
-        if ordinal >= 0 and start == end:
-            # a caret: a tap, or a redraw of the text. Only a tap inside a highlight changes anything.
-            if model.notes.tap(ordinal, start) is not None:
-                model.notes.selection = None
-                self._show_bar()
-            return
-        model.notes.tapped = None
-        model.notes.select(ordinal, start, end)
-        self._show_bar()
-
-    def highlight(self, color: str) -> None:
-        self._change(lambda model: model.notes.highlight_selection(color))
-
-    def recolour_tapped(self, color: str) -> None:
-        self._change(lambda model: model.notes.recolour_tapped(color))
-
-    def remove_tapped(self) -> None:
-        if self.model is not None:
-            self.model.notes.remove_tapped()
-            self._redraw()
-            self.app.notify(self.app.t("reader.highlight.removed"))
-
-    def note_selection(self) -> None:
-        """The selection bar's "Note": highlight the selection (yellow) and open the note box for it at once."""
-        model = self.model
-        if model is None or model.notes.selection is None:
-            return
-        model.notes.tapped = model.notes.highlight_selection("yellow")
-        self._redraw()
-        self.note_tapped()
-
-    def note_tapped(self) -> None:
-        model, app = self.model, self.app
-        if model is None or model.notes.tapped is None:
-            return
-
-        def save(text: str) -> None:
-            model.notes.note_tapped(text)
-            model.notes.tapped = None  # saved: the highlight's bar goes with the dialog
-            app.page.pop_dialog()
-            self._redraw()
-
-        app.page.show_dialog(note_dialog(model.notes.tapped, app.t, save, lambda: app.page.pop_dialog()))
-
-    def copy(self, text: str) -> None:
-        async def run() -> None:
-            await ft.Clipboard().set(text)
-            self.app.notify(self.app.t("reader.copied"))
-
-        self.app.page.run_task(run)
-
-    def share(self, text: str) -> None:
-        async def run() -> None:
-            await ft.Share().share_text(text)
-
-        self.app.page.run_task(run)
+        self.redraw()
 
     def set_page_view(self, on: bool) -> None:
         """A text PDF shown as printed pages (``on``) or as reflowed text; the choice is kept for PDFs opened later."""
@@ -321,31 +251,14 @@ class ReaderController:
             self.model.set_page_view(on)
             self.app.settings.pdf_page_view = on
             self.app.store.save(self.app.settings)
-            self._redraw()
-
-    def toggle_bookmark(self) -> None:
-        if self.model is not None:
-            added = self.model.notes.toggle_bookmark()
-            self._redraw()
-            self.app.notify(self.app.t("reader.bookmark.added") if added else self.app.t("reader.bookmark.removed"))
-
-    def ask_about_selection(self) -> None:
-        """'Ask about this': open the chat and ask about the selected passage."""
-        model, app = self.model, self.app
-        if model is None or model.notes.selection is None:
-            return
-        passage = model.notes.selection.text
-        self.panel = "chat"
-        self._redraw()
-        excerpt = passage if len(passage) <= 80 else passage[:80].rstrip() + "…"  # the agent reads it whole
-        app.chat.ask(model, app.t("chat.suggest.explain", passage=excerpt))
+            self.redraw()
 
     # -- search -------------------------------------------------------------------------------------
     def search(self, query: str) -> None:
-        self._change(lambda model: model.finder.run(query))
+        self.change(lambda model: model.finder.run(query))
 
     def more_hits(self) -> None:
-        self._change(lambda model: model.finder.show_more())
+        self.change(lambda model: model.finder.show_more())
 
     def open_hit(self, index: int) -> None:
         if self.model is None or index >= len(self.model.finder.hits):
@@ -353,4 +266,4 @@ class ReaderController:
         self.model.open_hit(self.model.finder.hits[index], self.model.finder.query)
         if self.sheet:
             self.panel = None
-        self._redraw()
+        self.redraw()

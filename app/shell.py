@@ -451,7 +451,7 @@ class QuireApp:
     def on_lifecycle(self, event: ft.AppLifecycleStateChangeEvent) -> None:
         """Save the reading place when the app goes to the background: a phone may end it there without notice."""
         if event.state in BACKGROUND_STATES and self.reader is not None:
-            self.reader.save_position()
+            self.reader.place.save()
         if event.state in (ft.AppLifecycleState.PAUSE, ft.AppLifecycleState.RESUME):
             self.sync.start(event.state.value)  # a phone may end the app while paused: send first
 

@@ -365,7 +365,7 @@ def test_go_to_a_place_bookmark_list_and_tags(quire: Quire) -> None:
         go_to.value = "50%"
         await fire(session, go_to, "submit")
         assert app.reader.chapter_title.startswith("第五十一回") and 49 < quire.position(2).percent < 51
-        app.reader._last_saved = float("-inf")  # as if a second had passed since the last save
+        app.reader.place.last_saved = float("-inf")  # as if a second had passed since the last save
         app.reading.scrolled(0.9)  # scrolled down the window: the place follows without a rebuild
         shown = app.reading.percent_text.value
         assert shown == f"At {quire.position(2).percent:.0f}% · 0% read" != "At 50% · 0% read"  # a jump reads nothing

@@ -98,10 +98,12 @@ def test_the_facade_keeps_its_collaborators_private(tmp_path: Path) -> None:
     quire.close()
 
 
-def test_no_class_in_core_has_more_than_25_public_methods() -> None:
-    """Issue 27: the facade had 63 public members in one class; it is now a door and five parts."""
+def test_no_class_has_more_than_25_public_methods() -> None:
+    """Issue 27: the facade had 63 public members in one class (now a door and five parts), the reader's view-model
+    47 (now navigation and pages, with notes, finder, place and images as parts) and its controller 32 (marking
+    is its own)."""
     wide = []
-    for path in python_files("core"):
+    for path in python_files("core", "app", "platform_adapters"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ClassDef):
                 methods = {f.name for f in node.body if isinstance(f, ast.FunctionDef) and not f.name.startswith("_")}

@@ -6,7 +6,9 @@ from pathlib import Path
 import pytest
 from conftest import book_path
 
-from app.reader_model import IDLE_CAP_SECONDS, PAGE, WINDOW, Mark, ReaderViewModel
+from app.reader_model import PAGE, WINDOW, ReaderViewModel
+from app.reader_notes import Mark
+from app.reader_place import IDLE_CAP_SECONDS
 from core.books import Locator
 from core.services import Quire
 
@@ -51,8 +53,8 @@ def test_position_is_restored_exactly_and_reading_time_counts_only_activity(moby
     assert position.reading_seconds == pytest.approx(40 + IDLE_CAP_SECONDS)
     again = ReaderViewModel(moby, 1)
     assert again.open().locator == position.locator
-    assert again.current_percent == position.percent > 0
-    assert again.percent == 0  # a jump, then one page and a scroll there: not read yet (core.library.reading)
+    assert again.place.current_percent == position.percent > 0
+    assert again.place.percent == 0  # a jump, then one page and a scroll there: not read yet (core.library.reading)
 
 
 def test_paging_moves_by_a_page_and_stops_at_the_ends(moby: Quire) -> None:
@@ -92,7 +94,7 @@ def test_jumps_keep_what_was_read_and_offer_the_way_back(moby: Quire) -> None:
     for _ in range(3):
         clock.now += 120  # each page shown long enough to be read
         reader.next_page()  # reading on after a jump: the furthest place follows from the second page
-    read_place, read = reader.current.locator, reader.percent
+    read_place, read = reader.current.locator, reader.place.percent
     assert read > 0 and reader.return_to is None  # read on from the jump's place: the way back has gone
     reader.go_to("1.0")
     assert reader.return_to == read_place  # a new jump offers it again
@@ -103,7 +105,7 @@ def test_jumps_keep_what_was_read_and_offer_the_way_back(moby: Quire) -> None:
     reader.go_to(read_place, jump=False)  # reading again where they were
     early = moby.find(1, "Loomings")[0]
     reader.open_hit(early, "Loomings")  # a search hit far back: a jump
-    assert reader.percent == read and reader.current_percent < read  # "% read" does not drop
+    assert reader.place.percent == read and reader.place.current_percent < read  # "% read" does not drop
     assert moby.position(1).furthest == read_place and reader.return_to == read_place
     chapter = next(r for r in reader.toc() if r.title.startswith("Chapter 3."))
     reader.go_to(chapter.locator)  # a second jump: back still leads to where the reader was reading
@@ -112,9 +114,9 @@ def test_jumps_keep_what_was_read_and_offer_the_way_back(moby: Quire) -> None:
     assert reader.go_back() is None  # nothing more to go back to
     cited = moby.text.segments(1, 5, 1)[0].locator
     reader.open_citation(cited, cited)  # a citation chip, from the chat
-    assert reader.percent == read and moby.position(1).locator == cited
-    reader.mark_read_up_to_here()  # "I haven't read past here"
-    assert reader.percent == reader.current_percent < read and moby.position(1).furthest == cited
+    assert reader.place.percent == read and moby.position(1).locator == cited
+    reader.place.read_up_to_here()  # "I haven't read past here"
+    assert reader.place.percent == reader.place.current_percent < read and moby.position(1).furthest == cited
 
 
 def test_in_book_search_lists_every_match_in_book_order_and_marks_each_whole(tmp_path: Path) -> None:
@@ -263,12 +265,12 @@ def test_a_page_with_a_picture_counts_the_picture_at_its_own_size(tmp_path: Path
     reader.go_to(next(r for r in reader.toc() if r.title == "Down The Rabbit-Hole").locator)
     page = reader.page()
     picture = next(p.segment for p in page if p.segment.kind == "image")
-    width, height = reader.image_size(picture)
+    width, height = reader.images.size(picture)
     assert 0 < width < box.width and image_height(picture, (width, height), box) < box.height * IMAGE_SHARE
     used = -box.spacing
     for piece in page:
         if piece.segment.kind == "image":
-            used += box.spacing + image_height(piece.segment, reader.image_size(piece.segment), box)
+            used += box.spacing + image_height(piece.segment, reader.images.size(piece.segment), box)
             continue
         font, line, text_width = _geometry(piece.segment, box)
         used += box.spacing + len(wrap(piece.text, font, text_width)) * line
@@ -288,8 +290,8 @@ def test_an_image_size_is_read_from_its_header_and_unknown_when_it_cannot_be(tmp
     }
     for data, size in files.items():
         reader = ReaderViewModel(quire, 1)
-        reader.image = lambda segment, data=data: data
-        assert reader.image_size(picture) == size
+        reader.images.of = lambda segment, data=data: data
+        assert reader.images.size(picture) == size
 
 
 def test_scroll_mode_saves_the_paragraph_at_the_top_of_the_screen_by_measured_heights(moby: Quire) -> None:
@@ -308,7 +310,7 @@ def test_scroll_mode_saves_the_paragraph_at_the_top_of_the_screen_by_measured_he
     tops, top = [], SCROLL_PADDING
     for segment in shown[:6]:
         tops.append(top)
-        top += segment_height(segment, box, reader.image_size) + box.spacing
+        top += segment_height(segment, box, reader.images.size) + box.spacing
     for index in range(5):
         reader.scrolled(0.99, tops[index] + 1)  # the fraction says "near the end": the pixels say where
         assert reader.current.ordinal == shown[index].ordinal

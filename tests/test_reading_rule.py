@@ -89,7 +89,7 @@ def test_open_turn_a_page_jump_ahead_and_close_leaves_the_furthest_place_where_r
         reader.go_to(mark.locator)
     clock.now += 3
     reader.next_page()  # a glance at the next page there
-    reader.save_position()  # what closing the book, going to the library and the app pausing do
+    reader.place.save()  # what closing the book, going to the library and the app pausing do
     after = alice.position(book)
     assert after.ordinal > read.furthest_ordinal  # the current place moved
     assert (after.furthest, after.furthest_percent) == (read.furthest, read.furthest_percent)  # the fence did not
@@ -98,7 +98,7 @@ def test_open_turn_a_page_jump_ahead_and_close_leaves_the_furthest_place_where_r
     clock.now += 30
     again.next_page()
     assert alice.position(book).furthest == read.furthest  # one page after reopening there is not enough
-    again.mark_read_to_here()  # "I've read up to here"
+    again.place.read_to_here()  # "I've read up to here"
     assert alice.position(book).furthest == again.current.locator
 
 
