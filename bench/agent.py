@@ -17,9 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from core.agent.runner import ReadingAgent
-from core.agent.tools import ReadingSession
-from core.services import Quire
+from core import Quire
+from core.inside import ReadingAgent, ReadingSession
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from fakechat import ScriptedChatModel

@@ -27,11 +27,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.common import inside
 from bench.retrieval import LOADERS, Document, answer_form
-from core.agent.offline import CANDIDATES, OfflineAnswer, answer_offline
-from core.rag.sentences import WEIGHTS, Weights, quote_span, rank_sentences
-from core.services import Quire
+from core import Quire
+from core.inside import CANDIDATES, WEIGHTS, OfflineAnswer, Weights, answer_offline, inside, quote_span, rank_sentences
 
 
 @dataclass
@@ -89,7 +87,7 @@ def run(dataset: str, data: Path, split: str, mode: str, limit_docs: int | None,
         for document, asked in loaded:
             book = quire.import_bytes(document.html(), f"{document.name}.html").book
             if embedder is not None:
-                inside(quire, "indexer").run(book.id, embedder)
+                inside(quire).indexer.run(book.id, embedder)
             gold_of = dict(document.questions)
             for item in asked:
                 answer = answer_offline(quire, book.id, item.question, spoilers=True)

@@ -4,23 +4,13 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
-from core.rag.models import ModelStore
-from core.services import Quire
+from core import Quire
+from core.inside import ModelStore
 
 MOBY = Path("../shared/data/books/en/idpf-moby-dick.epub")
-
-
-def inside(quire: Quire, part: str) -> Any:
-    """The facade's private collaborator ``part`` ("library", "chunks", "vectors", "indexer"…).
-
-    The one door past the facade for measurements of the core's parts (a synthetic 100,000-chunk index, a
-    LIKE baseline, a chunk-size sweep); tests use the same one for white-box checks (tests/dbkit.py).
-    """
-    return getattr(quire, "_" + part)
 
 
 def rss_mb(pid: int | str = "self") -> float:

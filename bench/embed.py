@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from bench.common import bare_onnx_rate, moby_chunks
-from core.rag.models import ModelStore
+from core.inside import ModelStore
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,8 +19,7 @@ import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from core.books import Book, parse_book
-from core.books.textutil import CJK_RUN
+from core.inside import CJK_RUN, Book, parse_book
 
 # (converted file in formats/, its source under the data folder)
 PAIRS = {

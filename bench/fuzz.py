@@ -19,8 +19,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from core.errors import BookFormatError
-from core.library import Library
+from core import BookFormatError
+from core.inside import Library
 
 SEED = 20261130
 SOURCES = [  # small real books of the formats the importers read

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from bench.common import MOBY, bare_onnx_rate, rss_mb
-from core.services import Quire
+from core import Quire
 
 
 def main(argv: list[str] | None = None) -> int:

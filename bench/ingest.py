@@ -22,13 +22,10 @@ import tracemalloc
 from dataclasses import asdict
 from pathlib import Path
 
-from bench.common import inside, percentile
+from bench.common import percentile
 from bench.fidelity import run as compare_formats
-from core.books import parse_book
-from core.books.textutil import CJK_RUN
-from core.errors import QuireError
-from core.library import Library
-from core.services import Quire
+from core import Quire, QuireError
+from core.inside import CJK_RUN, Library, inside, parse_book
 
 BOOK_SUFFIXES = (".epub", ".txt", ".md", ".markdown", ".html", ".fb2", ".cbz", ".pdf", ".mobi", ".azw3")
 
@@ -75,15 +72,15 @@ def measure_book(path: Path, repeat: int) -> dict:
     with tempfile.TemporaryDirectory() as folder:
         for run in range(repeat):
             quire = Quire(Path(folder) / f"lib{run}")
-            quire._default_chunking()  # load the tokenizer outside the timing, as a running app has
+            inside(quire).default_chunking()  # load the tokenizer outside the timing, as a running app has
             start = time.perf_counter()
             record = quire.import_paths([path])[0].book
             import_times.append(time.perf_counter() - start)
             if run < repeat - 1:
                 quire.close()
-        library = inside(quire, "library")
+        library = inside(quire).library
         peak_quire = Quire(Path(folder) / "peak")
-        peak_quire._default_chunking()
+        inside(peak_quire).default_chunking()
         tracemalloc.start()
         peak_quire.import_paths([path])
         _, peak = tracemalloc.get_traced_memory()
@@ -127,8 +124,8 @@ def measure_book(path: Path, repeat: int) -> dict:
 _RSS_CHILD = """
 import resource, sys, tempfile
 from pathlib import Path
-from core.services import Quire
-from core.books import parse_book
+from core import Quire
+from core.inside import inside, parse_book
 
 def status(field):  # Linux: VmRSS (now) and VmHWM (peak since the last reset), in kB
     for line in Path("/proc/self/status").read_text().splitlines():
@@ -137,7 +134,7 @@ def status(field):  # Linux: VmRSS (now) and VmHWM (peak since the last reset), 
 
 data = Path(sys.argv[1]).read_bytes()
 quire = Quire(Path(tempfile.mkdtemp()) / "lib")
-quire._default_chunking()
+inside(quire).default_chunking()
 Path("/proc/self/clear_refs").write_text("5")  # reset the peak to what is resident now
 base = status("VmRSS")
 if sys.argv[2] == "parse":

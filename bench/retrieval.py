@@ -26,10 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.common import inside
-from core.library.fts import fold
-from core.rag.chunker import DEFAULT_TARGET_TOKENS
-from core.services import Quire
+from core import Quire
+from core.inside import DEFAULT_TARGET_TOKENS, fold, inside
 
 KS = (1, 5, 10)
 
@@ -156,7 +154,7 @@ def run(
     with tempfile.TemporaryDirectory() as folder:
         for target in targets:
             quire = Quire(Path(folder) / f"t{target}")
-            inside(quire, "indexer").target_tokens = target
+            inside(quire).indexer.target_tokens = target
             embedder = quire.models.embedder("all-MiniLM-L6-v2")
             rankings: dict[str, list[list[str]]] = {"keyword": [], "vector": [], "hybrid": []}
             texts: dict[str, list[list[str]]] = {mode: [] for mode in rankings}
@@ -164,7 +162,7 @@ def run(
             chunks = 0
             for document in documents:
                 book = quire.import_bytes(document.html(), f"{document.name}.html").book
-                inside(quire, "indexer").run(book.id, embedder)
+                inside(quire).indexer.run(book.id, embedder)
                 chunks += len(quire.text.passage_texts(book.id))
                 for question, _ in document.questions:
                     for mode in rankings:

@@ -39,12 +39,9 @@ from pathlib import Path
 import numpy as np
 
 from app.library_model import LibraryViewModel
-from bench.common import MOBY, inside, rss_mb
-from core.books import parse_book
-from core.library.db import has_vector_extension
-from core.rag.chunks import Filters
-from core.rag.vectors import VectorStore
-from core.services import Quire
+from bench.common import MOBY, rss_mb
+from core import Quire
+from core.inside import Filters, VectorStore, has_vector_extension, inside, parse_book
 
 QUERIES = ["white whale", "harpoon line", "sea water", "captain ship", "old man"]
 DIMENSION = 384  # as all-MiniLM-L6-v2's vectors
@@ -87,7 +84,7 @@ def _row(measure: str, value: float, baseline: float | None, goal: float | None,
 
 def _partition_rows(conn, desktop: VectorStore, query: np.ndarray, book: int, numpy_one_book: float) -> list[dict]:
     """Why vec0 is not given book_id as a partition key: one book gets fast, the whole library slow (references)."""
-    from core.rag.vectors import vec_table
+    from core.inside import vec_table
 
     table = vec_table("scale")
     conn.execute(
@@ -190,7 +187,7 @@ def run(count: int, start: bool = False, launches: int = 3) -> list[dict]:
         ids = [quire.import_bytes(data, f"book-{n:05}.html").book.id for n, data in enumerate(books)]
         for book in ids[::3]:
             quire.save_position(book, "1.0")
-        library, chunks, vectors = inside(quire, "library"), inside(quire, "chunks"), inside(quire, "vectors")
+        library, chunks, vectors = inside(quire).library, inside(quire).chunks, inside(quire).vectors
         cover = parse_book(ALICE.read_bytes(), ALICE.name).metadata.cover  # a real JPEG of 36 KB
         with library.transaction() as conn:  # for every book, as a real library has one each
             conn.execute("INSERT OR REPLACE INTO book_covers SELECT id, ?, 'image/jpeg' FROM books", (cover,))
@@ -204,7 +201,7 @@ def run(count: int, start: bool = False, launches: int = 3) -> list[dict]:
         big = _cpu(lambda: [chunks.keyword(q, Filters(book_id=middle), 20) for q in QUERIES])
         alone_quire = Quire(Path(folder) / "alone")
         alone_id = alone_quire.import_bytes(books[len(ids) // 2], "alone.html").book.id
-        alone_chunks = inside(alone_quire, "chunks")
+        alone_chunks = inside(alone_quire).chunks
         alone = _cpu(lambda: [alone_chunks.keyword(q, Filters(book_id=alone_id), 20) for q in QUERIES])
         alone_quire.close()
         total = library.conn.execute("SELECT count(*) FROM chunks").fetchone()[0]

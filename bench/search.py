@@ -20,11 +20,9 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.common import MOBY, inside, percentile
-from core.library.db import has_vector_extension, now
-from core.library.fts import index_text
-from core.rag.chunks import Filters
-from core.services import Quire
+from bench.common import MOBY, percentile
+from core import Quire
+from core.inside import Filters, has_vector_extension, index_text, inside, now
 
 QUESTIONS = [
     "Why does Ahab hunt the white whale?", "Who is Queequeg?", "What happened to Ahab's leg?",
@@ -70,7 +68,7 @@ def synthetic_library(workdir: Path, count: int) -> tuple[Path, int]:
     folder = workdir / f"synthetic-{count}"
     quire = Quire(folder)
     book = quire.import_paths([Path("../shared/data/books/minimal/epubcheck-minimal.epub")])[0].book
-    conn = inside(quire, "library").conn
+    conn = inside(quire).library.conn
     have = conn.execute("SELECT COUNT(*) FROM chunk_vectors WHERE book_id = ?", (book.id,)).fetchone()[0]
     if have >= count:
         quire.close()
@@ -90,16 +88,16 @@ def synthetic_library(workdir: Path, count: int) -> tuple[Path, int]:
         (base + i, book.id, i, 0, 0, 0, 0, 0, 150, " ".join(rng.choice(words) for _ in range(110)))
         for i in range(count)
     ]
-    with inside(quire, "library").transaction():
+    with inside(quire).library.transaction():
         conn.execute("DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE book_id = ?)", (book.id,))
         conn.execute("DELETE FROM chunks WHERE book_id = ?", (book.id,))
         conn.executemany("INSERT INTO chunks VALUES (?,?,?,?,?,?,?,?,?,?)", rows)
         bodies = [(r[0], index_text(r[9])) for r in rows]
         conn.executemany("INSERT INTO chunks_fts (rowid, body) VALUES (?,?)", bodies)
     for start in range(0, count, 5000):
-        with inside(quire, "library").transaction():
+        with inside(quire).library.transaction():
             ids = [base + i for i in range(start, min(count, start + 5000))]
-            inside(quire, "vectors").add(conn, "all-MiniLM-L6-v2", ids, vectors[start : start + 5000])
+            inside(quire).vectors.add(conn, "all-MiniLM-L6-v2", ids, vectors[start : start + 5000])
     conn.execute(
         "INSERT OR REPLACE INTO book_index VALUES (?, 'all-MiniLM-L6-v2', 384, 'done', ?, ?, '', ?)",
         (book.id, count, count, now()),
@@ -118,14 +116,14 @@ def main(argv: list[str] | None = None) -> int:
     moby, moby_id = moby_library(args.workdir)
     synthetic, synthetic_id = synthetic_library(args.workdir, args.chunks)
     probe = Quire(moby)
-    backends = ["numpy", "sqlite-vec"] if has_vector_extension(inside(probe, "library").conn) else ["numpy"]
+    backends = ["numpy", "sqlite-vec"] if has_vector_extension(inside(probe).library.conn) else ["numpy"]
     probe.close()
     results: dict = {}
     for name, folder, book_id in (("moby-dick", moby, moby_id), (f"synthetic-{args.chunks}", synthetic, synthetic_id)):
         for backend in backends:
             quire = Quire(folder, vector_backend=backend)
             started = time.perf_counter()
-            inside(quire, "vectors").search(
+            inside(quire).vectors.search(
                 "all-MiniLM-L6-v2", np.ones(384, dtype=np.float32) / 384**0.5, 10, Filters(book_id)
             )
             cold = (time.perf_counter() - started) * 1000

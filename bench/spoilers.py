@@ -35,9 +35,8 @@ from pathlib import Path
 from typing import Any
 
 from bench.ingest import find_books
-from core.agent.tools import ReadingSession
-from core.errors import QuireError
-from core.services import Quire
+from core import Quire, QuireError
+from core.inside import ReadingSession
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from fakechat import ScriptedChatModel

@@ -30,7 +30,7 @@ import urllib.request
 from pathlib import Path
 
 from bench.common import MOBY, percentile, rss_mb
-from core.services import Quire
+from core import Quire
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))

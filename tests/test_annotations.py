@@ -83,7 +83,7 @@ def test_removing_a_book_removes_its_annotations(quire: Quire, alice: int) -> No
     quire.save_position(alice, "3.2")
     quire.remove(alice)
     for table in ("highlights", "bookmarks", "positions"):
-        assert inside(quire, "library").conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] == 0
+        assert inside(quire).library.conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] == 0
 
 
 def test_the_furthest_place_only_moves_forward_by_reading_and_back_on_purpose(quire: Quire, alice: int) -> None:

@@ -1064,7 +1064,7 @@ def test_drawing_a_screen_reads_nothing_from_the_library(two_books: Quire, monke
                 refreshing[0] -= 1
 
         monkeypatch.setattr(kind, "refresh", counted)
-    inside(two_books, "library").conn.set_trace_callback(lambda sql: None if refreshing[0] else queries.append(sql))
+    inside(two_books).library.conn.set_trace_callback(lambda sql: None if refreshing[0] else queries.append(sql))
 
     async def scenario() -> None:
         session = await new_session(1440)
@@ -1093,7 +1093,7 @@ def test_drawing_a_screen_reads_nothing_from_the_library(two_books: Quire, monke
     try:
         run(scenario())
     finally:
-        inside(two_books, "library").conn.set_trace_callback(None)
+        inside(two_books).library.conn.set_trace_callback(None)
 
 
 def test_library_grid_cells_are_as_tall_as_their_cards_at_both_sizes(two_books: Quire) -> None:

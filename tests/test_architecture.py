@@ -13,7 +13,7 @@ COLLABORATORS = {"library", "annotations", "network", "models", "chunks", "vecto
 INNER_NAMES = {"Library", "Annotations", "ChunkStore", "VectorStore", "Retriever", "Indexer", "ModelStore",
                "ChatStore", "ReadingSession", "ReadingAgent", "resolve_citation", "check_connection"}  # fmt: skip
 PARTS = {"text", "notes", "sync", "models", "chats"}  # the facade's public parts (core/parts): quire.notes.export(…)
-DOORS = {ROOT / "bench" / "common.py"}  # ``inside()``: the one door for white-box measurements and tests
+DOORS = {ROOT / "core" / "inside.py"}  # ``inside()``: the one door for white-box measurements and tests
 
 
 def python_files(*places: str) -> list[Path]:
@@ -64,7 +64,7 @@ def test_no_module_outside_core_reaches_past_the_facade() -> None:
                 bad.append(f"{path.relative_to(ROOT)} imports {sorted(INNER_NAMES & set(names))} from {module}")
             if module in ("core.agent.conversation", "core.agent.runner", "core.agent.tools"):
                 bad.append(f"{path.relative_to(ROOT)} imports {module}")
-    assert not bad, "use the facade (core.services.Quire); tests and benches use inside() for white-box checks:\n" + (
+    assert not bad, "use the facade (core.Quire); tests and benches use core.inside for white-box checks:\n" + (
         "\n".join(bad)
     )
 
@@ -89,6 +89,24 @@ def test_the_app_the_cli_and_the_adapters_import_core_only_through_its_public_fa
     assert not bad, "import what the app needs from core (add it to core.__all__ if it is public):\n" + "\n".join(bad)
     for name in core.__all__:
         assert getattr(core, name) is not None, name  # every public name loads
+
+
+def test_the_benchmarks_import_the_public_face_and_the_named_door_only() -> None:
+    """Issue 27: benches reached into private parts with ``getattr`` and imported from a dozen core modules. Now a
+    bench imports ``core``'s public names, or a component it times from ``core.inside`` (typed), and nothing else
+    (the child scripts they start, kept as strings, import as little as they measure)."""
+    import core
+    import core.inside
+
+    bad = []
+    for path in python_files("bench"):
+        for module, names in imported(ast.parse(path.read_text(encoding="utf-8"))):
+            allowed = {"core": core.__all__, "core.inside": core.inside.__all__}.get(module)
+            if module.startswith("core.") and allowed is None:
+                bad.append(f"{path.relative_to(ROOT)} imports {module}")
+            elif allowed is not None:
+                bad += [f"{path.relative_to(ROOT)} imports {n} from {module}" for n in names if n not in allowed]
+    assert not bad, "benches use core's public face or core.inside:\n" + "\n".join(bad)
 
 
 def test_the_facade_keeps_its_collaborators_private(tmp_path: Path) -> None:

@@ -178,7 +178,7 @@ def test_what_the_panel_drew_is_what_a_reopened_thread_shows(alice_quire: Quire)
     ):
         fold.add(event)
     assert [(p.kind, p.state) for p in live.parts] == [("text", "done"), ("tool_call", "error"), ("error", "done")]
-    store = ChatStore(inside(alice_quire, "library"))
+    store = ChatStore(inside(alice_quire).library)
     thread = store.new_thread(1, "q")
     store.add_message(thread, "assistant", live.parts, live.status)
     [saved] = alice_quire.chats.messages(thread)

@@ -44,7 +44,7 @@ def test_a_quote_resolves_to_the_exact_segment_and_characters(moby: Quire) -> No
 
 def test_a_quote_across_paragraphs_keeps_each_paragraphs_text(moby: Quire) -> None:
     passage = next(p for p in moby.search(1, "Loomings Call me Ishmael", mode="keyword", k=5) if p.start != p.end)
-    layout = inside(moby, "chunks").layout(passage.chunk_id)
+    layout = inside(moby).chunks.layout(passage.chunk_id)
     assert len(layout) >= 2
     first_text = passage.text[: layout[0][3]]
     second_text = passage.text[layout[1][0] : layout[1][0] + layout[1][3]]

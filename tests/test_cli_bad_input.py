@@ -40,7 +40,7 @@ def library(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("cli") / "lib"
     quire = Quire(root)
     quire.import_paths([book_path("en/epubjs-alice.epub"), book_path("zh/luxun_nahan.txt")])
-    ChatStore(inside(quire, "library")).new_thread(2, "about the other book")
+    ChatStore(inside(quire).library).new_thread(2, "about the other book")
     quire.close()
     return root
 

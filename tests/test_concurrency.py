@@ -49,7 +49,7 @@ def test_a_busy_library_is_a_clear_error_not_a_traceback(alice_quire: Quire) -> 
     holder = _other_process(alice_quire.folder, hold=30)  # another Quire in the middle of a long write
     try:
         assert holder.stdout.readline().strip() == "held"
-        inside(alice_quire, "library").conn.execute("PRAGMA busy_timeout = 200")
+        inside(alice_quire).library.conn.execute("PRAGMA busy_timeout = 200")
         with pytest.raises(LibraryError, match="the library is busy: another Quire"):
             alice_quire.save_position(1, "3.2")
         with pytest.raises(LibraryError, match="busy"):
@@ -62,7 +62,7 @@ def test_a_busy_library_is_a_clear_error_not_a_traceback(alice_quire: Quire) -> 
 
 def test_chunking_a_long_book_does_not_hold_the_write_lock(tmp_path: Path) -> None:
     quire = Quire(tmp_path / "lib")
-    profile, count = quire._default_chunking()
+    profile, count = inside(quire).default_chunking()
     tokenizing, release = threading.Event(), threading.Event()
 
     def slow_count(texts: list[str]) -> list[int]:  # the tokenizer, paused while the test looks at the lock
@@ -79,7 +79,7 @@ def test_chunking_a_long_book_does_not_hold_the_write_lock(tmp_path: Path) -> No
     finally:
         release.set()
         worker.join(30)
-    assert inside(quire, "chunks").count(1) > 0 and quire.search(1, "White Rabbit", mode="keyword")
+    assert inside(quire).chunks.count(1) > 0 and quire.search(1, "White Rabbit", mode="keyword")
     quire.close()
 
 
@@ -127,7 +127,7 @@ def test_a_long_lived_process_sees_books_removed_by_another(tmp_path: Path) -> N
 def test_a_book_removed_while_it_is_indexed_stops_the_indexer_saying_so(tmp_path: Path) -> None:
     app = Quire(tmp_path / "lib")
     app.import_paths([book_path("en/epubjs-alice.epub")])
-    inside(app, "indexer").batch_size = 4
+    inside(app).indexer.batch_size = 4
     removed: list[str] = []
 
     def remove_from_another_process(_status) -> None:

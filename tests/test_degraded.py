@@ -33,10 +33,10 @@ from dbkit import inside
 quire = Quire(sys.argv[1])
 book = quire.import_paths([sys.argv[2]])[0].book
 report = {
-    "driver": type(inside(quire, "library").conn).__module__,
+    "driver": type(inside(quire).library.conn).__module__,
     "vector_backend": quire.vector_backend,
-    "chunking": inside(quire, "chunks").profile(book.id).tokenizer,
-    "chunks": inside(quire, "chunks").count(book.id),
+    "chunking": inside(quire).chunks.profile(book.id).tokenizer,
+    "chunks": inside(quire).chunks.count(book.id),
     "keyword_hits": len(quire.search(book.id, "Queequeg", mode="keyword", k=3)),
     "find_hits": len(quire.find(book.id, "Queequeg")),
     "models": [m.name for m in quire.models.status() if m.available],

@@ -209,7 +209,7 @@ def test_chat_streams_parts_cites_and_stops_at_desktop_and_phone_sizes(browser, 
             _not_blank(screen.shot("1-chat-sheet"))
             phone.close()
     quire = Quire(library)
-    store = ChatStore(inside(quire, "library"))
+    store = ChatStore(inside(quire).library)
     [thread] = store.threads(1)
     answers = [m for m in store.messages(thread["id"]) if m.role == "assistant"]
     assert [m.status for m in answers] == ["complete", "stopped"] and len(mock.requests) == 4

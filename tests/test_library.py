@@ -212,8 +212,8 @@ def test_a_library_from_before_stemmed_keywords_is_upgraded_in_place(tmp_path: P
 
     quire = Quire(tmp_path)
     quire.import_paths([book_path("en/epubjs-alice.epub")])
-    conn = inside(quire, "library").conn
-    with inside(quire, "library").transaction():  # what the code before migration 4 left on disk
+    conn = inside(quire).library.conn
+    with inside(quire).library.transaction():  # what the code before migration 4 left on disk
         conn.execute("DROP TABLE chunks_fts")
         conn.execute("CREATE VIRTUAL TABLE chunks_fts USING fts5(body, book_id UNINDEXED, tokenize = 'unicode61 remove_diacritics 2')")  # fmt: skip
         rows = conn.execute("SELECT id, book_id, text FROM chunks").fetchall()
@@ -226,7 +226,7 @@ def test_a_library_from_before_stemmed_keywords_is_upgraded_in_place(tmp_path: P
     quire.close()
 
     upgraded = Quire(tmp_path)  # opening it runs migration 4
-    conn = inside(upgraded, "library").conn
+    conn = inside(upgraded).library.conn
     assert conn.execute("SELECT MAX(version) FROM schema_migrations").fetchone()[0] == MIGRATIONS[-1][0]
     assert "porter" in conn.execute("SELECT sql FROM sqlite_master WHERE name = 'chunks_fts'").fetchone()[0]
     assert conn.execute("SELECT COUNT(*) FROM chunks_fts").fetchone()[0] == len(rows)
@@ -302,7 +302,7 @@ def test_notes_from_before_identities_get_the_same_identity_on_every_device_and_
         quire.import_paths([book_path("en/epubjs-alice.epub")])
         quire.notes.add_highlight(1, "3.2:0", "3.2:10", "green", "same note")
         quire.notes.add_bookmark(1, "4.3", label="same mark")
-        with inside(quire, "library").transaction() as conn:
+        with inside(quire).library.transaction() as conn:
             _before_journal(conn)
             conn.execute("DELETE FROM sync_meta")  # never synced before either
         quire.close()
@@ -343,13 +343,13 @@ def test_a_library_from_before_the_furthest_place_keeps_its_positions(tmp_path: 
 
     quire = Quire(tmp_path)
     quire.import_paths([book_path("en/epubjs-alice.epub")])
-    conn = inside(quire, "library").conn
-    with inside(quire, "library").transaction():  # what the code before migration 5 left on disk
+    conn = inside(quire).library.conn
+    with inside(quire).library.transaction():  # what the code before migration 5 left on disk
         conn.execute("DELETE FROM schema_migrations WHERE version >= 5")
         _before_sync(conn)
         for column in ("furthest_locator", "furthest_ordinal", "furthest_percent"):
             conn.execute(f"ALTER TABLE positions DROP COLUMN {column}")
-        ordinal = inside(quire, "library").ordinal_of(1, parse_locator("7.3"))
+        ordinal = inside(quire).library.ordinal_of(1, parse_locator("7.3"))
         conn.execute(
             "INSERT INTO positions (book_id, locator, ordinal, percent, reading_seconds, updated_at) "
             "VALUES (1, '7.3', ?, 40.0, 120, '2026-01-01T00:00:00')",
@@ -387,7 +387,7 @@ def test_a_library_indexed_before_simplified_folding_is_reindexed(tmp_path: Path
 
     quire = Quire(tmp_path)
     book = quire.import_bytes("　　賈寶玉見了林黛玉。\n".encode(), "fanti.txt").book
-    library = inside(quire, "library")
+    library = inside(quire).library
     with library.transaction() as conn:  # the index as the code before migration 6 wrote it: traditional bigrams
         _before_index_only(conn)
         for table, source in (("segments_fts", "segments"), ("chunks_fts", "chunks")):
@@ -417,7 +417,7 @@ def test_a_library_from_before_index_only_search_keeps_finding_and_stops_keeping
     quire = Quire(tmp_path)
     alice = quire.import_paths([book_path("en/epubjs-alice.epub")])[0].book
     nahan = quire.import_paths([book_path("zh/luxun_nahan.txt")])[0].book
-    library = inside(quire, "library")
+    library = inside(quire).library
     with library.transaction() as conn:
         _before_index_only(conn)
     found = [(h.book_id, str(h.locator)) for h in quire.find(None, "Rabbit")]
@@ -429,7 +429,7 @@ def test_a_library_from_before_index_only_search_keeps_finding_and_stops_keeping
     quire.close()
 
     upgraded = Quire(tmp_path)
-    conn = inside(upgraded, "library").conn
+    conn = inside(upgraded).library.conn
     assert not conn.execute("SELECT name FROM sqlite_master WHERE name LIKE '%fts_content'").fetchall()
     assert conn.execute("PRAGMA page_count").fetchone()[0] < 0.8 * pages  # compacted: the copies' pages went back
     assert [(h.book_id, str(h.locator)) for h in upgraded.find(None, "Rabbit")] == found
@@ -457,12 +457,12 @@ def test_covers_move_to_their_own_table_and_still_show(tmp_path: Path) -> None:
     alice = quire.import_paths([book_path("en/epubjs-alice.epub")])[0].book
     nahan = quire.import_paths([book_path("zh/luxun_nahan.txt")])[0].book  # no cover
     picture = quire.cover(alice.id)
-    with inside(quire, "library").transaction() as conn:
+    with inside(quire).library.transaction() as conn:
         _before_covers_apart(conn, keep_table=False)  # the pictures only in the books' rows, as before
-    assert "cover" in {r[1] for r in inside(quire, "library").conn.execute("PRAGMA table_info(books)")}
+    assert "cover" in {r[1] for r in inside(quire).library.conn.execute("PRAGMA table_info(books)")}
     quire.close()
     upgraded = Quire(tmp_path)
-    conn = inside(upgraded, "library").conn
+    conn = inside(upgraded).library.conn
     assert "cover" not in {r[1] for r in conn.execute("PRAGMA table_info(books)")}
     assert picture is not None and upgraded.cover(alice.id) == picture and upgraded.cover(nahan.id) is None
     shelf = {b.id: b.has_cover for b in upgraded.books()}

@@ -45,7 +45,7 @@ def indexed(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _backends() -> list[str]:
     probe = Quire(Path(os.environ.get("TMPDIR", "/tmp")) / f"quire-probe-{os.getpid()}")
-    available = has_vector_extension(inside(probe, "library").conn)
+    available = has_vector_extension(inside(probe).library.conn)
     probe.close()
     return ["numpy", "sqlite-vec"] if available else ["numpy"]
 
@@ -91,7 +91,7 @@ def test_both_backends_return_the_same_top_k(indexed: Path, monkeypatch: pytest.
             [(p.chunk_id, round(p.score, 4)) for p in quire.search(1, q, mode="vector", k=8)] for q in QUERIES
         ]
         # every book at once: vec0 answers on desktops (one book's search is numpy's on both, see vectors.py)
-        store, conn = inside(quire, "vectors"), inside(quire, "library").conn
+        store, conn = inside(quire).vectors, inside(quire).library.conn
         assert store.backend == backend
         rows = conn.execute("SELECT model, embedding FROM chunk_vectors ORDER BY chunk_id LIMIT 3").fetchall()
         library_wide[name] = [
@@ -161,7 +161,7 @@ def _openai_mock(request: Request) -> Reply:
 def test_partial_index_cancel_resume_and_model_change(tmp_path: Path, backend: str) -> None:
     quire = Quire(tmp_path, vector_backend=backend)
     book = quire.import_paths([book_path("en/epubjs-alice.epub")])[0].book
-    inside(quire, "indexer").batch_size = 8
+    inside(quire).indexer.batch_size = 8
     middle = quire.book(book.id).segment_count // 2
     quire.save_position(book.id, quire.text.segments(book.id, middle, 1)[0].locator)
     cancel = threading.Event()
@@ -171,7 +171,7 @@ def test_partial_index_cancel_resume_and_model_change(tmp_path: Path, backend: s
     assert (status.status, status.done) == ("cancelled", 8) and status.total > 8
     # fan-out: the first batch is the chunks nearest the reader's position
     rows = (
-        inside(quire, "library")
+        inside(quire).library
         .conn.execute(
             "SELECT c.start_ordinal, v.chunk_id IS NOT NULL FROM chunks c LEFT JOIN chunk_vectors v ON v.chunk_id = c.id WHERE c.book_id = ?",
             (book.id,),
@@ -183,22 +183,22 @@ def test_partial_index_cancel_resume_and_model_change(tmp_path: Path, backend: s
     assert embedded[-1] <= others[0]
     # a partly embedded book: hybrid still answers; vector hits come only from embedded chunks
     assert quire.search(book.id, "the Cheshire cat", mode="hybrid", k=5)
-    embedded_ids = {r[0] for r in inside(quire, "library").conn.execute("SELECT chunk_id FROM chunk_vectors")}
+    embedded_ids = {r[0] for r in inside(quire).library.conn.execute("SELECT chunk_id FROM chunk_vectors")}
     assert {p.chunk_id for p in quire.search(book.id, "the Cheshire cat", mode="vector", k=20)} <= embedded_ids
     final = quire.index(book.id)
     assert (final.status, final.done) == ("done", final.total)
-    assert inside(quire, "vectors").count(book.id, "all-MiniLM-L6-v2") == inside(quire, "chunks").count(book.id)
+    assert inside(quire).vectors.count(book.id, "all-MiniLM-L6-v2") == inside(quire).chunks.count(book.id)
     # another model: re-chunked in its own tokens, the old vectors dropped, never mixed
     with LocalServer(_openai_mock) as server:
         name = quire.models.use_remote("openai:mock-embed", server.url + "/v1")
         status = quire.index(book.id, name)
         assert status.model == "openai:mock-embed" and status.done == status.total
-        assert inside(quire, "chunks").profile(book.id).tokenizer == "approximate"
-        models = {r[0] for r in inside(quire, "library").conn.execute("SELECT DISTINCT model FROM chunk_vectors")}
+        assert inside(quire).chunks.profile(book.id).tokenizer == "approximate"
+        models = {r[0] for r in inside(quire).library.conn.execute("SELECT DISTINCT model FROM chunk_vectors")}
         assert models == {"openai:mock-embed"}
         if backend == "sqlite-vec":
             assert (
-                inside(quire, "library")
+                inside(quire).library
                 .conn.execute(f"SELECT COUNT(*) FROM {vec_table('all-MiniLM-L6-v2')}")
                 .fetchone()[0]
                 == 0
@@ -213,10 +213,10 @@ def test_removing_a_book_removes_its_chunks_and_vectors(tmp_path: Path) -> None:
     quire.index(book.id)
     quire.remove(book.id)
     for table in ("chunks", "chunks_fts", "chunk_vectors", "chunk_sets", "book_index"):
-        assert inside(quire, "library").conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] == 0, table
+        assert inside(quire).library.conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] == 0, table
     if quire.vector_backend == "sqlite-vec":
         assert (
-            inside(quire, "library").conn.execute(f"SELECT COUNT(*) FROM {vec_table('all-MiniLM-L6-v2')}").fetchone()[0]
+            inside(quire).library.conn.execute(f"SELECT COUNT(*) FROM {vec_table('all-MiniLM-L6-v2')}").fetchone()[0]
             == 0
         )
     quire.close()
@@ -224,10 +224,10 @@ def test_removing_a_book_removes_its_chunks_and_vectors(tmp_path: Path) -> None:
 
 CHILD = """
 import sys
-from bench.common import inside
+from core.inside import inside
 from core.services import Quire
 quire = Quire(sys.argv[1])
-inside(quire, "indexer").batch_size = 4
+inside(quire).indexer.batch_size = 4
 quire.index(1)
 """
 
@@ -235,7 +235,7 @@ quire.index(1)
 def test_a_killed_indexing_process_resumes_without_duplicates(tmp_path: Path) -> None:
     quire = Quire(tmp_path)
     book = quire.import_paths([book_path("en/epubjs-alice.epub")])[0].book
-    total = inside(quire, "chunks").count(book.id)
+    total = inside(quire).chunks.count(book.id)
     quire.close()
     child = subprocess.Popen(
         [sys.executable, "-c", CHILD, str(tmp_path)], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}
@@ -257,15 +257,15 @@ def test_a_killed_indexing_process_resumes_without_duplicates(tmp_path: Path) ->
     probe.close()
     assert 12 <= done < total
     quire = Quire(tmp_path)
-    stored = inside(quire, "library").conn.execute("SELECT COUNT(*) FROM chunk_vectors").fetchone()[0]
+    stored = inside(quire).library.conn.execute("SELECT COUNT(*) FROM chunk_vectors").fetchone()[0]
     assert stored == quire.index_status(book.id).done  # vectors and progress were committed together
     status = quire.index(book.id)
     assert status.done == status.total == total
-    ids = [r[0] for r in inside(quire, "library").conn.execute("SELECT chunk_id FROM chunk_vectors")]
+    ids = [r[0] for r in inside(quire).library.conn.execute("SELECT chunk_id FROM chunk_vectors")]
     assert len(ids) == len(set(ids)) == total
     embedder = quire.models.embedder("all-MiniLM-L6-v2")
     sample = (
-        inside(quire, "library")
+        inside(quire).library
         .conn.execute(
             "SELECT c.text, v.embedding FROM chunks c JOIN chunk_vectors v ON v.chunk_id = c.id ORDER BY c.id LIMIT 5"
         )
@@ -298,9 +298,9 @@ def test_reciprocal_rank_fusion_with_weights() -> None:
 def test_indexing_runs_in_the_background_and_can_be_cancelled(tmp_path: Path) -> None:
     quire = Quire(tmp_path)
     book = quire.import_paths([book_path("en/epubjs-alice.epub")])[0].book
-    inside(quire, "indexer").batch_size = 4
+    inside(quire).indexer.batch_size = 4
     seen = []
-    task = inside(quire, "indexer").start(book.id, quire.models.embedder("all-MiniLM-L6-v2"), progress=seen.append)
+    task = inside(quire).indexer.start(book.id, quire.models.embedder("all-MiniLM-L6-v2"), progress=seen.append)
     deadline = time.monotonic() + 60
     while not seen and task.is_alive() and time.monotonic() < deadline:
         time.sleep(0.01)
@@ -317,9 +317,9 @@ def test_indexing_runs_in_the_background_and_can_be_cancelled(tmp_path: Path) ->
 
 def test_a_library_written_without_sqlite_vec_is_searchable_with_it(tmp_path: Path) -> None:
     phone = Quire(tmp_path, vector_extension=False)  # no extension loading, as on a phone
-    assert not has_vector_extension(inside(phone, "library").conn) and phone.vector_backend == "numpy"
+    assert not has_vector_extension(inside(phone).library.conn) and phone.vector_backend == "numpy"
     book = phone.import_paths([book_path("en/epubjs-alice.epub")])[0].book
-    inside(phone, "indexer").batch_size = 64
+    inside(phone).indexer.batch_size = 64
     phone.index(book.id)
     on_phone = [(p.chunk_id, round(p.score, 4)) for p in phone.search(book.id, QUERIES[1], mode="vector", k=5)]
     phone.close()
@@ -327,7 +327,7 @@ def test_a_library_written_without_sqlite_vec_is_searchable_with_it(tmp_path: Pa
         pytest.skip("sqlite-vec cannot be loaded with this SQLite backend (it needs sqlean-py and sqlite-vec)")
     desktop = Quire(tmp_path, vector_backend="sqlite-vec")  # the vec0 mirror is rebuilt from the stored vectors
     table = vec_table("all-MiniLM-L6-v2")
-    assert inside(desktop, "library").conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] == inside(
+    assert inside(desktop).library.conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] == inside(
         desktop, "chunks"
     ).count(book.id)
     assert [
@@ -401,7 +401,7 @@ def test_the_numpy_backends_matrices_are_bounded_least_recently_used_first(tmp_p
     from core.rag.chunks import Filters
 
     quire = Quire(tmp_path, vector_backend="numpy")
-    library, vectors = inside(quire, "library"), inside(quire, "vectors")
+    library, vectors = inside(quire).library, inside(quire).vectors
     names = ["en/epubjs-alice.epub", "zh/luxun_nahan.txt", "minimal/epubcheck-minimal.epub"]
     books = [quire.import_paths([book_path(name)])[0].book.id for name in names]
     rng = np.random.default_rng(7)

@@ -61,7 +61,7 @@ def test_echoed_keys_never_reach_the_error(alice_quire: Quire, monkeypatch, kind
     assert "Traceback" not in errors[0] and len(errors[0]) < 300
     if status == 401:
         assert "refused the API key" in errors[0]
-    saved = inside(alice_quire, "library").conn.execute("SELECT group_concat(data) FROM message_parts").fetchone()[0]
+    saved = inside(alice_quire).library.conn.execute("SELECT group_concat(data) FROM message_parts").fetchone()[0]
     assert saved and key not in saved  # nor in the saved conversation
 
 

@@ -35,7 +35,7 @@ def device(tmp_path: Path, name: str, target: Path, *books: Path) -> Quire:
 
 def digest(quire: Quire) -> str:
     """The synced part of a library: books, titles, places, reading time, bookmarks, highlights, tags."""
-    records = snapshot(inside(quire, "library"), inside(quire, "annotations"))[0]
+    records = snapshot(inside(quire).library, inside(quire).annotations)[0]
     return hashlib.sha256(json.dumps(records, sort_keys=True).encode()).hexdigest()
 
 
@@ -159,7 +159,7 @@ def test_nothing_new_costs_one_listing_per_folder_and_a_change_costs_its_size(tm
     a.sync.run()
     calls: list[str] = []
     target = CountingTarget(FolderTarget(shared), calls)
-    syncer = Syncer(inside(a, "library"), inside(a, "annotations"), target, import_bytes=a.import_bytes)
+    syncer = Syncer(inside(a).library, inside(a).annotations, target, import_bytes=a.import_bytes)
     syncer.run()
     assert calls == ["list log", "list files"]  # nothing new: two small listings, no file read or written
     calls.clear()
@@ -210,7 +210,7 @@ def test_a_sync_cut_at_any_step_is_completed_by_the_next_one(tmp_path: Path, fai
     b.notes.add_highlight(1, "0.1:0", "0.1:4", "pink", "from b")
     calls: list[str] = []
     broken = CountingTarget(FolderTarget(shared), calls, fail_at=fail_at)
-    syncer = Syncer(inside(b, "library"), inside(b, "annotations"), broken, import_bytes=b.import_bytes)
+    syncer = Syncer(inside(b).library, inside(b).annotations, broken, import_bytes=b.import_bytes)
     try:
         syncer.run()
     except SyncError:
@@ -416,7 +416,7 @@ def test_old_logs_are_compacted_into_a_snapshot_and_late_or_new_devices_still_co
     a, late = device(tmp_path, "a", shared, ALICE), device(tmp_path, "late", shared, ALICE)
 
     def sync_a() -> None:
-        Syncer(inside(a, "library"), inside(a, "annotations"), FolderTarget(shared), import_bytes=a.import_bytes,
+        Syncer(inside(a).library, inside(a).annotations, FolderTarget(shared), import_bytes=a.import_bytes,
                compact_after=3).run()  # fmt: skip
 
     sync_a()
@@ -449,7 +449,7 @@ def test_a_sync_that_fails_after_applying_a_removal_does_not_later_undo_a_re_imp
     b.notes.add_bookmark(1, "4.3")  # b has something to send, so its sync writes to the target after applying
     broken = CountingTarget(FolderTarget(shared), [], fail_at=2)  # list log, read a's file, then: write fails
     with pytest.raises(SyncError):
-        Syncer(inside(b, "library"), inside(b, "annotations"), broken, import_bytes=b.import_bytes).run()
+        Syncer(inside(b).library, inside(b).annotations, broken, import_bytes=b.import_bytes).run()
     assert b.books() == []  # the removal was applied before the failure
     a.import_paths([ALICE])  # a changes its mind
     a.sync.run(), b.sync.run(), a.sync.run()
@@ -467,7 +467,7 @@ def _receiving_sync_operations(tmp_path: Path) -> int:
     """How many reads and writes b's receiving sync makes in the scenario below (so every one gets cut)."""
     _, b = _two_logs(tmp_path / "count")
     calls: list[str] = []
-    Syncer(inside(b, "library"), inside(b, "annotations"), CountingTarget(FolderTarget(tmp_path / "count" / "shared"),
+    Syncer(inside(b).library, inside(b).annotations, CountingTarget(FolderTarget(tmp_path / "count" / "shared"),
            calls), import_bytes=b.import_bytes).run()  # fmt: skip
     return len(calls)
 
@@ -497,7 +497,7 @@ def test_a_receiving_sync_cut_at_every_read_and_write_deletes_no_note_anywhere(t
         a, b = _two_logs(tmp_path / f"cut{fail_at}")
         broken = CountingTarget(FolderTarget(tmp_path / f"cut{fail_at}" / "shared"), [], fail_at=fail_at)
         with pytest.raises(SyncError):
-            Syncer(inside(b, "library"), inside(b, "annotations"), broken, import_bytes=b.import_bytes).run()
+            Syncer(inside(b).library, inside(b).annotations, broken, import_bytes=b.import_bytes).run()
         b.sync.run(), a.sync.run(), b.sync.run()
         assert _notes(a) == expected == _notes(b), f"cut at operation {fail_at}"
 
@@ -709,7 +709,7 @@ def test_a_huge_log_file_is_skipped_without_being_read(tmp_path: Path) -> None:
     with open(shared / "log" / "huge1-00000001.jsonl", "wb") as handle:
         handle.truncate(150 * 1024 * 1024)  # sparse: 150 MB listed, nothing on disk
     calls: list[str] = []
-    report = Syncer(inside(b, "library"), inside(b, "annotations"), CountingTarget(FolderTarget(shared), calls),
+    report = Syncer(inside(b).library, inside(b).annotations, CountingTarget(FolderTarget(shared), calls),
                     import_bytes=b.import_bytes).run()  # fmt: skip
     assert "read log" not in calls and any("huge1-00000001.jsonl" in w for w in report.warnings)
 
@@ -769,7 +769,7 @@ def test_every_note_made_anywhere_is_everywhere_unless_a_reader_deleted_it(tmp_p
             fail_at = data.draw(st.integers(0, 8), label="cut at")
             broken = CountingTarget(FolderTarget(shared), [], fail_at=fail_at)
             with contextlib.suppress(SyncError):
-                Syncer(inside(quire, "library"), inside(quire, "annotations"), broken,
+                Syncer(inside(quire).library, inside(quire).annotations, broken,
                        import_bytes=quire.import_bytes).run()  # fmt: skip
     for _ in range(2):
         for quire in devices:
@@ -805,7 +805,7 @@ def test_many_highlights_arrive_together_as_they_would_one_by_one(tmp_path: Path
     def rows(quire: Quire) -> list[tuple]:
         return [
             tuple(r)
-            for r in inside(quire, "library").conn.execute(
+            for r in inside(quire).library.conn.execute(
                 "SELECT uid, start_locator, end_locator, start_ordinal, color, note, text FROM highlights ORDER BY uid"
             )
         ]
@@ -820,7 +820,7 @@ def test_highlights_added_together_refuse_what_one_by_one_refuses(tmp_path: Path
 
     quire = Quire(tmp_path / "lib")
     quire.import_paths([ALICE])
-    annotations = inside(quire, "annotations")
+    annotations = inside(quire).annotations
     wanted = [
         ("a", "3.2:0", "3.2:10", "yellow", "fine"),
         ("b", "3.2", "3.2", "mauve", ""),  # not a colour
@@ -836,7 +836,7 @@ def test_highlights_added_together_refuse_what_one_by_one_refuses(tmp_path: Path
             one_by_one.append(uid)
         except QuireError:
             pass
-    conn = inside(quire, "library").conn
+    conn = inside(quire).library.conn
     table = "SELECT uid, start_locator, end_locator, start_ordinal, color, note, text FROM highlights ORDER BY uid"
     expected = [tuple(r) for r in conn.execute(table)]
     for highlight in quire.notes.highlights(1):

@@ -32,7 +32,7 @@ def test_an_answer_is_stored_as_parts_and_rebuilds_the_model_history(quire: Quir
     model = ScriptedChatModel(turns=[list(t) for t in TURNS])
     events = list(quire.ask(1, "Why does the cat grin?", model=model, spoilers=True))
     thread_id = events[0].thread_id
-    store = ChatStore(inside(quire, "library"))
+    store = ChatStore(inside(quire).library)
     user, answer = store.messages(thread_id)
     assert (user.role, user.text, answer.role, answer.status) == (
         "user",
