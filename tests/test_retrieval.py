@@ -171,8 +171,8 @@ def test_partial_index_cancel_resume_and_model_change(tmp_path: Path, backend: s
     assert (status.status, status.done) == ("cancelled", 8) and status.total > 8
     # fan-out: the first batch is the chunks nearest the reader's position
     rows = (
-        inside(quire).library
-        .conn.execute(
+        inside(quire)
+        .library.conn.execute(
             "SELECT c.start_ordinal, v.chunk_id IS NOT NULL FROM chunks c LEFT JOIN chunk_vectors v ON v.chunk_id = c.id WHERE c.book_id = ?",
             (book.id,),
         )
@@ -198,8 +198,8 @@ def test_partial_index_cancel_resume_and_model_change(tmp_path: Path, backend: s
         assert models == {"openai:mock-embed"}
         if backend == "sqlite-vec":
             assert (
-                inside(quire).library
-                .conn.execute(f"SELECT COUNT(*) FROM {vec_table('all-MiniLM-L6-v2')}")
+                inside(quire)
+                .library.conn.execute(f"SELECT COUNT(*) FROM {vec_table('all-MiniLM-L6-v2')}")
                 .fetchone()[0]
                 == 0
             )
@@ -265,8 +265,8 @@ def test_a_killed_indexing_process_resumes_without_duplicates(tmp_path: Path) ->
     assert len(ids) == len(set(ids)) == total
     embedder = quire.models.embedder("all-MiniLM-L6-v2")
     sample = (
-        inside(quire).library
-        .conn.execute(
+        inside(quire)
+        .library.conn.execute(
             "SELECT c.text, v.embedding FROM chunks c JOIN chunk_vectors v ON v.chunk_id = c.id ORDER BY c.id LIMIT 5"
         )
         .fetchall()
