@@ -351,36 +351,32 @@ def cmd_sync(quire: Quire, args: argparse.Namespace) -> int:
             book_files=not args.no_book_files, max_book_mb=args.max_book_mb, remember_password=from_env is None,
         )  # fmt: skip
         if args.json:
-            _print_json(status)
+            _print_json(status.to_dict())
         else:
-            print(f"sync is set up: {status['target']} (this device is {status['device']}); run 'quire sync'")
+            print(f"sync is set up: {status.target} (this device is {status.device}); run 'quire sync'")
         return 0
     if args.target:
         raise QuireError(f"'{args.target}' is not understood here: quire sync [status | setup TARGET]")
     if args.action == "status":
         status = quire.sync.status(secrets, from_env)
         if args.json:
-            _print_json(status)
+            _print_json(status.to_dict())
             return 0
-        last = status["last"]
-        print(f"target: {status['target']}  device: {status['device']}  unsent edits: {status['unsent_edits']}"
-              f"  unsent change files: {status['unsent_files']}")  # fmt: skip
-        print(
-            f"last sync: {last['finished_at']}, sent {last['sent']}, received {last['received']}"
-            if last
-            else "never synced"
-        )
+        last = status.last
+        print(f"target: {status.target}  device: {status.device}  unsent edits: {status.unsent_edits}"
+              f"  unsent change files: {status.unsent_files}")  # fmt: skip
+        print(f"last sync: {last.finished_at}, sent {last.sent}, received {last.received}" if last else "never synced")
         return 0
     report = quire.sync.run(secrets, from_env)
     if args.json:
-        _print_json(report)
+        _print_json(report.to_dict())
     else:
-        print(f"sent {report['sent']} change(s), received {report['received']} from {report['files_read']} file(s)")
-        for title in report["books_sent"]:
+        print(f"sent {report.sent} change(s), received {report.received} from {report.files_read} file(s)")
+        for title in report.books_sent:
             print(f"  book sent: {title}")
-        for title in report["books_received"]:
+        for title in report.books_received:
             print(f"  book received: {title}")
-        for warning in report["warnings"]:
+        for warning in report.warnings:
             print(f"  warning: {warning}", file=sys.stderr)
     return 0
 

@@ -369,16 +369,16 @@ def build_settings_screen(
 def sync_controls(sync: SyncController, t: Translator, refresh: Callable[[], object]) -> list[ft.Control]:
     """Where to sync (a WebDAV folder or a folder here), the password (kept in the secret store), book files on
     or off, check and save, sync now, and the last sync's status line."""
-    current = sync.configured or {}
+    current = sync.configured
     target = ft.TextField(
-        label=t("sync.target"), value=current.get("target", ""), hint_text=t("sync.target.hint"), width=420
+        label=t("sync.target"), value=current.target if current else "", hint_text=t("sync.target.hint"), width=420
     )
-    user = ft.TextField(label=t("sync.user"), value=current.get("user", ""), width=420)
+    user = ft.TextField(label=t("sync.user"), value=current.user if current else "", width=420)
     password = ft.TextField(
         label=t("sync.password"), password=True, can_reveal_password=True, width=420,
         hint_text=t("sync.password.kept") if current else "",
     )  # fmt: skip
-    files = ft.Switch(label=t("sync.book_files"), value=current.get("book_files", True))
+    files = ft.Switch(label=t("sync.book_files"), value=current.book_files if current else True)
     status = ft.Text(sync.status, size=12, color=None if sync.ok else ft.Colors.ERROR)
 
     def show(text: str, ok: bool) -> None:

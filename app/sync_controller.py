@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Any
 
 from app.i18n import Translator
-from core import Quire, QuireError
+from core import Quire, QuireError, SyncReport, SyncStatus
 from platform_adapters.base import SecretStore
 
 
@@ -33,13 +32,12 @@ class SyncController:
         self._thread: threading.Thread | None = None
 
     @property
-    def configured(self) -> dict[str, Any] | None:
+    def configured(self) -> SyncStatus | None:
         """Where this library syncs (target, user, book files), or None when sync is not set up."""
         try:
-            status: dict[str, Any] = self.quire.sync.status(self.secrets)
+            return self.quire.sync.status(self.secrets)
         except QuireError:
             return None
-        return status
 
     def setup(self, target: str, user: str, password: str | None, book_files: bool) -> bool:
         """Save and check the target (it must answer); the status line says how it went."""
@@ -78,17 +76,17 @@ class SyncController:
             finally:
                 worker.close()
         self.status, self.ok = self.line(report), True
-        self.changed(bool(report["received"] or report["books_received"]))
+        self.changed(bool(report.received or report.books_received))
 
-    def line(self, report: dict[str, Any]) -> str:
+    def line(self, report: SyncReport) -> str:
         """ "Synced at 14:02: sent 3 changes, received 5, 1 book" in the reader's language."""
         t = self.t()
-        when = str(report.get("finished_at", ""))[11:16]
-        parts = [t("sync.sent", n=report["sent"]), t("sync.received", n=report["received"])]
-        books = len(report["books_received"]) + len(report["books_sent"])
+        when = report.finished_at[11:16]
+        parts = [t("sync.sent", n=report.sent), t("sync.received", n=report.received)]
+        books = len(report.books_received) + len(report.books_sent)
         if books:
             parts.append(t("sync.books", n=books))
         line = t("sync.done", when=when, what=t("list.sep").join(parts))
-        if report["warnings"]:
-            line += " " + t("sync.warnings", n=len(report["warnings"]))
+        if report.warnings:
+            line += " " + t("sync.warnings", n=len(report.warnings))
         return line

@@ -65,10 +65,12 @@ if TYPE_CHECKING:
         slices,
     )
     from core.network_policy import is_local_host
+    from core.parts.models import ModelInfo
     from core.rag import MODES, IndexStatus
     from core.rag.remote import REMOTE_EMBEDDERS
     from core.secrets import SecretStore
     from core.services import ImportResult, Quire, default_library_dir
+    from core.sync import SyncReport, SyncStatus
 
 _WHERE: dict[str, str] = {
     "AgentEvent": "core.agent.events",
@@ -127,6 +129,9 @@ _WHERE: dict[str, str] = {
     "StreamCut": "core.errors",
     "SUPPORTED": "core.books.formats",
     "SyncError": "core.errors",
+    "SyncReport": "core.sync",
+    "SyncStatus": "core.sync",
+    "ModelInfo": "core.parts.models",
     "SyncFileTooLarge": "core.errors",
     "SyncRefused": "core.errors",
     "SyncStorageFull": "core.errors",
@@ -168,6 +173,7 @@ __all__ = [
     "LocatorError",
     "Message",
     "MessageFold",
+    "ModelInfo",
     "ModelUnavailableError",
     "NoBookOpen",
     "Part",
@@ -186,6 +192,8 @@ __all__ = [
     "SyncError",
     "SyncFileTooLarge",
     "SyncRefused",
+    "SyncReport",
+    "SyncStatus",
     "SyncStorageFull",
     "SyncUnavailable",
     "TextDelta",

@@ -1369,3 +1369,22 @@ def test_the_browsers_back_and_forward_leave_and_reopen_the_book_and_an_address_
         assert not app.follow_route("/?token=abc") and not app.follow_route("")  # the library's own address
 
     asyncio.run(scenario())
+
+
+def test_settings_show_the_webdav_login_sync_was_set_up_with(tmp_path: Path) -> None:
+    """The user name field came back empty: the status Settings read had no user in it (a dict; now a record)."""
+    from davkit import PASSWORD, USER, dav_server
+
+    with dav_server(tmp_path / "dav") as url:
+        quire, secrets = Quire(tmp_path / "lib"), MemorySecrets()
+        quire.sync.setup(url, USER, PASSWORD, secrets)
+
+        async def scenario() -> None:
+            session = await new_session(1440)
+            app = start(quire, session, secrets)
+            app.go("settings")
+            fields = {c.label: c.value for c in _all(app) if isinstance(c, ft.TextField)}
+            assert fields["WebDAV address or folder"] == url and fields["User name"] == USER
+            assert fields["Password"] == ""  # kept in the secret store, never shown
+
+        run(scenario())

@@ -233,7 +233,7 @@ def test_a_library_from_before_stemmed_keywords_is_upgraded_in_place(tmp_path: P
     found = upgraded.search(1, "rabbits", mode="keyword")
     assert found and "rabbit" in found[0].text.lower()
     upgraded.sync.setup(str(tmp_path))  # migration 7: the library can sync (its own folder as the target here)
-    assert upgraded.sync.run()["sent"] >= 2
+    assert upgraded.sync.run().sent >= 2
     upgraded.close()
 
 

@@ -49,12 +49,12 @@ def test_two_devices_share_notes_places_tags_and_the_book_itself(tmp_path: Path)
     phone.tag(1, "童话 / fairy tales")
     phone.edit_book(1, title="Alice in Wonderland")
     phone.save_position(1, "5.4", read_seconds=600)
-    assert phone.sync.status()["unsent_edits"] >= 5  # recorded as they were made, waiting for the next sync
+    assert phone.sync.status().unsent_edits >= 5  # recorded as they were made, waiting for the next sync
     sent = phone.sync.run()
-    assert phone.sync.status()["unsent_edits"] == 0
-    assert sent["sent"] > 5 and sent["books_sent"] == ["Alice in Wonderland"]
+    assert phone.sync.status().unsent_edits == 0
+    assert sent.sent > 5 and sent.books_sent == ["Alice in Wonderland"]
     got = desk.sync.run()
-    assert got["books_received"] == ["Alice in Wonderland"] and got["received"] > 5
+    assert got.books_received == ["Alice in Wonderland"] and got.received > 5
     [book] = desk.books()
     assert book.title == "Alice in Wonderland" and book.tags == ["童话 / fairy tales"]
     [highlight] = desk.notes.highlights(book.id)
@@ -177,10 +177,10 @@ def test_book_files_over_the_size_limit_stay_on_their_device(tmp_path: Path) -> 
     a.import_paths([book_path("en/idpf-moby-dick.epub"), MINIMAL])
     a.sync.setup(str(shared), max_book_mb=1)  # Moby-Dick's file is 1.6 MB, the minimal EPUB 2 KB
     report = a.sync.run()
-    assert report["books_sent"] == ["Minimal EPUB 3.0"] and any("Moby-Dick" in w for w in report["warnings"])
-    assert a.sync.status()["max_book_mb"] == 1
+    assert report.books_sent == ["Minimal EPUB 3.0"] and any("Moby-Dick" in w for w in report.warnings)
+    assert a.sync.status().max_book_mb == 1
     b = device(tmp_path, "b", shared)
-    assert b.sync.run()["books_received"] == ["Minimal EPUB 3.0"]
+    assert b.sync.run().books_received == ["Minimal EPUB 3.0"]
 
 
 def test_foreign_and_truncated_files_are_skipped_with_a_warning(tmp_path: Path) -> None:
@@ -193,8 +193,8 @@ def test_foreign_and_truncated_files_are_skipped_with_a_warning(tmp_path: Path) 
     (shared / "log" / "ffffffffffff-00000001.jsonl").write_bytes(b'{"k": "highlight/x", "t": "0000')  # cut short
     (shared / "log" / "eeeeeeeeeeee-00000001.jsonl").write_bytes(b"\xff\xfe garbage \x00")
     report = b.sync.run()
-    assert any("notes.txt" in w for w in report["warnings"])
-    assert any("ffffffffffff-00000001.jsonl" in w for w in report["warnings"])
+    assert any("notes.txt" in w for w in report.warnings)
+    assert any("ffffffffffff-00000001.jsonl" in w for w in report.warnings)
     assert [h.note for h in b.notes.highlights(1)] == ["kept"]
 
 
@@ -272,19 +272,22 @@ def dav_device(tmp_path: Path, name: str, url: str, *books: Path):
 
 
 def test_two_devices_sync_through_a_webdav_server_with_a_password(tmp_path: Path) -> None:
-    from davkit import PASSWORD, dav_server
+    from davkit import PASSWORD, USER, dav_server
 
     with dav_server(tmp_path / "dav") as url:
         (a, a_keys), (b, b_keys) = dav_device(tmp_path, "a", url, ALICE), dav_device(tmp_path, "b", url)
         stored = b"".join(path.read_bytes() for path in (tmp_path / "a").glob("library.db*"))
         assert PASSWORD.encode() not in stored and a_keys.get(f"quire-sync:{url}") == PASSWORD  # the secret store
         a.notes.add_highlight(1, "3.2:0", "3.2:10", "blue", "über den Fluss 过河")
-        assert a.sync.run(a_keys)["sent"] > 0
+        assert a.sync.run(a_keys).sent > 0
         report = b.sync.run(b_keys)
-        assert report["books_received"] == ["Alice's Adventures in Wonderland"]
+        assert report.books_received == ["Alice's Adventures in Wonderland"]
         assert [h.note for h in b.notes.highlights(b.books()[0].id)] == ["über den Fluss 过河"]
         assert digest(a) == digest(b)
         assert not list((tmp_path / "dav" / "quire" / "tmp").iterdir())  # every upload was moved into place
+        status = b.sync.status(b_keys)  # a typed record: Settings shows the login it was set up with
+        assert (status.target, status.user, status.last) == (url, USER, report)
+        assert PASSWORD not in json.dumps(status.to_dict())
 
 
 def test_webdav_faults_give_typed_errors_and_the_next_sync_converges(tmp_path: Path) -> None:
@@ -425,7 +428,7 @@ def test_old_logs_are_compacted_into_a_snapshot_and_late_or_new_devices_still_co
         a.notes.add_highlight(1, f"{3 + n}.1:0", f"{3 + n}.1:5", "yellow", f"note {n}")
         a.save_position(1, f"{3 + n}.1")
         sync_a()
-    own = sorted(p.name for p in (shared / "log").iterdir() if p.name.startswith(a.sync.status()["device"]))
+    own = sorted(p.name for p in (shared / "log").iterdir() if p.name.startswith(a.sync.status().device))
     snapshots = list((shared / "snapshot").iterdir())
     assert len(snapshots) == 1 and len(own) < 4  # compacted: one snapshot, a few newer files
     a.set_furthest(1, "4.1")  # a move back, after the snapshot
@@ -433,7 +436,7 @@ def test_old_logs_are_compacted_into_a_snapshot_and_late_or_new_devices_still_co
     new = device(tmp_path, "new", shared)  # joins after the compaction: starts from the snapshot
     for quire in (late, new, late):
         report = quire.sync.run()
-        assert not report["warnings"], report["warnings"]
+        assert not report.warnings, report.warnings
     assert digest(late) == digest(a) == digest(new)
     assert sorted(h.note for h in new.notes.highlights(new.books()[0].id)) == [f"note {n}" for n in range(6)]
     assert str(new.position(new.books()[0].id).furthest) == "4.1"
@@ -617,9 +620,9 @@ def test_a_truncated_log_file_is_kept_aside_and_its_device_rewrites_it(tmp_path:
     newest = max((shared / "log").iterdir(), key=lambda p: p.stat().st_mtime_ns)
     newest.write_bytes(newest.read_bytes()[: newest.stat().st_size // 2])  # cut short by hand
     report = b.sync.run()
-    assert any(newest.name in w and "kept" in w for w in report["warnings"]) and _notes(b) == []
+    assert any(newest.name in w and "kept" in w for w in report.warnings) and _notes(b) == []
     healed = a.sync.run()
-    assert any(newest.name in w for w in healed["warnings"])  # a saw its file damaged and wrote it again
+    assert any(newest.name in w for w in healed.warnings)  # a saw its file damaged and wrote it again
     b.sync.run(), a.sync.run()
     assert _notes(b) == sorted(f"note {n}" for n in range(11)) == _notes(a)
 
@@ -634,8 +637,8 @@ def test_a_log_file_altered_in_place_is_not_taken_as_the_truth(tmp_path: Path) -
     newest = max((shared / "log").iterdir(), key=lambda p: p.stat().st_mtime_ns)
     newest.write_bytes(newest.read_bytes().replace(b"the true note", b"the fake note"))  # same size
     report = b.sync.run()
-    assert any(newest.name in w for w in report["warnings"]) and _notes(b) == []
-    assert "the fake note" not in json.dumps(b.sync.run())  # read again, still refused
+    assert any(newest.name in w for w in report.warnings) and _notes(b) == []
+    assert "the fake note" not in json.dumps(b.sync.run().to_dict())  # read again, still refused
     newest.unlink()  # gone from the folder: its device writes it again
     a.sync.run(), b.sync.run()
     assert _notes(b) == ["the true note"]
@@ -652,8 +655,8 @@ def test_a_damaged_book_file_is_never_imported_and_a_device_that_has_it_sends_it
     stored.write_bytes(stored.read_bytes()[:20_000])  # truncated
     b = device(tmp_path, "b", shared)
     report = b.sync.run()
-    assert b.books() == [] and report["books_received"] == []
-    assert any("damaged" in w for w in report["warnings"])
+    assert b.books() == [] and report.books_received == []
+    assert any("damaged" in w for w in report.warnings)
     a.sync.run(), b.sync.run()  # a finds the file missing and sends it again; b imports the real book
     [book] = b.books()
     assert book.file_size == a.books()[0].file_size and len(b.notes.highlights(book.id)) == 10
@@ -677,7 +680,7 @@ def test_links_in_the_sync_folder_are_never_followed(tmp_path: Path) -> None:
     (shared / "log" / "evil1-00000001.jsonl").write_text(line + "\n")
     os.symlink(private, shared / "log" / "evil1-00000002.jsonl")
     report = b.sync.run()
-    assert b.books() == [] and report["books_received"] == []
+    assert b.books() == [] and report.books_received == []
     assert (shared / "files" / f"{h}.epub").is_symlink()  # left as it is, and nothing copied beside it
     assert [p.name for p in (shared / "files").iterdir()] == [f"{h}.epub"]
 
@@ -693,8 +696,8 @@ def test_poisoned_log_lines_are_skipped_with_a_warning_and_sync_goes_on_everywhe
     (shared / "log" / "evil1-00000001.jsonl").write_text("\n".join(POISON) + "\n")
     for quire in (b, a, b):
         report = quire.sync.run()
-        assert not any("Traceback" in w for w in report["warnings"])
-    first = b.sync.status()["last"]
+        assert not any("Traceback" in w for w in report.warnings)
+    first = b.sync.status().last
     assert first is not None
     assert _notes(b) == ["kept"] == _notes(a)
     b.notes.add_bookmark(1, "4.3")

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from core.library import Annotations, Library
 from core.network_policy import NetworkPolicy
 from core.secrets import SecretStore
 
 if TYPE_CHECKING:
-    from core.sync import Syncer
+    from core.sync import Syncer, SyncReport, SyncStatus
 
 
 class Sync:
@@ -38,7 +38,7 @@ class Sync:
         book_files: bool = True,
         max_book_mb: int = 200,
         remember_password: bool = True,
-    ) -> dict[str, Any]:
+    ) -> SyncStatus:
         """Choose where to sync (a folder or a WebDAV URL), check it, create its folders; the password goes to
         ``secrets`` (``remember_password``), never to the library. Book files larger than ``max_book_mb`` stay on
         their device. A folder, or a server without a login, needs no secret: the secret store is not asked."""
@@ -78,15 +78,15 @@ class Sync:
                       book_files=meta.get("book_files", "1") == "1",
                       max_book_bytes=int(meta.get("max_book_mb", "200")) * 1024 * 1024)  # fmt: skip
 
-    def run(self, secrets: SecretStore | None = None, password: str | None = None) -> dict[str, Any]:
+    def run(self, secrets: SecretStore | None = None, password: str | None = None) -> SyncReport:
         """Send this library's changes and apply the other devices'; the report says what moved."""
-        report: dict[str, Any] = self.syncer(secrets, password).run().to_dict()
-        return report
+        return self.syncer(secrets, password).run()
 
-    def status(self, secrets: SecretStore | None = None, password: str | None = None) -> dict[str, Any]:
-        """Where this library syncs, this device's name, what waits to be sent and the last sync's report."""
-        status: dict[str, Any] = self.syncer(secrets, password).status()
-        return status
+    def status(self, secrets: SecretStore | None = None, password: str | None = None) -> SyncStatus:
+        """Where this library syncs (and as whom), this device's name, what waits to be sent and the last sync's
+        report."""
+        user = self._library.conn.execute("SELECT value FROM sync_meta WHERE name = 'user'").fetchone()
+        return self.syncer(secrets, password).status(user[0] if user else "")
 
 
 def _sync_secret(target: str) -> str:

@@ -68,6 +68,23 @@ class SyncReport:
         return asdict(self)
 
 
+@dataclass(frozen=True, slots=True)
+class SyncStatus:
+    """Where a library syncs and how it stands: for Settings, ``quire sync status`` and ``--json``."""
+
+    device: str  # this device's name in the sync folder
+    target: str  # the folder or WebDAV URL, without a password
+    user: str  # the WebDAV login ("" for a folder)
+    unsent_files: int  # change files written here, not yet on the target
+    unsent_edits: int  # the reader's edits since the last sync
+    book_files: bool  # whether book files travel too
+    max_book_mb: int  # larger book files stay on their device
+    last: SyncReport | None  # the last sync's report (None: never synced)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "last": self.last.to_dict() if self.last else None}
+
+
 class Syncer:
     """Syncs one library with one target."""
 
@@ -155,14 +172,13 @@ class Syncer:
         local = snapshot(self.library, self.annotations)[0]
         report.warnings += materialize(self.library, self.annotations, self.merged(), local, waiting)
 
-    def status(self) -> dict[str, Any]:
+    def status(self, user: str = "") -> SyncStatus:
         """The last sync's report, what waits to be sent, this device's name and what it sends."""
         last = self._meta("last_report")
         waiting = self.library.conn.execute("SELECT COUNT(*) FROM sync_outbox").fetchone()[0]
         edits = self.library.conn.execute("SELECT COUNT(*) FROM sync_pending").fetchone()[0]
-        return {"device": self.device, "target": self.target.name, "unsent_files": waiting, "unsent_edits": edits,
-                "book_files": self.book_files, "max_book_mb": self.max_book_bytes // (1024 * 1024),
-                "last": json.loads(last) if last else None}  # fmt: skip
+        return SyncStatus(self.device, self.target.name, user, waiting, edits, self.book_files,
+                          self.max_book_bytes // (1024 * 1024), SyncReport(**json.loads(last)) if last else None)  # fmt: skip
 
     def _send_acts(self, entries: dict[str, Entry], clock: HybridClock) -> None:
         """The reader's acts since the last sync, as recorded when made, go to the outbox (and the merged state)."""
