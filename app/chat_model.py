@@ -10,7 +10,6 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Generator
-from typing import Any
 
 from core import (
     AgentEvent,
@@ -23,6 +22,7 @@ from core import (
     Quire,
     SecretStore,
     ThreadEvent,
+    ThreadInfo,
 )
 
 FLUSH_INTERVAL = 0.1  # seconds: streamed text is redrawn at most ten times a second
@@ -83,10 +83,10 @@ class ChatViewModel:
         self._worker: threading.Thread | None = None
         latest = self.threads()
         if latest:
-            self.open_thread(latest[0]["id"])
+            self.open_thread(latest[0].id)
 
     # -- threads ------------------------------------------------------------------------------
-    def threads(self) -> list[dict[str, Any]]:
+    def threads(self) -> list[ThreadInfo]:
         return self.quire.chats.threads(self.book_id)
 
     def open_thread(self, thread_id: int) -> None:
@@ -106,11 +106,11 @@ class ChatViewModel:
         if self.thread_id is not None:
             self.quire.chats.delete(self.thread_id)
         latest = self.threads()
-        self.open_thread(latest[0]["id"]) if latest else self.new_thread()
+        self.open_thread(latest[0].id) if latest else self.new_thread()
 
     @property
     def title(self) -> str:
-        return next((t["title"] for t in self.threads() if t["id"] == self.thread_id), "")
+        return next((t.title for t in self.threads() if t.id == self.thread_id), "")
 
     # -- asking -------------------------------------------------------------------------------
     @property

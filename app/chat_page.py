@@ -159,7 +159,7 @@ def _header(chat: ChatViewModel, status: ChatStatus, actions: ChatActions, t: Tr
     threads = chat.threads()
     picker = ft.Dropdown(
         value=str(chat.thread_id) if chat.thread_id is not None else None,
-        options=[ft.DropdownOption(key=str(th["id"]), text=th["title"]) for th in threads],
+        options=[ft.DropdownOption(key=str(th.id), text=th.title) for th in threads],
         hint_text=t("chat.thread.new") if chat.thread_id is None else None,
         on_select=lambda e: actions.open_thread(int(e.control.value)),
         dense=True,

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
         stored_key,
     )
     from core.agent.safe_markdown import without_remote_images
+    from core.agent.threads import ThreadInfo
     from core.books.formats import SUPPORTED, content_hash, formats_in_words
     from core.books.locator import Locator, parse_locator
     from core.books.model import ReadProgress
@@ -131,6 +132,7 @@ _WHERE: dict[str, str] = {
     "SyncError": "core.errors",
     "SyncReport": "core.sync",
     "SyncStatus": "core.sync",
+    "ThreadInfo": "core.agent.threads",
     "ModelInfo": "core.parts.models",
     "SyncFileTooLarge": "core.errors",
     "SyncRefused": "core.errors",
@@ -198,6 +200,7 @@ __all__ = [
     "SyncUnavailable",
     "TextDelta",
     "ThreadEvent",
+    "ThreadInfo",
     "TocRow",
     "ToolCallReady",
     "content_hash",

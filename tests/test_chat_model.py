@@ -149,7 +149,7 @@ def test_threads_new_rename_delete_and_regenerate(alice_quire: Quire) -> None:
     chat.new_thread()
     chat.ask("Queen of Hearts", lambda: None)
     chat.wait()
-    assert chat.thread_id != first and next(t["id"] for t in chat.threads()) == chat.thread_id
+    assert chat.thread_id != first and next(t.id for t in chat.threads()) == chat.thread_id
     chat.rename("Royalty 皇后")
     assert chat.title == "Royalty 皇后"
     chat.regenerate(lambda: None)
@@ -157,7 +157,7 @@ def test_threads_new_rename_delete_and_regenerate(alice_quire: Quire) -> None:
     assert [m.role for m in chat.messages] == ["user", "assistant"]  # the answer replaced, not added
     assert len(alice_quire.chats.messages(chat.thread_id)) == 2
     chat.delete_thread()
-    assert chat.thread_id == first and [t["id"] for t in chat.threads()] == [first]
+    assert chat.thread_id == first and [t.id for t in chat.threads()] == [first]
 
 
 def test_what_the_panel_drew_is_what_a_reopened_thread_shows(alice_quire: Quire) -> None:

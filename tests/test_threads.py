@@ -81,7 +81,7 @@ def test_stopping_mid_answer_keeps_the_partial_answer_marked_stopped(quire: Quir
 def test_threads_are_listed_per_book(quire: Quire) -> None:
     list(quire.ask(1, "first question", spoilers=True))
     list(quire.ask(1, "second question", spoilers=True))
-    titles = [t["title"] for t in quire.chats.threads(1)]
+    titles = [t.title for t in quire.chats.threads(1)]
     assert titles == ["second question", "first question"]
 
 

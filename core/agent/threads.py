@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from core.agent.message import Message, Part
 from core.errors import QuireError
@@ -12,6 +13,15 @@ from core.library.store import Library
 
 if TYPE_CHECKING:
     from langchain_core.messages import BaseMessage
+
+
+@dataclass(frozen=True, slots=True)
+class ThreadInfo:
+    """A conversation in the list of a book's (or the library's) chats."""
+
+    id: int
+    title: str
+    updated_at: str  # ISO time of its last message
 
 
 class ChatStore:
@@ -36,11 +46,11 @@ class ChatStore:
         if row["book_id"] != book_id:
             raise QuireError(f"conversation {thread_id} is about another book: continue it there, or start a new one")
 
-    def threads(self, book_id: int | None) -> list[dict[str, Any]]:
+    def threads(self, book_id: int | None) -> list[ThreadInfo]:
         rows = self.library.conn.execute(
             "SELECT id, title, updated_at FROM threads WHERE book_id IS ? ORDER BY updated_at DESC, id DESC", (book_id,)
         )
-        return [dict(r) for r in rows]
+        return [ThreadInfo(r["id"], r["title"], r["updated_at"]) for r in rows]
 
     def rename(self, thread_id: int, title: str) -> None:
         self.library.write("UPDATE threads SET title = ? WHERE id = ?", (title.strip()[:80] or "…", thread_id))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from core.library import Library
 from core.network_policy import NetworkPolicy
@@ -11,7 +11,7 @@ from core.secrets import SecretStore
 if TYPE_CHECKING:  # the agent's modules load LangChain: imported when the first chat is opened
     from core.agent.message import Message
     from core.agent.provider_config import ProviderConfig
-    from core.agent.threads import ChatStore
+    from core.agent.threads import ChatStore, ThreadInfo
 
 
 class Chats:
@@ -30,7 +30,7 @@ class Chats:
             self._store = ChatStore(self._library)
         return self._store
 
-    def threads(self, reference: str | int | None) -> list[dict[str, Any]]:
+    def threads(self, reference: str | int | None) -> list[ThreadInfo]:
         """The conversations about a book (None: about the library), most recent first."""
         book_id = self._library.resolve(reference).id if reference is not None else None
         return self.store().threads(book_id)
