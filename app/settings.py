@@ -6,7 +6,7 @@ import json
 import os
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
 from core import (
     DEFAULT_BASE_URLS,
@@ -20,22 +20,25 @@ from core import (
 )
 from platform_adapters.base import SecretStore
 
-THEMES = ("system", "light", "dark", "sepia")
-LAYOUTS = ("scroll", "paginated")
-FONTS = ("serif", "sans-serif", "monospace")
+Theme = Literal["system", "light", "dark", "sepia"]
+Layout = Literal["scroll", "paginated"]
+FontFamily = Literal["serif", "sans-serif", "monospace"]
+THEMES: tuple[Theme, ...] = get_args(Theme)
+LAYOUTS: tuple[Layout, ...] = get_args(Layout)
+FONTS: tuple[FontFamily, ...] = get_args(FontFamily)
 
 
 @dataclass
 class Settings:
     """Everything the reader can choose. Unknown or broken values fall back to the defaults."""
 
-    theme: str = "system"
+    theme: Theme = "system"
     language: str = "system"
     font_size: int = 18
     line_height: float = 1.6
     margins: int = 24
-    font_family: str = "serif"
-    layout: str = "scroll"
+    font_family: FontFamily = "serif"
+    layout: Layout = "scroll"
     spoiler_protection: bool = True
     auto_index: bool = False
     keep_screen_on: bool = True  # phones: the screen stays on while a book is open

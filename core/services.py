@@ -37,6 +37,7 @@ from core.rag import (
 )
 from core.rag.chunker import DEFAULT_TARGET_TOKENS, TokenCounter, approximate_token_count
 from core.rag.models import CATALOG, DEFAULT_MODEL, token_counter
+from core.rag.search import SearchMode
 from core.secrets import SecretStore
 
 if TYPE_CHECKING:  # the agent's modules load LangChain: imported when the first question is asked
@@ -283,7 +284,7 @@ class Quire:
         reference: str | int | None,
         query: str,
         *,
-        mode: str = "hybrid",
+        mode: SearchMode = "hybrid",
         k: int = 10,
         before: str | Locator | int | None = None,
         sections: tuple[int, int] | None = None,

@@ -328,8 +328,8 @@ def test_a_library_written_without_sqlite_vec_is_searchable_with_it(tmp_path: Pa
     desktop = Quire(tmp_path, vector_backend="sqlite-vec")  # the vec0 mirror is rebuilt from the stored vectors
     table = vec_table("all-MiniLM-L6-v2")
     assert inside(desktop).library.conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] == inside(
-        desktop, "chunks"
-    ).count(book.id)
+        desktop
+    ).chunks.count(book.id)
     assert [
         (p.chunk_id, round(p.score, 4)) for p in desktop.search(book.id, QUERIES[1], mode="vector", k=5)
     ] == on_phone

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from core.agent.citations import Citation
 from core.agent.events import (
@@ -24,8 +24,18 @@ from core.agent.events import (
     ToolResult,
 )
 
+PartKind = Literal["text", "reasoning", "tool_call", "citation", "error"]
+Role = Literal["user", "assistant"]
+Status = Literal["complete", "stopped", "error", "streaming"]  # streaming: while an answer arrives
+
 # How a run's end reason reads as a stored message status.
-STATUS = {"finished": "complete", "error": "error", "stopped": "stopped", "limit": "complete", "repeated": "complete"}
+STATUS: dict[str, Status] = {
+    "finished": "complete",
+    "error": "error",
+    "stopped": "stopped",
+    "limit": "complete",
+    "repeated": "complete",
+}
 TRANSIENT = ("args_text",)  # what a part holds only while it streams: never stored
 
 
@@ -33,7 +43,7 @@ TRANSIENT = ("args_text",)  # what a part holds only while it streams: never sto
 class Part:
     """One piece of a message, in the order it streamed: text, reasoning, tool_call, citation or error."""
 
-    kind: str
+    kind: PartKind
     data: dict[str, Any]
     turn: int = 0  # which model turn of the run produced it (a turn ends when its tool results arrive)
 
@@ -63,8 +73,8 @@ class Part:
 class Message:
     """A question or an answer: its parts, and whether it is complete, stopped, streaming or ended in error."""
 
-    role: str  # user or assistant
-    status: str = "complete"  # complete, stopped, error; streaming while an answer arrives
+    role: Role
+    status: Status = "complete"
     parts: list[Part] = field(default_factory=list)
     id: int | None = None  # set once stored
     book_id: int = 0  # the book its citations point into
@@ -99,7 +109,7 @@ class MessageFold:
             self._turn += 1
             self._after_result = False
         if isinstance(event, ReasoningDelta | TextDelta):
-            kind = "reasoning" if isinstance(event, ReasoningDelta) else "text"
+            kind: PartKind = "reasoning" if isinstance(event, ReasoningDelta) else "text"
             last = parts[-1] if parts else None
             if last and last.kind == kind and last.turn == self._turn:
                 last.data["text"] += event.text
@@ -133,7 +143,7 @@ class MessageFold:
             return False
         return True
 
-    def end(self, status: str) -> None:
+    def end(self, status: Status) -> None:
         """The run is over: a tool call that never got its result is marked unfinished (never left spinning)."""
         self.message.status = status
         for part in self.message.parts:

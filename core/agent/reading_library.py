@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from core.books.locator import Locator
     from core.library import BookRecord, Highlight, Position, SegmentRecord, TocRow
     from core.rag import IndexStatus, Passage
+    from core.rag.search import SearchMode
 
 
 class ReadableText(Protocol):
@@ -50,7 +51,7 @@ class ReadingLibrary(Protocol):
         reference: str | int | None,
         query: str,
         *,
-        mode: str = "hybrid",
+        mode: SearchMode = "hybrid",
         k: int = 10,
         before: str | Locator | int | None = None,
         sections: tuple[int, int] | None = None,

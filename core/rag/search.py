@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from core.books.locator import Locator
 from core.books.model import page_label
@@ -16,7 +16,8 @@ from core.rag.embedder import Embedder
 from core.rag.proximity import window_ranking
 from core.rag.vectors import VectorStore
 
-MODES = ("hybrid", "vector", "keyword")
+SearchMode = Literal["hybrid", "vector", "keyword"]
+MODES: tuple[SearchMode, ...] = ("hybrid", "vector", "keyword")
 CANDIDATES_PER_RESULT = 4  # each single mode returns this many times k before fusion
 # Weighted RRF: the keyword list counts 1, a vector list VECTOR_WEIGHT, each 1 / (RRF_K + rank). Chosen on
 # FairytaleQA train (70 stories, 2,668 questions, all-MiniLM-L6-v2) as the setting with the best Recall@5 whose
@@ -121,7 +122,7 @@ class Retriever:
         query: str,
         *,
         book_id: int | None = None,
-        mode: str = "hybrid",
+        mode: SearchMode = "hybrid",
         k: int = 10,
         max_ordinal: int | None = None,
         sections: tuple[int, int] | None = None,
