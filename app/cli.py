@@ -381,6 +381,22 @@ def cmd_sync(quire: Quire, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_xray(quire: Quire, args: argparse.Namespace) -> int:
+    entries = quire.companion.xray(args.book, spoilers=args.spoilers)
+    if args.json:
+        _print_json([entry.to_dict() for entry in entries])
+        return 0
+    if not entries:
+        read = quire.position(args.book)
+        print("Nothing read yet: open the book and read a little." if read is None else "No names so far.")
+        return 0
+    for entry in entries:
+        variants = [v for v in entry.variants if v != entry.name]
+        also = f" (also {', '.join(variants)})" if variants else ""
+        print(f"{entry.mentions:>5}  {entry.name}{also}  [{entry.kind}, first at {entry.first.locator}]")
+    return 0
+
+
 def cmd_export(quire: Quire, args: argparse.Namespace) -> int:
     fmt = "json" if args.json else args.format
     text = quire.notes.export(args.book, fmt)
@@ -499,6 +515,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--user", help="the WebDAV user; the password comes from $QUIRE_SYNC_PASSWORD or a prompt")
     p.add_argument("--no-book-files", action="store_true", help="sync places and notes only, not the book files")
     p.add_argument("--max-book-mb", type=_count(100_000), default=200, help="book files larger stay on this device")
+    p = add("xray", cmd_xray, "the people, places and terms named so far, up to where you have read")
+    p.add_argument("book")
+    p.add_argument("--spoilers", action="store_true", help="the whole book, past your reading position")
     p = add("export", cmd_export, "export a book's highlights and notes")
     p.add_argument("book")
     p.add_argument("--format", choices=["md", "json"], default="md")

@@ -21,6 +21,7 @@ from core.library import (
 )
 from core.network_policy import NetworkPolicy
 from core.parts.chats import Chats
+from core.parts.companion import Companion
 from core.parts.models import Models
 from core.parts.notes import Notes
 from core.parts.sync import Sync
@@ -94,6 +95,7 @@ class Quire:
         self.notes = Notes(self._library, self._annotations)
         self.sync = Sync(self._library, self._annotations, self._network, self._received)
         self.chats = Chats(self._library, self._network)
+        self.companion = Companion(self._library, self._annotations)
 
     def _default_chunking(self) -> tuple[ChunkProfile, TokenCounter]:
         """Chunks made at import are sized in the default model's tokens (estimated without tokenizers)."""

@@ -12,7 +12,14 @@ COLLABORATORS = {"library", "annotations", "network", "models", "chunks", "vecto
 # The facade's parts and the agent's internals: a client that imports one of these is reaching past the door.
 INNER_NAMES = {"Library", "Annotations", "ChunkStore", "VectorStore", "Retriever", "Indexer", "ModelStore",
                "ChatStore", "ReadingSession", "ReadingAgent", "resolve_citation", "check_connection"}  # fmt: skip
-PARTS = {"text", "notes", "sync", "models", "chats"}  # the facade's public parts (core/parts): quire.notes.export(…)
+PARTS = {
+    "text",
+    "notes",
+    "sync",
+    "models",
+    "chats",
+    "companion",
+}  # the facade's public parts (core/parts): quire.notes.export(…)
 DOORS = {ROOT / "core" / "inside.py"}  # ``inside()``: the one door for white-box measurements and tests
 
 

@@ -352,6 +352,30 @@ def m010_covers_apart(conn: sqlite3.Connection) -> None:
     )
 
 
+def m011_name_mentions(conn: sqlite3.Connection) -> None:
+    """X-Ray's raw material: every capitalised run of a book's text, by place (found once per book, then a place
+    only selects the mentions before it), and which books were scanned by which version of the finder."""
+    _run(
+        conn,
+        """
+        CREATE TABLE IF NOT EXISTS name_mentions (
+            book_id INTEGER NOT NULL REFERENCES books(id) ON DELETE CASCADE,
+            ordinal INTEGER NOT NULL,
+            start INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            at_start INTEGER NOT NULL,
+            before TEXT NOT NULL,
+            after TEXT NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS name_mentions_place ON name_mentions(book_id, ordinal);
+        CREATE TABLE IF NOT EXISTS name_scans (
+            book_id INTEGER PRIMARY KEY REFERENCES books(id) ON DELETE CASCADE,
+            version INTEGER NOT NULL
+        )
+        """,
+    )
+
+
 def _run(conn: sqlite3.Connection, script: str) -> None:
     """Run statements one by one, inside the caller's transaction (executescript would commit it)."""
     for statement in script.split(";\n"):
@@ -370,6 +394,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (8, "sync journal", m008_sync_journal),
     (9, "index-only full-text tables", m009_index_only_search),
     (10, "covers apart", m010_covers_apart),
+    (11, "name mentions", m011_name_mentions),
 ]
 # Migrations that free a large part of the file: the database is compacted (VACUUM) once after them.
 COMPACT_AFTER = frozenset({9})

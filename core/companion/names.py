@@ -1,0 +1,119 @@
+"""Names as a book writes them: capitalised runs of words found in a segment's text (English and other Latin text).
+
+Each run is kept with whether it opens a sentence (where a capital may only be grammar) and the words around it;
+deciding which runs are names happens later, from the mentions before a place only (``core.companion.xray``).
+Hand-written because the packaged taggers (spaCy, NLTK) bring models of hundreds of MB that phones cannot carry.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from core.books.textutil import abbreviation_stop
+from core.library.fts import STOPWORDS
+from core.rag.sentences import sentence_spans
+
+# A capitalised word (O'Brien, McGinty, Saint-Clair, Moby-Dick), and the small words a name may hold inside it.
+_WORD = re.compile(r"[A-Z][a-z]+(?:['’-][A-Z]?[a-z]+)*\b|[A-Z]\.(?=\s)")
+_JOINERS = frozenset(("of", "de", "la", "von", "van", "du", "del", "the"))
+TITLES = frozenset(("mr", "mrs", "ms", "miss", "dr", "sir", "lady", "lord", "captain", "capt", "king", "queen",
+                    "prince", "princess", "aunt", "uncle", "mister", "madame", "madam", "mademoiselle", "monsieur",
+                    "father", "mother", "saint", "st", "professor", "colonel", "general", "major", "duke",
+                    "duchess", "count", "countess", "reverend", "rev", "judge", "doctor"))  # fmt: skip
+# Capitalised words that are not names on their own (a sentence's first word is often one of these).
+_NOT_NAMES = """a an the and but or nor for so yet if then than when where while why how what which who whom whose this
+that these those there here i i'm i'll i've i'd me my mine we us our you your he him his she her it its they them their
+oh ah yes no not now well what's it's that's there's here's let let's do does did don't can't won't is was are were be
+been am have has had will would shall should may might must could chapter book part volume monday tuesday wednesday
+thursday friday saturday sunday january february march april may june july august september october november december
+sir madam mr mrs miss dr one two three four five six seven eight nine ten first second third last next all any some
+every each both few many much more most none nothing everything anything something never always only just very too
+quite please thank thanks good bad dear come go get take give make look see say tell hold stop wait off on up down out
+in at by with from into onto upon after before as to though although because since unless until till whether besides
+however therefore thus hence indeed thou thee thy thine ye aye nay yea hath doth art tis 'tis o lo alas hark hurrah
+stand"""
+NOT_NAMES = frozenset(_NOT_NAMES.split()) | STOPWORDS
+_OPENING = re.compile(r"[\s\"'“‘(\[—–-]*")
+_OPENS_CLAUSE = set("\"'“‘([—–-:;!?.")  # a capital right after one of these may be grammar only
+
+
+@dataclass(frozen=True, slots=True)
+class NameMention:
+    """A capitalised run in a segment: its words as written, where, and the words either side (lowercased)."""
+
+    start: int
+    name: str
+    at_start: bool  # it opens a sentence: the capital may be grammar only
+    before: str
+    after: str
+
+
+def name_mentions(text: str) -> list[NameMention]:
+    """Every capitalised run of a segment's text that could be a name (``NOT_NAMES`` alone are left out)."""
+    found: list[NameMention] = []
+    for a, b in sentence_spans(text):
+        opening = a + _OPENING.match(text, a).end() - a  # type: ignore[union-attr]  # always matches
+        words = list(_WORD.finditer(text, a, b))
+        i = 0
+        while i < len(words):
+            first = words[i]
+            run = [first]
+            j = i + 1
+            while j < len(words):  # the next word joins the run when only a space (or "of", "de" …) lies between
+                gap = text[run[-1].end() : words[j].start()]
+                joined = len(run) == 1 and gap.strip() in _JOINERS and gap.startswith(" ") and gap.endswith(" ")
+                if gap == " " or joined:  # "Queen of Hearts", but "Holmes of Baker Street" is two names
+                    run.append(words[j])
+                    j += 1
+                else:
+                    break
+            i = j
+            opens = run[0].start() <= opening or _after_opening(text, run[0].start())
+            pieces = [(run, opens)]
+            if opens and len(run) > 1 and run[0].group().lower() not in TITLES:
+                # a sentence's first word joins a name by its capital alone ("Later Holmes", "The White Rabbit")
+                pieces = [([] if run[0].group().lower() in ("the", "a", "an") else [run[0]], True), (run[1:], False)]
+            for words_run, at_start in pieces:
+                mention = _mention(text, a, b, words_run, at_start) if words_run else None
+                if mention is not None:
+                    found.append(mention)
+    return found
+
+
+def _mention(text: str, a: int, b: int, run: list[re.Match[str]], at_start: bool) -> NameMention | None:
+    """A run of words inside the sentence ``text[a:b]`` as a mention, or None when it holds no name."""
+    start, end = run[0].start(), run[-1].end()
+    name = text[start:end]
+    if all(_plain(w) in NOT_NAMES or len(w) < 2 for w in name.split(" ")):
+        return None
+    skip = ("the", "a", "an", "old", "poor", "little")
+    before = [w for w in re.findall(r"[A-Za-z']+", text[max(a, start - 32) : start]) if w.lower() not in skip]
+    after = re.findall(r"[A-Za-z']+", text[end : min(b, end + 24)])
+    return NameMention(start, name, at_start, before[-1].lower() if before else "", after[0].lower() if after else "")
+
+
+def _plain(word: str) -> str:
+    """A word as the lists hold it: lowercase, straight apostrophe, no possessive or full stop ("That’s": "that")."""
+    return re.sub(r"'s$", "", word.lower().replace("’", "'").rstrip("."))
+
+
+def _after_opening(text: str, start: int) -> bool:
+    """Whether a word follows an opening quote, a colon or a dash: it may start what someone says."""
+    before = text[:start].rstrip()
+    if before.endswith(".") and abbreviation_stop(text, len(before) - 1):
+        return False  # "Mr. Holmes": the full stop ends a title, not a sentence
+    return bool(before) and before[-1] in _OPENS_CLAUSE
+
+
+def name_key(name: str) -> str:
+    """The name without its titles, casefolded: "Mr. Sherlock Holmes" and "Sherlock Holmes" share one key."""
+    words = [w for w in re.sub(r"['’]s$", "", name).replace(".", " ").split() if w]
+    while len(words) > 1 and words[0].lower() in TITLES and words[1].lower() not in _JOINERS:  # "Queen of Hearts"
+        words = words[1:]
+    return " ".join(words).casefold()
+
+
+def has_title(name: str) -> bool:
+    first = name.replace(".", " ").split()[0].lower() if name.strip() else ""
+    return first in TITLES

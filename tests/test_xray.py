@@ -1,0 +1,115 @@
+"""X-Ray: the names a book has used up to the furthest place read, and nothing from past it (issue 28)."""
+
+import json
+import re
+
+import pytest
+from conftest import book_path
+from dbkit import inside
+
+from app.cli import main as cli
+from core.companion import xray as xray_module
+from core.services import Quire
+
+
+@pytest.fixture
+def moby(quire: Quire) -> int:
+    return quire.import_paths([book_path("en/idpf-moby-dick.epub")])[0].book.id
+
+
+def _first_ordinal(quire: Quire, book: int, word: str) -> int:
+    """Where a word first appears in the book's text, found without X-Ray (a plain scan of the segments)."""
+    rows = inside(quire).library.conn.execute(
+        "SELECT ordinal, text FROM segments WHERE book_id = ? AND kind != 'heading' ORDER BY ordinal", (book,)
+    )
+    return next(ordinal for ordinal, text in rows if re.search(rf"\b{re.escape(word)}\b", text))
+
+
+def test_nothing_is_shown_before_the_reader_opens_the_book(quire: Quire, moby: int) -> None:
+    assert quire.companion.xray(moby) == []
+    assert any(e.name == "Ahab" for e in quire.companion.xray(moby, spoilers=True))  # the whole book, on request
+
+
+def test_a_place_shows_only_names_met_before_it_and_counts_only_those_mentions(quire: Quire, moby: int) -> None:
+    ahab = _first_ordinal(quire, moby, "Ahab")
+    place = ahab - 1  # the reader is just before Ahab's first mention
+    quire.save_position(moby, quire.text.segments(moby, place, 1)[0].locator)
+    entries = quire.companion.xray(moby)
+    names = {e.name for e in entries}
+    assert "Queequeg" in names and "Ahab" not in names and "Captain Ahab" not in names
+    for entry in entries:  # every count, place and quoted sentence comes from before the place
+        assert entry.first.ordinal <= place and all(m.ordinal <= place for m in entry.places)
+        assert entry.mentions == len(entry.places)
+    whole = {e.name: e for e in quire.companion.xray(moby, spoilers=True)}
+    queequeg = next(e for e in entries if e.name == "Queequeg")
+    assert queequeg.mentions < whole["Queequeg"].mentions  # the later mentions are not counted
+
+    quire.save_position(moby, quire.text.segments(moby, ahab + 400, 1)[0].locator)  # read on past him
+    ahab_entry = next(e for e in quire.companion.xray(moby) if e.name == "Ahab")
+    assert ahab_entry.first.ordinal == ahab and {"Ahab", "Captain Ahab"} <= set(ahab_entry.variants)
+    assert ahab_entry.kind == "person" and "Ahab" in ahab_entry.introduced[0]
+
+
+STORY = """# One
+
+We met Holmes at the station. Later Holmes smoked, and Watson watched Holmes.
+
+# Two
+
+Watson wrote it down. Holmes said nothing to Watson.
+
+# Three
+
+Then Mr. Sherlock Holmes of Baker Street stood up, and Sherlock Holmes spoke to Moriarty and Moriarty fled.
+"""
+
+
+def test_a_longer_form_met_later_does_not_show_as_a_variant(quire: Quire) -> None:
+    """Variants merge from the mentions before the place only: "Sherlock Holmes", first written in chapter three,
+    must not show as Holmes's full name to a reader in chapter two; nor Moriarty, named only there."""
+    book = quire.import_bytes(STORY.encode(), "story.md").book.id
+    chapter = {row.title: row.locator for row in quire.text.toc(book)}
+    quire.save_position(book, chapter["Two"])
+    quire.save_position(book, quire.text.section(book, chapter["Two"].section)[-1].locator)  # read chapter two
+    entries = {e.name: e for e in quire.companion.xray(book)}
+    assert set(entries) == {"Holmes", "Watson"} and entries["Holmes"].variants == ("Holmes",)
+    assert entries["Holmes"].mentions == 4 and entries["Watson"].mentions == 3
+    quire.save_position(book, quire.text.section(book, chapter["Three"].section)[-1].locator)
+    entries = {e.name: e for e in quire.companion.xray(book)}
+    assert set(entries["Sherlock Holmes"].variants) == {"Holmes", "Sherlock Holmes"} and "Moriarty" in entries
+    assert entries["Sherlock Holmes"].mentions == 6 and entries["Sherlock Holmes"].kind == "person"
+
+
+def test_names_are_found_once_and_go_with_their_book(quire: Quire, moby: int, monkeypatch) -> None:
+    quire.save_position(moby, quire.text.segments(moby, 500, 1)[0].locator)
+    quire.companion.xray(moby)
+    conn = inside(quire).library.conn
+    stored = conn.execute("SELECT COUNT(*) FROM name_mentions WHERE book_id = ?", (moby,)).fetchone()[0]
+    assert stored > 5000
+    scans = []
+    monkeypatch.setattr(xray_module, "name_mentions", lambda text: scans.append(text) or [])
+    quire.companion.xray(moby)
+    assert scans == []  # a place only selects: the book is not read again
+    monkeypatch.setattr(xray_module, "SCAN_VERSION", xray_module.SCAN_VERSION + 1)
+    quire.companion.xray(moby)
+    assert scans  # a better finder reads the book again, once
+    quire.remove(moby)
+    assert conn.execute("SELECT COUNT(*) FROM name_mentions").fetchone()[0] == 0
+
+
+def test_quire_xray_prints_names_and_json_bounded_by_the_place(tmp_path, capsys) -> None:
+    library = str(tmp_path / "lib")
+    assert cli(["--library", library, "import", str(book_path("en/epubjs-alice.epub"))]) == 0
+    capsys.readouterr()
+    assert cli(["--library", library, "xray", "1"]) == 0
+    assert "Nothing read yet" in capsys.readouterr().out
+    assert cli(["--library", library, "position", "1", "5.10"]) == 0
+    capsys.readouterr()
+    assert cli(["--library", library, "xray", "1", "--json"]) == 0
+    entries = json.loads(capsys.readouterr().out)
+    alice = entries[0]
+    assert alice["name"] == "Alice" and alice["kind"] == "person" and int(alice["first"].split(".")[0]) <= 5
+    assert {"name", "variants", "mentions", "first", "introduced", "places"} <= set(alice)
+    assert all(int(p["locator"].split(".")[0]) <= 5 for e in entries for p in e["places"])
+    assert cli(["--library", library, "xray", "1", "--spoilers", "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)) > len(entries)
