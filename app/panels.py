@@ -23,6 +23,7 @@ PANELS: tuple[Panel, ...] = (
     Panel("toc", "reader.toc", ft.Icons.TOC, width=300, leading=True, takes_keys=False),
     Panel("search", "reader.search", ft.Icons.SEARCH),
     Panel("notes", "notes.title", ft.Icons.STICKY_NOTE_2_OUTLINED),
+    Panel("xray", "reader.xray", ft.Icons.PERSON_SEARCH_OUTLINED, takes_keys=False),
     Panel("appearance", "reader.appearance", ft.Icons.FORMAT_SIZE),
     Panel("chat", "chat.title", ft.Icons.FORUM_OUTLINED, width=440),
 )

@@ -20,6 +20,7 @@ from core import (
     SearchHit,
     SegmentRecord,
     TocRow,
+    XrayEntry,
     parse_locator,
     slices,
 )
@@ -50,6 +51,7 @@ class ReaderViewModel:
         self.clock = clock
         self.visible: list[SegmentRecord] = []
         self.current: SegmentRecord | None = None
+        self.xray: list[XrayEntry] = []  # the X-Ray panel's entries, read by read_xray() when it is open
         self.search_marks: list[Mark] = []  # the words of the search hit or citation opened
         self.notes = PageNotes(quire, self.book.id, self)  # bookmarks, selection, highlights
         self.finder = BookSearch(quire, self.book.id)  # the reader's own search in this book
@@ -357,6 +359,11 @@ class ReaderViewModel:
     @property
     def chapter_title(self) -> str:
         return self.current.section_title if self.current else ""
+
+    def read_xray(self) -> list[XrayEntry]:
+        """The names the book has used up to the furthest place read (the X-Ray panel draws these)."""
+        self.xray = self.quire.companion.xray(self.book.id)
+        return self.xray
 
     def toc(self) -> list[TocRow]:
         if self._toc is None:  # a book's contents do not change while it is open

@@ -423,6 +423,46 @@ def toc_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> 
     return ft.Column([go_to, *unread, listing], expand=True)
 
 
+XRAY_MENTIONS = 12  # mentions listed under an entry (each opens its place); the count says how many in all
+
+
+def xray_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> ft.Control:
+    """X-Ray: the people, places and terms named up to the furthest place read, most mentioned first. Each opens to
+    its other names, the sentences that introduced it, its first mention and its mentions (each a jump there)."""
+    _, read = model.shown.percents
+    rows: list[ft.Control] = [ft.Text(t("xray.fence", p=f"{read:.0f}"), size=12, color=ft.Colors.ON_SURFACE_VARIANT)]
+    if not model.xray:
+        cjk = model.book.language.split("-")[0].lower() in ("zh", "ja", "ko")
+        rows.append(ft.Text(t("xray.none.cjk" if cjk else "xray.none")))
+    for entry in model.xray:
+        others = [v for v in entry.variants if v != entry.name]
+        details: list[ft.Control] = [ft.Text(t("xray.also", names=", ".join(others)), size=12)] if others else []
+        details += [ft.Text(f"“{sentence}”", size=13, italic=True, selectable=True) for sentence in entry.introduced]
+        chips: list[ft.Control] = [
+            ft.Chip(
+                label=ft.Text(t("xray.first")),
+                leading=ft.Icon(ft.Icons.FIRST_PAGE, size=16),
+                on_click=lambda e, loc=str(entry.first.locator): actions.navigate(loc),
+            )
+        ]
+        chips += [
+            ft.Chip(label=ft.Text(t("xray.mention", n=n)), on_click=lambda e, loc=str(m.locator): actions.navigate(loc))
+            for n, m in enumerate(entry.places[1:XRAY_MENTIONS], start=2)
+        ]
+        details.append(ft.Row(chips, wrap=True, spacing=6, run_spacing=6))
+        rows.append(
+            ft.ExpansionTile(
+                title=ft.Text(entry.name, weight=ft.FontWeight.W_600),
+                subtitle=ft.Text(t("xray.mentions", n=entry.mentions, kind=t(f"xray.kind.{entry.kind}")), size=12),
+                controls=[
+                    ft.Container(ft.Column(details, spacing=6), padding=ft.Padding.only(left=16, right=8, bottom=8))
+                ],
+                dense=True,
+            )
+        )
+    return ft.ListView(rows, spacing=4, expand=True)
+
+
 def search_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> ft.Control:
     """A search field and the hits as snippets; a hit opens its passage with the words marked."""
     field = ft.TextField(

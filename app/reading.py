@@ -20,6 +20,7 @@ from app.reader_page import (
     percent_label,
     search_panel,
     toc_panel,
+    xray_panel,
 )
 from app.screens import Screen
 from app.settings_page import reading_controls
@@ -72,6 +73,8 @@ class ReaderController:
         model.set_box(box if paginated else None)
         model.scroll_box = None if paginated else box
         model.refresh()  # everything read now: drawing below reads nothing from the library
+        if self.panel == "xray":
+            model.read_xray()
         self.selection_slot = ft.Container()
         self.percent_text = ft.Text()
         self.chapter_text = ft.Text()
@@ -94,12 +97,14 @@ class ReaderController:
         """The body of a panel from ``app.panels``."""
         model, app = self.model, self.app
         assert model is not None
-        if name in ("search", "chat") and model.pictures:  # a comic, a scan: pictures only
+        if name in ("search", "chat", "xray") and model.pictures:  # a comic, a scan: pictures only
             return ft.Text(app.t(f"reader.no_text.{name}"), color=ft.Colors.ON_SURFACE_VARIANT)
         if name == "toc":
             return toc_panel(model, actions, app.t)
         if name == "search":
             return search_panel(model, actions, app.t)
+        if name == "xray":
+            return xray_panel(model, actions, app.t)
         if name == "notes":
             notes = app.notes_actions(model.book.id)
             return build_notes_list(NotesViewModel(app.quire, model.book.id).refresh(), notes, app.t)

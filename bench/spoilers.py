@@ -14,7 +14,9 @@ through every path that returns book text:
   past the place, with a note, is made first);
 - ``agent``: a scripted model that calls each tool and receives everything the agent sends it (the system prompt,
   the book's contents, every tool result);
-- ``quotes``: quote checks: a sentence from past the place, cited against the passages found, must be refused.
+- ``quotes``: quote checks: a sentence from past the place, cited against the passages found, must be refused;
+- ``xray``: the X-Ray at the place (every entry's name, variants, introducing sentences and mentions), and each
+  mention's place checked against the bound.
 
 A leak is a probe word (other than the words of the question that carried it) or a whole sentence from past the
 place that reaches the model or the screen, or a quote from past the place that is accepted. In-book search (the
@@ -41,7 +43,7 @@ from core.inside import ReadingSession
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from fakechat import ScriptedChatModel
 
-PATHS = ("offline", "search", "sections", "tools", "agent", "quotes")
+PATHS = ("offline", "search", "sections", "tools", "agent", "quotes", "xray")
 SKIPPED_FOLDERS = ("malformed",)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]{5,}")
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
@@ -182,6 +184,7 @@ def check_place(
     for shown in sections:
         results["sections"].saw(fence.leaked(shown), where)
 
+    results["xray"].saw(_xray(quire, book, bound, fence, fenced), where)
     for term in fence.probes:
         question = _question(term)
         offline = list(quire.ask(book, question, spoilers=not fenced))
@@ -207,6 +210,17 @@ def _agent(quire: Quire, book: int, question: str, fence: Fence, fenced: bool) -
     events = list(quire.ask(book, question, model=model, spoilers=not fenced))
     seen = [str(m.content) for messages in model.seen for m in messages if m.type != "human"]
     return fence.leaked("\n".join(seen) + _events_text(events), question)
+
+
+def _xray(quire: Quire, book: int, bound: int, fence: Fence, fenced: bool) -> list[str]:
+    """Everything the X-Ray panel and ``quire xray`` show at the place, and where each mention it counts lies."""
+    entries = quire.companion.xray(book, spoilers=not fenced)
+    shown = "\n".join(
+        "\n".join([entry.name, *entry.variants, *entry.introduced, *(m.text for m in entry.places)])
+        for entry in entries
+    )
+    later = [f"{e.name} counted at {m.ordinal}" for e in entries for m in e.places if m.ordinal > bound]
+    return fence.leaked(shown) + later[:3]
 
 
 def _quote(session: ReadingSession, fence: Fence) -> list[str]:

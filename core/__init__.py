@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from core.books.locator import Locator, parse_locator
     from core.books.model import ReadProgress
     from core.books.textutil import is_cjk
+    from core.companion.xray import XrayEntry
     from core.errors import (
         BookFormatError,
         BookNotFoundError,
@@ -133,6 +134,7 @@ _WHERE: dict[str, str] = {
     "SyncReport": "core.sync",
     "SyncStatus": "core.sync",
     "ThreadInfo": "core.agent.threads",
+    "XrayEntry": "core.companion.xray",
     "ModelInfo": "core.parts.models",
     "SyncFileTooLarge": "core.errors",
     "SyncRefused": "core.errors",
@@ -203,6 +205,7 @@ __all__ = [
     "ThreadInfo",
     "TocRow",
     "ToolCallReady",
+    "XrayEntry",
     "content_hash",
     "default_library_dir",
     "errors",

@@ -1388,3 +1388,39 @@ def test_settings_show_the_webdav_login_sync_was_set_up_with(tmp_path: Path) -> 
             assert fields["Password"] == ""  # kept in the secret store, never shown
 
         run(scenario())
+
+
+def test_the_xray_panel_lists_names_so_far_and_a_mention_is_a_jump_at_both_sizes(quire: Quire) -> None:
+    """Issue 28: X-Ray shows who and what the book has named up to the furthest place, never past it; its chips
+    open a mention as a jump (the furthest place stays where reading left it)."""
+    from fletkit import walk
+
+    quire.import_paths([book_path("en/epubjs-alice.epub")])
+    quire.save_position(1, "5.10")  # read into chapter two
+    furthest = quire.position(1).furthest_ordinal
+    later = {e.name for e in quire.companion.xray(1, spoilers=True)} - {e.name for e in quire.companion.xray(1)}
+    assert {"Hatter", "March Hare"} <= later  # named only past the place
+
+    async def scenario() -> None:
+        for width in (1440, 390):
+            session = await new_session(width, 844)
+            app = start(quire, session)
+            app.open_book(1)
+            title = app.t("reader.xray")
+            if app.panel is not None:
+                app.reading.open_panel(None)
+            await fire(session, find(app.page.controls, tooltip=title))
+            shown = screen(app)
+            assert app.panel == "xray" and "Alice" in shown and "White Rabbit" in shown, width
+            assert not later & set(shown), later & set(shown)
+            assert any(s.startswith("Named up to where you have read (") for s in shown)
+            rabbit = next(c for c in walk(app.page.controls) if isinstance(c, ft.ExpansionTile) and
+                          texts(c.title) == ["White Rabbit"])  # fmt: skip
+            first = next(c for c in walk(rabbit.controls) if isinstance(c, ft.Chip) and "First mention" in texts(c))
+            await fire(session, first)
+            entry = next(e for e in app.reader.xray if e.name == "White Rabbit")
+            assert app.reader.current.ordinal == entry.first.ordinal  # the jump opened the first mention
+            assert quire.position(1).furthest_ordinal == furthest  # and moved no fence
+            assert app.panel is (None if width < 600 else "xray")  # a phone's sheet gives way to the page
+
+    run(scenario())
