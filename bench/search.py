@@ -77,7 +77,7 @@ def synthetic_library(workdir: Path, count: int) -> tuple[Path, int]:
     words = re.findall(
         r"[a-z]{3,}",
         " ".join(
-            r[0] for r in inside(Quire(workdir / "moby"), "library").conn.execute("SELECT text FROM segments")
+            r[0] for r in inside(Quire(workdir / "moby")).library.conn.execute("SELECT text FROM segments")
         ).lower(),
     )
     rng = random.Random(0)

@@ -1264,8 +1264,9 @@ def test_a_window_beside_another_follows_its_language_and_lists_in_chinese_punct
             await asyncio.sleep(0.02)
         assert second.t.language == "zh" and second.settings.language == "zh"
         assert "书库" in " ".join(screen(second))
-        report = {"finished_at": "2026-12-01T14:02:00", "sent": 3, "received": 5, "books_received": [],
-                  "books_sent": [], "warnings": []}  # fmt: skip
+        from core import SyncReport
+
+        report = SyncReport("desk", "/shared", sent=3, received=5, finished_at="2026-12-01T14:02:00")
         line = second.sync.line(report)
         assert "发送 3 项更改，收到 5 项" in line and ", " not in line
 

@@ -211,7 +211,7 @@ def test_chat_streams_parts_cites_and_stops_at_desktop_and_phone_sizes(browser, 
     quire = Quire(library)
     store = ChatStore(inside(quire).library)
     [thread] = store.threads(1)
-    answers = [m for m in store.messages(thread["id"]) if m.role == "assistant"]
+    answers = [m for m in store.messages(thread.id) if m.role == "assistant"]
     assert [m.status for m in answers] == ["complete", "stopped"] and len(mock.requests) == 4
     assert answers[0].text == "".join(answer)
     assert answers[1].text.startswith("word0 word1 word2 word3") and "word59" not in answers[1].text  # cut short

@@ -76,7 +76,7 @@ def test_the_cli_json_never_shows_an_echoed_key(tmp_path, monkeypatch, capsys, k
     captured = capsys.readouterr()
     assert code == 1 and key not in captured.out + captured.err
     assert any(json.loads(line)["type"] == "error" for line in captured.out.splitlines())
-    chats = inside(Quire(root), "library").conn.execute("SELECT data FROM message_parts").fetchall()
+    chats = inside(Quire(root)).library.conn.execute("SELECT data FROM message_parts").fetchall()
     assert chats and all(key not in row[0] for row in chats)  # nor in the saved conversation
 
 
