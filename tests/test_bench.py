@@ -146,3 +146,17 @@ def test_scale_benchmark_times_the_app_start_in_a_browser(capsys: pytest.Capture
     start = next(row for row in rows if row["measure"].startswith("app start to the first card, 3 books"))
     assert start["value"] > 0 and start["baseline"] > 0 and start["ratio"] > 0
     assert any(row["measure"].startswith("database per book") for row in rows)
+
+
+def test_xray_benchmark_scores_recall_precision_and_the_fence(capsys: pytest.CaptureFixture[str]) -> None:
+    from bench import xray
+
+    assert xray.main(["--places", "0.3,1.0", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [(r["book"], r["place"]) for r in rows] == [
+        ("epubjs-alice.epub", 0.3), ("epubjs-alice.epub", 1.0),
+        ("idpf-moby-dick.epub", 0.3), ("idpf-moby-dick.epub", 1.0),
+    ]  # fmt: skip
+    for row in rows:
+        assert row["shown_from_later"] == [] and 0 < row["recall"] <= 1 and 0 < row["precision_top"] <= 1
+        assert row["listed_only_later"] > 0 or row["place"] == 1.0

@@ -62,8 +62,8 @@ def name_mentions(text: str) -> list[NameMention]:
             j = i + 1
             while j < len(words):  # the next word joins the run when only a space (or "of", "de" …) lies between
                 gap = text[run[-1].end() : words[j].start()]
-                joined = len(run) == 1 and gap.strip() in _JOINERS and gap.startswith(" ") and gap.endswith(" ")
-                if gap == " " or joined:  # "Queen of Hearts", but "Holmes of Baker Street" is two names
+                by_joiner = len(run) == 1 and gap.strip() in _JOINERS and gap.startswith(" ") and gap.endswith(" ")
+                if gap == " " or by_joiner:  # "Queen of Hearts", but "Holmes of Baker Street" is two names
                     run.append(words[j])
                     j += 1
                 else:
@@ -71,7 +71,8 @@ def name_mentions(text: str) -> list[NameMention]:
             i = j
             opens = run[0].start() <= opening or _after_opening(text, run[0].start())
             pieces = [(run, opens)]
-            if opens and len(run) > 1 and run[0].group().lower() not in TITLES:
+            joined = len(run) > 1 and text[run[0].end() : run[1].start()] != " "  # "William the Conqueror"
+            if opens and len(run) > 1 and run[0].group().lower() not in TITLES and not joined:
                 # a sentence's first word joins a name by its capital alone ("Later Holmes", "The White Rabbit")
                 pieces = [([] if run[0].group().lower() in ("the", "a", "an") else [run[0]], True), (run[1:], False)]
             for words_run, at_start in pieces:
