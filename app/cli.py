@@ -6,7 +6,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
@@ -18,6 +18,7 @@ from core import (
     HIGHLIGHT_COLORS,
     MODES,
     PROVIDERS,
+    AgentEvent,
     BookNotFoundError,
     ImportResult,
     IndexStatus,
@@ -300,7 +301,7 @@ def cmd_search(quire: Quire, args: argparse.Namespace) -> int:
 
 
 def cmd_ask(quire: Quire, args: argparse.Namespace) -> int:
-    from core import CitationEvent, Done, ErrorEvent, ProviderConfig, TextDelta, ToolCallReady
+    from core import ProviderConfig
 
     provider = None
     if args.provider:
@@ -309,13 +310,25 @@ def cmd_ask(quire: Quire, args: argparse.Namespace) -> int:
         provider = ProviderConfig(args.provider, args.model, base_url=args.base_url or "")
     book_id = quire.book(args.book).id
     secrets = args.platform.secrets if provider is not None else None
-    failed = False
-    for event in quire.ask(
+    events = quire.ask(
         book_id, args.question, thread_id=args.thread, provider=provider, spoilers=args.spoilers, secrets=secrets
-    ):
+    )
+    return _print_events(events, args.json)
+
+
+def cmd_recap(quire: Quire, args: argparse.Namespace) -> int:
+    return _print_events(quire.companion.recap_events(args.book, spoilers=args.spoilers), args.json)
+
+
+def _print_events(events: Iterable[AgentEvent], as_json: bool) -> int:
+    """An answer's events as they come: one JSON object per line, or the text with its citations under it."""
+    from core import CitationEvent, Done, ErrorEvent, TextDelta, ToolCallReady
+
+    failed = False
+    for event in events:
         notice = isinstance(event, ErrorEvent) and event.error_type == "NotAnswered"  # an answer, said honestly
         failed |= isinstance(event, ErrorEvent) and not notice
-        if args.json:
+        if as_json:
             print(json.dumps(event.to_dict(), ensure_ascii=False), flush=True)
         elif isinstance(event, TextDelta):
             print(event.text, end="", flush=True)
@@ -516,6 +529,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-book-files", action="store_true", help="sync places and notes only, not the book files")
     p.add_argument("--max-book-mb", type=_count(100_000), default=200, help="book files larger stay on this device")
     p = add("xray", cmd_xray, "the people, places and terms named so far, up to where you have read")
+    p.add_argument("book")
+    p.add_argument("--spoilers", action="store_true", help="the whole book, past your reading position")
+    p = add("recap", cmd_recap, "the story so far: each chapter you have read in its own key sentences, cited")
     p.add_argument("book")
     p.add_argument("--spoilers", action="store_true", help="the whole book, past your reading position")
     p = add("export", cmd_export, "export a book's highlights and notes")

@@ -16,7 +16,8 @@ through every path that returns book text:
   the book's contents, every tool result);
 - ``quotes``: quote checks: a sentence from past the place, cited against the passages found, must be refused;
 - ``xray``: the X-Ray at the place (every entry's name, variants, introducing sentences and mentions), and each
-  mention's place checked against the bound.
+  mention's place checked against the bound;
+- ``recap``: the story so far at the place (its text and every citation, each checked against the bound).
 
 A leak is a probe word (other than the words of the question that carried it) or a whole sentence from past the
 place that reaches the model or the screen, or a quote from past the place that is accepted. In-book search (the
@@ -43,7 +44,7 @@ from core.inside import ReadingSession
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from fakechat import ScriptedChatModel
 
-PATHS = ("offline", "search", "sections", "tools", "agent", "quotes", "xray")
+PATHS = ("offline", "search", "sections", "tools", "agent", "quotes", "xray", "recap")
 SKIPPED_FOLDERS = ("malformed",)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]{5,}")
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
@@ -185,6 +186,7 @@ def check_place(
         results["sections"].saw(fence.leaked(shown), where)
 
     results["xray"].saw(_xray(quire, book, bound, fence, fenced), where)
+    results["recap"].saw(_recap(quire, book, bound, fence, fenced), where)
     for term in fence.probes:
         question = _question(term)
         offline = list(quire.ask(book, question, spoilers=not fenced))
@@ -221,6 +223,14 @@ def _xray(quire: Quire, book: int, bound: int, fence: Fence, fenced: bool) -> li
     )
     later = [f"{e.name} counted at {m.ordinal}" for e in entries for m in e.places if m.ordinal > bound]
     return fence.leaked(shown) + later[:3]
+
+
+def _recap(quire: Quire, book: int, bound: int, fence: Fence, fenced: bool) -> list[str]:
+    """The story so far as the chat and ``quire recap`` show it, and where each quote it cites lies."""
+    events = list(quire.companion.recap_events(book, spoilers=not fenced))
+    cited = [e.citation for e in events if hasattr(e, "citation")]
+    later = [f"quoted from {c.start}" for c in cited if quire.text.ordinal_of(book, c.start) > bound]
+    return fence.leaked(_events_text(events)) + later[:3]
 
 
 def _quote(session: ReadingSession, fence: Fence) -> list[str]:

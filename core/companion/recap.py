@@ -1,0 +1,144 @@
+"""The story so far, offline: each chapter read, told by its own key sentences, quoted and cited.
+
+A chapter's sentences are ranked by TextRank (a sentence that shares words with many others is central), and the
+best are quoted in the book's order: two for each earlier chapter, four for the two latest (fuller where the reader
+is). Only segments at or before the bound are read, so a chapter the reader is in the middle of is told up to the
+place only. Ranking a whole chapter's sentences is kept per chapter: its text never changes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.agent.citations import Citation
+from core.agent.events import AgentEvent, CitationEvent, Done, ErrorEvent, TextDelta
+from core.agent.safe_markdown import escape_markdown
+from core.books.locator import Locator
+from core.library import Library
+from core.rag.sentences import sentence_spans, terms
+
+EARLIER, LATEST = 2, 4  # sentences quoted for each earlier chapter, and for the two latest
+MIN_CHARS, MAX_CHARS = 40, 320  # a quoted sentence says something, and fits a line or three
+DAMPING, ROUNDS = 0.85, 40
+NOT_STARTED = (
+    "You have not started this book, and spoiler protection is on, so there is no story so far yet. "
+    "Open the book and read a little."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class RecapChapter:
+    """One chapter of the story so far: its title and its key sentences, each a citation of the book's words."""
+
+    section: int
+    title: str
+    quotes: tuple[Citation, ...]
+    partial: bool  # the reader is inside this chapter: told up to the place only
+
+
+Candidate = tuple[int, int, int, int, str]  # (ordinal, segment index, start, end, sentence)
+
+
+def _candidates(library: Library, book_id: int, section: int, bound: int | None) -> list[Candidate]:
+    rows = library.conn.execute(
+        "SELECT ordinal, idx, text FROM segments WHERE book_id = ? AND section_idx = ? AND kind NOT IN "
+        "('heading', 'image') AND ordinal <= ? ORDER BY ordinal",
+        (book_id, section, bound if bound is not None else 1 << 62),
+    )
+    found = []
+    for ordinal, idx, text in rows:
+        for a, b in sentence_spans(text):
+            if MIN_CHARS <= b - a <= MAX_CHARS:
+                found.append((ordinal, idx, a, b, text[a:b]))
+    return found
+
+
+def rank(sentences: list[str]) -> list[float]:
+    """TextRank scores: a graph of sentences linked by the words they share (each link weighed down by the two
+    sentences' lengths), ranked as PageRank ranks pages."""
+    count = len(sentences)
+    if count < 3:
+        return [1.0] * count
+    words = [terms(s) for s in sentences]
+    vocabulary = {w: i for i, w in enumerate(sorted(set().union(*words)))}
+    incidence = np.zeros((count, len(vocabulary)), dtype=np.float32)
+    for row, held in enumerate(words):
+        incidence[row, [vocabulary[w] for w in held]] = 1.0
+    shared = incidence @ incidence.T
+    lengths = np.array([math.log(len(w) + 1) + 1.0 for w in words], dtype=np.float32)
+    weights = shared / (lengths[:, None] + lengths[None, :])
+    np.fill_diagonal(weights, 0.0)
+    totals = weights.sum(axis=1, keepdims=True)
+    totals[totals == 0] = 1.0
+    transition = weights / totals
+    scores = np.full(count, 1.0 / count, dtype=np.float32)
+    for _ in range(ROUNDS):
+        scores = (1 - DAMPING) / count + DAMPING * (transition.T @ scores)
+    return [float(x) for x in scores]
+
+
+class Recaps:
+    """The story so far for any place; whole chapters' rankings are kept (a chapter's text never changes)."""
+
+    def __init__(self, library: Library) -> None:
+        self.library = library
+        self._ranked: dict[tuple[int, int], list[tuple[Candidate, float]]] = {}
+
+    def recap(self, book_id: int, bound: int | None) -> list[RecapChapter]:
+        """Every chapter at or before the bound (None: the whole book), with its key sentences in book order."""
+        limit = bound if bound is not None else 1 << 62
+        sections = self.library.conn.execute(
+            "SELECT s.idx, s.title, MIN(g.ordinal), MAX(g.ordinal) FROM sections s JOIN segments g "
+            "ON g.book_id = s.book_id AND g.section_idx = s.idx WHERE s.book_id = ? GROUP BY s.idx "
+            "HAVING MIN(g.ordinal) <= ? ORDER BY MIN(g.ordinal)",
+            (book_id, limit),
+        ).fetchall()
+        chapters = []
+        for position, (section, title, _, last) in enumerate(sections):
+            partial = last > limit
+            ranked = self._rank(book_id, section, bound if partial else None)
+            keep = LATEST if position >= len(sections) - 2 else EARLIER
+            best = sorted(sorted(ranked, key=lambda pair: -pair[1])[:keep], key=lambda pair: (pair[0][0], pair[0][2]))
+            if not best:
+                continue
+            quotes = tuple(
+                Citation(book_id, 0, Locator(section, idx, a), Locator(section, idx, b), text)
+                for (_, idx, a, b, text), _ in best
+            )
+            chapters.append(RecapChapter(section, title or "", quotes, partial))
+        return chapters
+
+    def _rank(self, book_id: int, section: int, bound: int | None) -> list[tuple[Candidate, float]]:
+        key = (book_id, section)
+        if bound is None and key in self._ranked:
+            return self._ranked[key]
+        found = _candidates(self.library, book_id, section, bound)
+        ranked = list(zip(found, rank([c[4] for c in found]), strict=True))
+        if bound is None:  # a whole chapter: kept for every later place
+            self._ranked[key] = ranked
+        return ranked
+
+
+def recap_events(chapters: list[RecapChapter], started: bool = True) -> Iterator[AgentEvent]:
+    """The story so far as an answer's events: the chapters as Markdown with numbered quotes, then their
+    citations (the same stream ``quire ask`` gives, so the chat and ``--json`` show it the same way)."""
+    if not started:
+        yield ErrorEvent(NOT_STARTED, "NotStarted")
+        yield Done()
+        return
+    blocks: list[str] = []
+    citations: list[Citation] = []
+    for chapter in chapters:
+        lines = [f"**{escape_markdown(chapter.title)}**" if chapter.title else ""]
+        for quote in chapter.quotes:
+            citations.append(Citation(quote.book_id, len(citations) + 1, quote.start, quote.end, quote.quote))
+            lines.append(f"- “{escape_markdown(' '.join(quote.quote.split()))}” [{len(citations)}]")
+        blocks.append("\n".join(line for line in lines if line))
+    yield TextDelta("\n\n".join(blocks))
+    for citation in citations:
+        yield CitationEvent(citation)
+    yield Done()
