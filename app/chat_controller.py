@@ -102,13 +102,13 @@ class ChatController:
 
         self.app.run_task(redraw)
 
-    def ask(self, reader: ReaderViewModel, question: str) -> None:
+    def ask(self, reader: ReaderViewModel, question: str, recap: bool = False) -> None:
         if not question.strip():
             return
         if question == self.draft.value:  # sent from the box: empty it; a suggestion leaves what is typed there
             self.draft.value = ""
         selection = reader.notes.selection.text if reader.notes.selection else ""  # the agent may read what is selected
-        self.for_book(reader).ask(question, self.changed, selection)
+        self.for_book(reader).ask(question, self.changed, selection, recap)
         self.app.redraw()
 
     def actions(self, reader: ReaderViewModel) -> ChatActions:
@@ -124,6 +124,7 @@ class ChatController:
         return app.guard(
             ChatActions(
                 ask=lambda question: self.ask(reader, question),
+                recap=lambda: self.ask(reader, app.t()("chat.suggest.recap"), recap=True),
                 stop=lambda: self.for_book(reader).stop(),
                 new_thread=change(lambda chat: chat.new_thread()),
                 open_thread=lambda thread_id: change(lambda chat: chat.open_thread(thread_id))(),

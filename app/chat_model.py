@@ -121,22 +121,27 @@ class ChatViewModel:
         config = self.provider()
         return config.kind if config else "offline"
 
-    def events(self, question: str, selection: str = "") -> Generator[AgentEvent, None, None]:
-        """The agent's events for a question in the open thread (offline answers without a provider)."""
+    def events(self, question: str, selection: str = "", recap: bool = False) -> Generator[AgentEvent, None, None]:
+        """The agent's events for a question in the open thread (offline answers without a provider; ``recap``:
+        the story so far, told offline in the chapters' own sentences)."""
         return self.quire.ask(
             self.book_id,
             question,
             thread_id=self.thread_id,
-            provider=self.provider(),
+            provider=None if recap else self.provider(),
             secrets=self.secrets,
             spoilers=self.spoilers(),
             selection=selection,
+            recap=recap,
         )
 
-    def ask(self, question: str, on_change: Callable[[], object], selection: str = "") -> threading.Thread | None:
+    def ask(
+        self, question: str, on_change: Callable[[], object], selection: str = "", recap: bool = False
+    ) -> threading.Thread | None:
         """Stream an answer in a worker thread; ``on_change`` is called when the panel should redraw.
 
         ``selection`` is the passage selected in the reader: the agent gets a tool that reads it whole.
+        ``recap``: the story so far up to the furthest place read (offline, cited), whatever the provider.
         """
         question = question.strip()
         if not question or self.streaming:
@@ -152,7 +157,7 @@ class ChatViewModel:
         def work() -> None:
             events = None
             try:
-                events = self.events(question, selection)  # inside: a book removed meanwhile is an error shown
+                events = self.events(question, selection, recap)  # inside: a book removed meanwhile is an error shown
                 for event in events:
                     if isinstance(event, ThreadEvent):
                         self.thread_id = event.thread_id

@@ -22,6 +22,7 @@ class ChatActions:
     """What the chat panel can ask the shell to do."""
 
     ask: Callable[[str], object]
+    recap: Callable[[], object]  # the story so far, up to the furthest place read (offline, cited)
     stop: Callable[[], object]
     new_thread: Callable[[], object]
     open_thread: Callable[[int], None]
@@ -239,6 +240,9 @@ def build_chat_panel(
         body: list[ft.Control] = [_message(m, i == last_answer, actions, t) for i, m in enumerate(chat.messages)]
     else:
         body = [ft.Text(t("chat.empty"), color=ft.Colors.ON_SURFACE_VARIANT)]
+        body.append(
+            ft.OutlinedButton(t("chat.suggest.recap"), icon=ft.Icons.HISTORY_EDU, on_click=lambda e: actions.recap())
+        )
         body += [
             ft.OutlinedButton(question, on_click=lambda e, q=question: actions.ask(q))
             for question in suggestions(t, status.chapter, status.selection, offline=chat.provider() is None)

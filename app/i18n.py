@@ -283,6 +283,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "chat.index.cancel": {"en": "Cancel", "zh": "取消"},
     "chat.suggest.summary": {"en": "Summarise {chapter}", "zh": "总结{chapter}"},
     "chat.suggest.so_far": {"en": "Summarise what I have read so far", "zh": "总结我目前读过的内容"},
+    "chat.suggest.recap": {"en": "The story so far", "zh": "前情回顾"},
     "chat.suggest.characters": {"en": "Who are the main characters so far?", "zh": "目前为止主要人物有哪些？"},
     "chat.suggest.offline.where": {"en": "Where else is “{passage}” mentioned?", "zh": "书中还有哪里提到“{passage}”？"},
     "chat.suggest.explain": {"en": "Explain this passage: “{passage}”", "zh": "解释这段文字：“{passage}”"},

@@ -324,6 +324,7 @@ class Quire:
         spoilers: bool = False,
         secrets: SecretStore | None = None,
         selection: str = "",
+        recap: bool = False,
     ) -> Generator[AgentEvent, None, None]:
         """Answer a question about a book (None: the library) as a stream of events, saved to a thread.
 
@@ -334,5 +335,5 @@ class Quire:
         from core.agent.conversation import Question, ask
 
         book_id = self.book(reference).id if reference is not None else None
-        asked = Question(book_id, question, thread_id, provider, model, spoilers, secrets, selection)
+        asked = Question(book_id, question, thread_id, provider, model, spoilers, secrets, selection, recap)
         return ask(self, self.chats.store(), self._network, asked)

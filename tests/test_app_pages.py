@@ -1425,3 +1425,36 @@ def test_the_xray_panel_lists_names_so_far_and_a_mention_is_a_jump_at_both_sizes
             assert app.panel is (None if width < 600 else "xray")  # a phone's sheet gives way to the page
 
     run(scenario())
+
+
+def test_the_story_so_far_is_told_in_the_chat_with_citations_and_stops_at_the_place(alice_quire: Quire) -> None:
+    """Issue 28: "The story so far" in the chat: each chapter read in its own key sentences, cited (a chip opens
+    the book there, as a jump), nothing past the furthest place; offline, in English and Chinese."""
+    alice_quire.save_position(1, "5.10")  # into "A Caucus-Race and a Long Tale"
+    furthest = alice_quire.position(1).furthest_ordinal
+
+    async def scenario() -> None:
+        for width, language in ((1440, "en"), (390, "zh")):
+            session = await new_session(width, 844)
+            app = start(alice_quire, session)
+            app.settings.language = language
+            app.settings_changed()
+            app.open_book(1)
+            app.reading.open_panel("chat")
+            if app.chat.model.messages:  # the recap asked at the other size: a new conversation shows the suggestions
+                await fire(session, find(app.page.controls, tooltip=app.t("chat.thread.new")))
+            label = app.t("chat.suggest.recap")
+            await fire(session, clickable(app.page.controls, label))
+            app.chat.model.wait()
+            await asyncio.sleep(0.05)
+            question, answer = app.chat.model.messages[-2:]
+            assert question.text == label and answer.status == "complete"
+            assert "**Down The Rabbit-Hole**" in answer.text and "**A Caucus-Race And A Long Tale**" in answer.text
+            assert "Who Stole The Tarts" not in answer.text and answer.citations
+            assert all(alice_quire.text.ordinal_of(1, c.start) <= furthest for c in answer.citations)
+            chip = next(c for c in _all(app) if isinstance(c, ft.Chip) and "[1]" in texts(c))
+            await fire(session, chip)
+            assert app.reader.current.locator == answer.citations[0].start.segment_locator
+            assert alice_quire.position(1).furthest_ordinal == furthest  # the chip is a jump: the fence stays
+
+    run(scenario())

@@ -33,6 +33,7 @@ class Question:
     spoilers: bool = False
     secrets: SecretStore | None = None
     selection: str = ""
+    recap: bool = False  # "the story so far": offline, the chapters read told in their own key sentences
 
 
 def ask(
@@ -57,7 +58,9 @@ def ask(
     fold = MessageFold(answer)
     try:
         yield ThreadEvent(thread_id)
-        if provider is None and model is None:
+        if provider is None and model is None and asked.recap and book_id is not None:
+            events = quire.companion.recap_events(book_id, spoilers=asked.spoilers)
+        elif provider is None and model is None:
             events = _offline_events(quire, book_id, question, asked.spoilers)
         elif provider is not None and network.local_only and not is_local_url(provider.url):
             events = _refused(network, provider)

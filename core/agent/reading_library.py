@@ -8,7 +8,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from core.agent.citations import Citation
+    from core.agent.events import AgentEvent
     from core.books.locator import Locator
     from core.library import BookRecord, Highlight, Position, SegmentRecord, TocRow
     from core.rag import IndexStatus, Passage
@@ -35,6 +38,12 @@ class ReadableNotes(Protocol):
     def highlights(self, reference: str | int | None = None) -> list[Highlight]: ...
 
 
+class ReadableCompanion(Protocol):
+    """The story so far, as an answer's events (offline: the chapters read in their own key sentences)."""
+
+    def recap_events(self, reference: str | int, *, spoilers: bool = False) -> Iterator[AgentEvent]: ...
+
+
 class ReadingLibrary(Protocol):
     """The library as the agent's tools and the offline answer use it; each read is fenced by the caller."""
 
@@ -42,6 +51,8 @@ class ReadingLibrary(Protocol):
     def text(self) -> ReadableText: ...
     @property
     def notes(self) -> ReadableNotes: ...
+    @property
+    def companion(self) -> ReadableCompanion: ...
     def book(self, reference: str | int) -> BookRecord: ...
     def books(self, tag: str | None = None) -> list[BookRecord]: ...
     def position(self, reference: str | int) -> Position | None: ...
