@@ -120,7 +120,7 @@ def test_stop_keeps_the_partial_answer_marked_stopped(alice_quire: Quire) -> Non
     chat = ChatViewModel(alice_quire, 1, spoilers=lambda: True)
     original = chat.events
 
-    def slow_events(question, selection=""):  # the offline answer, with a pause after its first event
+    def slow_events(question, selection="", recap=False):  # the offline answer, with a pause after its first event
         for index, event in enumerate(original(question, selection)):
             yield event
             if index == 1:
