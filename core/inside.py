@@ -16,13 +16,14 @@ from core.agent.runner import ReadingAgent
 from core.agent.tools import ReadingSession
 from core.books import Book, parse_book
 from core.books.textutil import CJK_RUN
+from core.companion.recap import LATEST, MAX_CHARS, MIN_CHARS
 from core.library import Annotations, Library
 from core.library.db import has_vector_extension, now
 from core.library.fts import fold, index_text
 from core.rag import ChunkProfile, ChunkStore, Indexer, ModelStore, Retriever, VectorStore
 from core.rag.chunker import DEFAULT_TARGET_TOKENS, TokenCounter
 from core.rag.chunks import Filters
-from core.rag.sentences import WEIGHTS, Weights, quote_span, rank_sentences
+from core.rag.sentences import WEIGHTS, Weights, quote_span, rank_sentences, sentence_spans
 from core.rag.vectors import vec_table
 from core.services import Quire
 
@@ -30,6 +31,9 @@ __all__ = [
     "CANDIDATES",
     "CJK_RUN",
     "DEFAULT_TARGET_TOKENS",
+    "LATEST",
+    "MAX_CHARS",
+    "MIN_CHARS",
     "WEIGHTS",
     "Book",
     "Filters",
@@ -50,6 +54,7 @@ __all__ = [
     "parse_book",
     "quote_span",
     "rank_sentences",
+    "sentence_spans",
     "vec_table",
 ]
 

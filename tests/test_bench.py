@@ -160,3 +160,14 @@ def test_xray_benchmark_scores_recall_precision_and_the_fence(capsys: pytest.Cap
     for row in rows:
         assert row["shown_from_later"] == [] and 0 < row["recall"] <= 1 and 0 < row["precision_top"] <= 1
         assert row["listed_only_later"] > 0 or row["place"] == 1.0
+
+
+def test_recap_benchmark_scores_events_against_the_lead_baseline(capsys: pytest.CaptureFixture[str]) -> None:
+    from bench import recap
+
+    assert recap.main(["--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert set(report["books"]) == {"en/epubjs-alice.epub", "en/idpf-moby-dick.epub"}
+    for summary in report["books"].values():
+        assert summary["chapters"] == 10 and summary["events"] > 30 and 0 <= summary["lead"] <= 1
+        assert 0 < summary["recap"] <= 1
