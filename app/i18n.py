@@ -45,6 +45,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "xray.also": {"en": "Also: {names}", "zh": "又称：{names}"},
     "xray.first": {"en": "First mention", "zh": "首次出现"},
     "xray.mention": {"en": "Mention {n}", "zh": "第 {n} 处"},
+    "xray.unknown": {
+        "en": "“{name}” is not among the names the book has used up to where you have read.",
+        "zh": "截至你读到的地方，书中还没有提到“{name}”这个名字。",
+    },
+    "reader.who_is": {"en": "Who is this? (X-Ray)", "zh": "这是谁？（人物与名词）"},
     "reader.search": {"en": "Search in book", "zh": "书内搜索"},
     "reader.bookmark": {"en": "Bookmark", "zh": "书签"},
     "reader.highlight": {"en": "Highlight", "zh": "高亮"},

@@ -120,3 +120,16 @@ class MarkingController:
         self.screen.redraw()
         excerpt = passage if len(passage) <= 80 else passage[:80].rstrip() + "…"  # the agent reads it whole
         app.chat.ask(model, app.t("chat.suggest.explain", passage=excerpt))
+
+    def who_is(self) -> None:
+        """'Who is this?': the X-Ray entry of the selected name opens (its first mention, its introducing sentences),
+        from what the reader has read only; a name the book has not used so far is said so."""
+        model, app = self.screen.model, self.app
+        if model is None or model.notes.selection is None:
+            return
+        name = model.notes.selection.text.strip()
+        if model.who_is(name) is None:
+            app.notify(app.t("xray.unknown", name=name))
+            return
+        self.screen.panel = "xray"
+        self.screen.redraw()

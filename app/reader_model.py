@@ -52,6 +52,7 @@ class ReaderViewModel:
         self.visible: list[SegmentRecord] = []
         self.current: SegmentRecord | None = None
         self.xray: list[XrayEntry] = []  # the X-Ray panel's entries, read by read_xray() when it is open
+        self.xray_focus = ""  # the entry "Who is this?" opened (drawn first, open)
         self.search_marks: list[Mark] = []  # the words of the search hit or citation opened
         self.notes = PageNotes(quire, self.book.id, self)  # bookmarks, selection, highlights
         self.finder = BookSearch(quire, self.book.id)  # the reader's own search in this book
@@ -364,6 +365,21 @@ class ReaderViewModel:
         """The names the book has used up to the furthest place read (the X-Ray panel draws these)."""
         self.xray = self.quire.companion.xray(self.book.id)
         return self.xray
+
+    def who_is(self, text: str) -> XrayEntry | None:
+        """The X-Ray entry a selected name belongs to ("Holmes", "Mr. Holmes's"), up to the furthest place read;
+        it becomes the panel's focus. None: the book has not named it so far."""
+        wanted = " ".join(text.replace("’", "'").removesuffix("'s").split()).casefold()
+        found = next(
+            (
+                e
+                for e in self.read_xray()
+                if any(wanted in (v.casefold(), v.casefold().split()[-1]) for v in e.variants)
+            ),
+            None,
+        )
+        self.xray_focus = found.name if found else ""
+        return found
 
     def toc(self) -> list[TocRow]:
         if self._toc is None:  # a book's contents do not change while it is open

@@ -60,6 +60,7 @@ class ReaderActions:
     note_selection: Callable[[], object] = lambda: None  # highlight the selection and write its note
     remove_tapped: Callable[[], object] = lambda: None  # delete the tapped highlight
     page_view: Callable[[bool], None] = lambda on: None  # a text PDF: its pages as printed (True) or the text
+    who_is: Callable[[], object] = lambda: None  # open the X-Ray entry of the selected name
 
 
 def percent_label(percents: tuple[float, float], t: Translator) -> str:
@@ -307,6 +308,11 @@ def selection_bar(model: ReaderViewModel, actions: ReaderActions, t: Translator)
             ),
             ft.IconButton(ft.Icons.FORUM_OUTLINED, tooltip=t("reader.ask"), on_click=lambda e: actions.ask_about()),
         ]
+        if len(text) <= WHO_IS_CHARS and len(text.split()) <= 4:  # a name, not a passage
+            extra.insert(
+                0,
+                ft.IconButton(ft.Icons.PERSON_SEARCH, tooltip=t("reader.who_is"), on_click=lambda e: actions.who_is()),
+            )
         close = lambda e: actions.select(-1, 0, 0)  # noqa: E731
     elif model.notes.tapped is not None:
         text = model.notes.tapped.text
@@ -424,6 +430,7 @@ def toc_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> 
 
 
 XRAY_MENTIONS = 12  # mentions listed under an entry (each opens its place); the count says how many in all
+WHO_IS_CHARS = 40  # a selection this short (and of four words at most) may be a name: "Who is this?" is offered
 
 
 def xray_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> ft.Control:
@@ -434,7 +441,8 @@ def xray_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) ->
     if not model.xray:
         cjk = model.book.language.split("-")[0].lower() in ("zh", "ja", "ko")
         rows.append(ft.Text(t("xray.none.cjk" if cjk else "xray.none")))
-    for entry in model.xray:
+    focused = [e for e in model.xray if e.name == model.xray_focus]  # "Who is this?": the entry asked about first
+    for entry in focused + [e for e in model.xray if e.name != model.xray_focus]:
         others = [v for v in entry.variants if v != entry.name]
         details: list[ft.Control] = [ft.Text(t("xray.also", names=", ".join(others)), size=12)] if others else []
         details += [ft.Text(f"“{sentence}”", size=13, italic=True, selectable=True) for sentence in entry.introduced]
@@ -458,6 +466,7 @@ def xray_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) ->
                     ft.Container(ft.Column(details, spacing=6), padding=ft.Padding.only(left=16, right=8, bottom=8))
                 ],
                 dense=True,
+                expanded=entry.name == model.xray_focus,
             )
         )
     return ft.ListView(rows, spacing=4, expand=True)

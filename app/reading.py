@@ -75,6 +75,8 @@ class ReaderController:
         model.refresh()  # everything read now: drawing below reads nothing from the library
         if self.panel == "xray":
             model.read_xray()
+        else:
+            model.xray_focus = ""  # the next X-Ray opened is the whole list again
         self.selection_slot = ft.Container()
         self.percent_text = ft.Text()
         self.chapter_text = ft.Text()
@@ -126,6 +128,7 @@ class ReaderController:
                 highlight=self.marking.highlight,
                 toggle_bookmark=self.marking.toggle_bookmark,
                 ask_about=self.marking.ask_about_selection,
+                who_is=self.marking.who_is,
                 search=self.search,
                 open_hit=self.open_hit,
                 load_more=self.load_more,

@@ -17,7 +17,8 @@ through every path that returns book text:
 - ``quotes``: quote checks: a sentence from past the place, cited against the passages found, must be refused;
 - ``xray``: the X-Ray at the place (every entry's name, variants, introducing sentences and mentions), and each
   mention's place checked against the bound;
-- ``recap``: the story so far at the place (its text and every citation, each checked against the bound).
+- ``recap``: the story so far at the place (its text and every citation, each checked against the bound);
+- ``whois``: "Who is this?" on each probe word (a name the book has not used yet must find no entry).
 
 A leak is a probe word (other than the words of the question that carried it) or a whole sentence from past the
 place that reaches the model or the screen, or a quote from past the place that is accepted. In-book search (the
@@ -44,7 +45,7 @@ from core.inside import ReadingSession
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from fakechat import ScriptedChatModel
 
-PATHS = ("offline", "search", "sections", "tools", "agent", "quotes", "xray", "recap")
+PATHS = ("offline", "search", "sections", "tools", "agent", "quotes", "xray", "recap", "whois")
 SKIPPED_FOLDERS = ("malformed",)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]{5,}")
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
@@ -198,6 +199,7 @@ def check_place(
             results["tools"].saw(fence.leaked(tool(question), question), where)
         results["agent"].saw(_agent(quire, book, question, fence, fenced), where)
         results["quotes"].saw(_quote(session, fence), where)
+        results["whois"].saw(_who_is(quire, book, term, fence, fenced), where)
     return len(fence.probes)
 
 
@@ -231,6 +233,12 @@ def _recap(quire: Quire, book: int, bound: int, fence: Fence, fenced: bool) -> l
     cited = [e.citation for e in events if hasattr(e, "citation")]
     later = [f"quoted from {c.start}" for c in cited if quire.text.ordinal_of(book, c.start) > bound]
     return fence.leaked(_events_text(events)) + later[:3]
+
+
+def _who_is(quire: Quire, book: int, term: str, fence: Fence, fenced: bool) -> list[str]:
+    """What "Who is this?" opens for a word (the X-Ray entry holding it as a name), shown as the panel shows it."""
+    found = [e for e in quire.companion.xray(book, spoilers=not fenced) if term in {v.casefold() for v in e.variants}]
+    return fence.leaked("\n".join(f"{e.name}\n{' '.join(e.introduced)}" for e in found))
 
 
 def _quote(session: ReadingSession, fence: Fence) -> list[str]:

@@ -1458,3 +1458,28 @@ def test_the_story_so_far_is_told_in_the_chat_with_citations_and_stops_at_the_pl
             assert alice_quire.position(1).furthest_ordinal == furthest  # the chip is a jump: the fence stays
 
     run(scenario())
+
+
+def test_who_is_this_opens_the_xray_entry_of_a_selected_name_or_says_it_is_not_met_yet(alice_quire: Quire) -> None:
+    alice_quire.save_position(1, "5.10")
+
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(alice_quire, session)
+        app.open_book(1)
+        reader = app.reader
+        segment = next(s for s in reader.visible if "Mouse" in s.text)
+        at = segment.text.index("Mouse")
+        app.reading.marking.select(segment.ordinal, at, at + len("Mouse"))
+        await fire(session, find(app.page.controls, tooltip="Who is this? (X-Ray)"))
+        assert app.panel == "xray"
+        tiles = [c for c in _all(app) if isinstance(c, ft.ExpansionTile)]
+        assert texts(tiles[0].title) == ["Mouse"] and tiles[0].expanded  # asked about: first, and open
+        assert not any(t.expanded for t in tiles[1:])
+        word = next(s for s in reader.visible if " said " in s.text)
+        at = word.text.index(" said ") + 1
+        app.reading.marking.select(word.ordinal, at, at + 4)
+        await fire(session, find(app.page.controls, tooltip="Who is this? (X-Ray)"))
+        assert app.message == "“said” is not among the names the book has used up to where you have read."
+
+    run(scenario())
