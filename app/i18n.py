@@ -49,6 +49,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "“{name}” is not among the names the book has used up to where you have read.",
         "zh": "截至你读到的地方，书中还没有提到“{name}”这个名字。",
     },
+    "reader.previously": {"en": "Previously… the story so far", "zh": "前情回顾：到目前为止的故事"},
     "reader.who_is": {"en": "Who is this? (X-Ray)", "zh": "这是谁？（人物与名词）"},
     "reader.search": {"en": "Search in book", "zh": "书内搜索"},
     "reader.bookmark": {"en": "Bookmark", "zh": "书签"},

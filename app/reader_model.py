@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
 
 from app.pagination import PageBox, Pages, Slice, segment_height
 from app.reader_images import BookImages
@@ -29,6 +30,7 @@ WINDOW = 80  # segments rendered at once: long chapters never build thousands of
 PAGE = 12  # segments per page in paginated mode
 GROW = 40  # scroll mode: segments added below the window as the reader nears its end
 SCROLL_PADDING = 16.0  # scroll mode: the list's padding above its first segment (reader_page)
+PREVIOUSLY_AFTER = timedelta(days=3)  # a book reopened after this long offers "Previously…"
 MAX_WINDOW = 600  # scroll mode: the window grows to this many segments, then "Continue reading" starts a new one
 
 
@@ -53,6 +55,7 @@ class ReaderViewModel:
         self.current: SegmentRecord | None = None
         self.xray: list[XrayEntry] = []  # the X-Ray panel's entries, read by read_xray() when it is open
         self.xray_focus = ""  # the entry "Who is this?" opened (drawn first, open)
+        self.previously = False  # reopened after days away: "Previously…" offers the story so far
         self.search_marks: list[Mark] = []  # the words of the search hit or citation opened
         self.notes = PageNotes(quire, self.book.id, self)  # bookmarks, selection, highlights
         self.finder = BookSearch(quire, self.book.id)  # the reader's own search in this book
@@ -79,8 +82,9 @@ class ReaderViewModel:
 
     # -- opening and moving -------------------------------------------------------------------
     def open(self) -> SegmentRecord:
-        """Show the saved position (exactly), or the start of the book."""
+        """Show the saved position (exactly), or the start of the book; after days away, offer the story so far."""
         position = self.quire.position(self.book.id)
+        self.previously = position is not None and position.furthest_ordinal > 0 and _away(position.updated_at)
         shown = self.go_to(position.locator if position else Locator(0, 0), save=False)
         self.tracker = ReadingTracker(shown.ordinal, position.furthest_ordinal if position else -1, self.clock)
         return shown
@@ -402,3 +406,14 @@ class ReaderViewModel:
         spans = hit.spans or ((offset, offset + len(query)),)
         self.search_marks = [Mark(record.ordinal, a, b, "search") for a, b in spans]
         return record
+
+
+def _away(updated_at: str, now: datetime | None = None) -> bool:
+    """Whether the book was last read ``PREVIOUSLY_AFTER`` or longer ago (an unreadable time: no)."""
+    try:
+        then = datetime.fromisoformat(updated_at)
+    except ValueError:
+        return False
+    if then.tzinfo is None:
+        then = then.replace(tzinfo=UTC)
+    return (now or datetime.now(UTC)) - then >= PREVIOUSLY_AFTER

@@ -61,6 +61,7 @@ class ReaderActions:
     remove_tapped: Callable[[], object] = lambda: None  # delete the tapped highlight
     page_view: Callable[[bool], None] = lambda on: None  # a text PDF: its pages as printed (True) or the text
     who_is: Callable[[], object] = lambda: None  # open the X-Ray entry of the selected name
+    recap: Callable[[], object] = lambda: None  # "Previously…": the story so far in the chat
 
 
 def percent_label(percents: tuple[float, float], t: Translator) -> str:
@@ -645,6 +646,13 @@ def build_reader_view(
         if model.return_to is not None
         else []
     )
+    if model.previously:  # back after days away: the story so far, one tap away
+        back_row.append(
+            ft.Row(
+                [ft.TextButton(t("reader.previously"), icon=ft.Icons.HISTORY_EDU, on_click=lambda e: actions.recap())],
+                alignment=ft.MainAxisAlignment.CENTER,
+            )
+        )
     reading = ft.Column(
         [
             header,

@@ -129,6 +129,7 @@ class ReaderController:
                 toggle_bookmark=self.marking.toggle_bookmark,
                 ask_about=self.marking.ask_about_selection,
                 who_is=self.marking.who_is,
+                recap=self.recap,
                 search=self.search,
                 open_hit=self.open_hit,
                 load_more=self.load_more,
@@ -186,6 +187,7 @@ class ReaderController:
         if model is None:
             return
         self.typing = False  # a choice was made: the keys turn pages again
+        model.previously = False  # reading on: the offer of the story so far goes
         if where in ("next", "previous"):
             model.next_page() if where == "next" else model.previous_page()
             app.device.page_turned(app.settings.haptic_page_turns)
@@ -209,6 +211,16 @@ class ReaderController:
         if self.percent_text.value != shown or self.chapter_text.value != chapter:
             self.percent_text.value, self.chapter_text.value = shown, chapter
             self.app.page.update()  # a diff: only the changed texts go to the client
+
+    def recap(self) -> None:
+        """ "Previously…": the chat opens and tells the story so far (offline, cited, up to the furthest place)."""
+        model, app = self.model, self.app
+        if model is None:
+            return
+        model.previously = False
+        self.panel = "chat"
+        self.redraw()
+        app.chat.ask(model, app.t("chat.suggest.recap"), recap=True)
 
     def go_back(self) -> None:
         """Back to where the reader was before a jump (a citation, a search hit, the contents, "go to")."""

@@ -1483,3 +1483,31 @@ def test_who_is_this_opens_the_xray_entry_of_a_selected_name_or_says_it_is_not_m
         assert app.message == "“said” is not among the names the book has used up to where you have read."
 
     run(scenario())
+
+
+def test_a_book_reopened_after_days_offers_the_story_so_far(alice_quire: Quire) -> None:
+    """Issue 28: "Previously…" when a book is reopened after some days; a book read today opens without it."""
+    from datetime import UTC, datetime, timedelta
+
+    from dbkit import inside
+
+    alice_quire.save_position(1, "5.10")
+
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(alice_quire, session)
+        app.open_book(1)
+        assert "Previously… the story so far" not in screen(app)  # read just now
+        app.close_book()
+        days_ago = (datetime.now(UTC) - timedelta(days=10)).isoformat(timespec="seconds")
+        with inside(alice_quire).library.transaction() as conn:
+            conn.execute("UPDATE positions SET updated_at = ? WHERE book_id = 1", (days_ago,))
+        app.open_book(1)
+        await fire(session, clickable(app.page.controls, "Previously… the story so far"))
+        app.chat.model.wait()
+        await asyncio.sleep(0.05)
+        assert app.panel == "chat" and "Previously… the story so far" not in screen(app)
+        answer = app.chat.model.messages[-1]
+        assert answer.status == "complete" and "**Down The Rabbit-Hole**" in answer.text and answer.citations
+
+    run(scenario())
