@@ -9,6 +9,7 @@ place only. Ranking a whole chapter's sentences is kept per chapter: its text ne
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -24,6 +25,10 @@ from core.rag.sentences import sentence_spans, terms
 EARLIER, LATEST = 2, 4  # sentences quoted for each earlier chapter, and for the two latest
 MIN_CHARS, MAX_CHARS = 40, 320  # a quoted sentence says something, and fits a line or three
 DAMPING, ROUNDS = 0.85, 40
+# Pages that are not the story: the contents, the title page, the printer's and the e-text's own notes.
+_MATTER = re.compile(r"^\s*(table of )?contents\b|^\s*(title page|copyright|cover|colophon|imprint|目录|目錄|版权|封面)",
+                     re.I)  # fmt: skip
+_BOILERPLATE = re.compile(r"project gutenberg|\bebook #|\*\*\* ?(start|end) of", re.I)
 NOT_STARTED = (
     "You have not started this book, and spoiler protection is on, so there is no story so far yet. "
     "Open the book and read a little."
@@ -52,7 +57,7 @@ def _candidates(library: Library, book_id: int, section: int, bound: int | None)
     found = []
     for ordinal, idx, text in rows:
         for a, b in sentence_spans(text):
-            if MIN_CHARS <= b - a <= MAX_CHARS:
+            if MIN_CHARS <= b - a <= MAX_CHARS and not _BOILERPLATE.search(text[a:b]):
                 found.append((ordinal, idx, a, b, text[a:b]))
     return found
 
@@ -98,6 +103,7 @@ class Recaps:
             (book_id, limit),
         ).fetchall()
         chapters = []
+        sections = [row for row in sections if not _MATTER.search(row[1] or "")]
         for position, (section, title, _, last) in enumerate(sections):
             partial = last > limit
             ranked = self._rank(book_id, section, bound if partial else None)
