@@ -18,7 +18,9 @@ through every path that returns book text:
 - ``xray``: the X-Ray at the place (every entry's name, variants, introducing sentences and mentions), and each
   mention's place checked against the bound;
 - ``recap``: the story so far at the place (its text and every citation, each checked against the bound);
-- ``whois``: "Who is this?" on each probe word (a name the book has not used yet must find no entry).
+- ``whois``: "Who is this?" on each probe word (a name the book has not used yet must find no entry);
+- ``memory``: a scripted model that "knows" the book (it writes a sentence from past the place, as a model that
+  read the book in training would) and cites it: the citation must be refused, so no chip vouches for it.
 
 A leak is a probe word (other than the words of the question that carried it) or a whole sentence from past the
 place that reaches the model or the screen, or a quote from past the place that is accepted. In-book search (the
@@ -45,7 +47,7 @@ from core.inside import ReadingSession
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from fakechat import ScriptedChatModel
 
-PATHS = ("offline", "search", "sections", "tools", "agent", "quotes", "xray", "recap", "whois")
+PATHS = ("offline", "search", "sections", "tools", "agent", "quotes", "xray", "recap", "whois", "memory")
 SKIPPED_FOLDERS = ("malformed",)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]{5,}")
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
@@ -118,6 +120,7 @@ class Fence:
         self.probes = ranked[:probes]
         seen_before = {_norm(s) for text in texts[: bound + 1] for s in _sentences(text)}
         self.sentences = {_norm(s) for text in texts[bound + 1 :] for s in _sentences(text)} - seen_before
+        self.bound = bound
 
     def leaked(self, shown: str, asked: str = "") -> list[str]:
         """The probe words and sentences past the place that ``shown`` holds (the words of ``asked`` excepted)."""
@@ -200,6 +203,7 @@ def check_place(
         results["agent"].saw(_agent(quire, book, question, fence, fenced), where)
         results["quotes"].saw(_quote(session, fence), where)
         results["whois"].saw(_who_is(quire, book, term, fence, fenced), where)
+        results["memory"].saw(_memory(quire, book, question, fence, fenced), where)
     return len(fence.probes)
 
 
@@ -239,6 +243,24 @@ def _who_is(quire: Quire, book: int, term: str, fence: Fence, fenced: bool) -> l
     """What "Who is this?" opens for a word (the X-Ray entry holding it as a name), shown as the panel shows it."""
     found = [e for e in quire.companion.xray(book, spoilers=not fenced) if term in {v.casefold() for v in e.variants}]
     return fence.leaked("\n".join(f"{e.name}\n{' '.join(e.introduced)}" for e in found))
+
+
+def _memory(quire: Quire, book: int, question: str, fence: Fence, fenced: bool) -> list[str]:
+    """A model that remembers the book: it searches, then cites a sentence from past the place as if the passage
+    held it, and writes it in its answer. A leak is a citation of it that Quire verifies (a chip vouching for it)."""
+    if not fence.sentences:
+        return []
+    later = sorted(fence.sentences, key=len)[len(fence.sentences) // 2]  # a sentence of middling length
+    first = quire.search(book, question, mode="keyword", k=6, before=fence.bound if fenced else None)[:1]
+    inside = [x for p in first for x in _sentences(p.text) if _norm(x) in fence.sentences]
+    later = inside[0] if inside else later  # with the fence off, the remembered sentence is in passage [1]
+    turns = [[("tool", "keyword_search", json.dumps({"query": question}), "m0")],
+             [("tool", "cite", json.dumps({"passage": 1, "quote": later}), "m1")],
+             [("text", f"I remember this: {later} [1]")]]  # fmt: skip
+    events = list(quire.ask(book, question, model=ScriptedChatModel(turns=turns), spoilers=not fenced))
+    cited = [e.citation for e in events if hasattr(e, "citation")]
+    return [f"a remembered sentence was cited at {c.start}: {c.quote[:40]}" for c in cited
+            if quire.text.ordinal_of(book, c.start) > fence.bound]  # fmt: skip
 
 
 def _quote(session: ReadingSession, fence: Fence) -> list[str]:
