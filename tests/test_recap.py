@@ -2,11 +2,14 @@
 
 import json
 
+import pytest
 from conftest import book_path
 
 from app.cli import main as cli
 from core.companion.recap import EARLIER, LATEST, rank
 from core.services import Quire
+
+pytestmark = pytest.mark.storage  # new tables and queries: CI runs them again on the phones' backend (apsw)
 
 
 def test_the_central_sentence_of_a_chapter_ranks_first() -> None:

@@ -11,6 +11,8 @@ from app.cli import main as cli
 from core.companion import xray as xray_module
 from core.services import Quire
 
+pytestmark = pytest.mark.storage  # new tables and queries: CI runs them again on the phones' backend (apsw)
+
 
 @pytest.fixture
 def moby(quire: Quire) -> int:
