@@ -45,6 +45,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "xray.also": {"en": "Also: {names}", "zh": "又称：{names}"},
     "xray.first": {"en": "First mention", "zh": "首次出现"},
     "xray.mention": {"en": "Mention {n}", "zh": "第 {n} 处"},
+    "xray.describe": {
+        "en": "Describe them with AI (sends their sentences so far)",
+        "zh": "用 AI 简介（只发送已读部分的句子）",
+    },
+    "xray.describing": {"en": "Asking the AI to describe the names…", "zh": "正在请 AI 简介这些名字…"},
     "xray.unknown": {
         "en": "“{name}” is not among the names the book has used up to where you have read.",
         "zh": "截至你读到的地方，书中还没有提到“{name}”这个名字。",

@@ -14,6 +14,7 @@ from app.reader_place import ReadingPlace
 from app.reader_search import BookSearch
 from core import (
     Bookmark,
+    Description,
     Locator,
     LocatorError,
     Quire,
@@ -55,6 +56,7 @@ class ReaderViewModel:
         self.current: SegmentRecord | None = None
         self.xray: list[XrayEntry] = []  # the X-Ray panel's entries, read by read_xray() when it is open
         self.xray_focus = ""  # the entry "Who is this?" opened (drawn first, open)
+        self.xray_lines: dict[str, Description] = {}  # the AI's line per entry name, when asked for
         self.previously = False  # reopened after days away: "Previously…" offers the story so far
         self.search_marks: list[Mark] = []  # the words of the search hit or citation opened
         self.notes = PageNotes(quire, self.book.id, self)  # bookmarks, selection, highlights

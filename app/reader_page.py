@@ -61,6 +61,7 @@ class ReaderActions:
     remove_tapped: Callable[[], object] = lambda: None  # delete the tapped highlight
     page_view: Callable[[bool], None] = lambda on: None  # a text PDF: its pages as printed (True) or the text
     who_is: Callable[[], object] = lambda: None  # open the X-Ray entry of the selected name
+    describe: Callable[[], object] | None = None  # X-Ray: one line per name by the AI provider (None: none set up)
     recap: Callable[[], object] = lambda: None  # "Previously…": the story so far in the chat
 
 
@@ -439,6 +440,9 @@ def xray_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) ->
     its other names, the sentences that introduced it, its first mention and its mentions (each a jump there)."""
     _, read = model.shown.percents
     rows: list[ft.Control] = [ft.Text(t("xray.fence", p=f"{read:.0f}"), size=12, color=ft.Colors.ON_SURFACE_VARIANT)]
+    describe = actions.describe
+    if describe is not None and model.xray and not model.xray_lines:
+        rows.append(ft.TextButton(t("xray.describe"), icon=ft.Icons.AUTO_AWESOME, on_click=lambda e: describe()))
     if not model.xray:
         cjk = model.book.language.split("-")[0].lower() in ("zh", "ja", "ko")
         rows.append(ft.Text(t("xray.none.cjk" if cjk else "xray.none")))
@@ -446,6 +450,23 @@ def xray_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) ->
     for entry in focused + [e for e in model.xray if e.name != model.xray_focus]:
         others = [v for v in entry.variants if v != entry.name]
         details: list[ft.Control] = [ft.Text(t("xray.also", names=", ".join(others)), size=12)] if others else []
+        line = model.xray_lines.get(entry.name)
+        if line is not None:  # the AI's line, tied by its numbers to the sentences it was sent
+            details.append(ft.Text(line.text, size=13, weight=ft.FontWeight.W_500))
+            details.append(
+                ft.Row(
+                    [
+                        ft.Chip(
+                            label=ft.Text(f"[{c.passage}]"),
+                            tooltip=c.quote[:120],
+                            on_click=lambda e, loc=str(c.start): actions.navigate(loc),
+                        )
+                        for c in line.citations
+                    ],
+                    wrap=True,
+                    spacing=6,
+                )
+            )
         details += [ft.Text(f"“{sentence}”", size=13, italic=True, selectable=True) for sentence in entry.introduced]
         chips: list[ft.Control] = [
             ft.Chip(
@@ -462,7 +483,12 @@ def xray_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) ->
         rows.append(
             ft.ExpansionTile(
                 title=ft.Text(entry.name, weight=ft.FontWeight.W_600),
-                subtitle=ft.Text(t("xray.mentions", n=entry.mentions, kind=t(f"xray.kind.{entry.kind}")), size=12),
+                subtitle=ft.Text(
+                    (model.xray_lines[entry.name].text + " · " if entry.name in model.xray_lines else "")
+                    + t("xray.mentions", n=entry.mentions, kind=t(f"xray.kind.{entry.kind}")),
+                    size=12,
+                    max_lines=2,
+                ),
                 controls=[
                     ft.Container(ft.Column(details, spacing=6), padding=ft.Padding.only(left=16, right=8, bottom=8))
                 ],

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import flet as ft
 
+from app.companion_controller import CompanionController
 from app.marking import MarkingController
 from app.notes_model import NotesViewModel
 from app.notes_page import build_notes_list
@@ -46,6 +47,7 @@ class ReaderController:
         self.chapter_text = ft.Text()  # the chapter's name under the title, likewise
         self.typing = False  # a text field beside the text has the keyboard
         self.marking = MarkingController(app, self)  # the selection bar, highlights and the bookmark
+        self.companion = CompanionController(app, self)  # the story so far, and X-Ray's lines by the AI
 
     @property
     def sheet(self) -> bool:
@@ -129,7 +131,8 @@ class ReaderController:
                 toggle_bookmark=self.marking.toggle_bookmark,
                 ask_about=self.marking.ask_about_selection,
                 who_is=self.marking.who_is,
-                recap=self.recap,
+                recap=self.companion.recap,
+                describe=self.companion.describe if self.app.settings.provider_config() is not None else None,
                 search=self.search,
                 open_hit=self.open_hit,
                 load_more=self.load_more,
@@ -211,16 +214,6 @@ class ReaderController:
         if self.percent_text.value != shown or self.chapter_text.value != chapter:
             self.percent_text.value, self.chapter_text.value = shown, chapter
             self.app.page.update()  # a diff: only the changed texts go to the client
-
-    def recap(self) -> None:
-        """ "Previously…": the chat opens and tells the story so far (offline, cited, up to the furthest place)."""
-        model, app = self.model, self.app
-        if model is None:
-            return
-        model.previously = False
-        self.panel = "chat"
-        self.redraw()
-        app.chat.ask(model, app.t("chat.suggest.recap"), recap=True)
 
     def go_back(self) -> None:
         """Back to where the reader was before a jump (a citation, a search hit, the contents, "go to")."""

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from core.books.locator import Locator, parse_locator
     from core.books.model import ReadProgress
     from core.books.textutil import is_cjk
+    from core.companion.describe import Description
     from core.companion.xray import XrayEntry
     from core.errors import (
         BookFormatError,
@@ -135,6 +136,7 @@ _WHERE: dict[str, str] = {
     "SyncStatus": "core.sync",
     "ThreadInfo": "core.agent.threads",
     "XrayEntry": "core.companion.xray",
+    "Description": "core.companion.describe",
     "ModelInfo": "core.parts.models",
     "SyncFileTooLarge": "core.errors",
     "SyncRefused": "core.errors",
@@ -162,6 +164,7 @@ __all__ = [
     "Citation",
     "CitationError",
     "CitationEvent",
+    "Description",
     "Done",
     "DrmProtectedError",
     "EmbeddingError",

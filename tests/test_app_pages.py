@@ -1511,3 +1511,36 @@ def test_a_book_reopened_after_days_offers_the_story_so_far(alice_quire: Quire) 
         assert answer.status == "complete" and "**Down The Rabbit-Hole**" in answer.text and answer.citations
 
     run(scenario())
+
+
+def test_the_xray_panel_asks_the_ai_for_a_line_per_name_and_shows_its_citations(quire: Quire) -> None:
+    from openai_mock import OpenAIMock
+
+    quire.import_paths([book_path("en/epubjs-alice.epub")])
+    quire.save_position(1, "5.10")
+    reply = "Alice: a girl who follows a White Rabbit down a hole. [1]\nMouse: a mouse met in the pool of tears. [4]"
+    with OpenAIMock([[{"content": reply}]]) as mock:
+
+        async def scenario() -> None:
+            session = await new_session(1440)
+            app = start(quire, session)
+            app.settings.provider = {"kind": "openai-compatible", "model": "test-model", "base_url": mock.url}
+            app.open_book(1)
+            app.reading.open_panel("xray")
+            await fire(session, clickable(app.page.controls, "Describe them with AI (sends their sentences so far)"))
+            for _ in range(200):
+                if app.reader.xray_lines:
+                    break
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(0.05)
+            assert set(app.reader.xray_lines) == {"Alice", "Mouse"}
+            shown = " ".join(screen(app))
+            assert "a girl who follows a White Rabbit down a hole." in shown
+            assert "Describe them with AI" not in shown  # asked once; the lines stay while the book is open
+            alice = next(c for c in _all(app) if isinstance(c, ft.ExpansionTile) and texts(c.title) == ["Alice"])
+            chip = next(c for c in _all_in(alice.controls) if isinstance(c, ft.Chip) and texts(c.label) == ["[1]"])
+            await fire(session, chip)
+            cited = app.reader.xray_lines["Alice"].citations[0]
+            assert app.reader.current.locator == cited.start.segment_locator
+
+        run(scenario())

@@ -115,3 +115,32 @@ def test_quire_xray_prints_names_and_json_bounded_by_the_place(tmp_path, capsys)
     assert all(int(p["locator"].split(".")[0]) <= 5 for e in entries for p in e["places"])
     assert cli(["--library", library, "xray", "1", "--spoilers", "--json"]) == 0
     assert len(json.loads(capsys.readouterr().out)) > len(entries)
+
+
+def test_the_ai_describes_names_from_the_sentences_before_the_place_only_and_cites_them(quire: Quire) -> None:
+    """Issue 28: with a provider, one line per entry, written from the numbered sentences sent (all before the
+    place), each citing them; a line citing a number that was not sent is dropped; a refused key is typed."""
+    from openai_mock import OpenAIMock
+
+    from core import ProviderConfig, ProviderError
+
+    book = quire.import_bytes(STORY.encode(), "story.md").book.id
+    chapter = {row.title: row.locator for row in quire.text.toc(book)}
+    quire.save_position(book, quire.text.section(book, chapter["Two"].section)[-1].locator)
+    reply = ("Holmes: a man met at the station who smokes. [1][2]\nWatson: Holmes's companion, who writes. [4]\n"
+             "Moriarty: the villain. [9]")  # fmt: skip
+    with OpenAIMock([[{"content": reply}], 401]) as mock:
+        config = ProviderConfig("openai-compatible", "test-model", base_url=mock.url)
+        lines = quire.companion.describe(book, config)
+        sent = json.dumps(mock.requests[-1]["body"], ensure_ascii=False)
+        assert "Holmes" in sent and "Watson" in sent and "not use anything you remember" in sent
+        assert "Sherlock" not in sent and "Moriarty" not in sent and "Baker Street" not in sent  # nothing past it
+        assert set(lines) == {"Holmes", "Watson"}  # Moriarty: not an entry, and cited a number never sent
+        holmes = lines["Holmes"]
+        assert holmes.text == "a man met at the station who smokes." and [c.passage for c in holmes.citations] == [1, 2]
+        for citation in holmes.citations:  # each the book's own words, before the place
+            segment = quire.text.show(book, citation.start.segment_locator)[0]
+            assert segment.text[citation.start.offset : citation.end.offset] == citation.quote
+            assert quire.text.ordinal_of(book, citation.start) <= quire.position(book).furthest_ordinal
+        with pytest.raises(ProviderError):
+            quire.companion.describe(book, config)  # the scripted 401

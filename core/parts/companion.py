@@ -3,19 +3,30 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from core.agent.events import AgentEvent
 from core.companion.recap import RecapChapter, Recaps, recap_events
 from core.companion.xray import XrayEntry, xray
+from core.errors import QuireError
 from core.library import Annotations, Library
+from core.network_policy import NetworkPolicy
+from core.secrets import SecretStore
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+
+    from core.agent.provider_config import ProviderConfig
+    from core.companion.describe import Description
 
 
 class Companion:
     """``quire.companion``: what the book has told the reader so far."""
 
-    def __init__(self, library: Library, annotations: Annotations) -> None:
+    def __init__(self, library: Library, annotations: Annotations, network: NetworkPolicy) -> None:
         self._library = library
         self._annotations = annotations
+        self._network = network
         self._recaps = Recaps(library)
 
     def bound(self, reference: str | int, spoilers: bool = False) -> int | None:
@@ -43,3 +54,26 @@ class Companion:
         bound = self.bound(reference, spoilers)
         started = bound is None or bound >= 0
         return recap_events(self.recap(reference, spoilers=spoilers) if started else [], started)
+
+    def describe(
+        self,
+        reference: str | int,
+        provider: ProviderConfig | None = None,
+        *,
+        secrets: SecretStore | None = None,
+        model: BaseChatModel | None = None,
+        spoilers: bool = False,
+    ) -> dict[str, Description]:
+        """One line per X-Ray entry by the AI provider (or ``model``), from the sentences before the place only,
+        each citing them; ProviderError or LocalOnlyError when the provider cannot be asked."""
+        from core.agent.providers import make_chat_model
+        from core.companion.describe import describe
+
+        entries = self.xray(reference, spoilers=spoilers)
+        if not entries:
+            return {}
+        if model is None:
+            if provider is None:
+                raise QuireError("describing the names needs an AI provider: set one up in Settings")
+            model = make_chat_model(provider, secrets, self._network)
+        return describe(self._library, self._library.resolve(reference).id, entries, model)

@@ -1,0 +1,51 @@
+"""The reader's companion actions: the story so far in the chat ("Previously…"), and X-Ray's lines by the AI."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+from app.marking import ReaderScreen
+from core import QuireError
+
+if TYPE_CHECKING:
+    from app.host import Host
+
+
+class CompanionController:
+    """``reading.companion``: what the reader asks of the companion beyond the X-Ray panel itself."""
+
+    def __init__(self, app: Host, screen: ReaderScreen) -> None:
+        self.app = app
+        self.screen = screen
+
+    def recap(self) -> None:
+        """ "Previously…": the chat opens and tells the story so far (offline, cited, up to the furthest place)."""
+        model, app = self.screen.model, self.app
+        if model is None:
+            return
+        model.previously = False
+        self.screen.panel = "chat"
+        self.screen.redraw()
+        app.chat.ask(model, app.t("chat.suggest.recap"), recap=True)
+
+    def describe(self) -> None:
+        """X-Ray's names described by the AI provider (in the background), from the sentences before the place."""
+        model, app = self.screen.model, self.app
+        if model is None:
+            return
+        config = app.settings.provider_config()
+        book = model.book.id
+
+        async def run() -> None:
+            try:
+                lines = await asyncio.to_thread(app.quire.companion.describe, book, config, secrets=app.store.secrets)
+            except QuireError as error:
+                app.notify(app.t.error(error))
+                return
+            if self.screen.model is model:
+                model.xray_lines = lines
+                self.screen.redraw()
+
+        app.notify(app.t("xray.describing"))
+        app.page.run_task(run)
