@@ -19,6 +19,7 @@ through every path that returns book text:
   mention's place checked against the bound;
 - ``recap``: the story so far at the place (its text and every citation, each checked against the bound);
 - ``whois``: "Who is this?" on each probe word (a name the book has not used yet must find no entry);
+- ``describe``: X-Ray's lines by the AI: everything sent to a scripted model (the names and their sentences);
 - ``memory``: a scripted model that "knows" the book (it writes a sentence from past the place, as a model that
   read the book in training would) and cites it: the citation must be refused, so no chip vouches for it.
 
@@ -47,7 +48,7 @@ from core.inside import ReadingSession
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from fakechat import ScriptedChatModel
 
-PATHS = ("offline", "search", "sections", "tools", "agent", "quotes", "xray", "recap", "whois", "memory")
+PATHS = ("offline", "search", "sections", "tools", "agent", "quotes", "xray", "recap", "whois", "describe", "memory")
 SKIPPED_FOLDERS = ("malformed",)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]{5,}")
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
@@ -191,6 +192,7 @@ def check_place(
 
     results["xray"].saw(_xray(quire, book, bound, fence, fenced), where)
     results["recap"].saw(_recap(quire, book, bound, fence, fenced), where)
+    results["describe"].saw(_describe(quire, book, fence, fenced), where)
     for term in fence.probes:
         question = _question(term)
         offline = list(quire.ask(book, question, spoilers=not fenced))
@@ -237,6 +239,13 @@ def _recap(quire: Quire, book: int, bound: int, fence: Fence, fenced: bool) -> l
     cited = [e.citation for e in events if hasattr(e, "citation")]
     later = [f"quoted from {c.start}" for c in cited if quire.text.ordinal_of(book, c.start) > bound]
     return fence.leaked(_events_text(events)) + later[:3]
+
+
+def _describe(quire: Quire, book: int, fence: Fence, fenced: bool) -> list[str]:
+    """What X-Ray's "Describe them with AI" sends the model: checked as it reaches it."""
+    model = ScriptedChatModel(turns=[[("text", "Nobody: not said yet")]])
+    quire.companion.describe(book, model=model, spoilers=not fenced)
+    return fence.leaked("\n".join(str(m.content) for messages in model.seen for m in messages))
 
 
 def _who_is(quire: Quire, book: int, term: str, fence: Fence, fenced: bool) -> list[str]:
