@@ -134,6 +134,7 @@ def test_the_ai_describes_names_from_the_sentences_before_the_place_only_and_cit
         lines = quire.companion.describe(book, config)
         sent = json.dumps(mock.requests[-1]["body"], ensure_ascii=False)
         assert "Holmes" in sent and "Watson" in sent and "not use anything you remember" in sent
+        assert "[1] <book_text>We met Holmes at the station.</book_text>" in sent  # the book's text, fenced as data
         assert "Sherlock" not in sent and "Moriarty" not in sent and "Baker Street" not in sent  # nothing past it
         assert set(lines) == {"Holmes", "Watson"}  # Moriarty: not an entry, and cited a number never sent
         holmes = lines["Holmes"]
