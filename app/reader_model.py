@@ -55,6 +55,7 @@ class ReaderViewModel:
         self.visible: list[SegmentRecord] = []
         self.current: SegmentRecord | None = None
         self.xray: list[XrayEntry] = []  # the X-Ray panel's entries, read by read_xray() when it is open
+        self._xray_bound: int | None = None  # the furthest place they were read for
         self.xray_focus = ""  # the entry "Who is this?" opened (drawn first, open)
         self.xray_lines: dict[str, Description] = {}  # the AI's line per entry name, when asked for
         self.previously = False  # reopened after days away: "Previously…" offers the story so far
@@ -368,8 +369,13 @@ class ReaderViewModel:
         return self.current.section_title if self.current else ""
 
     def read_xray(self) -> list[XrayEntry]:
-        """The names the book has used up to the furthest place read (the X-Ray panel draws these)."""
-        self.xray = self.quire.companion.xray(self.book.id)
+        """The names the book has used up to the furthest place read (the X-Ray panel draws these); read again only
+        when that place has moved (each page turn redraws the open panel)."""
+        position = self.quire.position(self.book.id)
+        bound = position.furthest_ordinal if position is not None else -1
+        if bound != self._xray_bound:
+            self.xray, self._xray_bound = self.quire.companion.xray(self.book.id), bound
+            self.xray_lines = {}  # written from the sentences before the old place: asked again for the new one
         return self.xray
 
     def who_is(self, text: str) -> XrayEntry | None:

@@ -145,3 +145,20 @@ def test_the_ai_describes_names_from_the_sentences_before_the_place_only_and_cit
             assert quire.text.ordinal_of(book, citation.start) <= quire.position(book).furthest_ordinal
         with pytest.raises(ProviderError):
             quire.companion.describe(book, config)  # the scripted 401
+
+
+def test_the_reader_reads_xray_again_only_when_the_furthest_place_moves(quire: Quire, moby: int, monkeypatch) -> None:
+    from app.reader_model import ReaderViewModel
+
+    quire.save_position(moby, quire.text.segments(moby, 300, 1)[0].locator)
+    reader = ReaderViewModel(quire, moby)
+    reader.open()
+    reads = []
+    real = quire.companion.xray
+    monkeypatch.setattr(quire.companion, "xray", lambda book, **kw: reads.append(book) or real(book, **kw))
+    first = reader.read_xray()
+    assert reader.read_xray() is first and len(reads) == 1  # a redraw (a page turn, who-is) reads nothing again
+    reader.xray_lines = {"Queequeg": object()}  # the AI's lines for this place
+    quire.save_position(moby, quire.text.segments(moby, 900, 1)[0].locator)  # read on
+    assert len(reader.read_xray()) > len(first) and len(reads) == 2
+    assert reader.xray_lines == {}  # written for the old place: not kept for another (it may lie before them)

@@ -14,11 +14,9 @@ from typing import TYPE_CHECKING
 
 from core.agent.citations import Citation
 from core.agent.untrusted import untrusted
-from core.books.locator import Locator
-from core.companion.xray import XrayEntry
+from core.companion.xray import XrayEntry, segment_texts, sentences_of
 from core.errors import ProviderError
 from core.library import Library
-from core.rag.sentences import sentence_spans
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -49,33 +47,14 @@ class Description:
     citations: tuple[Citation, ...]
 
 
-def _sentences(library: Library, book_id: int, entry: XrayEntry) -> list[Citation]:
-    """The sentences around an entry's first mentions (at or before the place: they are its own mentions)."""
-    found: list[Citation] = []
-    for mention in entry.places:
-        if len(found) == SENTENCES_EACH:
-            break
-        row = library.conn.execute(
-            "SELECT text FROM segments WHERE book_id = ? AND ordinal = ?", (book_id, mention.ordinal)
-        ).fetchone()
-        offset = mention.locator.offset or 0
-        span = next(((a, b) for a, b in sentence_spans(row[0]) if a <= offset < b), None)
-        if span is None or any(c.start.segment_locator == mention.locator.segment_locator and
-                               c.start.offset == span[0] for c in found):  # fmt: skip
-            continue
-        at = mention.locator
-        start, end = Locator(at.section, at.segment, span[0]), Locator(at.section, at.segment, span[1])
-        found.append(Citation(book_id, 0, start, end, row[0][span[0] : span[1]]))
-    return found
-
-
 def describe(library: Library, book_id: int, entries: list[XrayEntry], model: BaseChatModel) -> dict[str, Description]:
     """One line per entry (the most mentioned ``ENTRIES``), keyed by the entry's name; ProviderError when the
     provider fails. Names the model says nothing cited about are left out."""
     chosen = entries[:ENTRIES]
     numbered: list[Citation] = []
+    texts = segment_texts(library, book_id, [m.ordinal for e in chosen for m in e.places[: SENTENCES_EACH * 2]])
     for entry in chosen:
-        numbered += _sentences(library, book_id, entry)
+        numbered += sentences_of(texts, book_id, entry.places, SENTENCES_EACH)
     names = "\n".join(f"- {e.name}" for e in chosen)
     sentences = "\n".join(f"[{n}] {untrusted(c.quote, inline=True)}" for n, c in enumerate(numbered, start=1))
     from core.agent.providers import describe_provider_error

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from core.agent.citations import Citation
 from core.books.locator import Locator
 from core.companion.names import TITLES, has_title, name_key, name_mentions
 from core.library import Library
@@ -95,8 +96,12 @@ def xray(library: Library, book_id: int, bound: int | None) -> list[XrayEntry]:
     # A name: mentioned often enough, at least once where a capital is not just a sentence's first word.
     names = {k for k, found in by_key.items() if len(found) >= MIN_MENTIONS and any(not r[3] for r in found)}
     names -= {k for k in names if k in BARE_TITLES}
-    merged = _merge(names, by_key)
-    entries = [_entry(library, book_id, group, by_key) for group in merged.values()]
+    entries = [_entry(group, by_key) for group in _merge(names, by_key).values()]
+    texts = segment_texts(library, book_id, [m.ordinal for e in entries for m in e.places[:INTRODUCING]])
+    entries = [
+        replace(e, introduced=tuple(" ".join(c.quote.split()) for c in sentences_of(texts, book_id, e.places, INTRODUCING)))
+        for e in entries
+    ]  # fmt: skip
     entries.sort(key=lambda e: (-e.mentions, e.first.ordinal))
     return entries
 
@@ -115,7 +120,8 @@ def _merge(names: set[str], by_key: dict[str, list[tuple[Any, ...]]]) -> dict[st
     return groups
 
 
-def _entry(library: Library, book_id: int, keys: list[str], by_key: dict[str, list[tuple[Any, ...]]]) -> XrayEntry:
+def _entry(keys: list[str], by_key: dict[str, list[tuple[Any, ...]]]) -> XrayEntry:
+    """An entry from its names' mention rows (its introducing sentences are filled in after, read together)."""
     found = sorted((row for key in keys for row in by_key[key]), key=lambda r: (r[0], r[1]))
     surfaces = Counter(re.sub(r"['’]s$", "", row[2]) for row in found)
     common = surfaces.most_common(1)[0][1]  # the name it goes by: the fullest form used at least a quarter as often
@@ -125,19 +131,35 @@ def _entry(library: Library, book_id: int, keys: list[str], by_key: dict[str, li
     place = sum(row[4] in PLACE_WORDS for row in found)
     kind = "person" if titled or speech else "place" if place * 2 >= len(found) else "term"
     places = tuple(Mention(r[0], Locator(r[6], r[7], r[1]), r[2]) for r in found)
-    return XrayEntry(longest, kind, tuple(sorted(surfaces, key=lambda s: -surfaces[s])), len(found), places[0],
-                     _introducing(library, book_id, places[:INTRODUCING]), places)  # fmt: skip
+    return XrayEntry(longest, kind, tuple(sorted(surfaces, key=lambda s: -surfaces[s])), len(found), places[0], (),
+                     places)  # fmt: skip
 
 
-def _introducing(library: Library, book_id: int, mentions: tuple[Mention, ...]) -> tuple[str, ...]:
-    """The sentence around each of the first mentions (the same sentence once)."""
-    sentences: list[str] = []
+def segment_texts(library: Library, book_id: int, ordinals: list[int]) -> dict[int, str]:
+    """The texts of these segments, read in a few queries (not one per mention)."""
+    wanted = sorted(set(ordinals))
+    texts: dict[int, str] = {}
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        texts.update(library.conn.execute(
+            f"SELECT ordinal, text FROM segments WHERE book_id = ? AND ordinal IN ({marks})", (book_id, *chunk)
+        ).fetchall())  # fmt: skip
+    return texts
+
+
+def sentences_of(texts: dict[int, str], book_id: int, mentions: tuple[Mention, ...], limit: int) -> list[Citation]:
+    """The sentences around the first mentions (each once, at most ``limit``), as citations of the book's words:
+    what introduces an entry, and what the AI is sent to describe it."""
+    found: list[Citation] = []
     for mention in mentions:
-        row = library.conn.execute(
-            "SELECT text FROM segments WHERE book_id = ? AND ordinal = ?", (book_id, mention.ordinal)
-        ).fetchone()
-        offset = mention.locator.offset or 0
-        span = next(((a, b) for a, b in sentence_spans(row[0]) if a <= offset < b), None)
-        if span is not None and (text := " ".join(row[0][span[0] : span[1]].split())) not in sentences:
-            sentences.append(text)
-    return tuple(sentences)
+        text = texts.get(mention.ordinal)
+        if len(found) == limit or text is None:
+            break
+        at = mention.locator
+        span = next(((a, b) for a, b in sentence_spans(text) if a <= (at.offset or 0) < b), None)
+        if span is None or any(c.start == Locator(at.section, at.segment, span[0]) for c in found):
+            continue
+        start, end = Locator(at.section, at.segment, span[0]), Locator(at.section, at.segment, span[1])
+        found.append(Citation(book_id, 0, start, end, text[span[0] : span[1]]))
+    return found

@@ -29,31 +29,32 @@ class Companion:
         self._network = network
         self._recaps = Recaps(library)
 
-    def bound(self, reference: str | int, spoilers: bool = False) -> int | None:
-        """The last place in reading order the companion may read: the furthest place read (-1: nothing read yet),
-        or None with ``spoilers`` (the whole book)."""
+    def _fence(self, reference: str | int, spoilers: bool) -> tuple[int, int | None]:
+        """The book and the last place in reading order the companion may read: the furthest place read (-1:
+        nothing read yet), or None with ``spoilers`` (the whole book)."""
+        book = self._library.resolve(reference).id
         if spoilers:
-            return None
-        position = self._annotations.position(self._library.resolve(reference).id)
-        return position.furthest_ordinal if position is not None else -1
+            return book, None
+        position = self._annotations.position(book)
+        return book, position.furthest_ordinal if position is not None else -1
 
     def xray(self, reference: str | int, *, spoilers: bool = False) -> list[XrayEntry]:
         """The people, places and terms named up to the furthest place read, most mentioned first."""
-        book = self._library.resolve(reference).id
-        bound = self.bound(book, spoilers)
+        return self._xray(*self._fence(reference, spoilers))
+
+    def _xray(self, book: int, bound: int | None) -> list[XrayEntry]:
         return [] if bound is not None and bound < 0 else xray(self._library, book, bound)
 
     def recap(self, reference: str | int, *, spoilers: bool = False) -> list[RecapChapter]:
         """The story so far: each chapter read, in its own key sentences (the latest ones fuller), each cited."""
-        book = self._library.resolve(reference).id
-        bound = self.bound(book, spoilers)
+        book, bound = self._fence(reference, spoilers)
         return [] if bound is not None and bound < 0 else self._recaps.recap(book, bound)
 
     def recap_events(self, reference: str | int, *, spoilers: bool = False) -> Iterator[AgentEvent]:
         """The story so far as an answer's events (text, citations, done), as ``quire ask`` streams them."""
-        bound = self.bound(reference, spoilers)
+        book, bound = self._fence(reference, spoilers)
         started = bound is None or bound >= 0
-        return recap_events(self.recap(reference, spoilers=spoilers) if started else [], started)
+        return recap_events(self._recaps.recap(book, bound) if started else [], started)
 
     def describe(
         self,
@@ -69,11 +70,12 @@ class Companion:
         from core.agent.providers import make_chat_model
         from core.companion.describe import describe
 
-        entries = self.xray(reference, spoilers=spoilers)
+        book, bound = self._fence(reference, spoilers)
+        entries = self._xray(book, bound)
         if not entries:
             return {}
         if model is None:
             if provider is None:
                 raise QuireError("describing the names needs an AI provider: set one up in Settings")
             model = make_chat_model(provider, secrets, self._network)
-        return describe(self._library, self._library.resolve(reference).id, entries, model)
+        return describe(self._library, book, entries, model)
