@@ -244,7 +244,10 @@ class QuireApp:
         can disappear between two clicks.
         """
         fields = dataclasses.fields(actions)  # type: ignore[arg-type]  # A: a dataclass of actions
-        guarded = {f.name: self._guarded(getattr(actions, f.name)) for f in fields}
+        given = {f.name: getattr(actions, f.name) for f in fields}
+        guarded = {
+            name: self._guarded(action) for name, action in given.items() if action is not None
+        }  # None: not here
         return dataclasses.replace(actions, **guarded)  # type: ignore[type-var]
 
     def _guarded(self, action: Callable[..., Any]) -> Callable[..., Any]:

@@ -1544,3 +1544,24 @@ def test_the_xray_panel_asks_the_ai_for_a_line_per_name_and_shows_its_citations(
             assert app.reader.current.locator == cited.start.segment_locator
 
         run(scenario())
+
+
+def test_actions_a_screen_does_not_have_stay_absent_after_the_removed_book_guard(alice_quire: Quire) -> None:
+    """The guard wrapped every action, a missing one (None) too: a desktop showed a Share button that failed,
+    and X-Ray offered "Describe them with AI" with no provider set up."""
+    alice_quire.save_position(1, "5.10")
+
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(alice_quire, session)
+        app.open_book(1)
+        actions = app.reading.actions()
+        assert actions.share is None and actions.describe is None  # a desktop, no provider
+        app.reading.open_panel("xray")
+        assert "Describe them with AI (sends their sentences so far)" not in screen(app)
+        segment = next(s for s in app.reader.visible if "Mouse" in s.text)
+        at = segment.text.index("Mouse")
+        app.reading.marking.select(segment.ordinal, at, at + 5)
+        assert not [c for c in _all(app) if getattr(c, "tooltip", None) == app.t("reader.share")]
+
+    run(scenario())
