@@ -24,6 +24,7 @@ from core import (
     IndexStatus,
     LibraryError,
     ModelUnavailableError,
+    ProviderConfig,
     Quire,
     QuireError,
     SecretStoreError,
@@ -300,14 +301,17 @@ def cmd_search(quire: Quire, args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_ask(quire: Quire, args: argparse.Namespace) -> int:
-    from core import ProviderConfig
+def _provider(args: argparse.Namespace) -> ProviderConfig | None:
+    """The provider named by --provider/--model/--base-url (None: none, offline)."""
+    if not args.provider:
+        return None
+    if not args.model:
+        raise QuireError("say which model: --model NAME (e.g. gpt-4o-mini, deepseek-chat, llama3.1)")
+    return ProviderConfig(args.provider, args.model, base_url=args.base_url or "")
 
-    provider = None
-    if args.provider:
-        if not args.model:
-            raise QuireError("say which model: --model NAME (e.g. gpt-4o-mini, deepseek-chat, llama3.1)")
-        provider = ProviderConfig(args.provider, args.model, base_url=args.base_url or "")
+
+def cmd_ask(quire: Quire, args: argparse.Namespace) -> int:
+    provider = _provider(args)
     book_id = quire.book(args.book).id
     secrets = args.platform.secrets if provider is not None else None
     events = quire.ask(
@@ -317,7 +321,13 @@ def cmd_ask(quire: Quire, args: argparse.Namespace) -> int:
 
 
 def cmd_recap(quire: Quire, args: argparse.Namespace) -> int:
-    return _print_events(quire.companion.recap_events(args.book, spoilers=args.spoilers), args.json)
+    provider = _provider(args)
+    if provider is None:
+        return _print_events(quire.companion.recap_events(args.book, spoilers=args.spoilers), args.json)
+    book_id = quire.book(args.book).id
+    events = quire.ask(book_id, "The story so far", provider=provider, spoilers=args.spoilers,
+                       secrets=args.platform.secrets, recap=True)  # fmt: skip
+    return _print_events(events, args.json)
 
 
 def _print_events(events: Iterable[AgentEvent], as_json: bool) -> int:
@@ -424,6 +434,16 @@ def cmd_export(quire: Quire, args: argparse.Namespace) -> int:
     return 0
 
 
+def _provider_options(p: argparse.ArgumentParser, about: str = "") -> None:
+    p.add_argument("--provider", choices=PROVIDERS, help=about or None)
+    p.add_argument("--model", help="the provider's model name")
+    p.add_argument(
+        "--base-url",
+        type=_endpoint,
+        help="endpoint (defaults per provider); the API key comes from the keyring or the environment",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     def common_options(default: object) -> _Parser:
         # Accepted before and after the command. After it, an unset option must not overwrite the value given
@@ -515,13 +535,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("question", type=_words)
     p.add_argument("--spoilers", action="store_true", help="also search past your reading position")
     p.add_argument("--thread", type=_count((1 << 63) - 1), help="continue this thread (default: a new one)")
-    p.add_argument("--provider", choices=PROVIDERS)
-    p.add_argument("--model", help="the provider's model name")
-    p.add_argument(
-        "--base-url",
-        type=_endpoint,
-        help="endpoint (defaults per provider); the API key comes from the keyring or the environment",
-    )
+    _provider_options(p)
     p = add("sync", cmd_sync, "sync places, notes and books with your other devices (a folder or WebDAV)")
     p.add_argument("action", nargs="?", choices=["setup", "status"], help="without one: sync now")
     p.add_argument("target", nargs="?", help="with setup: an https:// WebDAV folder, or a folder on this computer")
@@ -534,6 +548,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("recap", cmd_recap, "the story so far: each chapter you have read in its own key sentences, cited")
     p.add_argument("book")
     p.add_argument("--spoilers", action="store_true", help="the whole book, past your reading position")
+    _provider_options(p, "with a provider: each chapter summarised by it (kept), citing the book")
     p = add("export", cmd_export, "export a book's highlights and notes")
     p.add_argument("book")
     p.add_argument("--format", choices=["md", "json"], default="md")

@@ -125,15 +125,18 @@ def run(dataset: str, data: Path, split: str, mode: str, limit_docs: int | None,
         "weights": {
             "passage_prior": WEIGHTS.passage_prior,
             "min_words": WEIGHTS.min_words,
+            "previous": WEIGHTS.previous,
         },
         "seconds": round(time.perf_counter() - started, 1),
     }
     if tune:
         grid = []
-        for prior, words in itertools.product((0.0, 0.05, 0.1, 0.15, 0.25, 0.4), (1, 2, 4, 6, 8)):
-            weights = Weights(passage_prior=prior, min_words=words)
+        for prior, words, previous in itertools.product((0.0, 0.1, 0.15, 0.25), (2, 4, 6), (0.0, 0.2, 0.3, 0.5)):
+            weights = Weights(passage_prior=prior, min_words=words, previous=previous)
             hit = sum(holds(first_sentence(item.question, texts, weights), item.answers) for item, texts in cached)
-            grid.append({"passage_prior": prior, "min_words": words, "first": round(hit / total, 3)})
+            grid.append(
+                {"passage_prior": prior, "min_words": words, "previous": previous, "first": round(hit / total, 3)}
+            )
         report["grid"] = sorted(grid, key=lambda g: -g["first"])
         report["thresholds"] = [
             {"min_overlap": t, "answered": round(sum(c >= t for c, _ in shares) / total, 3),
@@ -175,7 +178,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  min overlap {row['min_overlap']:<5} answered {row['answered']:.3f}  precision "
               f"{row['first_holds_when_answered']:.3f}  abstained {row['abstained_when_not_yet_answerable']:.3f}")  # fmt: skip
     for row in report.get("grid", [])[:8]:
-        print(f"  prior {row['passage_prior']:<5} min_words {row['min_words']:<3} first {row['first']:.3f}")
+        print(f"  prior {row['passage_prior']:<5} min_words {row['min_words']:<3} previous {row['previous']:<4} "
+              f"first {row['first']:.3f}")  # fmt: skip
     return 0
 
 

@@ -18,6 +18,8 @@ through every path that returns book text:
 - ``xray``: the X-Ray at the place (every entry's name, variants, introducing sentences and mentions), and each
   mention's place checked against the bound;
 - ``recap``: the story so far at the place (its text and every citation, each checked against the bound);
+- ``summaries``: the story so far by the AI: everything sent to a scripted model that summarises each chapter
+  (kept chapters are not sent again), and the shown summaries' citations, each checked against the bound;
 - ``whois``: "Who is this?" on each probe word (a name the book has not used yet must find no entry);
 - ``describe``: X-Ray's lines by the AI: everything sent to a scripted model (the names and their sentences);
 - ``memory``: a scripted model that "knows" the book (it writes a sentence from past the place, as a model that
@@ -48,7 +50,8 @@ from core.inside import ReadingSession
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from fakechat import ScriptedChatModel
 
-PATHS = ("offline", "search", "sections", "tools", "agent", "quotes", "xray", "recap", "whois", "describe", "memory")
+PATHS = ("offline", "search", "sections", "tools", "agent", "quotes", "xray", "recap", "summaries", "whois", "describe",
+         "memory")  # fmt: skip
 SKIPPED_FOLDERS = ("malformed",)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]{5,}")
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
@@ -192,6 +195,7 @@ def check_place(
 
     results["xray"].saw(_xray(quire, book, bound, fence, fenced), where)
     results["recap"].saw(_recap(quire, book, bound, fence, fenced), where)
+    results["summaries"].saw(_summaries(quire, book, bound, fence, fenced), where)
     results["describe"].saw(_describe(quire, book, fence, fenced), where)
     for term in fence.probes:
         question = _question(term)
@@ -239,6 +243,16 @@ def _recap(quire: Quire, book: int, bound: int, fence: Fence, fenced: bool) -> l
     cited = [e.citation for e in events if hasattr(e, "citation")]
     later = [f"quoted from {c.start}" for c in cited if quire.text.ordinal_of(book, c.start) > bound]
     return fence.leaked(_events_text(events)) + later[:3]
+
+
+def _summaries(quire: Quire, book: int, bound: int, fence: Fence, fenced: bool) -> list[str]:
+    """The story so far by the AI: what each chapter's summariser is sent, what is shown, and what it cites."""
+    model = ScriptedChatModel(turns=[[("text", "What happens here. [1][2]")] for _ in range(2000)])
+    events = list(quire.ask(book, "The story so far", model=model, spoilers=not fenced, recap=True))
+    sent = "\n".join(str(m.content) for messages in model.seen for m in messages)
+    cited = [e.citation for e in events if hasattr(e, "citation")]
+    later = [f"cited from {c.start}" for c in cited if quire.text.ordinal_of(book, c.start) > bound]
+    return fence.leaked(sent + _events_text(events)) + later[:3]
 
 
 def _describe(quire: Quire, book: int, fence: Fence, fenced: bool) -> list[str]:

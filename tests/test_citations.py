@@ -3,7 +3,7 @@
 from pathlib import Path
 
 import pytest
-from conftest import book_path
+from conftest import DATA, book_path
 from dbkit import inside
 
 from app.cli import main
@@ -140,3 +140,20 @@ def test_the_pink_eyed_rabbit_is_an_answer_and_a_later_chapter_is_not(tmp_path: 
     assert answer_offline(quire, 1, "What did Alice see running close by her, with pink eyes?").answered
     later = answer_offline(quire, 1, "Who was sitting on top of the mushroom, smoking a long hookah?")
     assert not later.answered and later.notice in ("NotAnswered", "NothingFound")
+
+
+def test_a_sentence_whose_subject_was_named_just_before_it_is_the_answer(tmp_path: Path) -> None:
+    """ "Why did the man not punish his wife?" is answered by "He was too kind-hearted…", whose "he" is named in the
+    sentence before; the other candidates name the man and the wife but do not answer (a FairytaleQA story)."""
+    import csv
+    import html
+
+    story = DATA / "qa/en/fairytaleqa/section-stories/val/tongue-cut-sparrow-story.csv"
+    with story.open(encoding="utf-8") as f:
+        sections = [row["text"] for row in csv.DictReader(f)]
+    body = "".join(f"<p>{html.escape(p.strip())}</p>" for text in sections for p in text.split("\n\n") if p.strip())
+    quire = Quire(tmp_path)
+    book = quire.import_bytes(f"<html><body>{body}</body></html>".encode(), "sparrow.html").book
+    answer = answer_offline(quire, book.id, "Why did the man not punish his wife?", spoilers=True)
+    assert answer.citations[0].quote.startswith("He was too kind-hearted to punish")
+    quire.close()

@@ -71,8 +71,12 @@ def ask(
 
             session = ReadingSession(quire, book_id, spoilers_allowed=asked.spoilers, selection=asked.selection)
             chat_model = model if model is not None else make_chat_model(_given(provider), asked.secrets, network)
-            agent = ReadingAgent(session, chat_model, provider=provider)
-            events = agent.stream(question, history)
+            if asked.recap and book_id is not None:  # each chapter summarised once, from its key sentences
+                key = provider.model if provider is not None else type(chat_model).__name__
+                events = _guarded(quire.companion.recap_events(book_id, spoilers=asked.spoilers, model=chat_model,
+                                                              model_key=key), provider)  # fmt: skip
+            else:
+                events = ReadingAgent(session, chat_model, provider=provider).stream(question, history)
         for event in events:
             fold.add(event)
             yield event
@@ -86,6 +90,18 @@ def _given(provider: ProviderConfig | None) -> ProviderConfig:
     if provider is None:
         raise QuireError("no AI provider is set up")
     return provider
+
+
+def _guarded(events: Iterator[AgentEvent], provider: ProviderConfig | None) -> Iterator[AgentEvent]:
+    """Events from a provider outside the agent: a failure ends them with an error event, as the agent's do."""
+    from core.agent.providers import describe_provider_error
+    from core.agent.runner import PROVIDER_ERRORS
+
+    try:
+        yield from events
+    except PROVIDER_ERRORS as error:
+        yield ErrorEvent(describe_provider_error(error, provider) or "the AI provider failed", "ProviderError")
+        yield Done("error")
 
 
 def _refused(network: NetworkPolicy, provider: ProviderConfig) -> Iterator[AgentEvent]:

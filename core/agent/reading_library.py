@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from langchain_core.language_models import BaseChatModel
+
     from core.agent.citations import Citation
     from core.agent.events import AgentEvent
     from core.books.locator import Locator
@@ -39,9 +41,17 @@ class ReadableNotes(Protocol):
 
 
 class ReadableCompanion(Protocol):
-    """The story so far, as an answer's events (offline: the chapters read in their own key sentences)."""
+    """The story so far, as an answer's events (offline: the chapters read in their own key sentences; with a model:
+    each chapter summarised by it)."""
 
-    def recap_events(self, reference: str | int, *, spoilers: bool = False) -> Iterator[AgentEvent]: ...
+    def recap_events(
+        self,
+        reference: str | int,
+        *,
+        spoilers: bool = False,
+        model: BaseChatModel | None = None,
+        model_key: str = "",
+    ) -> Iterator[AgentEvent]: ...
 
 
 class ReadingLibrary(Protocol):

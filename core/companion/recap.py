@@ -93,8 +93,8 @@ class Recaps:
         self.library = library
         self._ranked: dict[tuple[int, int], list[tuple[Candidate, float]]] = {}
 
-    def recap(self, book_id: int, bound: int | None) -> list[RecapChapter]:
-        """Every chapter at or before the bound (None: the whole book), with its key sentences in book order."""
+    def chapters(self, book_id: int, bound: int | None) -> list[tuple[int, str, bool]]:
+        """(section, title, partial) of each story chapter begun at or before the bound, in reading order."""
         limit = bound if bound is not None else 1 << 62
         sections = self.library.conn.execute(
             "SELECT s.idx, s.title, MIN(g.ordinal), MAX(g.ordinal) FROM sections s JOIN segments g "
@@ -102,20 +102,26 @@ class Recaps:
             "HAVING MIN(g.ordinal) <= ? ORDER BY MIN(g.ordinal)",
             (book_id, limit),
         ).fetchall()
+        return [(idx, title or "", last > limit) for idx, title, _, last in sections if not _MATTER.search(title or "")]
+
+    def key_sentences(self, book_id: int, section: int, bound: int | None, count: int) -> list[Citation]:
+        """A chapter's ``count`` most central sentences at or before the bound, in the book's order, as quotes."""
+        ranked = self._rank(book_id, section, bound)
+        best = sorted(sorted(ranked, key=lambda pair: -pair[1])[:count], key=lambda pair: (pair[0][0], pair[0][2]))
+        return [
+            Citation(book_id, 0, Locator(section, idx, a), Locator(section, idx, b), text)
+            for (_, idx, a, b, text), _ in best
+        ]
+
+    def recap(self, book_id: int, bound: int | None) -> list[RecapChapter]:
+        """Every chapter at or before the bound (None: the whole book), with its key sentences in book order."""
         chapters = []
-        sections = [row for row in sections if not _MATTER.search(row[1] or "")]
-        for position, (section, title, _, last) in enumerate(sections):
-            partial = last > limit
-            ranked = self._rank(book_id, section, bound if partial else None)
+        sections = self.chapters(book_id, bound)
+        for position, (section, title, partial) in enumerate(sections):
             keep = LATEST if position >= len(sections) - 2 else EARLIER
-            best = sorted(sorted(ranked, key=lambda pair: -pair[1])[:keep], key=lambda pair: (pair[0][0], pair[0][2]))
-            if not best:
-                continue
-            quotes = tuple(
-                Citation(book_id, 0, Locator(section, idx, a), Locator(section, idx, b), text)
-                for (_, idx, a, b, text), _ in best
-            )
-            chapters.append(RecapChapter(section, title or "", quotes, partial))
+            quotes = self.key_sentences(book_id, section, bound if partial else None, keep)
+            if quotes:
+                chapters.append(RecapChapter(section, title, tuple(quotes), partial))
         return chapters
 
     def _rank(self, book_id: int, section: int, bound: int | None) -> list[tuple[Candidate, float]]:

@@ -376,6 +376,24 @@ def m011_name_mentions(conn: sqlite3.Connection) -> None:
     )
 
 
+def m012_chapter_summaries(conn: sqlite3.Connection) -> None:
+    """The story so far by the AI: each whole chapter's summary, kept per model (a chapter's text never changes),
+    with the places of the sentences it cites."""
+    _run(
+        conn,
+        """
+        CREATE TABLE IF NOT EXISTS chapter_summaries (
+            book_id INTEGER NOT NULL REFERENCES books(id) ON DELETE CASCADE,
+            section_idx INTEGER NOT NULL,
+            model TEXT NOT NULL,
+            text TEXT NOT NULL,
+            cited TEXT NOT NULL,
+            PRIMARY KEY (book_id, section_idx, model)
+        )
+        """,
+    )
+
+
 def _run(conn: sqlite3.Connection, script: str) -> None:
     """Run statements one by one, inside the caller's transaction (executescript would commit it)."""
     for statement in script.split(";\n"):
@@ -395,6 +413,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (9, "index-only full-text tables", m009_index_only_search),
     (10, "covers apart", m010_covers_apart),
     (11, "name mentions", m011_name_mentions),
+    (12, "chapter summaries", m012_chapter_summaries),
 ]
 # Migrations that free a large part of the file: the database is compacted (VACUUM) once after them.
 COMPACT_AFTER = frozenset({9})

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from core.agent.events import AgentEvent
 from core.companion.recap import RecapChapter, Recaps, recap_events
+from core.companion.summaries import Summaries
 from core.companion.xray import XrayEntry, xray
 from core.errors import QuireError
 from core.library import Annotations, Library
@@ -28,6 +29,7 @@ class Companion:
         self._annotations = annotations
         self._network = network
         self._recaps = Recaps(library)
+        self._summaries = Summaries(library, self._recaps)
 
     def _fence(self, reference: str | int, spoilers: bool) -> tuple[int, int | None]:
         """The book and the last place in reading order the companion may read: the furthest place read (-1:
@@ -50,9 +52,20 @@ class Companion:
         book, bound = self._fence(reference, spoilers)
         return [] if bound is not None and bound < 0 else self._recaps.recap(book, bound)
 
-    def recap_events(self, reference: str | int, *, spoilers: bool = False) -> Iterator[AgentEvent]:
-        """The story so far as an answer's events (text, citations, done), as ``quire ask`` streams them."""
+    def recap_events(
+        self,
+        reference: str | int,
+        *,
+        spoilers: bool = False,
+        model: BaseChatModel | None = None,
+        model_key: str = "",
+    ) -> Iterator[AgentEvent]:
+        """The story so far as an answer's events (text, citations, done), as ``quire ask`` streams them: each
+        chapter's key sentences offline, or with ``model`` each chapter summarised by it from those sentences (kept
+        under ``model_key``); provider failures propagate from the iterator."""
         book, bound = self._fence(reference, spoilers)
+        if model is not None:
+            return self._summaries.events(book, bound, model, model_key)
         started = bound is None or bound >= 0
         return recap_events(self._recaps.recap(book, bound) if started else [], started)
 

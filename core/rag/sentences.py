@@ -1,8 +1,9 @@
 """Sentences inside found passages, ranked by how well each answers a question (the offline answer quotes them).
 
 A sentence scores by the question's words it holds, each weighted by how rare it is among the candidate
-sentences (an IDF over this small set, so "the" counts for nothing and "pink" for a lot), plus a prior for the
-rank of its passage. English words are folded and lightly stemmed; Chinese and Japanese runs count as
+sentences (an IDF over this small set, so "the" counts for nothing and "pink" for a lot), a part of those only
+the sentence before it holds (its subject is often named there: "…King Shin-no-Shiko. He built…"), plus a prior
+for the rank of its passage. English words are folded and lightly stemmed; Chinese and Japanese runs count as
 character bigrams, as the full-text index does. Weights are chosen on FairytaleQA train (``bench.answers``).
 """
 
@@ -30,6 +31,7 @@ class Weights:
 
     passage_prior: float = 0.15  # added for the first passage, decaying as 1 / rank
     min_words: int = 4  # shorter sentences are weighed down (a bare "Yes." or a heading)
+    previous: float = 0.3  # the question's words only in the sentence before count this much ("He built…")
 
 
 WEIGHTS = Weights()
@@ -150,22 +152,25 @@ def quote_span(passage: str, sentence: Sentence, question: str) -> tuple[int, in
 def rank_sentences(question: str, passages: list[str], weights: Weights = WEIGHTS) -> list[Sentence]:
     """Every sentence of the passages (in rank order), best answer first."""
     asked = asked_terms(question) or terms(question)
-    candidates = [
-        (index, a, b, text[a:b], terms(text[a:b]))
-        for index, text in enumerate(passages)
-        for a, b in sentence_spans(text)
-    ]
+    candidates = []  # (passage, start, end, text, its words, the words of the sentence before it)
+    for index, text in enumerate(passages):
+        before: set[str] = set()
+        for a, b in sentence_spans(text):
+            held = terms(text[a:b])
+            candidates.append((index, a, b, text[a:b], held, before))
+            before = held
     if not candidates or not asked:
         return []
     count = len(candidates)
-    frequency = {t: sum(1 for *_, held in candidates if t in held) for t in asked}
+    frequency = {t: sum(1 for c in candidates if t in c[4]) for t in asked}
     idf = {t: math.log(1 + count / (1 + n)) for t, n in frequency.items()}
     total = sum(idf.values()) or 1.0
     ranked = []
-    for index, a, b, text, held in candidates:
+    for index, a, b, text, held, before in candidates:
         overlap = sum(idf[t] for t in asked & held) / total
+        carried = sum(idf[t] for t in (asked & before) - held) / total
         short = min(1.0, _length(text) / max(1, weights.min_words))
-        score = overlap * short + weights.passage_prior / (1 + index)
+        score = (overlap + weights.previous * carried) * short + weights.passage_prior / (1 + index)
         ranked.append(Sentence(index, a, b, text, score, overlap))
     ranked.sort(key=lambda s: (-s.score, s.passage, s.start))
     return ranked
