@@ -1,4 +1,5 @@
-"""The reader's companion actions: the story so far in the chat ("Previously…"), and X-Ray's lines by the AI."""
+"""The reader's companion actions: the story so far in the chat ("Previously…"), X-Ray's lines by the AI and its
+"Tell me more"."""
 
 from __future__ import annotations
 
@@ -28,6 +29,16 @@ class CompanionController:
         self.screen.panel = "chat"
         self.screen.redraw()
         app.chat.ask(model, app.t("chat.suggest.recap"), recap=True)
+
+    def tell_more(self, name: str) -> None:
+        """ "Tell me more" on an X-Ray entry: the chat opens and asks the AI about the name, fenced at the furthest
+        place as every answer is."""
+        model, app = self.screen.model, self.app
+        if model is None:
+            return
+        self.screen.panel = "chat"
+        self.screen.redraw()
+        app.chat.ask(model, app.t("xray.tell_more.question", name=name))
 
     def describe(self) -> None:
         """X-Ray's names described by the AI provider (in the background), from the sentences before the place."""

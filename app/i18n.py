@@ -49,6 +49,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Describe them with AI (sends their sentences so far)",
         "zh": "用 AI 简介（只发送已读部分的句子）",
     },
+    "xray.tell_more": {"en": "Tell me more", "zh": "多讲一些"},
+    "xray.tell_more.question": {
+        "en": "Who or what is {name}, from what I have read so far?",
+        "zh": "根据我目前读到的内容，{name}是谁（或是什么）？",
+    },
     "xray.describing": {"en": "Asking the AI to describe the names…", "zh": "正在请 AI 简介这些名字…"},
     "xray.unknown": {
         "en": "“{name}” is not among the names the book has used up to where you have read.",

@@ -62,6 +62,7 @@ class ReaderActions:
     page_view: Callable[[bool], None] = lambda on: None  # a text PDF: its pages as printed (True) or the text
     who_is: Callable[[], object] = lambda: None  # open the X-Ray entry of the selected name
     describe: Callable[[], object] | None = None  # X-Ray: one line per name by the AI provider (None: none set up)
+    tell_more: Callable[[str], object] | None = None  # X-Ray: ask the chat about a name (None: no provider set up)
     recap: Callable[[], object] = lambda: None  # "Previously…": the story so far in the chat
 
 
@@ -479,6 +480,14 @@ def xray_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) ->
             ft.Chip(label=ft.Text(t("xray.mention", n=n)), on_click=lambda e, loc=str(m.locator): actions.navigate(loc))
             for n, m in enumerate(entry.places[1:XRAY_MENTIONS], start=2)
         ]
+        if actions.tell_more is not None:  # the chat, fenced as every answer is
+            chips.append(
+                ft.Chip(
+                    label=ft.Text(t("xray.tell_more")),
+                    leading=ft.Icon(ft.Icons.AUTO_AWESOME, size=16),
+                    on_click=lambda e, name=entry.name, ask=actions.tell_more: ask(name),
+                )
+            )
         details.append(ft.Row(chips, wrap=True, spacing=6, run_spacing=6))
         rows.append(
             ft.ExpansionTile(

@@ -133,6 +133,7 @@ class ReaderController:
                 who_is=self.marking.who_is,
                 recap=self.companion.recap,
                 describe=self.companion.describe if self.app.settings.provider_config() is not None else None,
+                tell_more=self.companion.tell_more if self.app.settings.provider_config() is not None else None,
                 search=self.search,
                 open_hit=self.open_hit,
                 load_more=self.load_more,

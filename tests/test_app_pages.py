@@ -1519,7 +1519,7 @@ def test_the_xray_panel_asks_the_ai_for_a_line_per_name_and_shows_its_citations(
     quire.import_paths([book_path("en/epubjs-alice.epub")])
     quire.save_position(1, "5.10")
     reply = "Alice: a girl who follows a White Rabbit down a hole. [1]\nMouse: a mouse met in the pool of tears. [4]"
-    with OpenAIMock([[{"content": reply}]]) as mock:
+    with OpenAIMock([[{"content": reply}], [{"content": "A curious girl."}]]) as mock:
 
         async def scenario() -> None:
             session = await new_session(1440)
@@ -1542,6 +1542,16 @@ def test_the_xray_panel_asks_the_ai_for_a_line_per_name_and_shows_its_citations(
             await fire(session, chip)
             cited = app.reader.xray_lines["Alice"].citations[0]
             assert app.reader.current.locator == cited.start.segment_locator
+            assert app.panel == "xray"  # "Tell me more": the chat asks the AI about the name, fenced
+            alice = next(c for c in _all(app) if isinstance(c, ft.ExpansionTile) and texts(c.title) == ["Alice"])
+            await fire(session, next(c for c in _all_in(alice.controls) if isinstance(c, ft.Chip)
+                                     and texts(c.label) == ["Tell me more"]))  # fmt: skip
+            app.chat.model.wait()
+            await asyncio.sleep(0.05)
+            asked = "Who or what is Alice, from what I have read so far?"
+            assert app.panel == "chat" and app.chat.model.messages[-2].text == asked
+            assert app.chat.model.messages[-1].text == "A curious girl."
+            assert asked in json.dumps(mock.requests[-1]["body"]) and len(mock.requests) == 2
 
         run(scenario())
 
@@ -1556,7 +1566,7 @@ def test_actions_a_screen_does_not_have_stay_absent_after_the_removed_book_guard
         app = start(alice_quire, session)
         app.open_book(1)
         actions = app.reading.actions()
-        assert actions.share is None and actions.describe is None  # a desktop, no provider
+        assert actions.share is None and actions.describe is None and actions.tell_more is None  # desktop, no AI
         app.reading.open_panel("xray")
         assert "Describe them with AI (sends their sentences so far)" not in screen(app)
         segment = next(s for s in app.reader.visible if "Mouse" in s.text)
