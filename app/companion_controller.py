@@ -30,6 +30,26 @@ class CompanionController:
         self.screen.redraw()
         app.chat.ask(model, app.t("chat.suggest.recap"), recap=True)
 
+    def scan_xray(self) -> None:
+        """Find the names of the text read since the last X-Ray in the background (a Chinese novel's chapters take
+        seconds), then draw the panel again."""
+        model, app = self.screen.model, self.app
+        if model is None or model.xray_scanning:
+            return
+        model.xray_scanning = True
+
+        async def run() -> None:
+            try:
+                await asyncio.to_thread(model.read_xray)
+            except QuireError as error:
+                app.notify(app.t.error(error))
+            finally:
+                model.xray_scanning = False
+            if self.screen.model is model:
+                self.screen.redraw()
+
+        app.page.run_task(run)
+
     def tell_more(self, name: str) -> None:
         """ "Tell me more" on an X-Ray entry: the chat opens and asks the AI about the name, fenced at the furthest
         place as every answer is."""

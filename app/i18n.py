@@ -35,9 +35,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "还没有名字。这里列出你读到的地方为止书中提到的人物、地点与名词。",
     },
     "xray.none.cjk": {
-        "en": "X-Ray finds names in English and other Latin-script text; Chinese names are not found yet.",
-        "zh": "目前只能在英文等拉丁字母文本中找出名字，中文名字尚不支持。",
+        "en": "Chinese names are found by the desktop app; this device cannot tag Chinese words yet.",
+        "zh": "中文名字由电脑版找出；这台设备还不能为中文分词标注。",
     },
+    "xray.scanning": {"en": "Finding the names in what you have read…", "zh": "正在找出你读过的部分里的名字…"},
     "xray.mentions": {"en": "{n} mentions · {kind}", "zh": "提到 {n} 次 · {kind}"},
     "xray.kind.person": {"en": "person", "zh": "人物"},
     "xray.kind.place": {"en": "place", "zh": "地点"},

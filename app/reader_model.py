@@ -58,6 +58,7 @@ class ReaderViewModel:
         self._xray_bound: int | None = None  # the furthest place they were read for
         self.xray_focus = ""  # the entry "Who is this?" opened (drawn first, open)
         self.xray_lines: dict[str, Description] = {}  # the AI's line per entry name, when asked for
+        self.xray_scanning = False  # names are being found in the text read since (in the background)
         self.previously = False  # reopened after days away: "Previously…" offers the story so far
         self.search_marks: list[Mark] = []  # the words of the search hit or citation opened
         self.notes = PageNotes(quire, self.book.id, self)  # bookmarks, selection, highlights
@@ -367,6 +368,13 @@ class ReaderViewModel:
     @property
     def chapter_title(self) -> str:
         return self.current.section_title if self.current else ""
+
+    def xray_waiting(self) -> bool:
+        """Whether the X-Ray for the furthest place must first find names in text read since (the controller reads
+        it in the background then, and the panel says it is finding them)."""
+        position = self.quire.position(self.book.id)
+        bound = position.furthest_ordinal if position is not None else -1
+        return bound != self._xray_bound and self.quire.companion.xray_needs_scan(self.book.id)
 
     def read_xray(self) -> list[XrayEntry]:
         """The names the book has used up to the furthest place read (the X-Ray panel draws these); read again only

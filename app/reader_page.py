@@ -444,9 +444,13 @@ def xray_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) ->
     describe = actions.describe
     if describe is not None and model.xray and not model.xray_lines:
         rows.append(ft.TextButton(t("xray.describe"), icon=ft.Icons.AUTO_AWESOME, on_click=lambda e: describe()))
-    if not model.xray:
+    if model.xray_scanning:
+        rows.append(ft.Row([ft.ProgressRing(width=16, height=16, stroke_width=2), ft.Text(t("xray.scanning"))]))
+    elif not model.xray:
         cjk = model.book.language.split("-")[0].lower() in ("zh", "ja", "ko")
-        rows.append(ft.Text(t("xray.none.cjk" if cjk else "xray.none")))
+        rows.append(
+            ft.Text(t("xray.none.cjk" if cjk and not model.quire.companion.finds_chinese_names else "xray.none"))
+        )
     focused = [e for e in model.xray if e.name == model.xray_focus]  # "Who is this?": the entry asked about first
     for entry in focused + [e for e in model.xray if e.name != model.xray_focus]:
         others = [v for v in entry.variants if v != entry.name]

@@ -76,7 +76,10 @@ class ReaderController:
         model.scroll_box = None if paginated else box
         model.refresh()  # everything read now: drawing below reads nothing from the library
         if self.panel == "xray":
-            model.read_xray()
+            if model.xray_waiting():
+                self.companion.scan_xray()  # in the background: the panel says it is finding the names
+            else:
+                model.read_xray()
         else:
             model.xray_focus = ""  # the next X-Ray opened is the whole list again
         self.selection_slot = ft.Container()

@@ -1485,6 +1485,36 @@ def test_who_is_this_opens_the_xray_entry_of_a_selected_name_or_says_it_is_not_m
     run(scenario())
 
 
+def test_a_chinese_books_xray_finds_its_names_in_the_background_and_then_shows_them(quire: Quire) -> None:
+    """Tagging a Chinese novel's chapters takes seconds: the panel says it is finding the names while a worker
+    thread does, then shows them; once found, the same place opens at once."""
+    book = quire.import_paths([book_path("zh/luxun_nahan.txt")])[0].book.id
+    toc = quire.text.toc(book)
+    after = next(i for i, row in enumerate(toc) if row.title.strip() == "孔乙己") + 1
+    quire.save_position(
+        book, quire.text.segments(book, quire.text.ordinal_of(book, toc[after].locator) - 1, 1)[0].locator
+    )
+
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(quire, session)
+        app.open_book(book)
+        app.reading.open_panel("xray")
+        assert app.reader.xray_scanning and "Finding the names in what you have read…" in screen(app)
+        for _ in range(400):
+            if not app.reader.xray_scanning:
+                break
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.05)
+        tiles = [texts(c.title)[0] for c in _all(app) if isinstance(c, ft.ExpansionTile)]
+        assert "孔乙己" in tiles and "Finding the names in what you have read…" not in screen(app)
+        app.reading.open_panel(None)
+        app.reading.open_panel("xray")
+        assert not app.reader.xray_scanning and "孔乙己" in " ".join(screen(app))  # found once: drawn at once
+
+    run(scenario())
+
+
 def test_a_book_reopened_after_days_offers_the_story_so_far(alice_quire: Quire) -> None:
     """Issue 28: "Previously…" when a book is reopened after some days; a book read today opens without it."""
     from datetime import UTC, datetime, timedelta

@@ -15,15 +15,20 @@ from typing import Any
 
 from core.agent.citations import Citation
 from core.books.locator import Locator
+from core.books.textutil import CJK_RUN
 from core.companion.names import TITLES, has_title, name_key, name_mentions
+from core.companion.names_zh import SPEECH as CHINESE_SPEECH
+from core.companion.names_zh import SURNAMES, chinese_mentions, dictionary_total
 from core.library import Library
 from core.rag.sentences import sentence_spans
 
-SCAN_VERSION = 1  # a better finder raises it, and books are scanned again when next asked
+SCAN_VERSION = 2  # a better finder raises it, and books are scanned again when next asked
 MIN_MENTIONS = 2  # a name needs this many mentions before the place (one of them not opening a sentence)
 INTRODUCING = 2  # sentences quoted to introduce an entry: its first mentions'
 PLACE_WORDS = frozenset(("in", "at", "to", "from", "into", "near", "through", "towards", "toward", "across"))
 BARE_TITLES = frozenset(("mr", "mrs", "ms", "dr", "st", "sir", "capt", "rev", "madam", "mister"))  # never a name alone
+PLACE_ENDINGS = frozenset("府城州庄镇村寺庵院园祠山峰庙县省京陵湖江河桥街巷楼阁殿宫")  # 荣国府, 金陵, 未庄
+KEYNESS = 8.0  # a Chinese word the dictionary knows is a name when the book uses it this many times more than usual
 SPEECH = frozenset(("said", "says", "asked", "cried", "replied", "answered", "thought", "whispered", "shouted"))
 
 
@@ -61,42 +66,65 @@ class XrayEntry:
         return found
 
 
-def scan(library: Library, book_id: int) -> int:
-    """Find every capitalised run of a book's text and store it (once per finder version); how many were found."""
-    done = library.conn.execute("SELECT version FROM name_scans WHERE book_id = ?", (book_id,)).fetchone()
-    if done is not None and done[0] == SCAN_VERSION:
+def needs_scan(library: Library, book_id: int, bound: int | None) -> bool:
+    """Whether an X-Ray up to ``bound`` must first find names in text not scanned yet (slow for a Chinese novel)."""
+    done = library.conn.execute("SELECT version, through FROM name_scans WHERE book_id = ?", (book_id,)).fetchone()
+    if done is None or done[0] != SCAN_VERSION:
+        return True
+    return done[1] is not None and (bound is None or done[1] < bound)
+
+
+def scan(library: Library, book_id: int, bound: int | None = None) -> int:
+    """Find the names of a book's text up to the segment at ordinal ``bound`` (None: all of it) and store them,
+    once per finder version; a later place scans only the segments read since. How many were found (-1: nothing
+    new to scan). English runs come from ``name_mentions``, Chinese words from jieba's tagger (``names_zh``)."""
+    done = library.conn.execute("SELECT version, through FROM name_scans WHERE book_id = ?", (book_id,)).fetchone()
+    fresh = done is None or done[0] != SCAN_VERSION
+    through = -1 if fresh else (done[1] if done[1] is not None else 1 << 62)
+    limit = bound if bound is not None else 1 << 62
+    if not fresh and through >= limit:
         return -1
     rows = []
     for ordinal, text in library.conn.execute(
-        "SELECT ordinal, text FROM segments WHERE book_id = ? AND kind NOT IN ('heading', 'image') ORDER BY ordinal",
-        (book_id,),
+        "SELECT ordinal, text FROM segments WHERE book_id = ? AND kind NOT IN ('heading', 'image') "
+        "AND ordinal > ? AND ordinal <= ? ORDER BY ordinal",
+        (book_id, through, limit),
     ):
-        rows += [(book_id, ordinal, m.start, m.name, int(m.at_start), m.before, m.after) for m in name_mentions(text)]
+        rows += [
+            (book_id, ordinal, m.start, m.name, int(m.at_start), m.before, m.after, 0) for m in name_mentions(text)
+        ]
+        rows += [(book_id, ordinal, m.start, m.name, 0, m.tag, m.after, m.common) for m in chinese_mentions(text)]
     with library.transaction() as conn:
-        conn.execute("DELETE FROM name_mentions WHERE book_id = ?", (book_id,))
-        conn.executemany("INSERT INTO name_mentions VALUES (?,?,?,?,?,?,?)", rows)
-        conn.execute("INSERT OR REPLACE INTO name_scans VALUES (?, ?)", (book_id, SCAN_VERSION))
+        if fresh:
+            conn.execute("DELETE FROM name_mentions WHERE book_id = ?", (book_id,))
+        conn.executemany("INSERT INTO name_mentions VALUES (?,?,?,?,?,?,?,?)", rows)
+        conn.execute("INSERT OR REPLACE INTO name_scans VALUES (?, ?, ?)", (book_id, SCAN_VERSION, bound))
     return len(rows)
 
 
 def xray(library: Library, book_id: int, bound: int | None) -> list[XrayEntry]:
     """The entries named at or before the segment at ordinal ``bound`` (None: the whole book), most mentioned
     first. Reads nothing past the bound."""
-    scan(library, book_id)
+    scan(library, book_id, bound)
     limit = bound if bound is not None else 1 << 62
     rows = library.conn.execute(
-        "SELECT m.ordinal, m.start, m.name, m.at_start, m.before, m.after, g.section_idx, g.idx FROM name_mentions m "
-        "JOIN segments g ON g.book_id = m.book_id AND g.ordinal = m.ordinal "
+        "SELECT m.ordinal, m.start, m.name, m.at_start, m.before, m.after, g.section_idx, g.idx, m.common "
+        "FROM name_mentions m JOIN segments g ON g.book_id = m.book_id AND g.ordinal = m.ordinal "
         "WHERE m.book_id = ? AND m.ordinal <= ? ORDER BY m.ordinal, m.start",
         (book_id, limit),
     ).fetchall()
     by_key: dict[str, list[tuple[Any, ...]]] = defaultdict(list)
     for row in rows:
         by_key[name_key(row[2])].append(tuple(row))
+    latin = {k for k in by_key if not CJK_RUN.search(k)}
     # A name: mentioned often enough, at least once where a capital is not just a sentence's first word.
-    names = {k for k, found in by_key.items() if len(found) >= MIN_MENTIONS and any(not r[3] for r in found)}
+    names = {k for k in latin if len(by_key[k]) >= MIN_MENTIONS and any(not r[3] for r in by_key[k])}
     names -= {k for k in names if k in BARE_TITLES}
-    entries = [_entry(group, by_key) for group in _merge(names, by_key).values()]
+    groups = list(_merge(names, by_key).values())
+    chinese = {k: found for k, found in by_key.items() if k not in latin}
+    if chinese:
+        groups += _chinese_groups(chinese, _characters_read(library, book_id, limit))
+    entries = [_entry(group, by_key) for group in groups]
     texts = segment_texts(library, book_id, [m.ordinal for e in entries for m in e.places[:INTRODUCING]])
     entries = [
         replace(e, introduced=tuple(" ".join(c.quote.split()) for c in sentences_of(texts, book_id, e.places, INTRODUCING)))
@@ -104,6 +132,44 @@ def xray(library: Library, book_id: int, bound: int | None) -> list[XrayEntry]:
     ]  # fmt: skip
     entries.sort(key=lambda e: (-e.mentions, e.first.ordinal))
     return entries
+
+
+def _characters_read(library: Library, book_id: int, limit: int) -> int:
+    row = library.conn.execute(
+        "SELECT SUM(LENGTH(text)) FROM segments WHERE book_id = ? AND ordinal <= ?", (book_id, limit)
+    ).fetchone()
+    return max(1, row[0] or 0)
+
+
+def _chinese_groups(by_key: dict[str, list[tuple[Any, ...]]], read: int) -> list[list[str]]:
+    """Chinese names among the tagged words before the place: mentioned ``MIN_MENTIONS`` times, and a word the
+    dictionary knows only when the book so far uses it ``KEYNESS`` times more often than usual (宝玉 yes, 明白
+    no). A name that a longer one of three characters ends after a surname joins it (宝玉 with 贾宝玉), as does
+    one with 儿 after it (凤姐儿 with 凤姐)."""
+    total = dictionary_total()
+    names = set()
+    for key, found in by_key.items():
+        common = found[0][8]
+        if len(found) >= MIN_MENTIONS and (common == 0 or (len(found) / read) / (common / total) >= KEYNESS):
+            names.add(key)
+    names = {k for k in names if not (len(k) == 3 and k[1:] in names and k[0] not in SURNAMES)}  # 因宝玉
+    groups: dict[str, list[str]] = {}
+    for key in sorted(names, key=len, reverse=True):
+        owner = next((g for g in groups if _owns(g, key)), None)
+        if owner is not None:
+            groups[owner].append(key)
+        else:
+            groups[key] = [key]
+    return list(groups.values())
+
+
+def _owns(longer: str, key: str) -> bool:
+    """Whether ``key`` is another form of the name ``longer``: its given name after a surname, or it with 儿."""
+    return (
+        (len(longer) == len(key) + 1 and longer[0] in SURNAMES and longer.endswith(key))
+        or longer == key + "儿"
+        or (key == longer + "儿")
+    )
 
 
 def _merge(names: set[str], by_key: dict[str, list[tuple[Any, ...]]]) -> dict[str, list[str]]:
@@ -126,13 +192,29 @@ def _entry(keys: list[str], by_key: dict[str, list[tuple[Any, ...]]]) -> XrayEnt
     surfaces = Counter(re.sub(r"['’]s$", "", row[2]) for row in found)
     common = surfaces.most_common(1)[0][1]  # the name it goes by: the fullest form used at least a quarter as often
     longest = max(surfaces, key=lambda s: (surfaces[s] * 4 >= common, len(name_key(s).split()), surfaces[s]))
-    titled = any(has_title(row[2]) or row[4] in TITLES for row in found)
-    speech = sum(row[4] in SPEECH or row[5] in SPEECH for row in found)
-    place = sum(row[4] in PLACE_WORDS for row in found)
-    kind = "person" if titled or speech else "place" if place * 2 >= len(found) else "term"
+    kind = _chinese_kind(found) if CJK_RUN.search(found[0][2]) else _kind(found)
     places = tuple(Mention(r[0], Locator(r[6], r[7], r[1]), r[2]) for r in found)
     return XrayEntry(longest, kind, tuple(sorted(surfaces, key=lambda s: -surfaces[s])), len(found), places[0], (),
                      places)  # fmt: skip
+
+
+def _kind(found: list[tuple[Any, ...]]) -> str:
+    """Person (a title, or speech next to it), place (mostly after "in", "at", "to" …) or term."""
+    titled = any(has_title(row[2]) or row[4] in TITLES for row in found)
+    speech = sum(row[4] in SPEECH or row[5] in SPEECH for row in found)
+    place = sum(row[4] in PLACE_WORDS for row in found)
+    return "person" if titled or speech else "place" if place * 2 >= len(found) else "term"
+
+
+def _chinese_kind(found: list[tuple[Any, ...]]) -> str:
+    """By the tagger's tags (kept in ``before``): mostly ``nr`` or often speaking, a person; mostly ``ns``, a
+    place; else a term."""
+    people = sum(row[4].startswith("nr") for row in found)
+    speech = sum(row[5] in CHINESE_SPEECH for row in found)
+    places = sum(row[4] == "ns" or row[2][-1] in PLACE_ENDINGS for row in found)  # 荣国府, 金陵: tagged nr
+    if places * 2 >= len(found) and speech < 2:
+        return "place"
+    return "person" if people * 2 >= len(found) or speech >= 2 else "term"
 
 
 def segment_texts(library: Library, book_id: int, ordinals: list[int]) -> dict[int, str]:

@@ -394,6 +394,20 @@ def m012_chapter_summaries(conn: sqlite3.Connection) -> None:
     )
 
 
+def m013_chinese_names(conn: sqlite3.Connection) -> None:
+    """Chinese names for X-Ray: how common each mention's word is in general use (a tagger's dictionary count; 0
+    for English runs and coined words), and how far a book has been scanned (NULL: all of it). Books are scanned
+    up to the place asked for, since the Chinese tagger is slow on a whole novel."""
+    _add_column(conn, "name_mentions", "common", "INTEGER NOT NULL DEFAULT 0")
+    _add_column(conn, "name_scans", "through", "INTEGER")
+
+
+def _add_column(conn: sqlite3.Connection, table: str, column: str, declaration: str) -> None:
+    """Add a column unless the table has it (a migration may run again on a library rolled back to before it)."""
+    if column not in {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}:
+        conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
+
+
 def _run(conn: sqlite3.Connection, script: str) -> None:
     """Run statements one by one, inside the caller's transaction (executescript would commit it)."""
     for statement in script.split(";\n"):
@@ -414,6 +428,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (10, "covers apart", m010_covers_apart),
     (11, "name mentions", m011_name_mentions),
     (12, "chapter summaries", m012_chapter_summaries),
+    (13, "chinese names", m013_chinese_names),
 ]
 # Migrations that free a large part of the file: the database is compacted (VACUUM) once after them.
 COMPACT_AFTER = frozenset({9})

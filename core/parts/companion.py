@@ -6,9 +6,10 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from core.agent.events import AgentEvent
+from core.companion.names_zh import available as chinese_names_available
 from core.companion.recap import RecapChapter, Recaps, recap_events
 from core.companion.summaries import Summaries
-from core.companion.xray import XrayEntry, xray
+from core.companion.xray import XrayEntry, needs_scan, xray
 from core.errors import QuireError
 from core.library import Annotations, Library
 from core.network_policy import NetworkPolicy
@@ -43,6 +44,17 @@ class Companion:
     def xray(self, reference: str | int, *, spoilers: bool = False) -> list[XrayEntry]:
         """The people, places and terms named up to the furthest place read, most mentioned first."""
         return self._xray(*self._fence(reference, spoilers))
+
+    @property
+    def finds_chinese_names(self) -> bool:
+        """Whether X-Ray finds Chinese names on this device (a computer: jieba is not built for phones)."""
+        return chinese_names_available()
+
+    def xray_needs_scan(self, reference: str | int, *, spoilers: bool = False) -> bool:
+        """Whether the next X-Ray must first find names in text read since the last (seconds for a Chinese novel:
+        worth a progress note and a background thread)."""
+        book, bound = self._fence(reference, spoilers)
+        return (bound is None or bound >= 0) and needs_scan(self._library, book, bound)
 
     def _xray(self, book: int, bound: int | None) -> list[XrayEntry]:
         return [] if bound is not None and bound < 0 else xray(self._library, book, bound)
