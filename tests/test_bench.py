@@ -151,11 +151,13 @@ def test_scale_benchmark_times_the_app_start_in_a_browser(capsys: pytest.Capture
 def test_xray_benchmark_scores_recall_precision_and_the_fence(capsys: pytest.CaptureFixture[str]) -> None:
     from bench import xray
 
-    assert xray.main(["--places", "0.3,1.0", "--json"]) == 0
+    books = "en/epubjs-alice.epub,en/idpf-moby-dick.epub,zh/luxun_nahan.txt"
+    assert xray.main(["--places", "0.3,1.0", "--books", books, "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert [(r["book"], r["place"]) for r in rows] == [
         ("epubjs-alice.epub", 0.3), ("epubjs-alice.epub", 1.0),
         ("idpf-moby-dick.epub", 0.3), ("idpf-moby-dick.epub", 1.0),
+        ("luxun_nahan.txt", 0.3), ("luxun_nahan.txt", 1.0),
     ]  # fmt: skip
     for row in rows:
         assert row["shown_from_later"] == [] and 0 < row["recall"] <= 1 and 0 < row["precision_top"] <= 1
