@@ -420,6 +420,50 @@ def cmd_xray(quire: Quire, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_dict(quire: Quire, args: argparse.Namespace) -> int:
+    if args.action == "import":
+        if not args.paths:
+            raise QuireError(
+                "say which dictionary: quire dict import FILE (a StarDict .ifo, a dictd .index or CC-CEDICT)"
+            )
+        added = [quire.dictionary.add(path) for path in args.paths]
+        if args.json:
+            _print_json([info.to_dict() for info in added])
+        for info in added if not args.json else []:
+            print(f"{info.id}. {info.name} ({info.kind}): {info.words} headwords")
+        return 0
+    if args.action == "remove":
+        if not args.paths or not all(p.isdigit() for p in args.paths):
+            raise QuireError("say which dictionaries by number: 'quire dict list' shows them")
+        for number in args.paths:
+            quire.dictionary.remove(int(number))
+        return 0
+    dictionaries = quire.dictionary.all()
+    if args.json:
+        _print_json([info.to_dict() for info in dictionaries])
+    elif not dictionaries:
+        print("No dictionaries yet: 'quire dict import FILE' adds a StarDict, dictd or CC-CEDICT dictionary.")
+    for info in dictionaries if not args.json else []:
+        print(f"{info.id}. {info.name} ({info.kind}): {info.words} headwords")
+    return 0
+
+
+def cmd_define(quire: Quire, args: argparse.Namespace) -> int:
+    found = quire.dictionary.define(args.word, args.book)
+    if args.json:
+        _print_json([d.to_dict() for d in found])
+        return 0 if found else 1
+    if not found:
+        none = "" if quire.dictionary.all() else " (no dictionaries yet: 'quire dict import FILE')"
+        print(f"'{args.word}' is not in your dictionaries{none}.", file=sys.stderr)
+        return 1
+    for definition in found:
+        via = f" (from '{definition.looked_up}')" if definition.looked_up else ""
+        print(f"{definition.word}{via}: {definition.dictionary}")
+        print("    " + definition.text.replace("\n", "\n    "))
+    return 0
+
+
 def cmd_export(quire: Quire, args: argparse.Namespace) -> int:
     fmt = "json" if args.json else args.format
     text = quire.notes.export(args.book, fmt)
@@ -549,6 +593,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("book")
     p.add_argument("--spoilers", action="store_true", help="the whole book, past your reading position")
     _provider_options(p, "with a provider: each chapter summarised by it (kept), citing the book")
+    p = add("dict", cmd_dict, "your dictionaries: import a StarDict, dictd or CC-CEDICT one, list or remove them")
+    p.add_argument("action", nargs="?", choices=["import", "list", "remove"], default="list")
+    p.add_argument("paths", nargs="*", help="import: the dictionary's files or folder; remove: its numbers")
+    p = add("define", cmd_define, "look a word up in your dictionaries, offline (its lemma too: ran finds run)")
+    p.add_argument("word", type=_words)
+    p.add_argument("--book", help="the book it was read in (its language chooses the lemmas)")
     p = add("export", cmd_export, "export a book's highlights and notes")
     p.add_argument("book")
     p.add_argument("--format", choices=["md", "json"], default="md")

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from core.books.textutil import is_cjk
     from core.companion.describe import Description
     from core.companion.xray import XrayEntry
+    from core.dictionary.store import Definition, DictionaryInfo, VocabularyWord
     from core.errors import (
         BookFormatError,
         BookNotFoundError,
@@ -136,6 +137,9 @@ _WHERE: dict[str, str] = {
     "SyncStatus": "core.sync",
     "ThreadInfo": "core.agent.threads",
     "XrayEntry": "core.companion.xray",
+    "Definition": "core.dictionary.store",
+    "DictionaryInfo": "core.dictionary.store",
+    "VocabularyWord": "core.dictionary.store",
     "Description": "core.companion.describe",
     "ModelInfo": "core.parts.models",
     "SyncFileTooLarge": "core.errors",
@@ -164,7 +168,9 @@ __all__ = [
     "Citation",
     "CitationError",
     "CitationEvent",
+    "Definition",
     "Description",
+    "DictionaryInfo",
     "Done",
     "DrmProtectedError",
     "EmbeddingError",
@@ -208,6 +214,7 @@ __all__ = [
     "ThreadInfo",
     "TocRow",
     "ToolCallReady",
+    "VocabularyWord",
     "XrayEntry",
     "content_hash",
     "default_library_dir",

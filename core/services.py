@@ -22,6 +22,7 @@ from core.library import (
 from core.network_policy import NetworkPolicy
 from core.parts.chats import Chats
 from core.parts.companion import Companion
+from core.parts.dictionary import Dictionary
 from core.parts.models import Models
 from core.parts.notes import Notes
 from core.parts.sync import Sync
@@ -96,6 +97,7 @@ class Quire:
         self.sync = Sync(self._library, self._annotations, self._network, self._received)
         self.chats = Chats(self._library, self._network)
         self.companion = Companion(self._library, self._annotations, self._network)
+        self.dictionary = Dictionary(self._library)
 
     def _default_chunking(self) -> tuple[ChunkProfile, TokenCounter]:
         """Chunks made at import are sized in the default model's tokens (estimated without tokenizers)."""

@@ -27,6 +27,20 @@ def book_path(relative: str) -> Path:
     return path
 
 
+def debian_file(path: str, package: str) -> Path:
+    """A file a Debian package installs (real dictionaries: dict-wn, stardict-czech). Without it the test skips,
+    saying what to install; with QUIRE_REQUIRE_DEBIAN=1 (CI installs them) it fails instead."""
+    import os
+
+    found = Path(path)
+    if not found.exists():
+        message = f"{path} not found: apt-get install {package} to run this test"
+        if os.environ.get("QUIRE_REQUIRE_DEBIAN") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    return found
+
+
 @pytest.fixture(autouse=True)
 def _isolated_library_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Never touch the user's real library: point $QUIRE_LIBRARY at a temporary folder."""

@@ -402,6 +402,44 @@ def m013_chinese_names(conn: sqlite3.Connection) -> None:
     _add_column(conn, "name_scans", "through", "INTEGER")
 
 
+def m014_dictionaries(conn: sqlite3.Connection) -> None:
+    """Dictionaries the reader imported (their files kept in the library's folder) with every headword folded for
+    lookup, and the words looked up, per book (the vocabulary list)."""
+    _run(
+        conn,
+        """
+        CREATE TABLE IF NOT EXISTS dictionaries (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            folder TEXT NOT NULL,
+            types TEXT NOT NULL DEFAULT '',
+            words INTEGER NOT NULL DEFAULT 0,
+            added_at TEXT NOT NULL
+        );
+        CREATE TABLE IF NOT EXISTS dictionary_words (
+            dictionary_id INTEGER NOT NULL REFERENCES dictionaries(id) ON DELETE CASCADE,
+            key TEXT NOT NULL,
+            word TEXT NOT NULL,
+            offset INTEGER NOT NULL,
+            size INTEGER NOT NULL,
+            text TEXT NOT NULL DEFAULT ''
+        );
+        CREATE INDEX IF NOT EXISTS dictionary_words_key ON dictionary_words(key);
+        CREATE TABLE IF NOT EXISTS vocabulary (
+            id INTEGER PRIMARY KEY,
+            book_id INTEGER NOT NULL REFERENCES books(id) ON DELETE CASCADE,
+            word TEXT NOT NULL,
+            locator TEXT NOT NULL,
+            sentence TEXT NOT NULL,
+            definition TEXT NOT NULL,
+            added_at TEXT NOT NULL,
+            UNIQUE (book_id, word)
+        )
+        """,
+    )
+
+
 def _add_column(conn: sqlite3.Connection, table: str, column: str, declaration: str) -> None:
     """Add a column unless the table has it (a migration may run again on a library rolled back to before it)."""
     if column not in {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}:
@@ -429,6 +467,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (11, "name mentions", m011_name_mentions),
     (12, "chapter summaries", m012_chapter_summaries),
     (13, "chinese names", m013_chinese_names),
+    (14, "dictionaries", m014_dictionaries),
 ]
 # Migrations that free a large part of the file: the database is compacted (VACUUM) once after them.
 COMPACT_AFTER = frozenset({9})

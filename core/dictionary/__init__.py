@@ -1,0 +1,1 @@
+"""Dictionaries the reader imports (StarDict, dictd, CC-CEDICT), looked up offline."""

@@ -1,0 +1,227 @@
+"""The dictionary formats readers bring: StarDict (.ifo/.idx/.dict(.dz)/.syn), dictd (.index/.dict(.dz)) and
+CC-CEDICT (its text file, plain or gzipped).
+
+Each reader yields the headwords with where the article is (an offset and size in the article file) or, for
+CC-CEDICT, the article itself (a line per entry: traditional, simplified, pinyin, senses). Articles become plain
+text for the definition card: StarDict's Pango markup and HTML lose their tags, CC-CEDICT's numbered pinyin gets
+its tone marks.
+"""
+
+from __future__ import annotations
+
+import gzip
+import html
+import re
+import struct
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from core.errors import BookFormatError
+
+_B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+
+@dataclass(frozen=True, slots=True)
+class Headword:
+    """A headword and its article: where it is in the article file, or (CC-CEDICT) the article's text."""
+
+    word: str
+    offset: int = 0
+    size: int = 0
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """A dictionary found among the files given: its format, name, files and article type."""
+
+    kind: str  # "stardict", "dictd" or "cedict"
+    name: str
+    index: Path  # .idx, .index or the CC-CEDICT file
+    articles: Path | None  # .dict or .dict.dz (None for CC-CEDICT)
+    synonyms: Path | None = None  # StarDict's .syn
+    types: str = ""  # StarDict's sametypesequence (m: text, g: Pango markup, h: HTML, x: XDXF …)
+    offset_bits: int = 32
+
+
+def find_source(path: Path) -> Source:
+    """The dictionary a file belongs to (any of its files, or its folder); BookFormatError when none is there."""
+    files = sorted(path.iterdir()) if path.is_dir() else [path]
+    for file in files:
+        name = file.name
+        if name.endswith(".ifo"):
+            return _stardict(file)
+        if name.endswith(".index"):
+            return _dictd(file)
+        if re.search(r"cedict.*\.(txt|u8)(\.gz)?$", name, re.I) or _looks_like_cedict(file):
+            return Source("cedict", "CC-CEDICT", file, None)
+    for file in files:  # a StarDict or dictd file other than the one naming it: look beside it
+        stem = re.sub(r"\.(idx|dict|dict\.dz|syn)(\.gz)?$", "", file.name)
+        for sibling in (file.with_name(stem + ".ifo"), file.with_name(stem + ".index")):
+            if sibling.exists() and sibling != file:
+                return find_source(sibling)
+    raise BookFormatError(
+        f"{path.name} is not a dictionary Quire reads: give a StarDict .ifo (with its .idx and .dict.dz), a dictd "
+        ".index (with its .dict.dz) or a CC-CEDICT file"
+    )
+
+
+def _looks_like_cedict(file: Path) -> bool:
+    if not file.is_file() or file.suffix not in (".txt", ".u8", ".gz"):
+        return False
+    opener = gzip.open if file.suffix == ".gz" else open
+    try:
+        with opener(file, "rt", encoding="utf-8", errors="replace") as text:
+            head = text.read(400)
+    except (OSError, EOFError):
+        return False
+    return "CC-CEDICT" in head
+
+
+def _beside(index: Path, stem: str, endings: tuple[str, ...]) -> Path | None:
+    return next((index.with_name(stem + e) for e in endings if index.with_name(stem + e).exists()), None)
+
+
+def _stardict(ifo: Path) -> Source:
+    fields = {}
+    lines = ifo.read_text(encoding="utf-8", errors="replace").splitlines()
+    if not lines or "StarDict" not in lines[0]:
+        raise BookFormatError(f"{ifo.name} does not start as a StarDict .ifo file does")
+    for line in lines[1:]:
+        key, _, value = line.partition("=")
+        fields[key.strip()] = value.strip()
+    stem = ifo.name.removesuffix(".ifo")
+    index = _beside(ifo, stem, (".idx", ".idx.gz"))
+    articles = _beside(ifo, stem, (".dict.dz", ".dict"))
+    if index is None or articles is None:
+        raise BookFormatError(f"{ifo.name} needs its {stem}.idx and {stem}.dict.dz beside it")
+    return Source("stardict", fields.get("bookname") or stem, index, articles, _beside(ifo, stem, (".syn",)),
+                  fields.get("sametypesequence", ""), int(fields.get("idxoffsetbits", "32") or 32))  # fmt: skip
+
+
+def _dictd(index: Path) -> Source:
+    stem = index.name.removesuffix(".index")
+    articles = _beside(index, stem, (".dict.dz", ".dict"))
+    if articles is None:
+        raise BookFormatError(f"{index.name} needs its {stem}.dict.dz beside it")
+    return Source("dictd", stem, index, articles)
+
+
+def headwords(source: Source) -> Iterator[Headword]:
+    """Every headword of the dictionary (synonyms too, pointing at their article)."""
+    if source.kind == "stardict":
+        yield from _stardict_words(source)
+    elif source.kind == "dictd":
+        yield from _dictd_words(source.index)
+    else:
+        yield from _cedict_words(source.index)
+
+
+def _stardict_words(source: Source) -> Iterator[Headword]:
+    data = source.index.read_bytes()
+    if source.index.suffix == ".gz":
+        data = gzip.decompress(data)
+    width = 8 if source.offset_bits == 64 else 4
+    entries: list[Headword] = []
+    at = 0
+    while at < len(data):
+        end = data.find(b"\x00", at)
+        if end < 0 or end + 1 + width + 4 > len(data):
+            raise BookFormatError(f"{source.index.name} is cut short: its last entry is incomplete")
+        word = data[at:end].decode("utf-8", errors="replace")
+        offset = int.from_bytes(data[end + 1 : end + 1 + width], "big")
+        (size,) = struct.unpack(">I", data[end + 1 + width : end + 5 + width])
+        entries.append(Headword(word, offset, size))
+        at = end + 5 + width
+    yield from entries
+    if source.synonyms is not None:
+        syn = source.synonyms.read_bytes()
+        at = 0
+        while at < len(syn):
+            end = syn.find(b"\x00", at)
+            if end < 0 or end + 5 > len(syn):
+                break
+            (target,) = struct.unpack(">I", syn[end + 1 : end + 5])
+            if target < len(entries):
+                found = entries[target]
+                yield Headword(syn[at:end].decode("utf-8", errors="replace"), found.offset, found.size)
+            at = end + 5
+
+
+def _b64(text: str) -> int:
+    value = 0
+    for char in text:
+        digit = _B64.find(char)
+        if digit < 0:
+            raise BookFormatError(f"a dictd index holds {text!r} where a number belongs")
+        value = value * 64 + digit
+    return value
+
+
+def _dictd_words(index: Path) -> Iterator[Headword]:
+    with index.open(encoding="utf-8", errors="replace") as lines:
+        for line in lines:
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) < 3 or parts[0].startswith("00-database"):
+                continue  # the database's own entries (its name, its URL)
+            yield Headword(parts[0], _b64(parts[1]), _b64(parts[2]))
+
+
+_CEDICT = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")
+
+
+def _cedict_words(path: Path) -> Iterator[Headword]:
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8", errors="replace") as lines:
+        for line in lines:
+            match = _CEDICT.match(line)
+            if match is None:
+                continue  # comments (#) and anything else
+            traditional, simplified, pinyin, senses = match.groups()
+            text = f"{tone_marks(pinyin)}\n" + "; ".join(s for s in senses.split("/") if s)
+            yield Headword(simplified, text=text)
+            if traditional != simplified:
+                yield Headword(traditional, text=text)
+
+
+def plain_text(article: bytes, source: Source) -> str:
+    """An article as plain text: StarDict's markup without its tags (types g, h, x), dictd's as written."""
+    text = article.decode("utf-8", errors="replace")
+    if source.kind == "stardict" and (not source.types or source.types[0] in "ghx"):
+        text = re.sub(r"<br\s*/?>|</p>|</div>|</li>", "\n", text, flags=re.I)
+        text = html.unescape(re.sub(r"<[^>]+>", "", text))
+    return re.sub(r"\n{3,}", "\n\n", text).strip()
+
+
+_TONES = {"a": "āáǎàa", "e": "ēéěèe", "i": "īíǐìi", "o": "ōóǒòo", "u": "ūúǔùu", "ü": "ǖǘǚǜü"}
+
+
+def tone_marks(pinyin: str) -> str:
+    """CC-CEDICT's numbered pinyin with tone marks (ni3 hao3: nǐ hǎo): the mark goes on a or e, on the o of ou,
+    else on the last vowel; "u:" is ü. Hand-written (a dozen lines; the packages that do it bring much more)."""
+    syllables = []
+    for syllable in pinyin.split():
+        match = re.fullmatch(r"([a-zA-Zü:]+)([1-5])", syllable)
+        if match is None:
+            syllables.append(syllable)
+            continue
+        letters, tone = match.group(1).replace("u:", "ü").replace("U:", "Ü"), int(match.group(2))
+        lower = letters.lower()
+        at = (
+            lower.find("a")
+            if "a" in lower
+            else lower.find("e")
+            if "e" in lower
+            else lower.find("o")
+            if "ou" in lower
+            else -1
+        )
+        if at < 0:
+            at = max(lower.rfind(v) for v in "iouü")
+        if at < 0:
+            syllables.append(letters)
+            continue
+        marked = _TONES[lower[at]][tone - 1]
+        syllables.append(letters[:at] + (marked.upper() if letters[at].isupper() else marked) + letters[at + 1 :])
+    return " ".join(syllables)

@@ -1,0 +1,55 @@
+"""The reader's dictionaries by book: import, look up offline (lemmas, Chinese words), and each book's vocabulary."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from core.dictionary.store import Definition, Dictionaries, DictionaryInfo, VocabularyWord
+from core.library import Library
+
+
+class Dictionary:
+    """``quire.dictionary``: the dictionaries imported into this library, and the words looked up in each book."""
+
+    def __init__(self, library: Library) -> None:
+        self._library = library
+        self._store = Dictionaries(library)
+
+    def add(self, path: Path | str) -> DictionaryInfo:
+        """Import a StarDict, dictd or CC-CEDICT dictionary (any of its files, or its folder)."""
+        return self._store.add(Path(path))
+
+    def all(self) -> list[DictionaryInfo]:
+        """The dictionaries imported, in the order their articles are shown."""
+        return self._store.all()
+
+    def remove(self, number: int) -> None:
+        self._store.remove(number)
+
+    def define(self, text: str, reference: str | int | None = None) -> list[Definition]:
+        """The articles for a word, looked up as written, then as its lemma in the book's language (English when
+        no book is named); Chinese by the longest word the text starts with."""
+        language = self._library.resolve(reference).language if reference is not None else ""
+        return self._store.define(text, language)
+
+    def keep(self, reference: str | int, word: str, locator: str, sentence: str, definition: str) -> None:
+        """Add a looked-up word to the book's vocabulary list, with the sentence it was read in."""
+        self._store.keep(self._library.resolve(reference).id, word, locator, sentence, definition)
+
+    def vocabulary(self, reference: str | int) -> list[VocabularyWord]:
+        """The book's vocabulary list, oldest first."""
+        return self._store.vocabulary(self._library.resolve(reference).id)
+
+    def forget(self, reference: str | int, word: str) -> None:
+        self._store.forget(self._library.resolve(reference).id, word)
+
+    def export_vocabulary(self, reference: str | int) -> str:
+        """The book's vocabulary list as Markdown: each word, its definition's first line and its sentence."""
+        book = self._library.resolve(reference)
+        lines = [f"# Vocabulary: {book.title}", ""]
+        for entry in self._store.vocabulary(book.id):
+            first = entry.definition.strip().splitlines()[0] if entry.definition.strip() else ""
+            lines.append(f"- **{entry.word}**: {first}")
+            if entry.sentence:
+                lines.append(f"  > {' '.join(entry.sentence.split())}")
+        return "\n".join(lines) + "\n"
