@@ -50,6 +50,29 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Describe them with AI (sends their sentences so far)",
         "zh": "用 AI 简介（只发送已读部分的句子）",
     },
+    "dictionaries.title": {"en": "Dictionaries", "zh": "词典"},
+    "dictionaries.import": {"en": "Import a dictionary…", "zh": "导入词典…"},
+    "dictionaries.importing": {"en": "Importing the dictionary…", "zh": "正在导入词典…"},
+    "dictionaries.added": {"en": "Added {name}: {n} headwords.", "zh": "已添加 {name}：{n} 个词条。"},
+    "dictionaries.line": {"en": "{name} ({kind}, {n} headwords)", "zh": "{name}（{kind}，{n} 个词条）"},
+    "dictionaries.remove": {"en": "Remove {name}", "zh": "移除 {name}"},
+    "dictionaries.none": {
+        "en": "None yet. Pick a StarDict dictionary's .ifo, .idx and .dict.dz together, a dictd one's .index and "
+        ".dict.dz, or a CC-CEDICT file: words are then looked up offline from the selection bar.",
+        "zh": "还没有。请一起选择 StarDict 词典的 .ifo、.idx 与 .dict.dz，dictd 词典的 .index 与 .dict.dz，"
+        "或 CC-CEDICT 文件；之后在选中文字的工具栏里离线查词。",
+    },
+    "reader.define": {"en": "Look up (your dictionaries)", "zh": "查词典"},
+    "define.none": {"en": "“{word}” is not in your dictionaries.", "zh": "你的词典里没有“{word}”。"},
+    "define.no_dictionaries": {
+        "en": "No dictionaries yet: import one in Settings › Dictionaries (StarDict, dictd or CC-CEDICT).",
+        "zh": "还没有词典：请在“设置 › 词典”中导入（StarDict、dictd 或 CC-CEDICT）。",
+    },
+    "define.from": {"en": "from “{word}”", "zh": "由“{word}”查得"},
+    "define.keep": {"en": "Add to vocabulary", "zh": "加入生词本"},
+    "define.kept": {"en": "“{word}” is in this book's vocabulary list.", "zh": "“{word}”已加入本书的生词本。"},
+    "define.explain": {"en": "Explain in this context", "zh": "结合上下文解释"},
+    "define.explaining": {"en": "Asking the AI (it is sent this sentence only)…", "zh": "正在询问 AI（只发送这一句）…"},
     "xray.tell_more": {"en": "Tell me more", "zh": "多讲一些"},
     "xray.tell_more.question": {
         "en": "Who or what is {name}, from what I have read so far?",

@@ -61,6 +61,7 @@ class ReaderActions:
     remove_tapped: Callable[[], object] = lambda: None  # delete the tapped highlight
     page_view: Callable[[bool], None] = lambda on: None  # a text PDF: its pages as printed (True) or the text
     who_is: Callable[[], object] = lambda: None  # open the X-Ray entry of the selected name
+    define: Callable[[], object] = lambda: None  # the selected word's definition card (the reader's dictionaries)
     describe: Callable[[], object] | None = None  # X-Ray: one line per name by the AI provider (None: none set up)
     tell_more: Callable[[str], object] | None = None  # X-Ray: ask the chat about a name (None: no provider set up)
     recap: Callable[[], object] = lambda: None  # "Previously…": the story so far in the chat
@@ -311,11 +312,11 @@ def selection_bar(model: ReaderViewModel, actions: ReaderActions, t: Translator)
             ),
             ft.IconButton(ft.Icons.FORUM_OUTLINED, tooltip=t("reader.ask"), on_click=lambda e: actions.ask_about()),
         ]
-        if len(text) <= WHO_IS_CHARS and len(text.split()) <= 4:  # a name, not a passage
-            extra.insert(
-                0,
+        if len(text) <= WHO_IS_CHARS and len(text.split()) <= 4:  # a name or a word, not a passage
+            extra[:0] = [
+                ft.IconButton(ft.Icons.MENU_BOOK, tooltip=t("reader.define"), on_click=lambda e: actions.define()),
                 ft.IconButton(ft.Icons.PERSON_SEARCH, tooltip=t("reader.who_is"), on_click=lambda e: actions.who_is()),
-            )
+            ]
         close = lambda e: actions.select(-1, 0, 0)  # noqa: E731
     elif model.notes.tapped is not None:
         text = model.notes.tapped.text

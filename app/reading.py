@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import flet as ft
 
 from app.companion_controller import CompanionController
+from app.lookup import LookupController
 from app.marking import MarkingController
 from app.notes_model import NotesViewModel
 from app.notes_page import build_notes_list
@@ -48,6 +49,7 @@ class ReaderController:
         self.typing = False  # a text field beside the text has the keyboard
         self.marking = MarkingController(app, self)  # the selection bar, highlights and the bookmark
         self.companion = CompanionController(app, self)  # the story so far, and X-Ray's lines by the AI
+        self.lookup = LookupController(app, self)  # a selected word's definition card
 
     @property
     def sheet(self) -> bool:
@@ -134,6 +136,7 @@ class ReaderController:
                 toggle_bookmark=self.marking.toggle_bookmark,
                 ask_about=self.marking.ask_about_selection,
                 who_is=self.marking.who_is,
+                define=self.lookup.define,
                 recap=self.companion.recap,
                 describe=self.companion.describe if self.app.settings.provider_config() is not None else None,
                 tell_more=self.companion.tell_more if self.app.settings.provider_config() is not None else None,

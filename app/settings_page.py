@@ -8,6 +8,7 @@ from typing import Any
 
 import flet as ft
 
+from app.dictionary_settings import DictionarySettings, dictionary_controls
 from app.i18n import Translator
 from app.jobs import IndexLine
 from app.settings import FONTS, LAYOUTS, THEMES, Settings, SettingsStore
@@ -299,6 +300,7 @@ def build_settings_screen(
     width: float = 1024,
     phone: bool = False,
     sync: SyncController | None = None,
+    dictionaries: DictionarySettings | None = None,
 ) -> ft.Control:
     """Every setting on one scrolling page (the phone-only ones on phones)."""
 
@@ -349,6 +351,11 @@ def build_settings_screen(
                             *embedding_controls(quire, t, actions),
                         ]
                         if quire is not None and actions is not None
+                        else []
+                    ),
+                    *(
+                        [ft.Divider(), section("dictionaries.title"), *dictionary_controls(dictionaries, t)]
+                        if dictionaries is not None
                         else []
                     ),
                     *(

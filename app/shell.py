@@ -16,6 +16,7 @@ import flet as ft
 from app.chat_controller import ChatContext, ChatController
 from app.device import ReadingDevice, is_phone_app
 from app.dialogs import note_dialog
+from app.dictionary_settings import DictionarySettings
 from app.i18n import Translator
 from app.jobs import Jobs
 from app.library_controller import LibraryController
@@ -81,6 +82,7 @@ class QuireApp:
         self.reading = ReaderController(self)
         self.chat = ChatController(self._chat_context())  # the chat panel of the open book
         self.sync = SyncController(quire, self.store.secrets, lambda: self.t, self._synced)
+        self.dictionaries = DictionarySettings(self)
         self.device = ReadingDevice(page, lambda: self.on_phone)  # wake lock and haptics on phones
         self.screens: dict[Screen, Callable[[], ft.Control]] = {
             Screen.LIBRARY: self.books.view,
@@ -170,6 +172,7 @@ class QuireApp:
             width=self.width,
             phone=self.on_phone,
             sync=self.sync,
+            dictionaries=self.dictionaries,
         )
 
     def _chat_context(self) -> ChatContext:

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from core.books.textutil import is_cjk
     from core.companion.describe import Description
     from core.companion.xray import XrayEntry
-    from core.dictionary.store import Definition, DictionaryInfo, VocabularyWord
+    from core.dictionary.store import Definition, DictionaryInfo, VocabularyWord, sentence_around
     from core.errors import (
         BookFormatError,
         BookNotFoundError,
@@ -140,6 +140,7 @@ _WHERE: dict[str, str] = {
     "Definition": "core.dictionary.store",
     "DictionaryInfo": "core.dictionary.store",
     "VocabularyWord": "core.dictionary.store",
+    "sentence_around": "core.dictionary.store",
     "Description": "core.companion.describe",
     "ModelInfo": "core.parts.models",
     "SyncFileTooLarge": "core.errors",
@@ -225,6 +226,7 @@ __all__ = [
     "parse_locator",
     "secret_name",
     "secret_names",
+    "sentence_around",
     "slices",
     "store_key",
     "stored_key",

@@ -97,7 +97,7 @@ class Quire:
         self.sync = Sync(self._library, self._annotations, self._network, self._received)
         self.chats = Chats(self._library, self._network)
         self.companion = Companion(self._library, self._annotations, self._network)
-        self.dictionary = Dictionary(self._library)
+        self.dictionary = Dictionary(self._library, self._network)
 
     def _default_chunking(self) -> tuple[ChunkProfile, TokenCounter]:
         """Chunks made at import are sized in the default model's tokens (estimated without tokenizers)."""

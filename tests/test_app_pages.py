@@ -1605,3 +1605,68 @@ def test_actions_a_screen_does_not_have_stay_absent_after_the_removed_book_guard
         assert not [c for c in _all(app) if getattr(c, "tooltip", None) == app.t("reader.share")]
 
     run(scenario())
+
+
+def test_a_selected_word_opens_its_definition_card_and_goes_to_the_books_vocabulary(alice_quire: Quire) -> None:
+    """Issue 29: select "rabbit" (as "Rabbit") and the card shows WordNet's article; "Add to vocabulary" keeps it with
+    its sentence; "Explain in this context" sends the AI that sentence and the word, nothing more of the book."""
+    from conftest import debian_file
+    from openai_mock import OpenAIMock
+
+    alice_quire.dictionary.add(debian_file("/usr/share/dictd/wn.index", "dict-wn"))
+    alice_quire.save_position(1, "3.5")
+    with OpenAIMock([[{"content": "Here a rabbit is the animal Alice follows."}]]) as mock:
+
+        async def scenario() -> None:
+            session = await new_session(1440)
+            app = start(alice_quire, session)
+            app.open_book(1)
+            segment = next(s for s in app.reader.visible if "White Rabbit" in s.text)
+            at = segment.text.index("Rabbit")
+            app.reading.marking.select(segment.ordinal, at, at + len("Rabbit"))
+            await fire(session, find(app.page.controls, tooltip="Look up (your dictionaries)"))
+            card = session.page._dialogs.controls[-1]
+            shown = texts(card.content)
+            assert texts(card.title) == ["Rabbit"] and "rabbit" in shown and any("n 1:" in s for s in shown)
+            await fire(session, clickable(card, "Add to vocabulary"))
+            [kept] = alice_quire.dictionary.vocabulary(1)
+            assert kept.word == "rabbit" and "White Rabbit" in kept.sentence and kept.locator == str(segment.locator)
+            assert app.message == "“rabbit” is in this book's vocabulary list."
+            app.settings.provider = {"kind": "openai-compatible", "model": "test-model", "base_url": mock.url}
+            app.reading.lookup.define()  # the card again, now with a provider set up
+            card = session.page._dialogs.controls[-1]
+            await fire(session, clickable(card, "Explain in this context"))
+            for _ in range(200):
+                if app.message.startswith("Here a rabbit"):
+                    break
+                await asyncio.sleep(0.05)
+            assert "Here a rabbit is the animal Alice follows." in texts(card.content)
+            sent = mock.requests[-1]["body"]["messages"][-1]["content"]
+            assert "<book_text>" + kept.sentence in sent and '"Rabbit"' in sent
+            assert len(sent) < 900  # the sentence and the word: no more of the chapter
+
+        run(scenario())
+
+
+def test_settings_lists_dictionaries_imports_picked_files_together_and_removes_them(quire: Quire) -> None:
+    """Settings › Dictionaries: a StarDict's three files picked (bytes, as a browser sends them) are imported as
+    one dictionary; its line has a remove button; a picked file that is not a dictionary is refused, said."""
+    from conftest import debian_file
+
+    ifo = debian_file("/usr/share/stardict/dic/czech-cizi.ifo", "stardict-czech")
+
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(quire, session)
+        app.go("settings")
+        assert any("Pick a StarDict dictionary" in s for s in screen(app))
+        picked = [(f.name, None, f.read_bytes()) for f in sorted(ifo.parent.glob("czech-cizi.*"))]
+        await app.dictionaries.import_picked(picked)
+        assert app.message == "Added Slovník cizích slov: 18259 headwords."
+        assert "Slovník cizích slov (stardict, 18259 headwords)" in screen(app)
+        await app.dictionaries.import_picked([("notes.txt", None, b"hello")])
+        assert "is not a dictionary Quire reads" in app.message
+        await fire(session, find(app.page.controls, tooltip="Remove Slovník cizích slov"))
+        assert quire.dictionary.all() == [] and "Slovník cizích slov (stardict, 18259 headwords)" not in screen(app)
+
+    run(scenario())

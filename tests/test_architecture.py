@@ -19,6 +19,7 @@ PARTS = {
     "models",
     "chats",
     "companion",
+    "dictionary",
 }  # the facade's public parts (core/parts): quire.notes.export(…)
 DOORS = {ROOT / "core" / "inside.py"}  # ``inside()``: the one door for white-box measurements and tests
 

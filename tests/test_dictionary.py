@@ -52,7 +52,7 @@ def test_a_stardict_article_read_from_its_chunk_is_the_same_as_unpacking_the_who
     words = list(headwords(source))
     whole = gzip.decompress(source.articles.read_bytes())
     reader = DictzipReader(source.articles)
-    assert reader._chunks  # the RA table was read: random access, not a whole inflation
+    assert reader.random_access  # the RA table was read: random access, not a whole inflation
     for word in [words[0], *words[:: len(words) // 40], words[-1]]:
         assert reader.read(word.offset, word.size) == whole[word.offset : word.offset + word.size]
     info = quire.dictionary.add(czech())

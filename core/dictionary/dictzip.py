@@ -53,6 +53,11 @@ class DictzipReader:
             self._chunks.append((start, size))
             start += size
 
+    @property
+    def random_access(self) -> bool:
+        """Whether articles are read from their chunks (dictzip), not from a whole inflated copy."""
+        return bool(self._chunks)
+
     def read(self, offset: int, size: int) -> bytes:
         """``size`` bytes of the uncompressed text from ``offset``."""
         if self._whole is not None:

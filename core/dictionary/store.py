@@ -19,6 +19,7 @@ from core.dictionary.formats import Source, find_source, headwords, plain_text
 from core.errors import BookFormatError, QuireError
 from core.library import Library
 from core.library.db import now
+from core.rag.sentences import sentence_spans
 
 LONGEST_CHINESE_WORD = 8  # characters tried from the start of a Chinese selection, longest first
 _EDGES = re.compile(r"^[\W_]+|[\W_]+$")
@@ -205,6 +206,12 @@ class Dictionaries:
     def forget(self, book_id: int, word: str) -> None:
         with self.library.transaction() as tx:
             tx.execute("DELETE FROM vocabulary WHERE book_id = ? AND word = ?", (book_id, word))
+
+
+def sentence_around(text: str, at: int) -> str:
+    """The sentence of ``text`` holding the character at ``at`` (a looked-up word's sentence, for the vocabulary
+    list and "Explain in this context")."""
+    return next((text[a:b] for a, b in sentence_spans(text) if a <= at < b), text).strip()
 
 
 def _key(word: str) -> str:

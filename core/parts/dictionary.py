@@ -3,16 +3,25 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from core.dictionary.store import Definition, Dictionaries, DictionaryInfo, VocabularyWord
 from core.library import Library
+from core.network_policy import NetworkPolicy
+from core.secrets import SecretStore
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+
+    from core.agent.provider_config import ProviderConfig
 
 
 class Dictionary:
     """``quire.dictionary``: the dictionaries imported into this library, and the words looked up in each book."""
 
-    def __init__(self, library: Library) -> None:
+    def __init__(self, library: Library, network: NetworkPolicy) -> None:
         self._library = library
+        self._network = network
         self._store = Dictionaries(library)
 
     def add(self, path: Path | str) -> DictionaryInfo:
@@ -31,6 +40,27 @@ class Dictionary:
         no book is named); Chinese by the longest word the text starts with."""
         language = self._library.resolve(reference).language if reference is not None else ""
         return self._store.define(text, language)
+
+    def explain(
+        self,
+        word: str,
+        sentence: str,
+        provider: ProviderConfig | None = None,
+        secrets: SecretStore | None = None,
+        *,
+        model: BaseChatModel | None = None,
+    ) -> str:
+        """ "Explain in this context": the AI provider (or ``model``) is sent the word and its sentence, nothing more
+        of the book. ProviderError or LocalOnlyError when it cannot be asked."""
+        from core.agent.providers import make_chat_model
+        from core.dictionary.explain import explain
+        from core.errors import QuireError
+
+        if model is None:
+            if provider is None:
+                raise QuireError("explaining a word needs an AI provider: set one up in Settings")
+            model = make_chat_model(provider, secrets, self._network)
+        return explain(model, word, sentence)
 
     def keep(self, reference: str | int, word: str, locator: str, sentence: str, definition: str) -> None:
         """Add a looked-up word to the book's vocabulary list, with the sentence it was read in."""

@@ -1,0 +1,101 @@
+"""The reader's dictionary: a selected word's definition card (offline), kept in the book's vocabulary list, and
+"Explain in this context" by the AI provider (the sentence and the word, nothing more of the book)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+import flet as ft
+
+from app.marking import ReaderScreen
+from core import Definition, QuireError, sentence_around
+
+if TYPE_CHECKING:
+    from app.host import Host
+
+CARD_WIDTH = 420
+CARD_HEIGHT = 360
+
+
+class LookupController:
+    """``reading.lookup``: the selection bar's "Look up" and what its card does."""
+
+    def __init__(self, app: Host, screen: ReaderScreen) -> None:
+        self.app = app
+        self.screen = screen
+        self.explanation = ft.Text(selectable=True, size=14)
+
+    def define(self) -> None:
+        """Open the definition card for the selected word."""
+        model, app = self.screen.model, self.app
+        if model is None or model.notes.selection is None:
+            return
+        selection = model.notes.selection
+        word = selection.text.strip()
+        found = app.quire.dictionary.define(word, model.book.id)
+        segment = next((s for s in model.visible if s.ordinal == selection.ordinal), None)
+        sentence = sentence_around(segment.text, selection.start) if segment is not None else word
+        locator = str(segment.locator) if segment is not None else ""
+        self.explanation.value = ""
+        app.message = found[0].word if found else app.t("define.none", word=word)  # for screen readers and tests
+        app.page.show_dialog(self._card(word, found, sentence, locator))
+
+    def _card(self, word: str, found: list[Definition], sentence: str, locator: str) -> ft.AlertDialog:
+        app, t = self.app, self.app.t
+        rows: list[ft.Control] = []
+        for definition in found:
+            via = f"  ·  {t('define.from', word=definition.looked_up)}" if definition.looked_up else ""
+            rows += [
+                ft.Text(definition.dictionary + via, size=12, color=ft.Colors.ON_SURFACE_VARIANT),
+                ft.Text(definition.word, size=18, weight=ft.FontWeight.W_600, selectable=True),
+                ft.Text(definition.text, size=14, selectable=True),
+                ft.Divider(),
+            ]
+        if not found:
+            known = app.quire.dictionary.all()
+            rows.append(ft.Text(t("define.none", word=word) if known else t("define.no_dictionaries")))
+        rows.append(self.explanation)
+        actions: list[ft.Control] = []
+        book = self.screen.model.book.id if self.screen.model is not None else None
+        if found and book is not None:
+            first = found[0]
+
+            def keep(e: ft.Event[ft.TextButton]) -> None:
+                app.quire.dictionary.keep(book, first.word, locator, sentence, first.text)
+                app.notify(t("define.kept", word=first.word))
+
+            actions.append(ft.TextButton(t("define.keep"), icon=ft.Icons.BOOKMARK_ADD_OUTLINED, on_click=keep))
+        if app.settings.provider_config() is not None:
+            actions.append(
+                ft.TextButton(
+                    t("define.explain"), icon=ft.Icons.AUTO_AWESOME, on_click=lambda e: self._explain(word, sentence)
+                )
+            )
+        actions.append(ft.TextButton(t("common.close"), on_click=lambda e: app.page.pop_dialog()))
+        return ft.AlertDialog(
+            title=ft.Text(word),
+            content=ft.Container(
+                ft.Column(rows, tight=True, scroll=ft.ScrollMode.AUTO, spacing=6), width=CARD_WIDTH, height=CARD_HEIGHT
+            ),
+            actions=actions,
+        )
+
+    def _explain(self, word: str, sentence: str) -> None:
+        app = self.app
+        config = app.settings.provider_config()
+        if config is None:
+            return
+        self.explanation.value = app.t("define.explaining")
+        app.page.update()
+
+        async def run() -> None:
+            try:
+                text = await asyncio.to_thread(app.quire.dictionary.explain, word, sentence, config, app.store.secrets)
+            except QuireError as error:
+                text = app.t.error(error)
+            self.explanation.value = text
+            app.message = text
+            app.page.update()
+
+        app.page.run_task(run)
