@@ -110,15 +110,16 @@ def epub(chapters: list[str], pictures: int = 0, picture_bytes: int = 0) -> byte
     return buffer.getvalue()
 
 
-def long_pdf(copies: int) -> bytes:
-    """The shared Moby-Dick PDF (729 pages of text) bound ``copies`` times into one PDF: the largest text PDF made
-    from the shared samples (a phone peer ran out of memory on a 176 MB PDF)."""
+def long_pdf(pages: int) -> bytes:
+    """The shared Moby-Dick PDF (729 pages of text) bound over and over to ``pages`` pages: the largest text PDF
+    made from the shared samples (a phone peer ran out of memory on a 176 MB PDF)."""
     from pypdf import PdfReader, PdfWriter
 
     source = PdfReader(ROOT.parent / "shared" / "data" / "books" / "formats" / "idpf-moby-dick.pdf")
     writer = PdfWriter()
-    for _ in range(copies):
-        writer.append(source)
+    while pages > 0:
+        writer.append(source, pages=(0, min(pages, len(source.pages))))
+        pages -= len(source.pages)
     buffer = io.BytesIO()
     writer.write(buffer)
     return buffer.getvalue()
@@ -126,9 +127,9 @@ def long_pdf(copies: int) -> bytes:
 
 def books(scale: float) -> dict[str, tuple[str, bytes]]:
     chapter = _paragraphs(1_500_000, 7)  # 1.5 MB of XHTML a chapter
-    copies = max(1, round(4 * scale))
+    pages = max(20, round(4 * 729 * scale))  # 1.0: Moby-Dick four times over
     return {
-        f"pdf, Moby-Dick x{copies} ({729 * copies} pages)": (".pdf", long_pdf(copies)),
+        f"pdf, Moby-Dick bound to {pages} pages": (".pdf", long_pdf(pages)),
         "fb2, 60 MB": (".fb2", fictionbook(60 * scale)),
         "epub, 60 MB of XHTML": (".epub", epub([chapter] * max(1, round(40 * scale)))),
         "epub, 55 photographs": (".epub", epub(["<p>A plate.</p>"] * 55, 55, int(4_000_000 * scale))),

@@ -86,8 +86,19 @@ def test_big_imports_benchmark_parses_and_refuses_in_fresh_processes(capsys: pyt
     assert big_imports.main(["--scale", "0.02", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     outcomes = [row["outcome"] for row in report["books"]]
-    assert [o.split(":")[0] for o in outcomes] == ["parsed", "parsed", "parsed", "parsed"]  # small: all inside
+    assert [o.split(":")[0] for o in outcomes] == ["parsed"] * 5  # small: all inside
+    assert report["books"][0]["book"] == "pdf, Moby-Dick bound to 58 pages" and report["books"][0]["within_bound"]
     assert all(row["peak_mb"] >= row["baseline_peak_mb"] > 0 for row in report["books"])
+
+
+def test_search_benchmark_times_a_hybrid_query_against_its_parts(quire) -> None:
+    from bench import search
+
+    book = quire.import_paths([book_path("en/epubjs-alice.epub")])[0].book.id
+    quire.index(book)
+    row = search.hybrid_against_parts(quire, book, ["Why was the rabbit late?", "the Queen of Hearts"], rounds=1)
+    assert row["parts_ms"] == pytest.approx(row["keyword_ms"] + row["vector_ms"], abs=0.02)
+    assert row["hybrid_ms"] > 0 and row["ratio"] == pytest.approx(row["hybrid_ms"] / row["parts_ms"], abs=0.01)
 
 
 def test_agent_overhead_benchmark(capsys: pytest.CaptureFixture[str]) -> None:
