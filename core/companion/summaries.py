@@ -98,8 +98,8 @@ class Summaries:
             ).fetchall()
         )
         places = [[ordinals[c.start.segment], c.start.segment, c.start.offset, c.end.offset] for c in cited]
-        with self.library.conn:
-            self.library.conn.execute(
+        with self.library.transaction() as conn:
+            conn.execute(
                 "INSERT OR REPLACE INTO chapter_summaries (book_id, section_idx, model, text, cited) "
                 "VALUES (?, ?, ?, ?, ?)",
                 (book_id, section, model_key, text, json.dumps(places)),
