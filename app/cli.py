@@ -464,6 +464,31 @@ def cmd_define(quire: Quire, args: argparse.Namespace) -> int:
     return 0
 
 
+def _duration(seconds: float) -> str:
+    minutes = round(seconds / 60)
+    return f"{minutes // 60} h {minutes % 60:02d} min" if minutes >= 60 else f"{minutes} min"
+
+
+def cmd_stats(quire: Quire, args: argparse.Namespace) -> int:
+    stats = quire.stats.report(args.book)
+    if args.json:
+        _print_json(stats.to_dict())
+        return 0
+    if not stats.books:
+        print("No reading recorded yet: time is counted while a book is open in the app.")
+        return 0
+    print(f"Read {_duration(stats.seconds)} in {stats.sessions} sessions, {stats.chars:,} characters; "
+          f"{len(stats.days)} days, {stats.streak} in a row now.")  # fmt: skip
+    for book in stats.books:
+        speed = f", {book.chars_per_minute:.0f} characters a minute" if book.chars_per_minute else ""
+        left = ""
+        if book.minutes_left is not None and book.chapter_minutes_left is not None:
+            left = f"; left: {_duration(book.chapter_minutes_left * 60)} in the chapter, {_duration(book.minutes_left * 60)} in the book"
+        print(f"  {book.title}: {_duration(book.seconds)}, {book.sessions} sessions{speed}{left}")
+    print("Last weeks: " + "  ".join(f"{week[5:]} {_duration(seconds)}" for week, seconds in stats.weeks[-4:]))
+    return 0
+
+
 def cmd_export(quire: Quire, args: argparse.Namespace) -> int:
     fmt = "json" if args.json else args.format
     text = quire.notes.export(args.book, fmt)
@@ -599,6 +624,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("define", cmd_define, "look a word up in your dictionaries, offline (its lemma too: ran finds run)")
     p.add_argument("word", type=_words)
     p.add_argument("--book", help="the book it was read in (its language chooses the lemmas)")
+    p = add("stats", cmd_stats, "your reading: time, sessions, characters, days and weeks, speed and time left")
+    p.add_argument("book", nargs="?", help="one book (default: all)")
     p = add("export", cmd_export, "export a book's highlights and notes")
     p.add_argument("book")
     p.add_argument("--format", choices=["md", "json"], default="md")

@@ -68,6 +68,7 @@ if TYPE_CHECKING:
         TocRow,
         slices,
     )
+    from core.library.stats import BookStats, StatsReport
     from core.network_policy import is_local_host
     from core.parts.models import ModelInfo
     from core.rag import MODES, IndexStatus
@@ -141,6 +142,8 @@ _WHERE: dict[str, str] = {
     "DictionaryInfo": "core.dictionary.store",
     "VocabularyWord": "core.dictionary.store",
     "sentence_around": "core.dictionary.store",
+    "StatsReport": "core.library.stats",
+    "BookStats": "core.library.stats",
     "Description": "core.companion.describe",
     "ModelInfo": "core.parts.models",
     "SyncFileTooLarge": "core.errors",
@@ -165,6 +168,7 @@ __all__ = [
     "BookFormatError",
     "BookNotFoundError",
     "BookRecord",
+    "BookStats",
     "Bookmark",
     "Citation",
     "CitationError",
@@ -202,6 +206,7 @@ __all__ = [
     "SecretStore",
     "SecretStoreError",
     "SegmentRecord",
+    "StatsReport",
     "StreamCut",
     "SyncError",
     "SyncFileTooLarge",

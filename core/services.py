@@ -25,6 +25,7 @@ from core.parts.companion import Companion
 from core.parts.dictionary import Dictionary
 from core.parts.models import Models
 from core.parts.notes import Notes
+from core.parts.stats import Stats
 from core.parts.sync import Sync
 from core.parts.text import BookText
 from core.rag import (
@@ -98,6 +99,7 @@ class Quire:
         self.chats = Chats(self._library, self._network)
         self.companion = Companion(self._library, self._annotations, self._network)
         self.dictionary = Dictionary(self._library, self._network)
+        self.stats = Stats(self._library)
 
     def _default_chunking(self) -> tuple[ChunkProfile, TokenCounter]:
         """Chunks made at import are sized in the default model's tokens (estimated without tokenizers)."""

@@ -20,6 +20,7 @@ PARTS = {
     "chats",
     "companion",
     "dictionary",
+    "stats",
 }  # the facade's public parts (core/parts): quire.notes.export(…)
 DOORS = {ROOT / "core" / "inside.py"}  # ``inside()``: the one door for white-box measurements and tests
 

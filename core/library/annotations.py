@@ -10,6 +10,7 @@ from core.errors import LocatorError, QuireError
 from core.library import journal as sync_journal
 from core.library.db import inserted_id, now
 from core.library.records import Bookmark, Highlight, Position, SegmentRecord, slices
+from core.library.stats import count_reading
 from core.library.store import Library
 
 HIGHLIGHT_COLORS = ("yellow", "green", "blue", "pink", "purple")
@@ -41,8 +42,11 @@ class Annotations:
         furthest = (str(locator), ordinal, percent) if reading else (None, -1, 0.0)  # a jump reads nothing
         read_seconds = max(0.0, read_seconds)
         with self.library.transaction() as conn:
-            row = conn.execute("SELECT furthest_ordinal FROM positions WHERE book_id = ?", (book_id,)).fetchone()
+            row = conn.execute(
+                "SELECT furthest_ordinal, ordinal, updated_at FROM positions WHERE book_id = ?", (book_id,)
+            ).fetchone()
             before = -1 if row is None or row[0] is None else int(row[0])
+            day = count_reading(conn, book_id, ordinal, read_seconds, reading, row) if journal else None
             conn.execute(
                 """INSERT INTO positions (book_id, locator, ordinal, percent, reading_seconds, updated_at,
                                           furthest_locator, furthest_ordinal, furthest_percent)
@@ -70,6 +74,8 @@ class Annotations:
                     key = f"time/{h}/{sync_journal.device_id(conn)}"
                     mine = float((sync_journal.current(conn, key) or {}).get("seconds", 0.0))
                     sync_journal.record(conn, key, {"seconds": round(mine + read_seconds, 1)})
+                if day is not None:  # this device's reading that day, as it now stands
+                    sync_journal.record(conn, f"day/{h}/{sync_journal.device_id(conn)}/{day.day}", day.record())
         return self._saved(book_id)
 
     def set_furthest(self, book_id: int, locator: Locator | None = None) -> Position:

@@ -440,6 +440,26 @@ def m014_dictionaries(conn: sqlite3.Connection) -> None:
     )
 
 
+def m015_reading_days(conn: sqlite3.Connection) -> None:
+    """Reading statistics: each device's reading per book and day (local date): seconds, characters read on and
+    sessions. A device writes only its own rows; sync brings the others' (so totals never count twice)."""
+    _run(
+        conn,
+        """
+        CREATE TABLE IF NOT EXISTS reading_days (
+            book_id INTEGER NOT NULL REFERENCES books(id) ON DELETE CASCADE,
+            device TEXT NOT NULL,
+            day TEXT NOT NULL,
+            seconds REAL NOT NULL DEFAULT 0,
+            chars INTEGER NOT NULL DEFAULT 0,
+            sessions INTEGER NOT NULL DEFAULT 0,
+            last_at TEXT NOT NULL DEFAULT '',
+            PRIMARY KEY (book_id, device, day)
+        )
+        """,
+    )
+
+
 def _add_column(conn: sqlite3.Connection, table: str, column: str, declaration: str) -> None:
     """Add a column unless the table has it (a migration may run again on a library rolled back to before it)."""
     if column not in {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}:
@@ -468,6 +488,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (12, "chapter summaries", m012_chapter_summaries),
     (13, "chinese names", m013_chinese_names),
     (14, "dictionaries", m014_dictionaries),
+    (15, "reading days", m015_reading_days),
 ]
 # Migrations that free a large part of the file: the database is compacted (VACUUM) once after them.
 COMPACT_AFTER = frozenset({9})

@@ -209,6 +209,8 @@ class Syncer:
         local, seconds, defaults = snapshot(self.library, self.annotations)
         values: dict[str, dict[str, Any]] = {}
         for key, value in local.items():
+            if key.startswith("day/") and key.split("/")[2] != self.device:
+                continue  # another device's reading: that device sends it
             if key.startswith("furthest/"):
                 known = base.get(key)
                 if known is None or value["ordinal"] > known["ordinal"]:

@@ -27,6 +27,7 @@ from core.errors import QuireError
 from core.library import journal as sync_journal
 from core.library.annotations import Annotations
 from core.library.records import Bookmark, BookRecord, Highlight
+from core.library.stats import DayCount, store_synced_day
 from core.library.store import Library
 from core.sync.merge import value_of
 
@@ -70,6 +71,12 @@ def snapshot(library: Library, annotations: Annotations) -> tuple[Records, dict[
             }  # fmt: skip
         for tag in book.tags:
             records[f"tag/{h}/{urllib.parse.quote(tag, safe='')}"] = {"present": True}
+    hashes = {book.id: book.content_hash for book in library.books()}
+    for book_id, device, day, spent, chars, sessions in library.conn.execute(
+        "SELECT book_id, device, day, seconds, chars, sessions FROM reading_days"
+    ):
+        if book_id in hashes:  # every device's reading by day (this device sends only its own rows)
+            records[f"day/{hashes[book_id]}/{device}/{day}"] = DayCount(day, spent, chars, sessions).record()
     return records, seconds, defaults
 
 
@@ -199,6 +206,10 @@ def _apply(
                 book.id, parse_locator(value["start"]), parse_locator(value["end"]), value.get("color", "yellow"),
                 value.get("note", ""), uid=rest, journal=False,
             )  # fmt: skip
+    elif kind == "day":
+        device, day = rest.split("/", 1)
+        with library.transaction() as conn:
+            store_synced_day(conn, book.id, device, day, value)
     elif kind == "tag":
         tag = urllib.parse.unquote(rest)
         if value.get("present"):

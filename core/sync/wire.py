@@ -38,6 +38,7 @@ _KEYS = {
     "place": re.compile(rf"^place/{_HASH}$"),
     "furthest": re.compile(rf"^furthest/{_HASH}$"),
     "time": re.compile(rf"^time/{_HASH}/{_DEVICE}$"),
+    "day": re.compile(rf"^day/{_HASH}/{_DEVICE}/\d{{4}}-\d{{2}}-\d{{2}}$"),
     "bookmark": re.compile(rf"^bookmark/{_HASH}/[0-9a-f]{{8,64}}$"),
     "highlight": re.compile(rf"^highlight/{_HASH}/[0-9a-f]{{8,64}}$"),
     "tag": re.compile(rf"^tag/{_HASH}/[A-Za-z0-9%._~-]{{1,1800}}$"),
@@ -77,6 +78,19 @@ class _Furthest(_Place):
     reset: bool = False
 
 
+class _Day(_Value):
+    seconds: Annotated[float, Field(ge=0, le=86_400 * 2, strict=False)]
+    chars: Annotated[int, Field(ge=0, le=10**9)] = 0
+    sessions: Annotated[int, Field(ge=0, le=10**5)] = 0
+
+    @field_validator("seconds")
+    @classmethod
+    def _finite(cls, value: float) -> float:
+        if not math.isfinite(value):
+            raise ValueError("not a number")
+        return value
+
+
 class _Time(_Value):
     seconds: Annotated[float, Field(ge=0, le=1e10, strict=False)]
 
@@ -103,7 +117,7 @@ class _Highlight(_Present):
 
 
 _SHAPES: dict[str, type[_Value]] = {
-    "book": _Present, "meta": _Meta, "place": _Place, "furthest": _Furthest, "time": _Time,
+    "book": _Present, "meta": _Meta, "place": _Place, "furthest": _Furthest, "time": _Time, "day": _Day,
     "bookmark": _Bookmark, "highlight": _Highlight, "tag": _Present,
 }  # fmt: skip
 

@@ -1,0 +1,19 @@
+"""Reading statistics by book: time, characters, sessions, days and weeks (every device), speeds and time left."""
+
+from __future__ import annotations
+
+from core.library import Library
+from core.library.stats import StatsReport, report
+
+
+class Stats:
+    """``quire.stats``: what the reader's reading adds up to, in every book or in one."""
+
+    def __init__(self, library: Library) -> None:
+        self._library = library
+
+    def report(self, reference: str | int | None = None, *, weeks: int = 12) -> StatsReport:
+        """Totals by book, by day (the reader's local dates) and by week, from every device synced; for one book
+        when ``reference`` names one. Each book's speed and the time left in it and in its chapter, at that speed."""
+        book = self._library.resolve(reference).id if reference is not None else None
+        return report(self._library.conn, book, weeks)
