@@ -50,6 +50,27 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Describe them with AI (sends their sentences so far)",
         "zh": "用 AI 简介（只发送已读部分的句子）",
     },
+    "stats.title": {"en": "Reading statistics", "zh": "阅读统计"},
+    "stats.none": {
+        "en": "No reading yet. Time is counted while a book is open (a page left alone over five minutes stops "
+        "counting), with the paragraphs you read on and your sessions, on every device you sync.",
+        "zh": "还没有阅读记录。打开书时开始计时（页面闲置超过五分钟不再计时），并记录读过的段落与阅读次数，所有同步的设备合计。",
+    },
+    "stats.summary": {
+        "en": "{time} read in {sessions} sessions, on {days} days; {streak} days in a row now.",
+        "zh": "共读 {time}，{sessions} 次，{days} 天；当前连续 {streak} 天。",
+    },
+    "stats.days": {"en": "Days", "zh": "每天"},
+    "stats.weeks": {"en": "Weeks", "zh": "每周"},
+    "stats.books": {"en": "Books", "zh": "各书"},
+    "stats.hours": {"en": "{h} h {m} min", "zh": "{h} 小时 {m} 分"},
+    "stats.minutes": {"en": "{m} min", "zh": "{m} 分钟"},
+    "stats.sessions": {"en": "{n} sessions", "zh": "{n} 次"},
+    "stats.speed": {"en": "{n} characters a minute", "zh": "每分钟 {n} 字"},
+    "stats.left": {
+        "en": "{chapter} left in the chapter, {book} in the book",
+        "zh": "本章还剩 {chapter}，全书还剩 {book}",
+    },
     "dictionaries.title": {"en": "Dictionaries", "zh": "词典"},
     "dictionaries.import": {"en": "Import a dictionary…", "zh": "导入词典…"},
     "dictionaries.importing": {"en": "Importing the dictionary…", "zh": "正在导入词典…"},

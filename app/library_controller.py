@@ -41,6 +41,7 @@ class LibraryController:
             import_books=lambda: app.page.run_task(self.pick_and_import),
             open_notes=lambda: app.go(Screen.NOTES),
             open_settings=lambda: app.go(Screen.SETTINGS),
+            open_stats=lambda: app.go(Screen.STATS),
             changed=app.render,
             refresh=app.page.update,
             later=app.page.run_task,

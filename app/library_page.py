@@ -33,6 +33,7 @@ class LibraryActions:
     open_notes: Callable[[], object]
     open_settings: Callable[[], object]
     changed: Callable[[], object]  # search, sort, tag or layout changed: render again
+    open_stats: Callable[[], object] = lambda: None  # the reading statistics screen
     refresh: Callable[[], object] = lambda: None  # send what changed in place (the list under the search field)
     # runs a coroutine function on the app's loop after this drawing; None: covers are drawn with their cards
     later: Callable[[Callable[[], Awaitable[None]]], object] | None = None
@@ -287,6 +288,7 @@ def build_library_view(
             ft.IconButton(
                 ft.Icons.STICKY_NOTE_2_OUTLINED, tooltip=t("notes.all"), on_click=lambda e: actions.open_notes()
             ),
+            ft.IconButton(ft.Icons.INSIGHTS, tooltip=t("stats.title"), on_click=lambda e: actions.open_stats()),
             ft.IconButton(
                 ft.Icons.SETTINGS_OUTLINED, tooltip=t("settings.title"), on_click=lambda e: actions.open_settings()
             ),

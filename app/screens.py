@@ -12,3 +12,4 @@ class Screen(StrEnum):
     READER = "reader"
     NOTES = "notes"
     SETTINGS = "settings"
+    STATS = "stats"

@@ -27,6 +27,7 @@ from app.reading import ReaderController
 from app.screens import Screen
 from app.settings import Settings, SettingsStore
 from app.settings_page import AIActions, build_settings_screen
+from app.stats_page import build_stats_screen
 from app.sync_controller import SyncController
 from app.theme import apply_theme
 from core import Bookmark, BookNotFoundError, Highlight, ProviderConfig, Quire, QuireError
@@ -89,6 +90,7 @@ class QuireApp:
             Screen.READER: self.reading.view,
             Screen.NOTES: self._notes_screen,
             Screen.SETTINGS: self._settings_screen,
+            Screen.STATS: self._stats_screen,
         }
         page.title = self.t("app.title")
         page.padding = 12
@@ -154,6 +156,9 @@ class QuireApp:
         if not self._warmed:  # load the chat's libraries in the background once the first screen is up
             self._warmed = True
             threading.Thread(target=importlib.import_module, args=("app.chat_model",), daemon=True).start()
+
+    def _stats_screen(self) -> ft.Control:
+        return build_stats_screen(self.quire.stats.report(), self.t, self.go_library, self.width)
 
     def _notes_screen(self) -> ft.Control:
         return build_notes_screen(
@@ -446,7 +451,9 @@ class QuireApp:
                 self.reading.close()
             self.open_book(book_id)
         else:
-            named = {f"/{screen}": screen for screen in (Screen.NOTES, Screen.SETTINGS)}.get(route, Screen.LIBRARY)
+            named = {f"/{screen}": screen for screen in (Screen.NOTES, Screen.SETTINGS, Screen.STATS)}.get(
+                route, Screen.LIBRARY
+            )
             if self.screen == Screen.READER:
                 self.close_book()  # the book's place saved, as its Library button does
             if named != self.screen:

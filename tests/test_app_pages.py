@@ -1670,3 +1670,29 @@ def test_settings_lists_dictionaries_imports_picked_files_together_and_removes_t
         assert quire.dictionary.all() == [] and "Slovník cizích slov (stardict, 18259 headwords)" not in screen(app)
 
     run(scenario())
+
+
+def test_the_statistics_screen_shows_the_days_weeks_and_books_read(alice_quire: Quire) -> None:
+    """Issue 29: reading counted as places are saved shows on the statistics screen (its icon in the library):
+    the summary, today's square in the heatmap, this week's bar and the book's line; none yet says how it counts."""
+    from core.library.stats import today
+
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(alice_quire, session)
+        await fire(session, find(app.page.controls, tooltip="Reading statistics"))
+        assert any(s.startswith("No reading yet.") for s in screen(app))
+        for ordinal, seconds in ((20, 0), (30, 400), (40, 500)):
+            locator = alice_quire.text.segments(1, ordinal, 1)[0].locator
+            alice_quire.save_position(1, locator, read_seconds=seconds)
+        app.render()
+        shown = screen(app)
+        assert "15 min read in 1 sessions, on 1 days; 1 days in a row now." in shown
+        assert "Alice's Adventures in Wonderland" in shown and any(
+            s.startswith("15 min · 1 sessions · ") for s in shown
+        )
+        assert [c for c in _all(app) if getattr(c, "tooltip", None) == f"{today()}: 15 min"]  # today's square
+        await fire(session, find(app.page.controls, tooltip="Library"))
+        assert app.screen == "library"
+
+    run(scenario())
