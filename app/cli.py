@@ -489,6 +489,19 @@ def cmd_stats(quire: Quire, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_translate(quire: Quire, args: argparse.Namespace) -> int:
+    provider = _provider(args)
+    if provider is None:
+        raise QuireError("translating needs an AI provider: --provider NAME --model NAME (see 'quire ask --help')")
+    target = args.to or quire.translation.target(args.book, "en")
+    text = quire.translation.paragraph(args.book, args.locator, target, provider, args.platform.secrets)
+    if args.json:
+        _print_json({"locator": args.locator, "to": target, "text": text})
+    else:
+        print(text)
+    return 0
+
+
 def cmd_export(quire: Quire, args: argparse.Namespace) -> int:
     fmt = "json" if args.json else args.format
     text = quire.notes.export(args.book, fmt)
@@ -624,6 +637,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("define", cmd_define, "look a word up in your dictionaries, offline (its lemma too: ran finds run)")
     p.add_argument("word", type=_words)
     p.add_argument("--book", help="the book it was read in (its language chooses the lemmas)")
+    p = add("translate", cmd_translate, "a paragraph translated by your AI provider (kept once translated)")
+    p.add_argument("book")
+    p.add_argument("locator", help="the paragraph's place, as 'quire show' and citations give it (e.g. 3.5)")
+    p.add_argument("--to", help="the language code to translate into (default: English, or Chinese for English)")
+    _provider_options(p)
     p = add("stats", cmd_stats, "your reading: time, sessions, characters, days and weeks, speed and time left")
     p.add_argument("book", nargs="?", help="one book (default: all)")
     p = add("export", cmd_export, "export a book's highlights and notes")

@@ -83,6 +83,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "还没有。请一起选择 StarDict 词典的 .ifo、.idx 与 .dict.dz，dictd 词典的 .index 与 .dict.dz，"
         "或 CC-CEDICT 文件；之后在选中文字的工具栏里离线查词。",
     },
+    "reader.translate": {"en": "Translate the paragraph (AI)", "zh": "翻译本段（AI）"},
+    "translate.working": {
+        "en": "Translating (the AI is sent this paragraph only)…",
+        "zh": "正在翻译（只发送这一段给 AI）…",
+    },
     "reader.define": {"en": "Look up (your dictionaries)", "zh": "查词典"},
     "define.none": {"en": "“{word}” is not in your dictionaries.", "zh": "你的词典里没有“{word}”。"},
     "define.no_dictionaries": {

@@ -1,5 +1,6 @@
 """The reader's dictionary: a selected word's definition card (offline), kept in the book's vocabulary list, and
-"Explain in this context" by the AI provider (the sentence and the word, nothing more of the book)."""
+"Explain in this context" by the AI provider (the sentence and the word, nothing more of the book); and a
+paragraph translated by the provider."""
 
 from __future__ import annotations
 
@@ -40,6 +41,47 @@ class LookupController:
         self.explanation.value = ""
         app.message = found[0].word if found else app.t("define.none", word=word)  # for screen readers and tests
         app.page.show_dialog(self._card(word, found, sentence, locator))
+
+    def translate(self) -> None:
+        """The selection's paragraph translated by the AI provider into the reader's language (or, for a book in
+        it, the app's other one), shown under the paragraph's own text in a card; kept once translated."""
+        model, app = self.screen.model, self.app
+        config = app.settings.provider_config()
+        if model is None or model.notes.selection is None or config is None:
+            return
+        segment = next((s for s in model.visible if s.ordinal == model.notes.selection.ordinal), None)
+        if segment is None:
+            return
+        target = app.quire.translation.target(model.book.id, app.t.language)
+        shown = ft.Text(app.t("translate.working"), selectable=True, size=15)
+        app.page.show_dialog(
+            ft.AlertDialog(
+                title=ft.Text(app.t("reader.translate")),
+                content=ft.Container(
+                    ft.Column(
+                        [ft.Text(segment.text, italic=True, size=13, selectable=True), ft.Divider(), shown],
+                        tight=True,
+                        scroll=ft.ScrollMode.AUTO,
+                    ),
+                    width=CARD_WIDTH,
+                    height=CARD_HEIGHT,
+                ),
+                actions=[ft.TextButton(app.t("common.close"), on_click=lambda e: app.page.pop_dialog())],
+            )
+        )
+
+        async def run() -> None:
+            try:
+                text = await asyncio.to_thread(
+                    app.quire.translation.paragraph, model.book.id, segment.locator, target, config, app.store.secrets
+                )
+            except QuireError as error:
+                text = app.t.error(error)
+            shown.value = text
+            app.message = text
+            app.page.update()
+
+        app.page.run_task(run)
 
     def _card(self, word: str, found: list[Definition], sentence: str, locator: str) -> ft.AlertDialog:
         app, t = self.app, self.app.t

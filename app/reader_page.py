@@ -62,6 +62,7 @@ class ReaderActions:
     page_view: Callable[[bool], None] = lambda on: None  # a text PDF: its pages as printed (True) or the text
     who_is: Callable[[], object] = lambda: None  # open the X-Ray entry of the selected name
     define: Callable[[], object] = lambda: None  # the selected word's definition card (the reader's dictionaries)
+    translate: Callable[[], object] | None = None  # the selection's paragraph by the AI provider (None: none set up)
     describe: Callable[[], object] | None = None  # X-Ray: one line per name by the AI provider (None: none set up)
     tell_more: Callable[[str], object] | None = None  # X-Ray: ask the chat about a name (None: no provider set up)
     recap: Callable[[], object] = lambda: None  # "Previously…": the story so far in the chat
@@ -312,6 +313,11 @@ def selection_bar(model: ReaderViewModel, actions: ReaderActions, t: Translator)
             ),
             ft.IconButton(ft.Icons.FORUM_OUTLINED, tooltip=t("reader.ask"), on_click=lambda e: actions.ask_about()),
         ]
+        translate = actions.translate
+        if translate is not None:
+            extra.append(
+                ft.IconButton(ft.Icons.TRANSLATE, tooltip=t("reader.translate"), on_click=lambda e: translate())
+            )
         if len(text) <= WHO_IS_CHARS and len(text.split()) <= 4:  # a name or a word, not a passage
             extra[:0] = [
                 ft.IconButton(ft.Icons.MENU_BOOK, tooltip=t("reader.define"), on_click=lambda e: actions.define()),

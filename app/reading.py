@@ -137,6 +137,7 @@ class ReaderController:
                 ask_about=self.marking.ask_about_selection,
                 who_is=self.marking.who_is,
                 define=self.lookup.define,
+                translate=self.lookup.translate if self.app.settings.provider_config() is not None else None,
                 recap=self.companion.recap,
                 describe=self.companion.describe if self.app.settings.provider_config() is not None else None,
                 tell_more=self.companion.tell_more if self.app.settings.provider_config() is not None else None,

@@ -28,6 +28,7 @@ from core.parts.notes import Notes
 from core.parts.stats import Stats
 from core.parts.sync import Sync
 from core.parts.text import BookText
+from core.parts.translation import Translation
 from core.rag import (
     ChunkProfile,
     ChunkStore,
@@ -100,6 +101,7 @@ class Quire:
         self.companion = Companion(self._library, self._annotations, self._network)
         self.dictionary = Dictionary(self._library, self._network)
         self.stats = Stats(self._library)
+        self.translation = Translation(self._library, self._annotations, self._network)
 
     def _default_chunking(self) -> tuple[ChunkProfile, TokenCounter]:
         """Chunks made at import are sized in the default model's tokens (estimated without tokenizers)."""

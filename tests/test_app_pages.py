@@ -1696,3 +1696,36 @@ def test_the_statistics_screen_shows_the_days_weeks_and_books_read(alice_quire: 
         assert app.screen == "library"
 
     run(scenario())
+
+
+def test_the_selection_bar_translates_its_paragraph_with_a_provider_and_keeps_it(alice_quire: Quire) -> None:
+    """Issue 29: with a provider, "Translate the paragraph" shows the paragraph and its translation into the
+    reader's language (Chinese for an English book in an English UI); the second time it is kept, not asked."""
+    from openai_mock import OpenAIMock
+
+    alice_quire.save_position(1, "3.2")
+    with OpenAIMock([[{"content": "爱丽丝开始感到厌倦。"}]]) as mock:
+
+        async def scenario() -> None:
+            session = await new_session(1440)
+            app = start(alice_quire, session)
+            app.open_book(1)
+            segment = next(s for s in app.reader.visible if "tired of sitting" in s.text)
+            app.reading.marking.select(segment.ordinal, 0, 5)
+            assert not [c for c in _all(app) if getattr(c, "tooltip", None) == "Translate the paragraph (AI)"]
+            app.settings.provider = {"kind": "openai-compatible", "model": "test-model", "base_url": mock.url}
+            app.reading.marking.select(segment.ordinal, 0, 5)
+            for _ in range(2):
+                await fire(session, find(app.page.controls, tooltip="Translate the paragraph (AI)"))
+                for _ in range(200):
+                    if app.message == "爱丽丝开始感到厌倦。":
+                        break
+                    await asyncio.sleep(0.05)
+                card = session.page._dialogs.controls[-1]
+                assert segment.text in texts(card.content) and "爱丽丝开始感到厌倦。" in texts(card.content)
+                app.message = ""
+                session.page.pop_dialog()
+            assert len(mock.requests) == 1  # kept: the second time asks nothing
+            assert "Simplified Chinese" in mock.requests[0]["body"]["messages"][-1]["content"]
+
+        run(scenario())

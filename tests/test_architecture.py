@@ -21,6 +21,7 @@ PARTS = {
     "companion",
     "dictionary",
     "stats",
+    "translation",
 }  # the facade's public parts (core/parts): quire.notes.export(…)
 DOORS = {ROOT / "core" / "inside.py"}  # ``inside()``: the one door for white-box measurements and tests
 

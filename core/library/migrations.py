@@ -460,6 +460,23 @@ def m015_reading_days(conn: sqlite3.Connection) -> None:
     )
 
 
+def m016_translations(conn: sqlite3.Connection) -> None:
+    """Paragraphs translated by the AI, kept per paragraph, target language and model."""
+    _run(
+        conn,
+        """
+        CREATE TABLE IF NOT EXISTS translations (
+            book_id INTEGER NOT NULL REFERENCES books(id) ON DELETE CASCADE,
+            ordinal INTEGER NOT NULL,
+            language TEXT NOT NULL,
+            model TEXT NOT NULL,
+            text TEXT NOT NULL,
+            PRIMARY KEY (book_id, ordinal, language, model)
+        )
+        """,
+    )
+
+
 def _add_column(conn: sqlite3.Connection, table: str, column: str, declaration: str) -> None:
     """Add a column unless the table has it (a migration may run again on a library rolled back to before it)."""
     if column not in {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}:
@@ -489,6 +506,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (13, "chinese names", m013_chinese_names),
     (14, "dictionaries", m014_dictionaries),
     (15, "reading days", m015_reading_days),
+    (16, "translations", m016_translations),
 ]
 # Migrations that free a large part of the file: the database is compacted (VACUUM) once after them.
 COMPACT_AFTER = frozenset({9})

@@ -1,0 +1,64 @@
+"""Translation by book: a paragraph into the reader's language through the AI provider, kept once translated."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from core.books.locator import Locator, parse_locator
+from core.errors import QuireError
+from core.library import Annotations, Library
+from core.network_policy import NetworkPolicy
+from core.secrets import SecretStore
+from core.translation.translate import default_target, keep, kept, translate
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+
+    from core.agent.provider_config import ProviderConfig
+
+
+class Translation:
+    """``quire.translation``: paragraphs translated by the AI provider (or ``model``), kept per language and model."""
+
+    def __init__(self, library: Library, annotations: Annotations, network: NetworkPolicy) -> None:
+        self._library = library
+        self._annotations = annotations
+        self._network = network
+
+    def target(self, reference: str | int, ui_language: str) -> str:
+        """The language a book's paragraphs go into by default: the UI's, or English for a book already in it."""
+        return default_target(self._library.resolve(reference).language, ui_language)
+
+    def paragraph(
+        self,
+        reference: str | int,
+        locator: str | Locator,
+        to: str,
+        provider: ProviderConfig | None = None,
+        secrets: SecretStore | None = None,
+        *,
+        model: BaseChatModel | None = None,
+    ) -> str:
+        """The paragraph at ``locator`` in language ``to``: kept from before, or asked of the provider (sent the
+        paragraph only; in local-only mode only a provider on this computer). ProviderError, LocalOnlyError."""
+        from core.agent.providers import make_chat_model
+
+        book = self._library.resolve(reference).id
+        place = parse_locator(locator) if isinstance(locator, str) else locator
+        ordinal, _ = self._annotations.place(book, place)
+        text = self._library.conn.execute(
+            "SELECT text FROM segments WHERE book_id = ? AND ordinal = ?", (book, ordinal)
+        ).fetchone()
+        if text is None or not str(text[0]).strip():
+            raise QuireError(f"there is no text to translate at {place}")
+        if model is None and provider is None:
+            raise QuireError("translating needs an AI provider: set one up in Settings")
+        key = provider.model if provider is not None else type(model).__name__
+        found = kept(self._library, book, ordinal, to, key)
+        if found is not None:
+            return found
+        chat = model if model is not None else make_chat_model(provider, secrets, self._network)  # type: ignore[arg-type]
+        translated = translate(chat, str(text[0]), to)
+        if translated:
+            keep(self._library, book, ordinal, to, key, translated)
+        return translated

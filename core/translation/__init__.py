@@ -1,0 +1,1 @@
+"""Paragraphs translated by the AI provider, kept per paragraph, language and model."""
