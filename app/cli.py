@@ -502,6 +502,19 @@ def cmd_translate(quire: Quire, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_speak(quire: Quire, args: argparse.Namespace) -> int:
+    if not args.output:
+        raise QuireError("say where to write the audio: -o FILE.wav (read-aloud in the app speaks as you read)")
+    spoken = quire.speech.save(args.book, args.output, args.locator, args.n, args.rate)
+    if args.json:
+        _print_json([s.to_dict() for s in spoken])
+        return 0
+    for sentence in spoken:
+        print(f"{sentence.audio_start:7.2f}s  [{sentence.start}]  {' '.join(sentence.text.split())[:100]}")
+    print(f"Wrote {args.output}: {spoken[-1].audio_end:.1f} s of audio.")
+    return 0
+
+
 def cmd_export(quire: Quire, args: argparse.Namespace) -> int:
     fmt = "json" if args.json else args.format
     text = quire.notes.export(args.book, fmt)
@@ -642,6 +655,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("locator", help="the paragraph's place, as 'quire show' and citations give it (e.g. 3.5)")
     p.add_argument("--to", help="the language code to translate into (default: English, or Chinese for English)")
     _provider_options(p)
+    p = add("speak", cmd_speak, "read aloud from your place (or LOC) with a system voice into a WAV file")
+    p.add_argument("book")
+    p.add_argument("locator", nargs="?", help="where to start (default: where you are reading)")
+    p.add_argument("-n", type=_count(10_000), default=10, help="how many sentences (default 10)")
+    p.add_argument("-o", "--output", help="the WAV file to write")
+    p.add_argument("--rate", type=_count(600), default=175, help="words a minute (default 175)")
     p = add("stats", cmd_stats, "your reading: time, sessions, characters, days and weeks, speed and time left")
     p.add_argument("book", nargs="?", help="one book (default: all)")
     p = add("export", cmd_export, "export a book's highlights and notes")

@@ -71,10 +71,12 @@ if TYPE_CHECKING:
     from core.library.stats import BookStats, StatsReport
     from core.network_policy import is_local_host
     from core.parts.models import ModelInfo
+    from core.parts.speech import SpokenSentence
     from core.rag import MODES, IndexStatus
     from core.rag.remote import REMOTE_EMBEDDERS
     from core.secrets import SecretStore
     from core.services import ImportResult, Quire, default_library_dir
+    from core.speech.voice import VoiceUnavailable
     from core.sync import SyncReport, SyncStatus
 
 _WHERE: dict[str, str] = {
@@ -143,6 +145,8 @@ _WHERE: dict[str, str] = {
     "VocabularyWord": "core.dictionary.store",
     "sentence_around": "core.dictionary.store",
     "StatsReport": "core.library.stats",
+    "SpokenSentence": "core.parts.speech",
+    "VoiceUnavailable": "core.speech.voice",
     "BookStats": "core.library.stats",
     "Description": "core.companion.describe",
     "ModelInfo": "core.parts.models",
@@ -206,6 +210,7 @@ __all__ = [
     "SecretStore",
     "SecretStoreError",
     "SegmentRecord",
+    "SpokenSentence",
     "StatsReport",
     "StreamCut",
     "SyncError",
@@ -221,6 +226,7 @@ __all__ = [
     "TocRow",
     "ToolCallReady",
     "VocabularyWord",
+    "VoiceUnavailable",
     "XrayEntry",
     "content_hash",
     "default_library_dir",

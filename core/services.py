@@ -25,6 +25,7 @@ from core.parts.companion import Companion
 from core.parts.dictionary import Dictionary
 from core.parts.models import Models
 from core.parts.notes import Notes
+from core.parts.speech import Speech
 from core.parts.stats import Stats
 from core.parts.sync import Sync
 from core.parts.text import BookText
@@ -102,6 +103,7 @@ class Quire:
         self.dictionary = Dictionary(self._library, self._network)
         self.stats = Stats(self._library)
         self.translation = Translation(self._library, self._annotations, self._network)
+        self.speech = Speech(self._library, self._annotations)
 
     def _default_chunking(self) -> tuple[ChunkProfile, TokenCounter]:
         """Chunks made at import are sized in the default model's tokens (estimated without tokenizers)."""

@@ -22,6 +22,7 @@ PARTS = {
     "dictionary",
     "stats",
     "translation",
+    "speech",
 }  # the facade's public parts (core/parts): quire.notes.export(…)
 DOORS = {ROOT / "core" / "inside.py"}  # ``inside()``: the one door for white-box measurements and tests
 

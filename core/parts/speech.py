@@ -1,0 +1,101 @@
+"""Read-aloud by book: the sentences from a place, and those sentences spoken to a WAV file by a system voice."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from core.books.locator import Locator, parse_locator
+from core.errors import QuireError
+from core.library import Annotations, Library
+from core.rag.sentences import sentence_spans
+from core.speech.voice import DEFAULT_RATE, save
+
+
+@dataclass(frozen=True, slots=True)
+class SpokenSentence:
+    """A sentence read aloud: where it is in the book, its words, and (once spoken) its span in the audio."""
+
+    start: Locator
+    end: Locator
+    text: str
+    audio_start: float = 0.0
+    audio_end: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        found = asdict(self)
+        found["start"], found["end"] = str(self.start), str(self.end)
+        return found
+
+
+_CJK_STOP = re.compile(r"[。！？]+[”’」』）)]*(?=[\u3400-\u9fff“‘「『（(])")
+
+
+def spoken_spans(text: str) -> list[tuple[int, int]]:
+    """Sentences as read aloud: ``sentence_spans``'s, and Chinese ones split at 。！？ too (the shared splitter
+    keeps a CJK run whole, as search and the offline answers were tuned with it)."""
+    spans = []
+    for a, b in sentence_spans(text):
+        start = a
+        for stop in _CJK_STOP.finditer(text, a, b):
+            spans.append((start, stop.end()))
+            start = stop.end()
+        if b > start:
+            spans.append((start, b))
+    return spans
+
+
+class Speech:
+    """``quire.speech``: what read-aloud reads, from the reader's place or a locator, and the audio of it."""
+
+    def __init__(self, library: Library, annotations: Annotations) -> None:
+        self._library = library
+        self._annotations = annotations
+
+    def sentences(
+        self, reference: str | int, locator: str | Locator | None = None, count: int = 10
+    ) -> list[SpokenSentence]:
+        """``count`` sentences from ``locator`` (default: the reader's current place), in reading order; a locator
+        inside a paragraph starts at the sentence holding it. Headings are read; pictures are not."""
+        book = self._library.resolve(reference)
+        if locator is None:
+            position = self._annotations.position(book.id)
+            locator = position.locator if position is not None else Locator(0, 0)
+        place = parse_locator(locator) if isinstance(locator, str) else locator
+        ordinal, _ = self._annotations.place(book.id, place)
+        found: list[SpokenSentence] = []
+        rows = self._library.conn.execute(
+            "SELECT ordinal, section_idx, idx, text FROM segments WHERE book_id = ? AND ordinal >= ? "
+            "AND kind != 'image' ORDER BY ordinal",
+            (book.id, ordinal),
+        )
+        for row_ordinal, section, idx, text in rows:
+            for a, b in spoken_spans(text):
+                if row_ordinal == ordinal and place.offset is not None and b <= place.offset:
+                    continue  # before the place, in its paragraph
+                found.append(SpokenSentence(Locator(section, idx, a), Locator(section, idx, b), text[a:b]))
+                if len(found) >= count:
+                    return found
+        return found
+
+    def save(
+        self,
+        reference: str | int,
+        path: Path | str,
+        locator: str | Locator | None = None,
+        count: int = 10,
+        rate: int = DEFAULT_RATE,
+    ) -> list[SpokenSentence]:
+        """Speak ``count`` sentences from the place into the WAV file ``path`` with a system voice in the book's
+        language; each sentence with its span in the audio. VoiceUnavailable where no voice can speak."""
+        sentences = self.sentences(reference, locator, count)
+        if not sentences:
+            raise QuireError("there is nothing to read aloud from there: the book ends before it")
+        language = self._library.resolve(reference).language
+        spans = save([s.text for s in sentences], Path(path), language, rate)
+        return [
+            SpokenSentence(s.start, s.end, s.text, span.start, span.end)
+            for s, span in zip(sentences, spans, strict=True)
+        ]

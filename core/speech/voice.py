@@ -1,0 +1,112 @@
+"""The system's own voices: a book's sentences written to one WAV file, with where each sentence starts and ends.
+
+Linux speaks with eSpeak NG's own command (``espeak-ng -w``); Windows and macOS through pyttsx3 (SAPI5,
+NSSpeechSynthesizer). On Linux pyttsx3's eSpeak driver, asked for two files in a row by one engine, wrote the
+first and then nothing (seen here with two sentences of 呐喊), so the command is used there. Each sentence is spoken
+to its own file first, so its length in the audio is known (a highlight and page turns can follow those times);
+the files are then joined with Python's ``wave``. Phones have neither: a Flet extension around a Flutter
+text-to-speech package would be needed there (not built).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import shutil
+import subprocess
+import tempfile
+import wave
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from core.errors import QuireError
+
+DEFAULT_RATE = 175  # words a minute
+
+
+class VoiceUnavailable(QuireError):
+    """No system voice can speak here (no pyttsx3, or no speech engine such as eSpeak NG)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SpokenSpan:
+    """A sentence's place in the audio, in seconds."""
+
+    start: float
+    end: float
+
+
+def _engine() -> Any:
+    try:
+        import pyttsx3
+    except ImportError as error:
+        raise VoiceUnavailable("reading aloud needs pyttsx3, which is installed on computers only") from error
+    try:
+        return pyttsx3.init()
+    except (RuntimeError, OSError, ImportError) as error:  # no driver: no espeak-ng library on Linux
+        raise VoiceUnavailable(
+            "no system voice found: on Linux install eSpeak NG (apt-get install espeak-ng), then try again"
+        ) from error
+
+
+def voice_for(engine: Any, language: str) -> str | None:
+    """The id of a system voice speaking the book's language (eSpeak NG's "cmn" for Chinese), or None."""
+    code = (language or "en").split("-")[0].lower()
+    wanted = {"zh": ("cmn", "zh", "yue")}.get(code, (code,))
+    for voice in engine.getProperty("voices"):
+        tail = str(voice.id).rsplit("/", 1)[-1].lower()
+        spoken = [str(x).lower().lstrip("\x05") for x in (getattr(voice, "languages", None) or [])]
+        if tail in wanted or any(s.split("-")[0] in wanted for s in spoken):
+            return str(voice.id)
+    return None
+
+
+def _espeak_voice(language: str) -> str:
+    code = (language or "en").split("-")[0].lower()
+    return {"zh": "cmn"}.get(code, code)
+
+
+def _write(sentences: list[str], folder: Path, language: str, rate: int) -> list[Path]:
+    """Each sentence spoken to its own WAV file in ``folder``."""
+    command = shutil.which("espeak-ng")
+    parts = [folder / f"{number}.wav" for number in range(len(sentences))]
+    if command is not None:
+        for sentence, part in zip(sentences, parts, strict=True):
+            done = subprocess.run([command, "-v", _espeak_voice(language), "-s", str(rate), "-w", str(part), "--",
+                                   sentence], capture_output=True, timeout=120, check=False)  # fmt: skip
+            if done.returncode != 0:  # an unknown voice: the default one reads it
+                subprocess.run([command, "-s", str(rate), "-w", str(part), "--", sentence], capture_output=True,
+                               timeout=120, check=False)  # fmt: skip
+        return parts
+    engine = _engine()
+    voice = voice_for(engine, language)
+    if voice is not None:
+        engine.setProperty("voice", voice)
+    engine.setProperty("rate", rate)
+    for sentence, part in zip(sentences, parts, strict=True):
+        with contextlib.redirect_stdout(io.StringIO()):  # pyttsx3 prints "Audio saved to …"
+            engine.save_to_file(sentence, str(part))
+            engine.runAndWait()
+    return parts
+
+
+def save(sentences: list[str], path: Path, language: str = "en", rate: int = DEFAULT_RATE) -> list[SpokenSpan]:
+    """Write the sentences, spoken in turn, to the WAV file ``path``; each sentence's span in it."""
+    spans: list[SpokenSpan] = []
+    with tempfile.TemporaryDirectory() as folder:
+        parts = _write(sentences, Path(folder), language, rate)
+        if not all(part.exists() and part.stat().st_size > 44 for part in parts):
+            raise VoiceUnavailable("the system voice wrote no audio: check the speech engine (eSpeak NG on Linux)")
+        at = 0.0
+        with wave.open(str(path), "wb") as out:
+            for number, part in enumerate(parts):
+                with wave.open(str(part), "rb") as piece:
+                    if number == 0:
+                        out.setparams(piece.getparams())
+                    frames = piece.readframes(piece.getnframes())
+                    out.writeframes(frames)
+                    length = piece.getnframes() / piece.getframerate()
+                spans.append(SpokenSpan(round(at, 3), round(at + length, 3)))
+                at += length
+    return spans
