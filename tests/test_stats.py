@@ -94,4 +94,11 @@ def test_quire_stats_prints_and_gives_json(tmp_path: Path, capsys: pytest.Captur
     assert report["weeks"][-1]["seconds"] == 200 and report["streak"] == 1
     assert cli([*library, "stats", "1"]) == 0
     out = capsys.readouterr().out
+    other = ["--library", str(tmp_path / "other")]  # read on from the command line only: paragraphs, no time
+    assert cli([*other, "import", str(book_path("en/epubjs-alice.epub"))]) == 0
+    assert cli([*other, "position", "1", "3.2"]) == 0 and cli([*other, "position", "1", "4.5"]) == 0
+    capsys.readouterr()
+    assert cli([*other, "stats", "--json"]) == 0
+    read = json.loads(capsys.readouterr().out)
+    assert read["seconds"] == 0 and read["chars"] > 0 and read["streak"] == 1  # a day with reading, though untimed
     assert "Read 3 min in 1 sessions" in out and "Alice's Adventures in Wonderland: 3 min" in out

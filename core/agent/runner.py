@@ -43,6 +43,17 @@ for _sdk in ("openai", "anthropic", "httpx2"):  # each provider SDK's error base
         PROVIDER_ERRORS += (getattr(_module, "APIError", None) or _module.HTTPError,)
     except ImportError:  # pragma: no cover - only without that SDK
         pass
+
+
+def complete(model: BaseChatModel, prompt: str) -> str:
+    """A model's whole reply to one prompt outside the agent (X-Ray's lines, a word explained, a translation),
+    streamed as every answer is (some OpenAI-compatible servers only stream); ProviderError when it fails."""
+    try:
+        return "".join(str(chunk.content) for chunk in model.stream(prompt)).strip()
+    except PROVIDER_ERRORS as error:
+        raise ProviderError(describe_provider_error(error) or "the AI provider failed") from error
+
+
 RECURSION_LIMIT = 60  # graph steps; a backstop behind the tool-call limit
 
 

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 from core.agent.citations import Citation
 from core.agent.untrusted import untrusted
 from core.companion.xray import XrayEntry, segment_texts, sentences_of
-from core.errors import ProviderError
 from core.library import Library
 
 if TYPE_CHECKING:
@@ -57,13 +56,9 @@ def describe(library: Library, book_id: int, entries: list[XrayEntry], model: Ba
         numbered += sentences_of(texts, book_id, entry.places, SENTENCES_EACH)
     names = "\n".join(f"- {e.name}" for e in chosen)
     sentences = "\n".join(f"[{n}] {untrusted(c.quote, inline=True)}" for n, c in enumerate(numbered, start=1))
-    from core.agent.providers import describe_provider_error
-    from core.agent.runner import PROVIDER_ERRORS
+    from core.agent.runner import complete
 
-    try:  # streamed, as every answer is (some OpenAI-compatible servers only stream)
-        reply = "".join(str(chunk.content) for chunk in model.stream(PROMPT.format(names=names, sentences=sentences)))
-    except PROVIDER_ERRORS as error:
-        raise ProviderError(describe_provider_error(error) or "the AI provider failed") from error
+    reply = complete(model, PROMPT.format(names=names, sentences=sentences))
     known = {e.name.casefold(): e.name for e in chosen}
     found: dict[str, Description] = {}
     for line in reply.splitlines():

@@ -43,10 +43,11 @@ class Annotations:
         read_seconds = max(0.0, read_seconds)
         with self.library.transaction() as conn:
             row = conn.execute(
-                "SELECT furthest_ordinal, ordinal, updated_at FROM positions WHERE book_id = ?", (book_id,)
+                "SELECT furthest_ordinal, ordinal FROM positions WHERE book_id = ?", (book_id,)
             ).fetchone()
             before = -1 if row is None or row[0] is None else int(row[0])
-            day = count_reading(conn, book_id, ordinal, read_seconds, reading, row) if journal else None
+            was = row[1] if row is not None else None  # where the reader was: the paragraphs since are read
+            day = count_reading(conn, book_id, was, ordinal, read_seconds, reading) if journal else None
             conn.execute(
                 """INSERT INTO positions (book_id, locator, ordinal, percent, reading_seconds, updated_at,
                                           furthest_locator, furthest_ordinal, furthest_percent)

@@ -39,23 +39,17 @@ def today() -> str:
 
 
 def count_reading(
-    conn: sqlite3.Connection,
-    book_id: int,
-    ordinal: int,
-    read_seconds: float,
-    reading: bool,
-    before: tuple[Any, ...] | None,
+    conn: sqlite3.Connection, book_id: int, was: int | None, ordinal: int, read_seconds: float, reading: bool
 ) -> DayCount | None:
     """Add a saved place to today's row of this device (inside the caller's transaction): the seconds spent, the
-    characters passed when the move was reading, a session when this book was last read here long enough ago.
-    ``before`` is the book's position row before this save (furthest ordinal, ordinal, updated_at). None when
-    nothing was read."""
+    characters of the paragraphs from ``was`` (the place before) to ``ordinal`` when the move was reading, and a
+    session when this book was last read here long enough ago. None when nothing was read."""
     chars = 0
-    if reading and before is not None and before[1] is not None and ordinal > int(before[1]):
+    if reading and was is not None and ordinal > was:
         chars = int(conn.execute(
             "SELECT COALESCE(SUM(LENGTH(text)), 0) FROM segments WHERE book_id = ? AND ordinal > ? AND ordinal <= ? "
             "AND kind != 'image'",
-            (book_id, int(before[1]), ordinal),
+            (book_id, was, ordinal),
         ).fetchone()[0])  # fmt: skip
     if read_seconds <= 0 and chars == 0:
         return None
@@ -192,7 +186,7 @@ def _streak(days: dict[str, float]) -> int:
     if day.isoformat() not in days:
         day -= timedelta(days=1)  # not read yet today: the streak so far still counts
     count = 0
-    while days.get(day.isoformat(), 0) > 0:
+    while day.isoformat() in days:  # a day has a row only when something was read (time or paragraphs)
         count += 1
         day -= timedelta(days=1)
     return count

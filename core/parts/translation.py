@@ -51,14 +51,19 @@ class Translation:
         ).fetchone()
         if text is None or not str(text[0]).strip():
             raise QuireError(f"there is no text to translate at {place}")
-        if model is None and provider is None:
+        if provider is not None:
+            key = provider.model
+        elif model is not None:
+            key = type(model).__name__
+        else:
             raise QuireError("translating needs an AI provider: set one up in Settings")
-        key = provider.model if provider is not None else type(model).__name__
         found = kept(self._library, book, ordinal, to, key)
         if found is not None:
             return found
-        chat = model if model is not None else make_chat_model(provider, secrets, self._network)  # type: ignore[arg-type]
-        translated = translate(chat, str(text[0]), to)
+        if model is None:
+            assert provider is not None  # one of the two, checked above
+            model = make_chat_model(provider, secrets, self._network)
+        translated = translate(model, str(text[0]), to)
         if translated:
             keep(self._library, book, ordinal, to, key, translated)
         return translated

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from core.agent.untrusted import untrusted
-from core.errors import ProviderError
 from core.library import Library
 
 if TYPE_CHECKING:
@@ -36,16 +35,11 @@ def default_target(book_language: str, ui_language: str) -> str:
 
 
 def translate(model: BaseChatModel, text: str, target: str) -> str:
-    """The model's translation of ``text`` into ``target``; ProviderError when the provider fails. A stop
-    (an exception from the stream after some text) keeps nothing: the caller shows what came, never a half kept."""
-    from core.agent.providers import describe_provider_error
-    from core.agent.runner import PROVIDER_ERRORS
+    """The model's translation of ``text`` into ``target``; ProviderError when the provider fails (nothing of a
+    reply cut short is kept)."""
+    from core.agent.runner import complete
 
-    prompt = PROMPT.format(language=language_name(target), text=untrusted(text, inline=True))
-    try:
-        return "".join(str(chunk.content) for chunk in model.stream(prompt)).strip()
-    except PROVIDER_ERRORS as error:
-        raise ProviderError(describe_provider_error(error) or "the AI provider failed") from error
+    return complete(model, PROMPT.format(language=language_name(target), text=untrusted(text, inline=True)))
 
 
 def kept(library: Library, book_id: int, ordinal: int, target: str, model_key: str) -> str | None:
