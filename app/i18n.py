@@ -89,6 +89,18 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "正在翻译（只发送这一段给 AI）…",
     },
     "reader.define": {"en": "Look up (your dictionaries)", "zh": "查词典"},
+    "aloud.start": {"en": "Read aloud from here", "zh": "从这里朗读"},
+    "aloud.stop": {"en": "Stop reading aloud", "zh": "停止朗读"},
+    "aloud.pause": {"en": "Pause", "zh": "暂停"},
+    "aloud.resume": {"en": "Resume", "zh": "继续"},
+    "aloud.speed": {"en": "Speed", "zh": "语速"},
+    "aloud.voice": {"en": "Voice", "zh": "声音"},
+    "aloud.voice.default": {"en": "The book's language", "zh": "按书的语言"},
+    "aloud.no_text": {
+        "en": "This book has pictures only: there is nothing to read aloud.",
+        "zh": "这本书只有图片，没有可朗读的文字。",
+    },
+    "aloud.finished": {"en": "Read aloud to the end of the book.", "zh": "已朗读到书末。"},
     "define.none": {"en": "“{word}” is not in your dictionaries.", "zh": "你的词典里没有“{word}”。"},
     "define.no_dictionaries": {
         "en": "No dictionaries yet: import one in Settings › Dictionaries (StarDict, dictd or CC-CEDICT).",

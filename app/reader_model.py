@@ -61,6 +61,7 @@ class ReaderViewModel:
         self.xray_scanning = False  # names are being found in the text read since (in the background)
         self.previously = False  # reopened after days away: "Previously…" offers the story so far
         self.search_marks: list[Mark] = []  # the words of the search hit or citation opened
+        self.aloud: Mark | None = None  # the sentence being read aloud
         self.notes = PageNotes(quire, self.book.id, self)  # bookmarks, selection, highlights
         self.finder = BookSearch(quire, self.book.id)  # the reader's own search in this book
         self.return_to: Locator | None = None  # where the reader was before the last jump
@@ -343,6 +344,26 @@ class ReaderViewModel:
             return self._turn_to((0, 0)) if self.page_start != (0, 0) else self.current
         return self._turn_to(before)
 
+    def follow(self, start: Locator, ordinal: int) -> None:
+        """Read-aloud: show the page holding ``start`` (in segment ``ordinal``), turning pages on as reading does;
+        in scroll mode (and page view) its paragraph comes to the top."""
+        assert self.current is not None, "open() first"
+        if self.box is None or self.page_view:
+            if self.current.ordinal != ordinal:
+                self.go_to(start.segment_locator, jump=False)
+            return
+        here = (ordinal, start.offset or 0)
+        if here < self.page_start:
+            self.go_to(start.segment_locator, jump=False)
+        for _ in range(100):  # pages turned at most, from one sentence to the next
+            last = self.page()[-1]
+            before = self.page_start
+            if here < (last.segment.ordinal, last.end):
+                return
+            self.next_page()
+            if self.page_start == before:  # the last page
+                return
+
     def _move(self, step: int) -> SegmentRecord:
         assert self.current is not None, "open() first"
         ordinal = min(max(0, self.current.ordinal + step), self.book.segment_count - 1)
@@ -361,7 +382,8 @@ class ReaderViewModel:
             for segment in segments:
                 if segment.kind == "image":
                     self.images.of(segment)
-        self.shown = Shown(self.notes.marks(), self.toc(), self.notes.current_bookmark(), self.place.percents())
+        marks = self.notes.marks() + ([self.aloud] if self.aloud is not None else [])
+        self.shown = Shown(marks, self.toc(), self.notes.current_bookmark(), self.place.percents())
         return self.shown
 
     # -- where the reader is ------------------------------------------------------------------

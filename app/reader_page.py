@@ -66,6 +66,7 @@ class ReaderActions:
     describe: Callable[[], object] | None = None  # X-Ray: one line per name by the AI provider (None: none set up)
     tell_more: Callable[[str], object] | None = None  # X-Ray: ask the chat about a name (None: no provider set up)
     recap: Callable[[], object] = lambda: None  # "Previously…": the story so far in the chat
+    read_aloud: Callable[[], object] = lambda: None  # start reading aloud from the page, or stop
 
 
 def percent_label(percents: tuple[float, float], t: Translator) -> str:
@@ -604,6 +605,7 @@ def build_reader_view(
     percent_text: ft.Text | None = None,
     chapter_text: ft.Text | None = None,
     dark: bool = False,
+    aloud_bar: ft.Control | None = None,
 ) -> ft.Control:
     """The whole reader screen; ``panel_content`` is the body of the open panel (see ``app.panels``).
 
@@ -623,6 +625,11 @@ def build_reader_view(
         ft.Icons.BOOKMARK if bookmarked else ft.Icons.BOOKMARK_BORDER,
         tooltip=t("reader.bookmark.remove") if bookmarked else t("reader.bookmark"),
         on_click=lambda e: actions.toggle_bookmark(),
+    )
+    aloud = ft.IconButton(
+        ft.Icons.STOP_CIRCLE_OUTLINED if aloud_bar is not None else ft.Icons.HEADPHONES_OUTLINED,
+        tooltip=t("aloud.stop") if aloud_bar is not None else t("aloud.start"),
+        on_click=lambda e: actions.read_aloud(),
     )
     if model.printed_pages:  # a text PDF where pages can be drawn: as printed, or reflowed
         tools.append(
@@ -661,7 +668,8 @@ def build_reader_view(
                 spacing=0,
                 expand=True,
             ),
-            *([percent, bookmark] if phone else [*tools[:2], bookmark, *tools[2:]]),  # a phone: bookmark at the top
+            # a phone: bookmark and read-aloud at the top (the bottom row is full)
+            *([percent, aloud, bookmark] if phone else [*tools[:2], aloud, bookmark, *tools[2:]]),
         ],
         spacing=0,
     )
@@ -710,6 +718,7 @@ def build_reader_view(
                 vertical_alignment=ft.CrossAxisAlignment.STRETCH,
             ),
             selection_slot,
+            *([aloud_bar] if aloud_bar is not None else []),
             footer,
         ],
         expand=True,

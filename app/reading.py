@@ -13,6 +13,7 @@ from app.marking import MarkingController
 from app.notes_model import NotesViewModel
 from app.notes_page import build_notes_list
 from app.panels import BY_NAME
+from app.read_aloud import AloudController
 from app.reader_model import ReaderViewModel
 from app.reader_page import (
     WIDE,
@@ -50,6 +51,7 @@ class ReaderController:
         self.marking = MarkingController(app, self)  # the selection bar, highlights and the bookmark
         self.companion = CompanionController(app, self)  # the story so far, and X-Ray's lines by the AI
         self.lookup = LookupController(app, self)  # a selected word's definition card
+        self.aloud = AloudController(app, self)  # reading the book aloud
 
     @property
     def sheet(self) -> bool:
@@ -64,6 +66,7 @@ class ReaderController:
         self.panel = "toc" if self.app.width >= 1200 else None
 
     def close(self) -> None:
+        self.aloud.stop()
         if self.model is not None:
             self.model.place.save()
         self.model, self.panel = None, None
@@ -100,6 +103,7 @@ class ReaderController:
             percent_text=self.percent_text,
             chapter_text=self.chapter_text,
             dark=app.dark,
+            aloud_bar=self.aloud.bar(),
         )
 
     def panel_body(self, name: str, actions: ReaderActions) -> ft.Control:
@@ -139,6 +143,7 @@ class ReaderController:
                 define=self.lookup.define,
                 translate=self.lookup.translate if self.app.settings.provider_config() is not None else None,
                 recap=self.companion.recap,
+                read_aloud=self.read_aloud,
                 describe=self.companion.describe if self.app.settings.provider_config() is not None else None,
                 tell_more=self.companion.tell_more if self.app.settings.provider_config() is not None else None,
                 search=self.search,
@@ -162,6 +167,14 @@ class ReaderController:
 
     def redraw(self) -> None:
         self.app.render()
+
+    def read_aloud(self) -> None:
+        """Start reading aloud from the page (or the selection), or stop when it is reading."""
+        if self.aloud.active:
+            self.aloud.stop()
+        else:
+            self.aloud.start()
+        self.redraw()
 
     def change(self, step: Callable[[ReaderViewModel], object]) -> None:
         """Apply ``step`` to the open book and redraw (nothing happens when no book is open)."""

@@ -45,6 +45,9 @@ class Settings:
     haptic_page_turns: bool = False  # phones: a light tick on each page turn
     pdf_page_view: bool = False  # text PDFs open showing their pages as printed (where pages can be drawn)
     local_only: bool = False
+    speech_rate: int = 175  # read-aloud: words a minute
+    speech_voice: str = ""  # read-aloud: a system voice's id ("": the book's language's default voice)
+    translate_to: str = ""  # translations: a language code ("": the app's language; English for a book in it)
     provider: dict[str, Any] = field(default_factory=dict)  # a ProviderConfig without its key
     embedding: dict[str, Any] = field(
         default_factory=dict
@@ -60,6 +63,7 @@ class Settings:
         self.font_size = int(min(max(self.font_size, 10), 40))
         self.line_height = float(min(max(self.line_height, 1.0), 2.5))
         self.margins = int(min(max(self.margins, 0), 120))
+        self.speech_rate = int(min(max(self.speech_rate, 80), 450))
         if self.provider and self.provider.get("kind") not in PROVIDERS:
             self.provider = {}
         if self.embedding and (self.embedding.get("kind") not in REMOTE_EMBEDDERS or not self.embedding.get("model")):

@@ -83,7 +83,12 @@ def apply_theme(page: ft.Page, settings: Settings, fonts: dict[str, str] | None 
         page.theme_mode = ft.ThemeMode.SYSTEM
 
 
+ALOUD = "aloud"  # the mark on the sentence being read aloud
+
+
 def highlight_color(name: str, dark: bool = False) -> str:
     """The background colour of a highlight; darker, translucent tints on dark themes keep text readable."""
+    if name == ALOUD:
+        return ft.Colors.with_opacity(0.28, ft.Colors.PRIMARY)  # the theme's own colour: not one of the reader's
     color = HIGHLIGHT_COLORS.get(name, HIGHLIGHT_COLORS["yellow"])
     return ft.Colors.with_opacity(0.45, color) if dark else color

@@ -113,10 +113,14 @@ def stand_in_wheel(folder: Path, name: str, version: str, requires: list[str], p
 
 
 def requirements(kind: str) -> list[str]:
-    """The project's dependencies plus ``[tool.flet.<android|ios>].dependencies``, as `flet build` joins them."""
+    """The project's dependencies plus ``[tool.flet.<android|ios>].dependencies``, as `flet build` joins them
+    (``dev_packages`` from their folders)."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    extra = config.get("tool", {}).get("flet", {}).get(kind, {}).get("dependencies", [])
-    return list(config["project"]["dependencies"]) + list(extra)
+    flet = config.get("tool", {}).get("flet", {})
+    found = list(config["project"]["dependencies"]) + list(flet.get(kind, {}).get("dependencies", []))
+    local = flet.get(kind, {}).get("dev_packages") or flet.get("dev_packages") or {}
+    # As flet build does: a package kept in this repository is installed from its folder, not the registry.
+    return [f"{line} @ {(ROOT / local[line]).resolve().as_uri()}" if line in local else line for line in found]
 
 
 def resolve(python: str, target: str, work: Path) -> dict:

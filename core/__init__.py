@@ -71,11 +71,12 @@ if TYPE_CHECKING:
     from core.library.stats import BookStats, StatsReport
     from core.network_policy import is_local_host
     from core.parts.models import ModelInfo
-    from core.parts.speech import SpokenSentence
     from core.rag import MODES, IndexStatus
     from core.rag.remote import REMOTE_EMBEDDERS
     from core.secrets import SecretStore
     from core.services import ImportResult, Quire, default_library_dir
+    from core.speech.session import ReadAloud, SpokenSentence
+    from core.speech.speakers import Speaker, VoiceChoice, system_speaker
     from core.speech.voice import VoiceUnavailable
     from core.sync import SyncReport, SyncStatus
 
@@ -145,8 +146,12 @@ _WHERE: dict[str, str] = {
     "VocabularyWord": "core.dictionary.store",
     "sentence_around": "core.dictionary.store",
     "StatsReport": "core.library.stats",
-    "SpokenSentence": "core.parts.speech",
+    "SpokenSentence": "core.speech.session",
     "VoiceUnavailable": "core.speech.voice",
+    "ReadAloud": "core.speech.session",
+    "Speaker": "core.speech.speakers",
+    "VoiceChoice": "core.speech.speakers",
+    "system_speaker": "core.speech.speakers",
     "BookStats": "core.library.stats",
     "Description": "core.companion.describe",
     "ModelInfo": "core.parts.models",
@@ -204,12 +209,14 @@ __all__ = [
     "ProviderError",
     "Quire",
     "QuireError",
+    "ReadAloud",
     "ReadProgress",
     "ReadingTracker",
     "SearchHit",
     "SecretStore",
     "SecretStoreError",
     "SegmentRecord",
+    "Speaker",
     "SpokenSentence",
     "StatsReport",
     "StreamCut",
@@ -226,6 +233,7 @@ __all__ = [
     "TocRow",
     "ToolCallReady",
     "VocabularyWord",
+    "VoiceChoice",
     "VoiceUnavailable",
     "XrayEntry",
     "content_hash",
@@ -241,6 +249,7 @@ __all__ = [
     "slices",
     "store_key",
     "stored_key",
+    "system_speaker",
     "without_remote_images",
 ]
 

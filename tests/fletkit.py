@@ -6,6 +6,7 @@ Helpers find controls in the page's tree and fire their events through the sessi
 from __future__ import annotations
 
 import asyncio
+import inspect
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
@@ -30,8 +31,8 @@ class RecordingConnection(Connection):
     """A connection with no client at the other end: messages are kept, not sent.
 
     Method calls on services (a wake lock, a haptic tick, a folder's path) are answered as a device answers them,
-    through the session's own reply path: with ``answers["Type.method"]`` when set (called, when a function), else
-    an empty result. They
+    through the session's own reply path: with ``answers["Type.method"]`` when set (called, when a function; awaited,
+    when that returns an awaitable), else an empty result. They
     are kept in ``invoked`` as (service type, method name), and their arguments in ``arguments``.
     """
 
@@ -54,7 +55,15 @@ class RecordingConnection(Connection):
             self.arguments.append(dict(body.args or {}))
             answer = self.answers.get(f"{kind}.{body.name}")
             answer = answer() if callable(answer) else answer  # a function: the device's answer, made as it is asked
+            if inspect.isawaitable(answer):  # the device answers later (a sentence spoken to its end)
+                self.loop.create_task(self._answer_later(body, answer))
+                return
             self.loop.call_soon(self.session.handle_invoke_method_results, body.control_id, body.call_id, answer, None)
+
+    async def _answer_later(self, body, pending) -> None:
+        answer = await pending
+        assert self.session is not None
+        self.session.handle_invoke_method_results(body.control_id, body.call_id, answer, None)
 
 
 async def new_session(width: int, height: int = 900, beside: Session | None = None) -> Session:

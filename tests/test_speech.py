@@ -76,7 +76,8 @@ def test_quire_speak_writes_the_audio_and_says_when_no_voice_can(
             "no system voice found: on Linux install eSpeak NG (apt-get install espeak-ng), then try again"
         )
 
-    monkeypatch.setattr(voice, "_engine", no_voice)  # a computer with neither eSpeak NG nor another speech engine
+    # a computer with neither eSpeak NG nor another speech engine
+    monkeypatch.setattr(voice, "pyttsx3_engine", no_voice)
     monkeypatch.setattr(voice.shutil, "which", lambda name: None)
     assert cli([*library, "speak", "1", "-o", str(tmp_path / "none.wav")]) == 1
     assert "install eSpeak NG" in capsys.readouterr().err and not (tmp_path / "none.wav").exists()

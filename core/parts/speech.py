@@ -3,32 +3,16 @@
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from core.books.locator import Locator, parse_locator
 from core.errors import QuireError
 from core.library import Annotations, Library
 from core.rag.sentences import sentence_spans
+from core.speech.session import ReadAloud, SpokenSentence
+from core.speech.speakers import Speaker
 from core.speech.voice import DEFAULT_RATE, save
-
-
-@dataclass(frozen=True, slots=True)
-class SpokenSentence:
-    """A sentence read aloud: where it is in the book, its words, and (once spoken) its span in the audio."""
-
-    start: Locator
-    end: Locator
-    text: str
-    audio_start: float = 0.0
-    audio_end: float = 0.0
-
-    def to_dict(self) -> dict[str, Any]:
-        found = asdict(self)
-        found["start"], found["end"] = str(self.start), str(self.end)
-        return found
-
 
 _CJK_STOP = re.compile(r"[。！？]+[”’」』）)]*(?=[\u3400-\u9fff“‘「『（(])")
 
@@ -99,3 +83,18 @@ class Speech:
             SpokenSentence(s.start, s.end, s.text, span.start, span.end)
             for s, span in zip(sentences, spans, strict=True)
         ]
+
+    def session(
+        self,
+        reference: str | int,
+        speaker: Speaker,
+        changed: Callable[[], None],
+        rate: int = DEFAULT_RATE,
+        voice: str | None = None,
+    ) -> ReadAloud:
+        """Read-aloud for the reader: a session speaking the book's sentences through ``speaker`` in its language;
+        ``changed()`` is called (on its worker thread) as each sentence starts and when it pauses or ends."""
+        book = self._library.resolve(reference)
+        return ReadAloud(
+            lambda at, count: self.sentences(book.id, at, count), speaker, book.language, changed, rate, voice
+        )

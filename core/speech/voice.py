@@ -37,7 +37,7 @@ class SpokenSpan:
     end: float
 
 
-def _engine() -> Any:
+def pyttsx3_engine() -> Any:
     try:
         import pyttsx3
     except ImportError as error:
@@ -62,7 +62,7 @@ def voice_for(engine: Any, language: str) -> str | None:
     return None
 
 
-def _espeak_voice(language: str) -> str:
+def espeak_voice(language: str) -> str:
     code = (language or "en").split("-")[0].lower()
     return {"zh": "cmn"}.get(code, code)
 
@@ -73,13 +73,13 @@ def _write(sentences: list[str], folder: Path, language: str, rate: int) -> list
     parts = [folder / f"{number}.wav" for number in range(len(sentences))]
     if command is not None:
         for sentence, part in zip(sentences, parts, strict=True):
-            done = subprocess.run([command, "-v", _espeak_voice(language), "-s", str(rate), "-w", str(part), "--",
+            done = subprocess.run([command, "-v", espeak_voice(language), "-s", str(rate), "-w", str(part), "--",
                                    sentence], capture_output=True, timeout=120, check=False)  # fmt: skip
             if done.returncode != 0:  # an unknown voice: the default one reads it
                 subprocess.run([command, "-s", str(rate), "-w", str(part), "--", sentence], capture_output=True,
                                timeout=120, check=False)  # fmt: skip
         return parts
-    engine = _engine()
+    engine = pyttsx3_engine()
     voice = voice_for(engine, language)
     if voice is not None:
         engine.setProperty("voice", voice)

@@ -1,0 +1,3 @@
+library flet_tts;
+
+export 'src/extension.dart' show Extension;
