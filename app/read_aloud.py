@@ -12,15 +12,37 @@ import flet as ft
 
 from app.marking import ReaderScreen
 from app.phone_speech import PhoneSpeaker
+from app.reader_model import ReaderViewModel
 from app.reader_notes import Mark
 from app.theme import ALOUD
-from core import QuireError, ReadAloud, Speaker, VoiceChoice, VoiceUnavailable, system_speaker
+from core import Locator, QuireError, ReadAloud, Speaker, VoiceChoice, VoiceUnavailable, system_speaker
 
 if TYPE_CHECKING:
     from app.host import Host
 
 SPEEDS = (0.75, 1.0, 1.25, 1.5, 2.0)  # times the normal pace
 NORMAL_RATE = 175  # words a minute
+
+
+def follow(model: ReaderViewModel, start: Locator, ordinal: int) -> None:
+    """Show the page holding ``start`` (in segment ``ordinal``), turning pages on as reading does; in scroll mode
+    (and page view) its paragraph comes to the top."""
+    assert model.current is not None, "open() first"
+    if model.box is None or model.page_view:
+        if model.current.ordinal != ordinal:
+            model.go_to(start.segment_locator, jump=False)
+        return
+    here = (ordinal, start.offset or 0)
+    if here < model.page_start:
+        model.go_to(start.segment_locator, jump=False)
+    for _ in range(100):  # pages turned at most, from one sentence to the next
+        last = model.page()[-1]
+        before = model.page_start
+        if here < (last.segment.ordinal, last.end):
+            return
+        model.next_page()
+        if model.page_start == before:  # the last page
+            return
 
 
 class AloudController:
@@ -91,7 +113,7 @@ class AloudController:
         sentence = session.sentence
         if session.state == "playing" and sentence is not None:
             ordinal = app.quire.text.ordinal_of(model.book.id, sentence.start)
-            model.follow(sentence.start, ordinal)  # turns the page, saving the place as reading
+            follow(model, sentence.start, ordinal)  # turns the page, saving the place as reading
             model.aloud = Mark(ordinal, sentence.start.offset or 0, sentence.end.offset or 0, ALOUD)
         elif session.state == "stopped":
             model.aloud = None

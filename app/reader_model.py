@@ -344,26 +344,6 @@ class ReaderViewModel:
             return self._turn_to((0, 0)) if self.page_start != (0, 0) else self.current
         return self._turn_to(before)
 
-    def follow(self, start: Locator, ordinal: int) -> None:
-        """Read-aloud: show the page holding ``start`` (in segment ``ordinal``), turning pages on as reading does;
-        in scroll mode (and page view) its paragraph comes to the top."""
-        assert self.current is not None, "open() first"
-        if self.box is None or self.page_view:
-            if self.current.ordinal != ordinal:
-                self.go_to(start.segment_locator, jump=False)
-            return
-        here = (ordinal, start.offset or 0)
-        if here < self.page_start:
-            self.go_to(start.segment_locator, jump=False)
-        for _ in range(100):  # pages turned at most, from one sentence to the next
-            last = self.page()[-1]
-            before = self.page_start
-            if here < (last.segment.ordinal, last.end):
-                return
-            self.next_page()
-            if self.page_start == before:  # the last page
-                return
-
     def _move(self, step: int) -> SegmentRecord:
         assert self.current is not None, "open() first"
         ordinal = min(max(0, self.current.ordinal + step), self.book.segment_count - 1)

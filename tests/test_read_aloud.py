@@ -13,6 +13,7 @@ from conftest import book_path, debian_file
 from fletkit import find, fire, new_session
 
 from app.pagination import PageBox
+from app.read_aloud import follow
 from app.reader_model import ReaderViewModel
 from app.shell import QuireApp
 from core import Quire, VoiceUnavailable
@@ -104,13 +105,13 @@ def test_the_page_follows_the_sentence_read_and_the_place_moves_on_as_reading(al
     page = model.page()
     last = page[-1]
     start = model.page_start
-    assert model.follow(page[0].segment.locator, page[0].segment.ordinal) is None and model.page_start == start
+    assert follow(model, page[0].segment.locator, page[0].segment.ordinal) is None and model.page_start == start
     following = alice_quire.text.segments(1, last.segment.ordinal + 1, 1)[0]
     at = following.locator if last.end >= len(last.segment.text) else last.segment.locator.at(last.end)
     ordinal = following.ordinal if last.end >= len(last.segment.text) else last.segment.ordinal
     assert alice_quire.position(1) is None  # nothing read yet
     now[0] += 60  # a page read aloud at 175 words a minute
-    model.follow(at, ordinal)
+    follow(model, at, ordinal)
     assert model.page_start > start  # the next page, where the sentence is
     assert any(s.segment.ordinal == ordinal for s in model.page())
     assert alice_quire.position(1).furthest_ordinal >= model.page_start[0] > 0  # read on, not jumped
