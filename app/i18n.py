@@ -101,6 +101,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "这本书只有图片，没有可朗读的文字。",
     },
     "aloud.finished": {"en": "Read aloud to the end of the book.", "zh": "已朗读到书末。"},
+    "notes.vocabulary": {"en": "Vocabulary", "zh": "生词本"},
+    "notes.vocabulary.remove": {"en": "Take off the vocabulary list", "zh": "从生词本删除"},
     "define.none": {"en": "“{word}” is not in your dictionaries.", "zh": "你的词典里没有“{word}”。"},
     "define.no_dictionaries": {
         "en": "No dictionaries yet: import one in Settings › Dictionaries (StarDict, dictd or CC-CEDICT).",

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from core import Bookmark, Highlight, Quire
+from core import Bookmark, Highlight, Quire, VocabularyWord
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,10 +27,12 @@ class NotesViewModel:
         self.book_id = book_id
         self.shown_groups: list[NoteGroup] = []  # what refresh() read, for drawing
         self.shown_bookmarks: list[tuple[Bookmark, str]] = []
+        self.shown_words: list[VocabularyWord] = []  # one book's vocabulary list (words looked up in it)
 
     def refresh(self) -> NotesViewModel:
         """Read the notes and bookmarks about to be drawn (drawing then reads nothing)."""
         self.shown_groups, self.shown_bookmarks = self.groups(), self.bookmarks()
+        self.shown_words = self.quire.dictionary.vocabulary(self.book_id) if self.book_id is not None else []
         return self
 
     def groups(self) -> list[NoteGroup]:
@@ -66,6 +68,11 @@ class NotesViewModel:
     def remove_bookmark(self, bookmark_id: int) -> None:
         self.quire.notes.remove_bookmark(bookmark_id)
 
+    def forget_word(self, word: str) -> None:
+        """Take a word off the book's vocabulary list (on every device, through sync)."""
+        assert self.book_id is not None
+        self.quire.dictionary.forget(self.book_id, word)
+
     def set_note(self, highlight_id: int, note: str) -> Highlight:
         return self.quire.notes.update_highlight(highlight_id, note=note)
 
@@ -79,7 +86,10 @@ class NotesViewModel:
         """A file name and the Markdown of this book's notes (or every annotated book's, one after another)."""
         if self.book_id is not None:
             book = self.quire.book(self.book_id)
-            return f"{safe_file_name(book.title)}.md", self.quire.notes.export(book.id, "md")
+            text = self.quire.notes.export(book.id, "md")
+            if self.quire.dictionary.vocabulary(book.id):  # the words looked up in it follow its notes
+                text = text.rstrip("\n") + "\n\n" + self.quire.dictionary.export_vocabulary(book.id)
+            return f"{safe_file_name(book.title)}.md", text
         annotated = {h.book_id for h in self.quire.notes.highlights()}
         parts = [self.quire.notes.export(book.id, "md") for book in self.quire.books() if book.id in annotated]
         return "quire-notes.md", "\n\n".join(parts)

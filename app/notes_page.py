@@ -10,7 +10,7 @@ import flet as ft
 from app.i18n import Translator
 from app.notes_model import NotesViewModel
 from app.theme import highlight_color
-from core import HIGHLIGHT_COLORS, Bookmark, Highlight
+from core import HIGHLIGHT_COLORS, Bookmark, Highlight, VocabularyWord
 
 
 @dataclass
@@ -24,6 +24,8 @@ class NotesActions:
     export: Callable[[], object]
     open_bookmark: Callable[[Bookmark], None] | None = None
     remove_bookmark: Callable[[Bookmark], None] | None = None
+    open_word: Callable[[VocabularyWord], object] | None = None  # a vocabulary word: where it was looked up
+    forget_word: Callable[[VocabularyWord], None] | None = None
 
 
 def _highlight_card(highlight: Highlight, actions: NotesActions, t: Translator) -> ft.Control:
@@ -82,7 +84,10 @@ def build_notes_list(model: NotesViewModel, actions: NotesActions, t: Translator
             [
                 ft.Text(_count(t, sum(len(g.highlights) for g in groups)), expand=True),
                 ft.OutlinedButton(
-                    t("notes.export"), icon=ft.Icons.DOWNLOAD, on_click=lambda e: actions.export(), disabled=not groups
+                    t("notes.export"),
+                    icon=ft.Icons.DOWNLOAD,
+                    on_click=lambda e: actions.export(),
+                    disabled=not (groups or model.shown_words),
                 ),
             ]
         )
@@ -104,6 +109,9 @@ def build_notes_list(model: NotesViewModel, actions: NotesActions, t: Translator
             )
             for bookmark, where in bookmarks
         ]
+    if model.shown_words:
+        controls.append(ft.Text(t("notes.vocabulary"), size=14, weight=ft.FontWeight.W_600, color=ft.Colors.PRIMARY))
+        controls += [_word_tile(word, actions, t) for word in model.shown_words]
     if not groups:
         controls.append(ft.Text(t("notes.empty"), color=ft.Colors.ON_SURFACE_VARIANT))
     last_book = None
@@ -114,6 +122,23 @@ def build_notes_list(model: NotesViewModel, actions: NotesActions, t: Translator
         controls.append(ft.Text(group.chapter, size=14, weight=ft.FontWeight.W_600, color=ft.Colors.PRIMARY))
         controls += [_highlight_card(h, actions, t) for h in group.highlights]
     return ft.ListView(controls, spacing=8, expand=True)
+
+
+def _word_tile(word: VocabularyWord, actions: NotesActions, t: Translator) -> ft.Control:
+    """A word of the vocabulary list: its definition's first line and the sentence it was read in."""
+    first = next((line.strip() for line in word.definition.splitlines() if line.strip()), "")
+    return ft.ListTile(
+        leading=ft.Icon(ft.Icons.TRANSLATE),
+        title=ft.Text(word.word, weight=ft.FontWeight.W_600),
+        subtitle=ft.Text(f"{first}\n{' '.join(word.sentence.split())}".strip(), max_lines=3, size=12),
+        dense=True,
+        on_click=(lambda e: actions.open_word(word)) if actions.open_word and word.locator else None,
+        trailing=ft.IconButton(
+            ft.Icons.DELETE_OUTLINE,
+            tooltip=t("notes.vocabulary.remove"),
+            on_click=(lambda e: actions.forget_word(word)) if actions.forget_word else None,
+        ),
+    )
 
 
 def build_notes_screen(

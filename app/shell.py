@@ -30,7 +30,7 @@ from app.settings_page import AIActions, build_settings_screen
 from app.stats_page import build_stats_screen
 from app.sync_controller import SyncController
 from app.theme import apply_theme
-from core import Bookmark, BookNotFoundError, Highlight, ProviderConfig, Quire, QuireError
+from core import Bookmark, BookNotFoundError, Highlight, ProviderConfig, Quire, QuireError, VocabularyWord
 from platform_adapters.base import SecretStore
 
 if TYPE_CHECKING:
@@ -225,6 +225,10 @@ class QuireApp:
             model.remove_bookmark(bookmark.id)
             self.render()
 
+        def forget_word(word: VocabularyWord) -> None:
+            model.forget_word(word.word)
+            self.render()
+
         def edit_note(highlight: Highlight) -> None:
             def save(text: str) -> None:
                 model.set_note(highlight.id, text)
@@ -236,6 +240,8 @@ class QuireApp:
         actions = NotesActions(
             open_bookmark=open_bookmark,
             remove_bookmark=remove_bookmark,
+            open_word=lambda word: self.reading.navigate(word.locator) if word.locator else None,
+            forget_word=forget_word,
             open_highlight=self.reading.open_highlight,
             edit_note=edit_note,
             set_color=recolour,

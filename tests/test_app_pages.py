@@ -11,6 +11,7 @@ from conftest import book_path
 from fletkit import clickable, find, fire, new_session, texts
 
 from app.i18n import STRINGS
+from app.notes_model import NotesViewModel
 from app.shell import QuireApp
 from core.services import Quire
 from platform_adapters.base import PickedFile
@@ -1729,3 +1730,35 @@ def test_the_selection_bar_translates_its_paragraph_with_a_provider_and_keeps_it
             assert "Simplified Chinese" in mock.requests[0]["body"]["messages"][-1]["content"]
 
         run(scenario())
+
+
+@pytest.mark.parametrize("width", [1440, 390])
+def test_the_books_vocabulary_list_in_the_notes_panel_opens_removes_and_exports(alice_quire: Quire, width: int) -> None:
+    """Issue 29: words looked up show in the book's notes panel (phone and desktop); a tap opens where the word was
+    read, the bin takes it off the list, and the export carries the list after the notes."""
+    alice_quire.dictionary.keep(
+        1, "rabbit", "5.10", "…the Rabbit was no longer to be seen…", "n 1: any of various\nn 2:"
+    )
+    alice_quire.dictionary.keep(1, "兔子", "3.5", "兔子跑了。", "tù zi: rabbit")
+    alice_quire.save_position(1, "3.2")
+
+    async def scenario() -> None:
+        session = await new_session(width)
+        app = start(alice_quire, session)
+        app.open_book(1)
+        app.reading.open_panel("notes")
+        shown = screen(app)
+        assert "Vocabulary" in shown and "rabbit" in shown and "兔子" in shown
+        assert any("n 1: any of various" in s and "no longer to be seen" in s for s in shown)
+        _, text = NotesViewModel(alice_quire, 1).export_markdown()
+        assert "# Vocabulary: " in text and "- **rabbit**: n 1: any of various" in text
+        await fire(session, clickable(app.page.controls, "rabbit"))
+        assert str(app.reader.current.locator) == "5.10"
+        assert (app.reading.panel == "notes") == (width >= 900)  # a phone's sheet gives way to the page
+        if app.reading.panel != "notes":
+            app.reading.open_panel("notes")
+        await fire(session, find(app.page.controls, tooltip="Take off the vocabulary list"))
+        assert [w.word for w in alice_quire.dictionary.vocabulary(1)] == ["兔子"]
+        assert "rabbit" not in screen(app)
+
+    run(scenario())

@@ -850,3 +850,25 @@ def test_highlights_added_together_refuse_what_one_by_one_refuses(tmp_path: Path
     assert one_by_one == ["a", "f"] and len(problems) == 4
     assert [tuple(r) for r in conn.execute(table)] == expected
     quire.close()
+
+
+def test_the_vocabulary_list_syncs_and_a_word_taken_off_goes_everywhere(tmp_path: Path) -> None:
+    """Issue 29: words looked up are kept per book and synced like notes (Chinese words too), and taking one off
+    the list on one device takes it off on the others."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    phone = device(tmp_path, "phone", shared, ALICE)
+    desk = device(tmp_path, "desk", shared, ALICE)
+    phone.dictionary.keep(1, "rabbit", "3.2", "Alice was beginning to get very tired…", "n 1: any of various…")
+    phone.dictionary.keep(1, "兔子", "3.5", "“兔子”出现了。", "tù zi: rabbit")
+    phone.sync.run()
+    desk.sync.run()
+    got = {w.word: w for w in desk.dictionary.vocabulary(1)}
+    assert (
+        set(got) == {"rabbit", "兔子"} and got["rabbit"].locator == "3.2" and got["兔子"].definition == "tù zi: rabbit"
+    )
+    desk.dictionary.forget(1, "rabbit")
+    desk.sync.run()
+    phone.sync.run()
+    assert [w.word for w in phone.dictionary.vocabulary(1)] == ["兔子"]
+    assert digest(desk) == digest(phone)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import shutil
 import sqlite3
+import urllib.parse
 from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
@@ -17,7 +18,7 @@ from core.books.textutil import CJK_RUN
 from core.dictionary.dictzip import DictzipReader
 from core.dictionary.formats import Source, find_source, headwords, plain_text
 from core.errors import BookFormatError, QuireError
-from core.library import Library
+from core.library import Library, journal
 from core.library.db import now
 from core.rag.sentences import sentence_spans
 
@@ -184,15 +185,14 @@ class Dictionaries:
 
     # -- a book's vocabulary ---------------------------------------------------------------------------------
     def keep(self, book_id: int, word: str, locator: str, sentence: str, definition: str) -> None:
-        """Add a looked-up word to the book's vocabulary list (once per word: a later lookup updates it)."""
+        """Add a looked-up word to the book's vocabulary list (once per word: a later lookup updates it), and to
+        what sync sends."""
         try:
             with self.library.transaction() as tx:
-                tx.execute(
-                    "INSERT INTO vocabulary (book_id, word, locator, sentence, definition, added_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (book_id, word) DO UPDATE SET locator = excluded.locator, "
-                    "sentence = excluded.sentence, definition = excluded.definition",
-                    (book_id, word, locator, sentence, definition, now()),
-                )
+                value = {"present": True, "locator": locator, "sentence": sentence[:MAX_SENTENCE],
+                         "definition": definition[:MAX_DEFINITION]}  # fmt: skip
+                store_synced_word(tx, book_id, word, value)
+                journal.record(tx, word_key(tx, book_id, word), value)
         except sqlite3.IntegrityError as error:
             raise QuireError(f"book {book_id} is not in the library") from error
 
@@ -204,8 +204,34 @@ class Dictionaries:
         return [VocabularyWord(*row) for row in rows]
 
     def forget(self, book_id: int, word: str) -> None:
+        """Take a word off the book's vocabulary list, here and (through sync) on the reader's other devices."""
         with self.library.transaction() as tx:
-            tx.execute("DELETE FROM vocabulary WHERE book_id = ? AND word = ?", (book_id, word))
+            if tx.execute("DELETE FROM vocabulary WHERE book_id = ? AND word = ?", (book_id, word)).rowcount:
+                journal.record(tx, word_key(tx, book_id, word), {"present": False})
+
+
+MAX_SENTENCE = 2_000  # characters of a word's sentence kept (and synced)
+MAX_DEFINITION = 4_000  # characters of its definition
+
+
+def word_key(conn: sqlite3.Connection, book_id: int, word: str) -> str:
+    """The sync record of a word in a book's vocabulary list: ``word/{content hash}/{word, quoted}``."""
+    (content_hash,) = conn.execute("SELECT content_hash FROM books WHERE id = ?", (book_id,)).fetchone()
+    return f"word/{content_hash}/{urllib.parse.quote(word, safe='')}"
+
+
+def store_synced_word(conn: sqlite3.Connection, book_id: int, word: str, value: dict[str, Any]) -> None:
+    """Make the vocabulary list show a word's record: kept with its sentence and definition, or gone."""
+    if not value.get("present"):
+        conn.execute("DELETE FROM vocabulary WHERE book_id = ? AND word = ?", (book_id, word))
+        return
+    conn.execute(
+        "INSERT INTO vocabulary (book_id, word, locator, sentence, definition, added_at) VALUES (?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (book_id, word) DO UPDATE SET locator = excluded.locator, sentence = excluded.sentence, "
+        "definition = excluded.definition",
+        (book_id, word, str(value.get("locator", "")), str(value.get("sentence", "")),
+         str(value.get("definition", "")), now()),
+    )  # fmt: skip
 
 
 def sentence_around(text: str, at: int) -> str:

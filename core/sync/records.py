@@ -9,6 +9,7 @@ Records, for a book with content hash ``h``:
 - ``bookmark/h/uid``: {"present", "locator", "label"}
 - ``highlight/h/uid``: {"present", "start", "end", "color", "note"}
 - ``tag/h/tag``: {"present"}
+- ``word/h/word``: {"present", "locator", "sentence", "definition"} (the book's vocabulary list)
 A highlight's or bookmark's ``uid`` is its own identity, made where it was created: never its span.
 Not synced: device settings, API keys, embeddings (each device indexes), chat threads.
 
@@ -23,6 +24,7 @@ import urllib.parse
 from typing import Any
 
 from core.books.locator import parse_locator
+from core.dictionary.store import store_synced_word
 from core.errors import QuireError
 from core.library import journal as sync_journal
 from core.library.annotations import Annotations
@@ -71,6 +73,12 @@ def snapshot(library: Library, annotations: Annotations) -> tuple[Records, dict[
             }  # fmt: skip
         for tag in book.tags:
             records[f"tag/{h}/{urllib.parse.quote(tag, safe='')}"] = {"present": True}
+        for word, locator, sentence, definition in library.conn.execute(
+            "SELECT word, locator, sentence, definition FROM vocabulary WHERE book_id = ?", (book.id,)
+        ):
+            records[f"word/{h}/{urllib.parse.quote(word, safe='')}"] = {
+                "present": True, "locator": locator, "sentence": sentence, "definition": definition,
+            }  # fmt: skip
     hashes = {book.id: book.content_hash for book in library.books()}
     for book_id, device, day, spent, chars, sessions in library.conn.execute(
         "SELECT book_id, device, day, seconds, chars, sessions FROM reading_days"
@@ -210,6 +218,9 @@ def _apply(
         device, day = rest.split("/", 1)
         with library.transaction() as conn:
             store_synced_day(conn, book.id, device, day, value)
+    elif kind == "word":
+        with library.transaction() as conn:
+            store_synced_word(conn, book.id, urllib.parse.unquote(rest), value)
     elif kind == "tag":
         tag = urllib.parse.unquote(rest)
         if value.get("present"):

@@ -42,6 +42,7 @@ _KEYS = {
     "bookmark": re.compile(rf"^bookmark/{_HASH}/[0-9a-f]{{8,64}}$"),
     "highlight": re.compile(rf"^highlight/{_HASH}/[0-9a-f]{{8,64}}$"),
     "tag": re.compile(rf"^tag/{_HASH}/[A-Za-z0-9%._~-]{{1,1800}}$"),
+    "word": re.compile(rf"^word/{_HASH}/[A-Za-z0-9%._~-]{{1,1800}}$"),
 }
 _STAMP = re.compile(r"^\d{15}-\d{6}$")
 _DEVICE_NAME = re.compile(rf"^{_DEVICE}$")
@@ -116,9 +117,15 @@ class _Highlight(_Present):
     _check = field_validator("start", "end")(_locator)
 
 
+class _Word(_Present):
+    locator: Annotated[str, Field(max_length=64)] = ""
+    sentence: Annotated[str, Field(max_length=2_000)] = ""
+    definition: Annotated[str, Field(max_length=4_000)] = ""
+
+
 _SHAPES: dict[str, type[_Value]] = {
     "book": _Present, "meta": _Meta, "place": _Place, "furthest": _Furthest, "time": _Time, "day": _Day,
-    "bookmark": _Bookmark, "highlight": _Highlight, "tag": _Present,
+    "bookmark": _Bookmark, "highlight": _Highlight, "tag": _Present, "word": _Word,
 }  # fmt: skip
 
 
