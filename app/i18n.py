@@ -103,6 +103,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "aloud.finished": {"en": "Read aloud to the end of the book.", "zh": "已朗读到书末。"},
     "notes.vocabulary": {"en": "Vocabulary", "zh": "生词本"},
     "notes.vocabulary.remove": {"en": "Take off the vocabulary list", "zh": "从生词本删除"},
+    "settings.translate_to": {"en": "Translate paragraphs into", "zh": "段落翻译成"},
+    "settings.translate_to.default": {
+        "en": "The app's language (English for a book in it)",
+        "zh": "应用的语言（书已是这种语言时译成英文）",
+    },
+    "translate.hide": {"en": "Hide the translation", "zh": "隐藏译文"},
     "define.none": {"en": "“{word}” is not in your dictionaries.", "zh": "你的词典里没有“{word}”。"},
     "define.no_dictionaries": {
         "en": "No dictionaries yet: import one in Settings › Dictionaries (StarDict, dictd or CC-CEDICT).",

@@ -43,32 +43,24 @@ class LookupController:
         app.page.show_dialog(self._card(word, found, sentence, locator))
 
     def translate(self) -> None:
-        """The selection's paragraph translated by the AI provider into the reader's language (or, for a book in
-        it, the app's other one), shown under the paragraph's own text in a card; kept once translated."""
+        """The selection's paragraph (else the one at the top of the page) translated by the AI provider, drawn
+        under the paragraph (bilingual reading) into the language chosen in Settings, by default the reader's (or,
+        for a book in it, the app's other one); kept once translated. Asked again, the translation is hidden."""
         model, app = self.screen.model, self.app
         config = app.settings.provider_config()
-        if model is None or model.notes.selection is None or config is None:
+        if model is None or model.current is None or config is None:
             return
-        segment = next((s for s in model.visible if s.ordinal == model.notes.selection.ordinal), None)
+        ordinal = model.notes.selection.ordinal if model.notes.selection is not None else model.current.ordinal
+        segment = next((s for s in model.visible if s.ordinal == ordinal), None)
         if segment is None:
             return
-        target = app.quire.translation.target(model.book.id, app.t.language)
-        shown = ft.Text(app.t("translate.working"), selectable=True, size=15)
-        app.page.show_dialog(
-            ft.AlertDialog(
-                title=ft.Text(app.t("reader.translate")),
-                content=ft.Container(
-                    ft.Column(
-                        [ft.Text(segment.text, italic=True, size=13, selectable=True), ft.Divider(), shown],
-                        tight=True,
-                        scroll=ft.ScrollMode.AUTO,
-                    ),
-                    width=CARD_WIDTH,
-                    height=CARD_HEIGHT,
-                ),
-                actions=[ft.TextButton(app.t("common.close"), on_click=lambda e: app.page.pop_dialog())],
-            )
-        )
+        if ordinal in model.translations:  # shown: hide it
+            del model.translations[ordinal]
+            self.screen.redraw()
+            return
+        target = app.settings.translate_to or app.quire.translation.target(model.book.id, app.t.language)
+        model.translations[ordinal] = app.t("translate.working")
+        self.screen.redraw()
 
         async def run() -> None:
             try:
@@ -76,10 +68,14 @@ class LookupController:
                     app.quire.translation.paragraph, model.book.id, segment.locator, target, config, app.store.secrets
                 )
             except QuireError as error:
-                text = app.t.error(error)
-            shown.value = text
+                model.translations.pop(ordinal, None)
+                app.notify(app.t.error(error))
+                return
+            if ordinal in model.translations:  # not hidden meanwhile
+                model.translations[ordinal] = text
             app.message = text
-            app.page.update()
+            if self.screen.model is model:
+                self.screen.redraw()
 
         app.page.run_task(run)
 

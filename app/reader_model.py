@@ -62,6 +62,7 @@ class ReaderViewModel:
         self.previously = False  # reopened after days away: "Previously…" offers the story so far
         self.search_marks: list[Mark] = []  # the words of the search hit or citation opened
         self.aloud: Mark | None = None  # the sentence being read aloud
+        self.translations: dict[int, str] = {}  # ordinal -> its translation, drawn under the paragraph
         self.notes = PageNotes(quire, self.book.id, self)  # bookmarks, selection, highlights
         self.finder = BookSearch(quire, self.book.id)  # the reader's own search in this book
         self.return_to: Locator | None = None  # where the reader was before the last jump

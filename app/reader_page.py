@@ -177,10 +177,12 @@ def _text_area(
             alignment=ft.Alignment.CENTER,
         )  # fmt: skip
     if paginated and model.box is not None:  # the measured page: whole segments and the slices at its edges
+        pieces = model.page()
         controls: list[ft.Control] = [
             _slice_control(piece, settings, marks.get(piece.segment.ordinal, []), dark, actions, model)
-            for piece in model.page()
+            for piece in pieces
         ]
+        drawn = [(piece.segment.ordinal, piece.end == len(piece.segment.text)) for piece in pieces]
     else:
         here = model.current.ordinal if model.current else 0  # pages before their box is measured: a fixed run
         segments = [s for s in model.visible if s.ordinal >= here][:PAGE] if paginated else model.visible
@@ -190,6 +192,10 @@ def _text_area(
             )
             for s in segments
         ]
+        drawn = [(s.ordinal, True) for s in segments]
+    for index, (ordinal, ends) in enumerate(drawn):  # bilingual reading: a translation under its paragraph
+        if ordinal in model.translations and (ends or index == len(drawn) - 1):
+            controls[index] = _with_translation(controls[index], model.translations[ordinal], settings)
     words = ".pictures" if model.pictures else ""  # a comic's steps are pages, not text
     if not paginated:
         if not model.at_start:
@@ -237,6 +243,22 @@ def _text_area(
         ft.GestureDetector(content=listing, on_horizontal_drag_end=_turn_on_fling(actions), expand=True),
         width=measure if width > measure else None,
         expand=width <= measure,
+    )
+
+
+def _with_translation(control: ft.Control, translation: str, settings: Settings) -> ft.Control:
+    """A paragraph with its translation under it, smaller and set apart by a rule at its side."""
+    return ft.Column(
+        [
+            control,
+            ft.Container(
+                ft.Text(translation, selectable=True, size=settings.font_size - 2, color=ft.Colors.ON_SURFACE_VARIANT),
+                padding=ft.Padding.only(left=12),
+                border=ft.Border.only(left=ft.BorderSide(2, ft.Colors.PRIMARY)),
+                key="translation",
+            ),
+        ],
+        spacing=6,
     )
 
 

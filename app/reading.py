@@ -192,13 +192,17 @@ class ReaderController:
         self.typing = focused
 
     def on_key(self, key: str, command: bool) -> bool:
-        """A key pressed while reading; True when it was used (Ctrl/Cmd+F searches, arrows and Page keys turn)."""
+        """A key pressed while reading; True when it was used (Ctrl/Cmd+F searches, arrows and Page keys turn, T
+        translates the paragraph with a provider set up)."""
         if key.upper() == "F" and command:
             self.panel = "search"
             self.redraw()
             return True
         if self.typing or (self.panel in BY_NAME and BY_NAME[self.panel].takes_keys):
             return False  # keys go to the panel's fields, not to page turning
+        if key.upper() == "T" and not command and self.app.settings.provider_config() is not None:
+            self.lookup.translate()  # the paragraph at the top of the page (or the selection's), under it
+            return True
         if key in NEXT_KEYS or key in PREVIOUS_KEYS:
             self.navigate("next" if key in NEXT_KEYS else "previous")
             return True

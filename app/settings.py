@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal, get_args
@@ -64,6 +65,7 @@ class Settings:
         self.line_height = float(min(max(self.line_height, 1.0), 2.5))
         self.margins = int(min(max(self.margins, 0), 120))
         self.speech_rate = int(min(max(self.speech_rate, 80), 450))
+        self.translate_to = self.translate_to if re.fullmatch(r"[a-z]{2,3}", self.translate_to or "") else ""
         if self.provider and self.provider.get("kind") not in PROVIDERS:
             self.provider = {}
         if self.embedding and (self.embedding.get("kind") not in REMOTE_EMBEDDERS or not self.embedding.get("model")):

@@ -288,6 +288,12 @@ def embedding_controls(quire: Quire, t: Translator, actions: AIActions) -> list[
     return rows
 
 
+# Languages a paragraph can be translated into, each named in itself.
+TRANSLATION_TARGETS = (("en", "English"), ("zh", "中文"), ("ja", "日本語"), ("ko", "한국어"), ("fr", "Français"),
+                       ("de", "Deutsch"), ("es", "Español"), ("it", "Italiano"), ("pt", "Português"),
+                       ("ru", "Русский"))  # fmt: skip
+
+
 def build_settings_screen(
     settings: Settings,
     store: SettingsStore,
@@ -320,6 +326,19 @@ def build_settings_screen(
         width=320,
     )
 
+    def set_translate_to(e: ft.Event[Any]) -> None:
+        settings.translate_to = e.control.value or ""
+        changed()
+
+    translate_to = ft.Dropdown(
+        label=t("settings.translate_to"),
+        value=settings.translate_to,
+        options=[ft.DropdownOption(key="", text=t("settings.translate_to.default"))]
+        + [ft.DropdownOption(key=code, text=name) for code, name in TRANSLATION_TARGETS],
+        on_select=set_translate_to,
+        width=320,
+    )
+
     def section(key: str) -> ft.Text:
         return ft.Text(t(key), size=18, weight=ft.FontWeight.BOLD)
 
@@ -339,6 +358,7 @@ def build_settings_screen(
                     ft.Divider(),
                     section("settings.language"),
                     language,
+                    translate_to,
                     ft.Divider(),
                     section("settings.ai"),
                     *provider_controls(settings, store, changed, t, actions),

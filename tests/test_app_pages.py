@@ -1699,35 +1699,56 @@ def test_the_statistics_screen_shows_the_days_weeks_and_books_read(alice_quire: 
     run(scenario())
 
 
-def test_the_selection_bar_translates_its_paragraph_with_a_provider_and_keeps_it(alice_quire: Quire) -> None:
-    """Issue 29: with a provider, "Translate the paragraph" shows the paragraph and its translation into the
-    reader's language (Chinese for an English book in an English UI); the second time it is kept, not asked."""
+@pytest.mark.parametrize("width", [1440, 390])
+def test_a_paragraph_is_translated_under_itself_kept_and_into_the_language_chosen(
+    alice_quire: Quire, width: int
+) -> None:
+    """Issue 29: with a provider, "Translate the paragraph" draws its translation under the paragraph (bilingual
+    reading) in the reader's language (Chinese for an English book in an English UI), on a phone and a desktop;
+    asked again it hides, the third time it is kept (nothing asked); Settings' "Translate paragraphs into" picks
+    another language, and T translates the paragraph at the top of the page."""
     from openai_mock import OpenAIMock
 
     alice_quire.save_position(1, "3.2")
-    with OpenAIMock([[{"content": "爱丽丝开始感到厌倦。"}]]) as mock:
+    with OpenAIMock([[{"content": "爱丽丝开始感到厌倦。"}], [{"content": "Alice commençait à se lasser."}]]) as mock:
 
         async def scenario() -> None:
-            session = await new_session(1440)
+            session = await new_session(width)
             app = start(alice_quire, session)
             app.open_book(1)
             segment = next(s for s in app.reader.visible if "tired of sitting" in s.text)
             app.reading.marking.select(segment.ordinal, 0, 5)
             assert not [c for c in _all(app) if getattr(c, "tooltip", None) == "Translate the paragraph (AI)"]
             app.settings.provider = {"kind": "openai-compatible", "model": "test-model", "base_url": mock.url}
-            app.reading.marking.select(segment.ordinal, 0, 5)
-            for _ in range(2):
-                await fire(session, find(app.page.controls, tooltip="Translate the paragraph (AI)"))
+
+            async def translated(text: str) -> list:
                 for _ in range(200):
-                    if app.message == "爱丽丝开始感到厌倦。":
+                    if app.message == text:
                         break
                     await asyncio.sleep(0.05)
-                card = session.page._dialogs.controls[-1]
-                assert segment.text in texts(card.content) and "爱丽丝开始感到厌倦。" in texts(card.content)
-                app.message = ""
-                session.page.pop_dialog()
-            assert len(mock.requests) == 1  # kept: the second time asks nothing
+                return [c for c in _all(app) if getattr(c, "key", None) == "translation"]
+
+            app.reading.marking.select(segment.ordinal, 0, 5)
+            await fire(session, find(app.page.controls, tooltip="Translate the paragraph (AI)"))
+            [under] = await translated("爱丽丝开始感到厌倦。")
+            assert texts(under) == ["爱丽丝开始感到厌倦。"]
+            column = next(c for c in _all(app) if isinstance(c, ft.Column) and under in c.controls)
+            assert segment.text in texts(column.controls[0])  # drawn right under its own paragraph
+            app.reading.lookup.translate()  # asked again: hidden
+            assert not [c for c in _all(app) if getattr(c, "key", None) == "translation"]
+            app.message = ""
+            app.reading.lookup.translate()  # the third time it is kept: nothing is asked
+            assert len(await translated("爱丽丝开始感到厌倦。")) == 1 and len(mock.requests) == 1
             assert "Simplified Chinese" in mock.requests[0]["body"]["messages"][-1]["content"]
+            app.reading.lookup.translate()
+            app.settings.translate_to = "fr"  # Settings › Language › Translate paragraphs into: Français
+            app.reader.notes.selection = None
+            top = app.reader.current
+            assert app.reading.on_key("T", False)  # the paragraph at the top of the page
+            await translated("Alice commençait à se lasser.")
+            assert app.reader.translations[top.ordinal] == "Alice commençait à se lasser."
+            assert "French" in mock.requests[1]["body"]["messages"][-1]["content"]
+            assert top.text in mock.requests[1]["body"]["messages"][-1]["content"]
 
         run(scenario())
 
