@@ -109,6 +109,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "应用的语言（书已是这种语言时译成英文）",
     },
     "translate.hide": {"en": "Hide the translation", "zh": "隐藏译文"},
+    "reader.left": {"en": "{chapter} left in chapter · {book} in book", "zh": "本章还剩 {chapter} · 全书 {book}"},
+    "time.under_minute": {"en": "under a minute", "zh": "不到 1 分钟"},
+    "time.minutes": {"en": "{m} min", "zh": "{m} 分钟"},
+    "time.hours": {"en": "{h} h {m} min", "zh": "{h} 小时 {m} 分钟"},
     "define.none": {"en": "“{word}” is not in your dictionaries.", "zh": "你的词典里没有“{word}”。"},
     "define.no_dictionaries": {
         "en": "No dictionaries yet: import one in Settings › Dictionaries (StarDict, dictd or CC-CEDICT).",

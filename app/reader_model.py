@@ -43,6 +43,7 @@ class Shown:
     toc: list[TocRow]
     bookmark: Bookmark | None  # the bookmark on the current segment
     percents: tuple[float, float]  # (where the reader is, how much is read)
+    left: tuple[float, float] | None = None  # minutes left in the chapter and the book, at the reader's speed
 
 
 class ReaderViewModel:
@@ -364,7 +365,8 @@ class ReaderViewModel:
                 if segment.kind == "image":
                     self.images.of(segment)
         marks = self.notes.marks() + ([self.aloud] if self.aloud is not None else [])
-        self.shown = Shown(marks, self.toc(), self.notes.current_bookmark(), self.place.percents())
+        left = self.quire.stats.minutes_left(self.book.id, self.current.ordinal) if self.current else None
+        self.shown = Shown(marks, self.toc(), self.notes.current_bookmark(), self.place.percents(), left)
         return self.shown
 
     # -- where the reader is ------------------------------------------------------------------

@@ -77,6 +77,24 @@ def percent_label(percents: tuple[float, float], t: Translator) -> str:
     return t("reader.percent", p=f"{read:.0f}")
 
 
+def duration(minutes: float, t: Translator) -> str:
+    """ "8 min", "2 h 5 min", "under a minute" (and in Chinese)."""
+    if minutes < 1:
+        return t("time.under_minute")
+    hours, rest = divmod(round(minutes), 60)
+    return t("time.hours", h=hours, m=rest) if hours else t("time.minutes", m=rest)
+
+
+def chapter_label(title: str, left: tuple[float, float] | None, t: Translator) -> str:
+    """The chapter's name under the book's, with the time left in it and in the book at the reader's own speed
+    (once there is enough reading to tell)."""
+    if left is None:
+        return title
+    chapter, book = left
+    shown = t("reader.left", chapter=duration(chapter, t), book=duration(book, t))
+    return f"{title} · {shown}" if title else shown
+
+
 def _spans(text: str, marks: list[Mark], dark: bool) -> list[ft.TextSpan]:
     """The text cut at mark edges, marked parts on their colour."""
     edges = sorted({0, len(text), *(m.start for m in marks), *(m.end for m in marks)})
@@ -670,7 +688,8 @@ def build_reader_view(
         percent.value = f"{page} · {percent.value}"
     percent.size, percent.text_align, percent.expand = 12, ft.TextAlign.CENTER, None
     chapter = chapter_text if chapter_text is not None else ft.Text()
-    chapter.value, chapter.size, chapter.color = model.chapter_title, 12, ft.Colors.ON_SURFACE_VARIANT
+    chapter.value = chapter_label(model.chapter_title, model.shown.left, t)
+    chapter.size, chapter.color = 12, ft.Colors.ON_SURFACE_VARIANT
     chapter.max_lines, chapter.overflow = 1, ft.TextOverflow.ELLIPSIS
     header = ft.Row(
         [

@@ -19,6 +19,7 @@ from app.reader_page import (
     WIDE,
     ReaderActions,
     build_reader_view,
+    chapter_label,
     page_box,
     percent_label,
     search_panel,
@@ -234,8 +235,10 @@ class ReaderController:
         if self.model is None:
             return
         self.model.scrolled(fraction, pixels)
-        shown = percent_label(self.model.place.percents(), self.app.t)
-        chapter = self.model.chapter_title
+        model = self.model
+        shown = percent_label(model.place.percents(), self.app.t)
+        left = model.quire.stats.minutes_left(model.book.id, model.current.ordinal) if model.current else None
+        chapter = chapter_label(model.chapter_title, left, self.app.t)
         if self.percent_text.value != shown or self.chapter_text.value != chapter:
             self.percent_text.value, self.chapter_text.value = shown, chapter
             self.app.page.update()  # a diff: only the changed texts go to the client

@@ -1783,3 +1783,30 @@ def test_the_books_vocabulary_list_in_the_notes_panel_opens_removes_and_exports(
         assert "rabbit" not in screen(app)
 
     run(scenario())
+
+
+@pytest.mark.parametrize(("width", "language"), [(1440, "en"), (390, "zh")])
+def test_the_time_left_in_the_chapter_and_the_book_shows_under_the_title(
+    alice_quire: Quire, width: int, language: str
+) -> None:
+    """Issue 29: once there is enough reading to know the reader's speed, the line under the title says the time
+    left in the chapter and the book at that speed; before, it shows the chapter alone."""
+
+    async def scenario() -> None:
+        alice_quire.save_position(1, "3.0")
+        session = await new_session(width)
+        app = start(alice_quire, session)
+        app.settings.language = language
+        app.settings_changed()
+        app.open_book(1)
+        assert app.reading.chapter_text.value == app.reader.chapter_title  # no speed yet: the chapter alone
+        app.close_book()
+        alice_quire.save_position(1, "5.4", read_seconds=600)  # ten minutes over 13,482 characters
+        app.open_book(1)
+        _, book = alice_quire.stats.minutes_left(1, app.reader.current.ordinal)
+        words = ("left in chapter", "in book") if language == "en" else ("本章还剩", "全书")
+        line = app.reading.chapter_text.value
+        assert line.startswith(app.reader.chapter_title) and all(w in line for w in words)
+        assert f"{round(book)} min" in line or f"{round(book)} 分钟" in line
+
+    run(scenario())

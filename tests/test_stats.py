@@ -56,6 +56,9 @@ def test_the_readers_own_speed_gives_the_time_left_in_the_chapter_and_the_book(q
     rest = sum(len(s.text) for s in quire.text.segments(book, 131, quire.book(book).segment_count) if s.kind != "image")
     assert moby.minutes_left == pytest.approx(rest / moby.chars_per_minute, rel=0.01)
     assert 0 < moby.chapter_minutes_left < moby.minutes_left
+    chapter, whole = quire.stats.minutes_left(book, 130)  # what the reader's title line shows at that place
+    assert (round(chapter, 1), round(whole, 1)) == (moby.chapter_minutes_left, moby.minutes_left)
+    assert quire.stats.minutes_left(book, 200)[1] < whole  # further on, less is left
 
 
 def test_two_devices_reading_the_same_book_add_up_once_however_often_they_sync(tmp_path: Path) -> None:

@@ -158,23 +158,47 @@ def report(conn: sqlite3.Connection, book_id: int | None = None, weeks: int = 12
 def _book(
     conn: sqlite3.Connection, book_id: int, title: str, seconds: float, chars: int, sessions: int, days: int
 ) -> BookStats:
-    speed = chars / (seconds / 60) if seconds >= MIN_SPEED_SECONDS and chars > 0 else None
+    speed = _speed(seconds, chars)
     left = chapter_left = None
     if speed is not None:
         place = conn.execute("SELECT ordinal FROM positions WHERE book_id = ?", (book_id,)).fetchone()
         at = int(place[0]) if place is not None and place[0] is not None else -1
-        rest = conn.execute(
-            "SELECT COALESCE(SUM(LENGTH(text)), 0) FROM segments WHERE book_id = ? AND ordinal > ? AND kind != 'image'",
-            (book_id, at),
-        ).fetchone()[0]
-        chapter = conn.execute(
-            "SELECT COALESCE(SUM(LENGTH(g.text)), 0) FROM segments g WHERE g.book_id = ? AND g.ordinal > ? AND "
-            "g.kind != 'image' AND g.section_idx = (SELECT section_idx FROM segments WHERE book_id = ? AND ordinal = ?)",
-            (book_id, at, book_id, max(at, 0)),
-        ).fetchone()[0]
+        chapter, rest = chars_left(conn, book_id, at)
         left, chapter_left = rest / speed, chapter / speed
     return BookStats(book_id, title, float(seconds), int(chars), int(sessions), int(days),
                      round(speed, 1) if speed else None, _round(left), _round(chapter_left))  # fmt: skip
+
+
+def _speed(seconds: float, chars: int) -> float | None:
+    """Characters a minute, once there is enough reading to tell."""
+    return chars / (seconds / 60) if seconds >= MIN_SPEED_SECONDS and chars > 0 else None
+
+
+def chars_left(conn: sqlite3.Connection, book_id: int, at: int) -> tuple[int, int]:
+    """Characters of text after segment ``at``: to its chapter's end, and to the book's end."""
+    rest = conn.execute(
+        "SELECT COALESCE(SUM(LENGTH(text)), 0) FROM segments WHERE book_id = ? AND ordinal > ? AND kind != 'image'",
+        (book_id, at),
+    ).fetchone()[0]
+    chapter = conn.execute(
+        "SELECT COALESCE(SUM(LENGTH(g.text)), 0) FROM segments g WHERE g.book_id = ? AND g.ordinal > ? AND "
+        "g.kind != 'image' AND g.section_idx = (SELECT section_idx FROM segments WHERE book_id = ? AND ordinal = ?)",
+        (book_id, at, book_id, max(at, 0)),
+    ).fetchone()[0]
+    return int(chapter), int(rest)
+
+
+def minutes_left(conn: sqlite3.Connection, book_id: int, at: int) -> tuple[float, float] | None:
+    """Minutes left in the chapter and in the book from segment ``at``, at the reader's own speed in this book
+    (every device); None until there is enough reading to tell."""
+    seconds, chars = conn.execute(
+        "SELECT COALESCE(SUM(seconds), 0), COALESCE(SUM(chars), 0) FROM reading_days WHERE book_id = ?", (book_id,)
+    ).fetchone()
+    speed = _speed(float(seconds), int(chars))
+    if speed is None:
+        return None
+    chapter, rest = chars_left(conn, book_id, at)
+    return chapter / speed, rest / speed
 
 
 def _round(value: float | None) -> float | None:

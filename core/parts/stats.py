@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from core.library import Library
-from core.library.stats import StatsReport, report
+from core.library.stats import StatsReport, minutes_left, report
 
 
 class Stats:
@@ -17,3 +17,8 @@ class Stats:
         when ``reference`` names one. Each book's speed and the time left in it and in its chapter, at that speed."""
         book = self._library.resolve(reference).id if reference is not None else None
         return report(self._library.conn, book, weeks)
+
+    def minutes_left(self, reference: str | int, ordinal: int) -> tuple[float, float] | None:
+        """Minutes left in the chapter and in the book from the segment at ``ordinal``, at the reader's own speed
+        in this book; None until there is enough reading (two minutes) to tell."""
+        return minutes_left(self._library.conn, self._library.resolve(reference).id, ordinal)
