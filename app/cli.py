@@ -469,6 +469,11 @@ def _duration(seconds: float) -> str:
     return f"{minutes // 60} h {minutes % 60:02d} min" if minutes >= 60 else f"{minutes} min"
 
 
+def _counted(n: int, word: str) -> str:
+    """ "1 session", "3 sessions"."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def cmd_stats(quire: Quire, args: argparse.Namespace) -> int:
     stats = quire.stats.report(args.book)
     if args.json:
@@ -477,14 +482,14 @@ def cmd_stats(quire: Quire, args: argparse.Namespace) -> int:
     if not stats.books:
         print("No reading recorded yet: time is counted while a book is open in the app.")
         return 0
-    print(f"Read {_duration(stats.seconds)} in {stats.sessions} sessions, {stats.chars:,} characters; "
-          f"{len(stats.days)} days, {stats.streak} in a row now.")  # fmt: skip
+    print(f"Read {_duration(stats.seconds)} in {_counted(stats.sessions, 'session')}, {stats.chars:,} characters; "
+          f"{_counted(len(stats.days), 'day')}, {stats.streak} in a row now.")  # fmt: skip
     for book in stats.books:
         speed = f", {book.chars_per_minute:.0f} characters a minute" if book.chars_per_minute else ""
         left = ""
         if book.minutes_left is not None and book.chapter_minutes_left is not None:
             left = f"; left: {_duration(book.chapter_minutes_left * 60)} in the chapter, {_duration(book.minutes_left * 60)} in the book"
-        print(f"  {book.title}: {_duration(book.seconds)}, {book.sessions} sessions{speed}{left}")
+        print(f"  {book.title}: {_duration(book.seconds)}, {_counted(book.sessions, 'session')}{speed}{left}")
     print("Last weeks: " + "  ".join(f"{week[5:]} {_duration(seconds)}" for week, seconds in stats.weeks[-4:]))
     return 0
 

@@ -57,8 +57,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "还没有阅读记录。打开书时开始计时（页面闲置超过五分钟不再计时），并记录读过的段落与阅读次数，所有同步的设备合计。",
     },
     "stats.summary": {
-        "en": "{time} read in {sessions} sessions, on {days} days; {streak} days in a row now.",
-        "zh": "共读 {time}，{sessions} 次，{days} 天；当前连续 {streak} 天。",
+        "en": "{time} read in {sessions}, on {days}; {streak} in a row now.",
+        "zh": "共读 {time}，{sessions}，{days}；当前连续 {streak}。",
     },
     "stats.days": {"en": "Days", "zh": "每天"},
     "stats.weeks": {"en": "Weeks", "zh": "每周"},
@@ -66,6 +66,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "stats.hours": {"en": "{h} h {m} min", "zh": "{h} 小时 {m} 分"},
     "stats.minutes": {"en": "{m} min", "zh": "{m} 分钟"},
     "stats.sessions": {"en": "{n} sessions", "zh": "{n} 次"},
+    "stats.sessions.one": {"en": "1 session", "zh": "1 次"},
+    "stats.day_count": {"en": "{n} days", "zh": "{n} 天"},
+    "stats.day_count.one": {"en": "1 day", "zh": "1 天"},
     "stats.speed": {"en": "{n} characters a minute", "zh": "每分钟 {n} 字"},
     "stats.left": {
         "en": "{chapter} left in the chapter, {book} in the book",
@@ -110,9 +113,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "translate.hide": {"en": "Hide the translation", "zh": "隐藏译文"},
     "reader.left": {"en": "{chapter} left in chapter · {book} in book", "zh": "本章还剩 {chapter} · 全书 {book}"},
-    "time.under_minute": {"en": "under a minute", "zh": "不到 1 分钟"},
-    "time.minutes": {"en": "{m} min", "zh": "{m} 分钟"},
-    "time.hours": {"en": "{h} h {m} min", "zh": "{h} 小时 {m} 分钟"},
+    "stats.under_minute": {"en": "under a minute", "zh": "不到 1 分钟"},
     "define.none": {"en": "“{word}” is not in your dictionaries.", "zh": "你的词典里没有“{word}”。"},
     "define.no_dictionaries": {
         "en": "No dictionaries yet: import one in Settings › Dictionaries (StarDict, dictd or CC-CEDICT).",
@@ -582,3 +583,16 @@ class Translator:
     def count(self, n: int) -> str:
         """'1 book' / '3 books' (Chinese has no plural)."""
         return self("library.count.one" if n == 1 else "library.count.many", n=n)
+
+    def plural(self, key: str, n: int) -> str:
+        """``key`` with ``n``, in its ``.one`` form for one ("1 session", "3 sessions")."""
+        return self(f"{key}.one" if n == 1 and f"{key}.one" in STRINGS else key, n=n)
+
+    def duration(self, seconds: float) -> str:
+        """'2 h 05 min', '12 min' or 'under a minute' (both languages)."""
+        minutes = round(seconds / 60)
+        if minutes < 1:
+            return self("stats.under_minute")
+        if minutes >= 60:
+            return self("stats.hours", h=minutes // 60, m=f"{minutes % 60:02d}")
+        return self("stats.minutes", m=minutes)

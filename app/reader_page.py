@@ -77,21 +77,13 @@ def percent_label(percents: tuple[float, float], t: Translator) -> str:
     return t("reader.percent", p=f"{read:.0f}")
 
 
-def duration(minutes: float, t: Translator) -> str:
-    """ "8 min", "2 h 5 min", "under a minute" (and in Chinese)."""
-    if minutes < 1:
-        return t("time.under_minute")
-    hours, rest = divmod(round(minutes), 60)
-    return t("time.hours", h=hours, m=rest) if hours else t("time.minutes", m=rest)
-
-
 def chapter_label(title: str, left: tuple[float, float] | None, t: Translator) -> str:
     """The chapter's name under the book's, with the time left in it and in the book at the reader's own speed
     (once there is enough reading to tell)."""
     if left is None:
         return title
     chapter, book = left
-    shown = t("reader.left", chapter=duration(chapter, t), book=duration(book, t))
+    shown = t("reader.left", chapter=t.duration(chapter * 60), book=t.duration(book * 60))
     return f"{title} · {shown}" if title else shown
 
 

@@ -19,14 +19,6 @@ CELL = 14  # a day of the heatmap, in pixels
 BAR_HEIGHT = 120  # the tallest week's bar
 
 
-def duration(seconds: float, t: Translator) -> str:
-    """'2 h 05 min' or '12 min' (both languages)."""
-    minutes = round(seconds / 60)
-    if minutes >= 60:
-        return t("stats.hours", h=minutes // 60, m=f"{minutes % 60:02d}")
-    return t("stats.minutes", m=minutes)
-
-
 def _shade(seconds: float) -> str:
     """The heatmap's colour for a day's reading: none, a little, some, an hour or more."""
     if seconds <= 0:
@@ -53,7 +45,7 @@ def heatmap(report: StatsReport, t: Translator) -> ft.Control:
                     height=CELL,
                     border_radius=3,
                     bgcolor=_shade(spent),
-                    tooltip=f"{day}: {duration(spent, t)}",
+                    tooltip=f"{day}: {t.duration(spent)}",
                 )
             )
         columns.append(ft.Column(cells, spacing=3))
@@ -68,13 +60,13 @@ def weekly_chart(report: StatsReport, t: Translator) -> ft.Control:
         bars.append(
             ft.Column(
                 [
-                    ft.Text(duration(seconds, t) if seconds else "", size=10),
+                    ft.Text(t.duration(seconds) if seconds else "", size=10),
                     ft.Container(
                         width=22,
                         height=max(2, BAR_HEIGHT * seconds / most),
                         bgcolor=ft.Colors.PRIMARY,
                         border_radius=4,
-                        tooltip=f"{week}: {duration(seconds, t)}",
+                        tooltip=f"{week}: {t.duration(seconds)}",
                     ),
                     ft.Text(week[5:], size=10, color=ft.Colors.ON_SURFACE_VARIANT),
                 ],
@@ -89,12 +81,12 @@ def weekly_chart(report: StatsReport, t: Translator) -> ft.Control:
 def book_lines(report: StatsReport, t: Translator) -> list[ft.Control]:
     rows: list[ft.Control] = []
     for book in report.books:
-        parts = [duration(book.seconds, t), t("stats.sessions", n=book.sessions)]
+        parts = [t.duration(book.seconds), t.plural("stats.sessions", book.sessions)]
         if book.chars_per_minute:
             parts.append(t("stats.speed", n=f"{book.chars_per_minute:.0f}"))
         if book.minutes_left is not None and book.chapter_minutes_left is not None:
-            parts.append(t("stats.left", chapter=duration(book.chapter_minutes_left * 60, t),
-                           book=duration(book.minutes_left * 60, t)))  # fmt: skip
+            parts.append(t("stats.left", chapter=t.duration(book.chapter_minutes_left * 60),
+                           book=t.duration(book.minutes_left * 60)))  # fmt: skip
         rows.append(
             ft.ListTile(
                 leading=ft.Icon(ft.Icons.MENU_BOOK_OUTLINED),
@@ -112,8 +104,9 @@ def build_stats_screen(report: StatsReport, t: Translator, on_back: Callable[[],
     if not report.books:
         body = [ft.Text(t("stats.none"), color=ft.Colors.ON_SURFACE_VARIANT)]
     else:
-        summary = t("stats.summary", time=duration(report.seconds, t), sessions=report.sessions,
-                    days=len(report.days), streak=report.streak)  # fmt: skip
+        summary = t("stats.summary", time=t.duration(report.seconds), sessions=t.plural("stats.sessions", report.sessions),
+                    days=t.plural("stats.day_count", len(report.days)),
+                    streak=t.plural("stats.day_count", report.streak))  # fmt: skip
         body = [
             ft.Text(summary, size=16),
             ft.Text(t("stats.days"), size=18, weight=ft.FontWeight.BOLD),

@@ -1688,10 +1688,8 @@ def test_the_statistics_screen_shows_the_days_weeks_and_books_read(alice_quire: 
             alice_quire.save_position(1, locator, read_seconds=seconds)
         app.render()
         shown = screen(app)
-        assert "15 min read in 1 sessions, on 1 days; 1 days in a row now." in shown
-        assert "Alice's Adventures in Wonderland" in shown and any(
-            s.startswith("15 min · 1 sessions · ") for s in shown
-        )
+        assert "15 min read in 1 session, on 1 day; 1 day in a row now." in shown
+        assert "Alice's Adventures in Wonderland" in shown and any(s.startswith("15 min · 1 session · ") for s in shown)
         assert [c for c in _all(app) if getattr(c, "tooltip", None) == f"{today()}: 15 min"]  # today's square
         await fire(session, find(app.page.controls, tooltip="Library"))
         assert app.screen == "library"

@@ -104,4 +104,4 @@ def test_quire_stats_prints_and_gives_json(tmp_path: Path, capsys: pytest.Captur
     assert cli([*other, "stats", "--json"]) == 0
     read = json.loads(capsys.readouterr().out)
     assert read["seconds"] == 0 and read["chars"] > 0 and read["streak"] == 1  # a day with reading, though untimed
-    assert "Read 3 min in 1 sessions" in out and "Alice's Adventures in Wonderland: 3 min" in out
+    assert "Read 3 min in 1 session" in out and "Alice's Adventures in Wonderland: 3 min" in out
