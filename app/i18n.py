@@ -98,7 +98,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "aloud.resume": {"en": "Resume", "zh": "继续"},
     "aloud.speed": {"en": "Speed", "zh": "语速"},
     "aloud.voice": {"en": "Voice", "zh": "声音"},
-    "aloud.voice.default": {"en": "The book's language", "zh": "按书的语言"},
+    "aloud.voice.default": {"en": "Default voice", "zh": "默认声音"},
     "aloud.no_text": {
         "en": "This book has pictures only: there is nothing to read aloud.",
         "zh": "这本书只有图片，没有可朗读的文字。",

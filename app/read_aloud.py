@@ -188,7 +188,7 @@ class AloudController:
                     value=self.app.settings.speech_voice,
                     options=[ft.dropdown.Option("", t("aloud.voice.default"))]
                     + [ft.dropdown.Option(v.id, v.name) for v in self.voices],
-                    width=200,
+                    width=180,
                     dense=True,
                     tooltip=t("aloud.voice"),
                     on_select=lambda e: self.set_voice(e.control.value or ""),

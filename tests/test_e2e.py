@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from browserkit import CHROMIUM_ARGS, Screen, app_server, brightest, chromium_path, drawn
-from conftest import book_path
+from conftest import book_path, debian_file
 from dbkit import inside
 
 from core.services import Quire
@@ -452,3 +452,42 @@ def test_the_browsers_back_closes_the_book_and_forward_opens_it_at_both_sizes(br
             screen = Screen(page, f"history-{size}-address").open(url.rstrip("/") + "/book/1")
             screen.labelled("Library").wait_for(state="visible", timeout=20_000)  # the address opened the book
             page.close()
+
+
+def test_read_aloud_plays_pauses_and_stops_in_the_browser_at_both_sizes(browser, tmp_path: Path) -> None:
+    """Issue 29: the headphones button reads aloud (eSpeak NG into WAV files in real time: this machine has no
+    sound), the bar pauses and resumes, and stopping keeps the place in the chapter being read."""
+    debian_file("/usr/bin/espeak-ng", "espeak-ng")
+    library = tmp_path / "lib"
+    quire = Quire(library)
+    quire.import_paths([book_path("en/epubjs-alice.epub")])
+    quire.save_position(1, "3.2")
+    quire.close()
+    (library / "settings.json").write_text(json.dumps({"speech_rate": 400}), encoding="utf-8")
+    for size, viewport in TOUR_SIZES.items():
+        audio = tmp_path / f"audio-{size}"
+        with app_server(library, env={"QUIRE_SPEECH_TO": str(audio)}) as url:
+            phone = size == "phone"
+            page = browser.new_page(viewport=viewport, is_mobile=phone, has_touch=phone)
+            screen = Screen(page, f"aloud-{size}").open(url)
+            screen.click_label_until("Open Alice", "% read")
+            screen.click_label("Read aloud from here")
+            screen.labelled("Pause").wait_for(state="visible", timeout=20_000)
+            for _ in range(80):
+                if len(list(audio.glob("*.wav"))) >= 2:
+                    break
+                screen.settle(0.25)
+            assert len(list(audio.glob("*.wav"))) >= 2  # sentences spoken, one file each
+            _not_blank(screen.shot("1-reading-aloud"))
+            screen.click_label("Pause")
+            screen.labelled("Resume").wait_for(state="visible", timeout=20_000)
+            screen.click_label("Resume")
+            screen.labelled("Pause").wait_for(state="visible", timeout=20_000)
+            screen.click_label("Stop reading aloud")
+            screen.labelled("Read aloud from here").wait_for(state="visible", timeout=20_000)
+            page.close()
+        reopened = Quire(library)
+        try:
+            assert reopened.position(1).locator.section == 3  # stopped in the chapter it was reading
+        finally:
+            reopened.close()
