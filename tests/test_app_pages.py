@@ -1673,6 +1673,24 @@ def test_settings_lists_dictionaries_imports_picked_files_together_and_removes_t
     run(scenario())
 
 
+def test_the_statistics_screen_on_a_phone_in_chinese(alice_quire: Quire) -> None:
+    """The statistics screen at a phone's width in a Chinese UI: the summary and the book's line in Chinese."""
+
+    async def scenario() -> None:
+        session = await new_session(390, 844)
+        app = start(alice_quire, session)
+        app.settings.language = "zh"
+        app.settings_changed()
+        for ordinal, seconds in ((20, 0), (30, 400), (40, 500)):
+            alice_quire.save_position(1, alice_quire.text.segments(1, ordinal, 1)[0].locator, read_seconds=seconds)
+        await fire(session, find(app.page.controls, tooltip=app.t("stats.title")))
+        shown = screen(app)
+        assert "共读 15 分钟，1 次，1 天；当前连续 1 天。" in shown
+        assert any(s.startswith("15 分钟 · 1 次 · ") for s in shown)
+
+    run(scenario())
+
+
 def test_the_statistics_screen_shows_the_days_weeks_and_books_read(alice_quire: Quire) -> None:
     """Issue 29: reading counted as places are saved shows on the statistics screen (its icon in the library):
     the summary, today's square in the heatmap, this week's bar and the book's line; none yet says how it counts."""
@@ -1806,5 +1824,34 @@ def test_the_time_left_in_the_chapter_and_the_book_shows_under_the_title(
         line = app.reading.chapter_text.value
         assert line.startswith(app.reader.chapter_title) and all(w in line for w in words)
         assert f"{round(book)} min" in line or f"{round(book)} 分钟" in line
+
+    run(scenario())
+
+
+def test_a_chinese_word_looked_up_on_a_phone_in_a_chinese_ui(quire: Quire) -> None:
+    """Issue 29 on a phone, in Chinese: a word selected in 呐喊 opens CC-CEDICT's card (pinyin and English) with
+    the card's buttons in Chinese, and goes into the book's vocabulary list."""
+    from test_dictionary import cedict
+
+    book = quire.import_paths([book_path("zh/luxun_nahan.txt")])[0].book.id
+    quire.dictionary.add(cedict())
+
+    async def scenario() -> None:
+        session = await new_session(390, 844)
+        app = start(quire, session)
+        app.settings.language = "zh"
+        app.settings_changed()
+        app.open_book(book)
+        word = "我们"
+        segment = next(s for s in app.reader.visible if word in s.text)
+        at = segment.text.index(word)
+        app.reading.marking.select(segment.ordinal, at, at + len(word))
+        await fire(session, find(app.page.controls, tooltip=app.t("reader.define")))
+        card = session.page._dialogs.controls[-1]
+        shown = " ".join(texts(card.content))
+        assert texts(card.title) == [word] and "wǒ men" in shown and "we; us" in shown  # pinyin, then English
+        assert "加入生词本" in texts(card.actions)
+        await fire(session, clickable(card, app.t("define.keep")))
+        assert [w.word for w in quire.dictionary.vocabulary(book)] == [word]
 
     run(scenario())
