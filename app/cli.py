@@ -24,6 +24,7 @@ from core import (
     IndexStatus,
     LibraryError,
     ModelUnavailableError,
+    OpdsFeed,
     ProviderConfig,
     Quire,
     QuireError,
@@ -494,6 +495,89 @@ def cmd_stats(quire: Quire, args: argparse.Namespace) -> int:
     return 0
 
 
+def _opds_login(args: argparse.Namespace) -> dict[str, str]:
+    """--user, with the password from $QUIRE_OPDS_PASSWORD (never stored from there) or a prompt."""
+    if not args.user:
+        return {}
+    password = os.environ.get("QUIRE_OPDS_PASSWORD")
+    if password is None:
+        import getpass
+
+        password = getpass.getpass(f"password for {args.user} at the catalog: ")
+    return {"user": args.user, "password": password}
+
+
+def _print_feed(feed: OpdsFeed) -> None:
+    print(feed.title or feed.url)
+    for entry in feed.entries:
+        if entry.acquisitions:
+            by = f" by {', '.join(entry.authors)}" if entry.authors else ""
+            print(f"  {entry.title}{by} [{', '.join(entry.formats)}]\n      id: {entry.id}")
+        elif entry.feed:
+            print(f"  {entry.title} →\n      {entry.feed}")
+    if feed.next:
+        print(f"next page: {feed.next}")
+    if feed.elsewhere:
+        print(f"({feed.elsewhere} link(s) to other servers left out)")
+
+
+def cmd_opds(quire: Quire, args: argparse.Namespace) -> int:
+    """``opds add|list|remove|browse|search|get``: OPDS catalogs (calibre's content server, Calibre-Web…)."""
+    secrets = args.platform.secrets
+    needs = {"add": 1, "remove": 1, "browse": 1, "search": 2, "get": 2}.get(args.action, 0)
+    if len(args.rest) < needs:
+        raise QuireError(f"quire opds {args.action} needs {needs} argument(s): see 'quire opds --help'")
+    if args.action == "list":
+        catalogs = quire.catalogs.all()
+        if args.json:
+            _print_json([c.to_dict() for c in catalogs])
+        for catalog in catalogs if not args.json else []:
+            print(
+                f"{catalog.id}. {catalog.title}  {catalog.url}"
+                + (f"  ({catalog.username})" if catalog.username else "")
+            )
+        return 0
+    if args.action == "remove":
+        quire.catalogs.remove(int(args.rest[0]), secrets)
+        return 0
+    login = _opds_login(args)
+    if args.action == "add":
+        remember = os.environ.get("QUIRE_OPDS_PASSWORD") is None
+        info = quire.catalogs.add(args.rest[0], args.title or "", login.get("user", ""), login.get("password"),
+                                  secrets if remember else None)  # fmt: skip
+        if args.json:
+            _print_json(info.to_dict())
+        else:
+            print(f"added catalog {info.id}: {info.title}")
+        return 0
+    if args.action == "get":
+
+        def shown(done: int, total: int | None) -> None:
+            if not args.json and sys.stderr.isatty():
+                print(
+                    f"\r{done // 1024:,} KB" + (f" of {total // 1024:,} KB" if total else ""), end="", file=sys.stderr
+                )
+
+        result = quire.catalogs.get(args.rest[0], args.rest[1], secrets, progress=shown, **login)
+        if result.error is not None:
+            raise result.error
+        assert result.book is not None
+        if args.json:
+            _print_json(result.to_dict())
+        else:
+            print(f"{'imported' if result.created else 'already in the library'}: {result.book.title}")
+        return 0
+    if args.action == "search":
+        feed = quire.catalogs.search(args.rest[0], " ".join(args.rest[1:]), secrets, **login)
+    else:
+        feed = quire.catalogs.browse(args.rest[0], secrets, **login)
+    if args.json:
+        _print_json(feed.to_dict())
+    else:
+        _print_feed(feed)
+    return 0
+
+
 def cmd_translate(quire: Quire, args: argparse.Namespace) -> int:
     provider = _provider(args)
     if provider is None:
@@ -666,6 +750,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-n", type=_count(10_000), default=10, help="how many sentences (default 10)")
     p.add_argument("-o", "--output", help="the WAV file to write")
     p.add_argument("--rate", type=_count(600), default=175, help="words a minute (default 175)")
+    p = add("opds", cmd_opds, "OPDS catalogs (calibre, Calibre-Web…): add, list, remove, browse, search, get")
+    p.add_argument("action", choices=["add", "list", "remove", "browse", "search", "get"])
+    p.add_argument("rest", nargs="*", metavar="ARG",
+                   help="add URL | remove N | browse URL-or-N | search URL-or-N QUERY | get FEED-URL-or-N ENTRY_ID")  # fmt: skip
+    p.add_argument("--user", help="the catalog's user; the password comes from $QUIRE_OPDS_PASSWORD or a prompt")
+    p.add_argument("--title", help="add: the catalog's name (default: its feed's title)")
     p = add("stats", cmd_stats, "your reading: time, sessions, characters, days and weeks, speed and time left")
     p.add_argument("book", nargs="?", help="one book (default: all)")
     p = add("export", cmd_export, "export a book's highlights and notes")
@@ -679,6 +769,7 @@ HINTS: dict[type[QuireError], str] = {  # the command line's own advice, after t
     BookNotFoundError: "run 'quire list' to see the library",
     ModelUnavailableError: "'quire index BOOK --embedder NAME' downloads an on-device model, 'quire models' lists them",
     SecretStoreError: "or, without a keyring, give the secret in the environment: $QUIRE_SYNC_PASSWORD for sync, "
+    "$QUIRE_OPDS_PASSWORD for a catalog, "
     "the provider's variable (e.g. $DEEPSEEK_API_KEY) for the AI",
 }
 

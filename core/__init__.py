@@ -36,6 +36,8 @@ if TYPE_CHECKING:
     from core.errors import (
         BookFormatError,
         BookNotFoundError,
+        CatalogError,
+        CatalogRefused,
         CitationError,
         DrmProtectedError,
         EmbeddingError,
@@ -70,6 +72,8 @@ if TYPE_CHECKING:
     )
     from core.library.stats import BookStats, StatsReport
     from core.network_policy import is_local_host
+    from core.opds.feed import OpdsEntry, OpdsFeed
+    from core.parts.catalogs import CatalogInfo
     from core.parts.models import ModelInfo
     from core.rag import MODES, IndexStatus
     from core.rag.remote import REMOTE_EMBEDDERS
@@ -148,6 +152,11 @@ _WHERE: dict[str, str] = {
     "StatsReport": "core.library.stats",
     "SpokenSentence": "core.speech.session",
     "VoiceUnavailable": "core.speech.voice",
+    "CatalogError": "core.errors",
+    "CatalogRefused": "core.errors",
+    "CatalogInfo": "core.parts.catalogs",
+    "OpdsEntry": "core.opds.feed",
+    "OpdsFeed": "core.opds.feed",
     "ReadAloud": "core.speech.session",
     "Speaker": "core.speech.speakers",
     "VoiceChoice": "core.speech.speakers",
@@ -179,6 +188,9 @@ __all__ = [
     "BookRecord",
     "BookStats",
     "Bookmark",
+    "CatalogError",
+    "CatalogInfo",
+    "CatalogRefused",
     "Citation",
     "CitationError",
     "CitationEvent",
@@ -203,6 +215,8 @@ __all__ = [
     "ModelInfo",
     "ModelUnavailableError",
     "NoBookOpen",
+    "OpdsEntry",
+    "OpdsFeed",
     "Part",
     "Position",
     "ProviderConfig",

@@ -16,11 +16,13 @@
     ├── CitationError              a quote is not in the passage it names
     ├── NoBookOpen                 a question with no AI provider and no book to search
     ├── SecretStoreError           the OS keyring or secure storage cannot be read or written
-    └── SyncError                  a sync did not finish (the next one goes on from where it stopped)
-        ├── SyncUnavailable        the sync folder or server cannot be reached now
-        ├── SyncRefused            the server refused the user name or password
-        ├── SyncStorageFull        the folder or server has no room left
-        └── SyncFileTooLarge       a file in the sync folder is larger than Quire writes there
+    ├── SyncError                  a sync did not finish (the next one goes on from where it stopped)
+    │   ├── SyncUnavailable        the sync folder or server cannot be reached now
+    │   ├── SyncRefused            the server refused the user name or password
+    │   ├── SyncStorageFull        the folder or server has no room left
+    │   └── SyncFileTooLarge       a file in the sync folder is larger than Quire writes there
+    └── CatalogError               an OPDS catalog or a KOReader sync server could not be used
+        └── CatalogRefused         it refused the user name or password (or asked for one)
 
 Messages are written for people, for every client (the app, the command line): they say what went wrong and
 what to do next in words that fit both; a client adds its own hints (the CLI names its commands).
@@ -111,3 +113,12 @@ class SyncStorageFull(SyncError):
 
 class SyncFileTooLarge(SyncError):
     """A file in the sync folder is larger than Quire ever writes there: it is left unread."""
+
+
+class CatalogError(QuireError):
+    """An OPDS catalog or a KOReader sync server could not be reached or read, or sent something that is not
+    what it should be; nothing in the library changed."""
+
+
+class CatalogRefused(CatalogError):
+    """The catalog or server refused the user name or password, or asked for a login none was given for."""

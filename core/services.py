@@ -20,6 +20,7 @@ from core.library import (
     SearchHit,
 )
 from core.network_policy import NetworkPolicy
+from core.parts.catalogs import Catalogs
 from core.parts.chats import Chats
 from core.parts.companion import Companion
 from core.parts.dictionary import Dictionary
@@ -104,6 +105,7 @@ class Quire:
         self.stats = Stats(self._library)
         self.translation = Translation(self._library, self._annotations, self._network)
         self.speech = Speech(self._library, self._annotations)
+        self.catalogs = Catalogs(self._library, self._network, self.import_paths)
 
     def _default_chunking(self) -> tuple[ChunkProfile, TokenCounter]:
         """Chunks made at import are sized in the default model's tokens (estimated without tokenizers)."""

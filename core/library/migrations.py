@@ -477,6 +477,22 @@ def m016_translations(conn: sqlite3.Connection) -> None:
     )
 
 
+def m017_catalogs(conn: sqlite3.Connection) -> None:
+    """The OPDS catalogs the reader added (their passwords are in the secret store, never here)."""
+    _run(
+        conn,
+        """
+        CREATE TABLE IF NOT EXISTS catalogs (
+            id INTEGER PRIMARY KEY,
+            title TEXT NOT NULL,
+            url TEXT NOT NULL UNIQUE,
+            username TEXT NOT NULL DEFAULT '',
+            added_at TEXT NOT NULL
+        )
+        """,
+    )
+
+
 def _add_column(conn: sqlite3.Connection, table: str, column: str, declaration: str) -> None:
     """Add a column unless the table has it (a migration may run again on a library rolled back to before it)."""
     if column not in {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}:
@@ -507,6 +523,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (14, "dictionaries", m014_dictionaries),
     (15, "reading days", m015_reading_days),
     (16, "translations", m016_translations),
+    (17, "catalogs", m017_catalogs),
 ]
 # Migrations that free a large part of the file: the database is compacted (VACUUM) once after them.
 COMPACT_AFTER = frozenset({9})

@@ -1,0 +1,187 @@
+"""OPDS catalogs (issue 30): a real calibre content server (Debian's calibre) serving a library built with calibredb
+from the shared books, behind a Digest login; and local servers for what calibre never sends (a hostile feed,
+paging, a download cut short, a file that is not a book)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import book_path, debian_file
+from httpkit import LocalServer, Reply, Request
+
+from app.cli import main as cli
+from core import BookFormatError, CatalogError, CatalogRefused, LocalOnlyError, Quire
+from platform_adapters.memory import MemorySecrets, memory_platform
+
+# calibredb refuses to run while a calibre-server runs (one per user): every test using calibre is in one group,
+# which pytest-xdist (--dist loadgroup) runs on a single worker.
+pytestmark = [pytest.mark.storage, pytest.mark.xdist_group("calibre")]
+
+USER, PASSWORD = "reader", "s3cret-pass"
+BOOKS = ["en/epubjs-alice.epub", "en/idpf-moby-dick.epub", "zh/luxun_nahan.txt", "formats/epubjs-alice.pdf"]
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def calibre(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """calibre-server on a free port, its library made by calibredb from the shared books, users in a userdb."""
+    server = debian_file("/usr/bin/calibre-server", "calibre")
+    calibredb = debian_file("/usr/bin/calibredb", "calibre")
+    root = tmp_path_factory.mktemp("calibre")
+    env = {"HOME": str(root), "PATH": "/usr/bin:/bin", "CALIBRE_CONFIG_DIRECTORY": str(root / "config")}
+    subprocess.run([str(calibredb), "add", "--library-path", str(root / "library"),
+                    *(str(book_path(b)) for b in BOOKS)], check=True, capture_output=True, env=env, timeout=300)  # fmt: skip
+    users = root / "users.sqlite"
+    subprocess.run([str(server), "--userdb", str(users), "--manage-users", "--", "add", USER, PASSWORD],
+                   check=True, capture_output=True, env=env, timeout=120)  # fmt: skip
+    port = _free_port()
+    process = subprocess.Popen(
+        [str(server), "--port", str(port), "--listen-on", "127.0.0.1", "--enable-auth", "--userdb", str(users),
+         str(root / "library")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+    )  # fmt: skip
+    try:
+        for _ in range(300):
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                break
+            time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}/opds"
+    finally:
+        process.terminate()
+        process.wait(20)
+
+
+def test_a_calibre_library_is_browsed_searched_and_downloaded_from_with_its_login(calibre: str, quire: Quire) -> None:
+    with pytest.raises(CatalogRefused, match="asks for a user name"):
+        quire.catalogs.browse(calibre)
+    with pytest.raises(CatalogRefused, match="refused the user name or password"):
+        quire.catalogs.add(calibre, user=USER, password="wrong", secrets=MemorySecrets())
+    secrets = MemorySecrets()
+    added = quire.catalogs.add(calibre, user=USER, password=PASSWORD, secrets=secrets)
+    assert added.title == "calibre Library" and added.username == USER
+    assert secrets.get(f"opds:{calibre}") == PASSWORD  # the password in the secret store, not the library
+    assert PASSWORD.encode() not in (quire.folder / "library.db").read_bytes()
+    root = quire.catalogs.browse(added.id, secrets)
+    by_title = next(e for e in root.entries if e.title == "By Title")
+    assert by_title.feed is not None and not by_title.acquisitions  # a way into another feed
+    titles = quire.catalogs.browse(by_title.feed, secrets)  # the catalog's login is used on its own pages
+    books = {e.title: e for e in titles.entries}
+    assert {"Alice's Adventures in Wonderland", "Moby-Dick"} <= set(books)
+    assert books["Moby-Dick"].formats == ["epub"] and books["Moby-Dick"].cover is not None
+    found = quire.catalogs.search(added.id, "wonderland", secrets)
+    assert [e.title for e in found.entries] == ["Alice's Adventures in Wonderland"]
+    assert found.entries[0].authors == ("Lewis Carroll",)
+    seen: list[tuple[int, int | None]] = []
+    result = quire.catalogs.get(added.id, found.entries[0], secrets, progress=lambda n, total: seen.append((n, total)))
+    assert result.created and result.book.title == "Alice's Adventures in Wonderland"
+    assert seen and seen[-1][0] == seen[-1][1]  # progress to the last byte of a known length
+    again = quire.catalogs.get(found.url, found.entries[0].id, secrets)  # by its id, from the search's feed
+    assert not again.created and again.book.id == result.book.id and len(quire.books()) == 1  # no duplicate
+    assert not list(quire.folder.glob("download-*"))  # nothing left behind
+    assert quire.catalogs.search(added.id, "呐喊 nothing like it", secrets).entries == []  # found nothing: said so
+    text = quire.catalogs.search(added.id, "luxun", secrets)  # calibre named the text file's book after its file
+    assert [e.formats for e in text.entries] == [["txt"]]
+
+
+def test_quire_opds_add_browse_search_and_get(calibre: str, tmp_path: Path, capsys, monkeypatch) -> None:
+    library = ["--library", str(tmp_path / "lib")]
+    platform = memory_platform(tmp_path)
+    monkeypatch.setenv("QUIRE_OPDS_PASSWORD", PASSWORD)
+    assert cli([*library, "opds", "search", calibre, "moby", "--user", USER, "--json"], platform) == 0
+    [entry] = json.loads(capsys.readouterr().out)["entries"]
+    assert entry["title"] == "Moby-Dick" and entry["formats"] == ["epub"] and entry["id"] and entry["authors"]
+    assert cli([*library, "opds", "get", f"{calibre}/search/moby", entry["id"], "--user", USER], platform) == 0
+    assert "Moby-Dick" in capsys.readouterr().out
+    assert cli([*library, "opds", "browse", calibre, "--user", USER], platform) == 0
+    assert "By Title" in capsys.readouterr().out
+    monkeypatch.setenv("QUIRE_OPDS_PASSWORD", "wrong")
+    assert cli([*library, "opds", "browse", calibre, "--user", USER], platform) == 1
+    assert "refused the user name or password" in capsys.readouterr().err
+
+
+def _feed(entries: str, links: str = "") -> bytes:
+    return (f'<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><title>Test</title><id>t</id>'
+            f"{links}{entries}</feed>").encode()  # fmt: skip
+
+
+def _book(number: int, href: str, kind: str = "application/epub+zip") -> str:
+    return (f"<entry><title>Book {number}</title><id>urn:book:{number}</id><author><name>A. Writer</name></author>"
+            f'<link rel="http://opds-spec.org/acquisition" type="{kind}" href="{href}"/></entry>')  # fmt: skip
+
+
+def test_a_hostile_feed_is_refused_or_defused(quire: Quire, tmp_path: Path) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP SECRET", encoding="utf-8")
+    xxe = (f'<?xml version="1.0"?><!DOCTYPE feed [<!ENTITY x SYSTEM "file://{secret}">]>'
+           f'<feed xmlns="http://www.w3.org/2005/Atom"><title>&x;</title><entry><title>&x;</title><id>1</id></entry>'
+           "</feed>").encode()  # fmt: skip
+    deep = (
+        b'<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom">' + b"<a>" * 5000 + b"</a>" * 5000 + b"</feed>"
+    )
+    huge = _feed(_book(1, "/b.epub") * 200_000)  # about 30 MB
+    elsewhere = _feed(_book(1, "http://elsewhere.example/b.epub") + _book(2, "/ok.epub"),
+                      '<link rel="next" href="http://elsewhere.example/page2"/>')  # fmt: skip
+    pages = {
+        "/xxe": xxe,
+        "/deep": deep,
+        "/huge": huge,
+        "/elsewhere": elsewhere,
+        "/html": b"<html><body>hi</body></html>",
+    }
+    with LocalServer(
+        lambda r: Reply(200, pages[r.path.split("?")[0]], {"Content-Type": "application/atom+xml"})
+    ) as server:
+        url = server.url
+        feed = quire.catalogs.browse(f"{url}/xxe")
+        assert "TOP SECRET" not in json.dumps(feed.to_dict())  # the external entity was not read
+        with pytest.raises(CatalogError):
+            quire.catalogs.browse(f"{url}/deep")  # nesting past libxml2's limit
+        with pytest.raises(CatalogError, match="more than 8 MB"):
+            quire.catalogs.browse(f"{url}/huge")
+        mixed = quire.catalogs.browse(f"{url}/elsewhere")
+        assert [e.title for e in mixed.entries if e.acquisitions] == ["Book 2"] and mixed.next is None
+        assert mixed.elsewhere == 2  # a book and a page on another host: dropped, counted
+        with pytest.raises(CatalogError, match=r"not readable XML|not give an OPDS catalog"):
+            quire.catalogs.browse(f"{url}/html")
+
+
+def test_paging_a_cut_download_a_file_that_is_not_a_book_and_local_only(quire: Quire) -> None:
+    book = book_path("en/epubjs-alice.epub").read_bytes()
+
+    def answer(request: Request) -> Reply:
+        path = request.path.split("?")[0]
+        if path == "/opds":
+            return Reply(200, _feed(_book(1, "/cut.epub") + _book(2, "/junk.epub"), '<link rel="next" href="/p2"/>'))
+        if path == "/p2":
+            return Reply(200, _feed(_book(3, "/alice.epub") + _book(4, "/alice.pdf", "application/pdf")))
+        if path == "/cut.epub":  # the server stops half-way through
+            return Reply(200, book, {"Content-Length": str(len(book))}, cut_after=len(book) // 2)
+        if path == "/junk.epub":
+            return Reply(200, b"this is not a book at all", {"Content-Type": "application/epub+zip"})
+        return Reply(200, book, {"Content-Disposition": 'attachment; filename="Alice.epub"'})
+
+    with LocalServer(answer) as server:
+        url = server.url
+        with pytest.raises(CatalogError, match="stopped"):
+            quire.catalogs.get(f"{url}/opds", "urn:book:1")
+        assert quire.books() == [] and not list(quire.folder.glob("download-*"))  # no half book anywhere
+        junk = quire.catalogs.get(f"{url}/opds", "urn:book:2")
+        assert junk.book is None and isinstance(junk.error, BookFormatError)
+        third = quire.catalogs.get(f"{url}/opds", "urn:book:3")  # found on the feed's second page
+        assert third.created and third.book.title == "Alice's Adventures in Wonderland"
+        quire.local_only = True
+        assert quire.catalogs.browse(f"{url}/opds").entries  # a catalog on this computer is allowed
+    with pytest.raises(LocalOnlyError):
+        quire.catalogs.browse("https://books.example.org/opds")
