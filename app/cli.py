@@ -96,7 +96,20 @@ def _reading(path: str, pages: int, total: int) -> None:
 
 
 def cmd_import(quire: Quire, args: argparse.Namespace) -> int:
-    results = quire.import_paths(args.paths, None if args.json else _progress, None if args.json else _reading)
+    """Files, and folders (recursively; a calibre library folder with calibre's metadata)."""
+    results: list[ImportResult] = []
+    for path in args.paths:
+        if not Path(path).is_dir():
+            results += quire.import_paths([path], None if args.json else _progress, None if args.json else _reading)
+            continue
+        found = quire.folders.import_folder(path, None if args.json else _progress)
+        results += found.results
+        if found.calibre and not args.json:
+            print(f"{path}: a calibre library, imported with calibre's metadata", file=sys.stderr)
+        for line in found.skipped:
+            print(f"  left out: {line}", file=sys.stderr)
+        if args.watch:
+            quire.folders.watch(path)
     if args.json:
         _print_json([r.to_dict() for r in results])
     else:
@@ -104,6 +117,31 @@ def cmd_import(quire: Quire, args: argparse.Namespace) -> int:
             if result.book:
                 for warning in result.book.warnings if result.created else []:
                     print(f"  warning: {warning}", file=sys.stderr)
+    return 1 if any(r.error for r in results) else 0
+
+
+def cmd_new(quire: Quire, args: argparse.Namespace) -> int:
+    """New books in the watched folders: listed, imported, or skipped (each is offered once)."""
+    if args.action == "folders":
+        for folder in quire.folders.watched():
+            print(folder)
+        return 0
+    if args.action == "unwatch":
+        if not args.folder:
+            raise QuireError("say which folder: quire new unwatch FOLDER ('quire new folders' lists them)")
+        quire.folders.unwatch(args.folder)
+        return 0
+    found = quire.folders.new_books()
+    if args.action == "list":
+        if args.json:
+            _print_json([str(p) for p in found])
+        for path in found if not args.json else []:
+            print(path)
+        return 0
+    results = quire.import_paths(found, None if args.json else _progress) if args.action == "import" else []
+    quire.folders.seen(found)
+    if args.json:
+        _print_json([r.to_dict() for r in results])
     return 1 if any(r.error for r in results) else 0
 
 
@@ -656,7 +694,11 @@ def build_parser() -> argparse.ArgumentParser:
         return command
 
     p = add("import", cmd_import, f"import book files ({formats_in_words('and')})")
-    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="book files or folders (a calibre library's folder too)")
+    p.add_argument("--watch", action="store_true", help="folders: offer the new books put there later (quire new)")
+    p = add("new", cmd_new, "the new books in the folders you watch (quire import --watch): list, import or skip")
+    p.add_argument("action", nargs="?", choices=["list", "import", "skip", "folders", "unwatch"], default="list")
+    p.add_argument("folder", nargs="?", help="unwatch: the folder")
     p = add("list", cmd_list, "list the books in the library")
     p.add_argument("--tag", help="only books with this tag")
     p = add("toc", cmd_toc, "show a book's table of contents")

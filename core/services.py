@@ -24,6 +24,7 @@ from core.parts.catalogs import Catalogs
 from core.parts.chats import Chats
 from core.parts.companion import Companion
 from core.parts.dictionary import Dictionary
+from core.parts.folders import Folders
 from core.parts.models import Models
 from core.parts.notes import Notes
 from core.parts.speech import Speech
@@ -106,6 +107,7 @@ class Quire:
         self.translation = Translation(self._library, self._annotations, self._network)
         self.speech = Speech(self._library, self._annotations)
         self.catalogs = Catalogs(self._library, self._network, self.import_paths)
+        self.folders = Folders(self._library, self._annotations, self.import_paths)
 
     def _default_chunking(self) -> tuple[ChunkProfile, TokenCounter]:
         """Chunks made at import are sized in the default model's tokens (estimated without tokenizers)."""

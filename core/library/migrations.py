@@ -478,7 +478,8 @@ def m016_translations(conn: sqlite3.Connection) -> None:
 
 
 def m017_catalogs(conn: sqlite3.Connection) -> None:
-    """The OPDS catalogs the reader added (their passwords are in the secret store, never here)."""
+    """The OPDS catalogs the reader added (their passwords are in the secret store, never here), and the folders
+    watched for new books with the files already offered from them."""
     _run(
         conn,
         """
@@ -488,7 +489,9 @@ def m017_catalogs(conn: sqlite3.Connection) -> None:
             url TEXT NOT NULL UNIQUE,
             username TEXT NOT NULL DEFAULT '',
             added_at TEXT NOT NULL
-        )
+        );
+        CREATE TABLE IF NOT EXISTS watched_folders (folder TEXT PRIMARY KEY, added_at TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS seen_files (path TEXT PRIMARY KEY, stamp TEXT NOT NULL)
         """,
     )
 
@@ -523,7 +526,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (14, "dictionaries", m014_dictionaries),
     (15, "reading days", m015_reading_days),
     (16, "translations", m016_translations),
-    (17, "catalogs", m017_catalogs),
+    (17, "catalogs and folders", m017_catalogs),
 ]
 # Migrations that free a large part of the file: the database is compacted (VACUUM) once after them.
 COMPACT_AFTER = frozenset({9})

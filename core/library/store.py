@@ -377,6 +377,12 @@ class Library:
         except (KeyError, OSError, zipfile.BadZipFile):
             return None
 
+    def set_cover(self, book_id: int, picture: bytes, media_type: str) -> None:
+        """Replace a book's cover (calibre's, when its library is imported)."""
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM book_covers WHERE book_id = ?", (book_id,))
+            conn.execute("INSERT INTO book_covers VALUES (?,?,?)", (book_id, picture, media_type))
+
     def cover(self, book_id: int) -> tuple[bytes, str] | None:
         """The cover image bytes and media type, or None."""
         row = self.conn.execute("SELECT picture, media_type FROM book_covers WHERE book_id = ?", (book_id,)).fetchone()

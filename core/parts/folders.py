@@ -1,0 +1,159 @@
+"""Books in folders: a folder imported recursively, a calibre library folder imported with calibre's metadata, and
+folders watched for new books (offered, never imported unasked)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from core.books.formats import SUPPORTED
+from core.errors import LibraryError
+from core.library import Annotations, Library
+from core.library.calibre import CalibreBook, is_calibre_library, read_calibre_library
+from core.library.db import now
+
+if TYPE_CHECKING:
+    from core.services import ImportResult
+
+MAX_FILES = 100_000  # files looked at in one folder tree, at most
+Importer = Callable[[list[Path]], list["ImportResult"]]
+FolderProgress = Callable[[int, int, "ImportResult"], None]  # files done, files in all, the last one's result
+
+
+@dataclass(frozen=True, slots=True)
+class FolderImport:
+    """What a folder's import did: each book file's result, and the books of a calibre library left out."""
+
+    results: list[ImportResult] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    calibre: bool = False
+
+
+def book_files(folder: Path) -> Iterator[Path]:
+    """The book files under ``folder``, by name, hidden folders and files left out; symbolic links not followed."""
+    suffixes = set(SUPPORTED)  # ".epub", ".azw3"…
+    seen = 0
+    for root, folders, files in os.walk(folder):
+        folders[:] = sorted(d for d in folders if not d.startswith("."))
+        for name in sorted(files):
+            seen += 1
+            if seen > MAX_FILES:
+                return
+            if not name.startswith(".") and Path(name).suffix.lower() in suffixes:
+                yield Path(root) / name
+
+
+class Folders:
+    """``quire.folders``: import a folder or a calibre library; watch folders for new books."""
+
+    def __init__(self, library: Library, annotations: Annotations, importer: Importer) -> None:
+        self._library = library
+        self._annotations = annotations
+        self._import = importer
+
+    def import_folder(self, folder: Path | str, progress: FolderProgress | None = None) -> FolderImport:
+        """Every book under ``folder``; a calibre library (with its metadata.db) with calibre's title, authors,
+        tags, series and cover for each book, from its best format (EPUB, AZW3, MOBI, PDF…). Books already in the
+        library are not imported twice, and keep what the reader changed."""
+        root = Path(folder).expanduser()
+        if not root.is_dir():
+            raise LibraryError(f"{root} is not a folder")
+        if is_calibre_library(root):
+            books, skipped = read_calibre_library(root)
+            results = []
+            for done, book in enumerate(books, start=1):
+                [result] = self._import([book.file])
+                if result.created and result.book is not None:
+                    self._apply(result.book.id, book)
+                    result = type(result)(result.source, self._library.get(result.book.id), True)
+                results.append(result)
+                if progress:
+                    progress(done, len(books), result)
+            return FolderImport(results, skipped, calibre=True)
+        files = list(book_files(root))
+        results = []
+        for done, path in enumerate(files, start=1):
+            [result] = self._import([path])
+            results.append(result)
+            if progress:
+                progress(done, len(files), result)
+        self._mark_seen(files)
+        return FolderImport(results)
+
+    def _apply(self, book_id: int, book: CalibreBook) -> None:
+        """calibre's metadata on a book just imported (the reader's own edits later win, as for any book)."""
+        self._library.edit(book_id, title=book.title or None, authors=book.authors or None)
+        tags = list(book.tags)
+        if book.series:
+            number = f" #{book.series_index:g}" if book.series_index is not None else ""
+            tags.append(f"series: {book.series}{number}")
+        for tag in tags:
+            self._annotations.tag(book_id, tag)
+        if book.cover is not None:
+            with contextlib.suppress(OSError):  # the book is in even if calibre's cover cannot be read
+                self._library.set_cover(book_id, book.cover.read_bytes()[: 8 * 1024 * 1024], "image/jpeg")
+
+    # -- watched folders ---------------------------------------------------------------------------------------
+    def watch(self, folder: Path | str) -> None:
+        """Watch ``folder``: its books now are taken as seen; new ones are offered by ``new_books``."""
+        root = Path(folder).expanduser().resolve()
+        if not root.is_dir():
+            raise LibraryError(f"{root} is not a folder")
+        with self._library.transaction() as conn:
+            conn.execute("INSERT OR IGNORE INTO watched_folders (folder, added_at) VALUES (?, ?)", (str(root), now()))
+        self._mark_seen(list(book_files(root)))
+
+    def unwatch(self, folder: Path | str) -> None:
+        root = str(Path(folder).expanduser().resolve())
+        with self._library.transaction() as conn:
+            conn.execute("DELETE FROM watched_folders WHERE folder = ?", (root,))
+
+    def watched(self) -> list[Path]:
+        return [Path(r[0]) for r in self._library.conn.execute("SELECT folder FROM watched_folders ORDER BY folder")]
+
+    def new_books(self) -> list[Path]:
+        """Book files in the watched folders not seen before (each offered once: call ``seen`` with them)."""
+        found = []
+        for root in self.watched():
+            if not root.is_dir():
+                continue  # an unplugged drive: looked at again next time
+            for path in book_files(root):
+                if not self._seen(path):
+                    found.append(path)
+        return found
+
+    def seen(self, paths: list[Path]) -> None:
+        """The reader was offered these (imported or not): they are not offered again unless they change."""
+        self._mark_seen(paths)
+
+    def _stamp(self, path: Path) -> str:
+        info = path.stat()
+        return f"{info.st_size}:{int(info.st_mtime)}"
+
+    def _seen(self, path: Path) -> bool:
+        try:
+            row = self._library.conn.execute(
+                "SELECT stamp FROM seen_files WHERE path = ?", (str(path.resolve()),)
+            ).fetchone()
+            return row is not None and row[0] == self._stamp(path)
+        except OSError:
+            return True  # gone meanwhile: nothing to offer
+
+    def _mark_seen(self, paths: list[Path]) -> None:
+        rows = []
+        for path in paths:
+            try:
+                rows.append((str(path.resolve()), self._stamp(path)))
+            except OSError:
+                continue
+        if rows:
+            with self._library.transaction() as conn:
+                conn.executemany(
+                    "INSERT INTO seen_files (path, stamp) VALUES (?, ?) ON CONFLICT (path) DO UPDATE SET "
+                    "stamp = excluded.stamp",
+                    rows,
+                )
