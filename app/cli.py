@@ -616,6 +616,37 @@ def cmd_opds(quire: Quire, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_kosync(quire: Quire, args: argparse.Namespace) -> int:
+    """``kosync setup URL --user U [--register]``, ``kosync off``, or ``kosync [BOOK]`` (exchange progress)."""
+    secrets = args.platform.secrets
+    password = os.environ.get("QUIRE_KOSYNC_PASSWORD")  # never stored from there: its MD5 key is, when prompted
+    what = list(args.what)
+    if what[:1] == ["setup"]:
+        if len(what) != 2 or not args.user:
+            raise QuireError("say where and who: quire kosync setup URL --user NAME (password: $QUIRE_KOSYNC_PASSWORD)")
+        if password is None:
+            import getpass
+
+            password = getpass.getpass(f"KOReader sync password for {args.user}: ")
+        found = quire.kosync.setup(what[1], args.user, password, secrets, register=args.register)
+        print(f"KOReader sync is on: {found['url']} as {found['user']}; run 'quire kosync'")
+        return 0
+    if what[:1] == ["off"]:
+        quire.kosync.turn_off(secrets)
+        return 0
+    if len(what) > 1:
+        raise QuireError("quire kosync [BOOK] | setup URL --user NAME | off")
+    results = quire.kosync.sync(what[0] if what else None, secrets, password)
+    if args.json:
+        _print_json([r.to_dict() for r in results])
+        return 0
+    for result in results:
+        said = {"sent": f"sent {result.percentage:.0%}", "received": f"now at {result.locator} from {result.device}",
+                "same": "already the same", "nothing": "nothing read yet"}[result.direction]  # fmt: skip
+        print(f"{result.title}: {said}")
+    return 0
+
+
 def cmd_translate(quire: Quire, args: argparse.Namespace) -> int:
     provider = _provider(args)
     if provider is None:
@@ -798,6 +829,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="add URL | remove N | browse URL-or-N | search URL-or-N QUERY | get FEED-URL-or-N ENTRY_ID")  # fmt: skip
     p.add_argument("--user", help="the catalog's user; the password comes from $QUIRE_OPDS_PASSWORD or a prompt")
     p.add_argument("--title", help="add: the catalog's name (default: its feed's title)")
+    p = add("kosync", cmd_kosync, "KOReader progress sync: setup URL --user U [--register], off, or [BOOK]")
+    p.add_argument("what", nargs="*", metavar="ARG", help="setup URL | off | BOOK (default: every book opened)")
+    p.add_argument("--user", help="setup: the user; the password comes from $QUIRE_KOSYNC_PASSWORD or a prompt")
+    p.add_argument("--register", action="store_true", help="setup: create the user on the server first")
     p = add("stats", cmd_stats, "your reading: time, sessions, characters, days and weeks, speed and time left")
     p.add_argument("book", nargs="?", help="one book (default: all)")
     p = add("export", cmd_export, "export a book's highlights and notes")
@@ -811,7 +846,7 @@ HINTS: dict[type[QuireError], str] = {  # the command line's own advice, after t
     BookNotFoundError: "run 'quire list' to see the library",
     ModelUnavailableError: "'quire index BOOK --embedder NAME' downloads an on-device model, 'quire models' lists them",
     SecretStoreError: "or, without a keyring, give the secret in the environment: $QUIRE_SYNC_PASSWORD for sync, "
-    "$QUIRE_OPDS_PASSWORD for a catalog, "
+    "$QUIRE_OPDS_PASSWORD for a catalog, $QUIRE_KOSYNC_PASSWORD for KOReader sync, "
     "the provider's variable (e.g. $DEEPSEEK_API_KEY) for the AI",
 }
 

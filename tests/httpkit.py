@@ -68,6 +68,7 @@ class LocalServer:
 
             do_GET = _serve
             do_POST = _serve
+            do_PUT = _serve
 
             def log_message(self, *args: object) -> None:
                 return

@@ -1,0 +1,128 @@
+"""KOReader's progress-sync protocol (koreader-sync-server's API, v1), as KOReader and Readest speak it.
+
+Users: ``POST /users/create`` {username, password} and ``GET /users/auth``; progress: ``PUT /syncs/progress``
+{document, progress, percentage, device, device_id} and ``GET /syncs/progress/{document}``. Every call but
+creating a user sends ``x-auth-user`` and ``x-auth-key``, the key being the MD5 of the password (KOReader's
+"userkey"): Quire keeps that key in the secret store, never the password.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import urllib.parse
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from core.errors import CatalogError, CatalogRefused, LocalOnlyError, ProviderError
+from core.network_policy import NetworkPolicy
+
+ACCEPT = "application/vnd.koreader.v1+json"
+TIMEOUT = httpx.Timeout(20.0, connect=10.0)
+
+
+def user_key(password: str) -> str:
+    """KOReader's userkey: the MD5 of the password (what the server stores and checks)."""
+    return hashlib.md5(password.encode("utf-8"), usedforsecurity=False).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """A document's progress as the server keeps it."""
+
+    document: str
+    progress: str  # an xpointer (EPUB), a page number (PDF)
+    percentage: float  # 0 to 1
+    device: str = ""
+    device_id: str = ""
+    timestamp: int = 0
+
+
+class KosyncClient:
+    """One KOReader sync server and user."""
+
+    def __init__(
+        self,
+        url: str,
+        user: str,
+        key: str,
+        *,
+        network: NetworkPolicy | None = None,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        parts = urllib.parse.urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise CatalogError(f"a KOReader sync server's address is an http(s) URL, not {url!r}")
+        self.url = url.rstrip("/")
+        self.user, self.key = user, key
+        network = network or NetworkPolicy()
+        network.check(url, "the KOReader sync server")
+        self._client = network.client("the KOReader sync server", home=url, timeout=TIMEOUT, transport=transport)
+
+    def close(self) -> None:
+        self._client.close()
+
+    def __enter__(self) -> KosyncClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _call(self, method: str, path: str, body: dict[str, Any] | None = None, *, login: bool = True) -> Any:
+        headers = {"accept": ACCEPT}
+        if login:
+            headers.update({"x-auth-user": self.user, "x-auth-key": self.key})
+        host = urllib.parse.urlsplit(self.url).hostname
+        try:
+            response = self._client.request(method, self.url + path, json=body, headers=headers)
+        except LocalOnlyError:
+            raise
+        except ProviderError as error:
+            raise CatalogError(
+                f"the KOReader sync server sent Quire elsewhere, which it does not follow ({error})"
+            ) from None
+        except httpx.HTTPError as error:
+            raise CatalogError(
+                f"the KOReader sync server at {host} cannot be reached ({error}): is it running?"
+            ) from error
+        try:
+            data = response.json() if response.content else {}
+        except ValueError:
+            data = None
+        if response.status_code == 401:
+            raise CatalogRefused("the KOReader sync server refused the user name or password: check them")
+        if response.status_code == 402:
+            raise CatalogError("that user name is already registered on the KOReader sync server: log in instead")
+        if response.status_code >= 400 or not isinstance(data, dict):
+            said = data.get("message", "") if isinstance(data, dict) else ""
+            raise CatalogError(
+                f"the KOReader sync server at {host} failed (HTTP {response.status_code}) {said}".strip()
+            )
+        return data
+
+    def register(self) -> None:
+        """Create the user (the server may refuse new users)."""
+        self._call("POST", "/users/create", {"username": self.user, "password": self.key}, login=False)
+
+    def authorize(self) -> None:
+        """Check the user name and key; CatalogRefused when wrong."""
+        self._call("GET", "/users/auth")
+
+    def progress(self, document: str) -> Progress | None:
+        """The document's progress on the server; None when no device sent any."""
+        data = self._call("GET", f"/syncs/progress/{urllib.parse.quote(document, safe='')}")
+        if not data.get("progress") and data.get("percentage") is None:
+            return None
+        try:
+            percentage = min(max(float(data.get("percentage") or 0.0), 0.0), 1.0)
+            return Progress(document, str(data.get("progress") or ""), percentage, str(data.get("device") or ""),
+                            str(data.get("device_id") or ""), int(data.get("timestamp") or 0))  # fmt: skip
+        except (TypeError, ValueError):
+            raise CatalogError("the KOReader sync server sent a progress Quire cannot read") from None
+
+    def update(self, progress: Progress) -> None:
+        self._call("PUT", "/syncs/progress", {
+            "document": progress.document, "progress": progress.progress, "percentage": round(progress.percentage, 4),
+            "device": progress.device, "device_id": progress.device_id,
+        })  # fmt: skip

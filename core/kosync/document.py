@@ -1,0 +1,146 @@
+"""A book's identity on a KOReader sync server, and KOReader's xpointers to and from Quire's paragraphs.
+
+KOReader names a document by the MD5 of 1 KB samples of its file at 0, 1 KB, 4 KB, 16 KB … 1 GB ("binary"
+matching, its default); the same EPUB file on a Kobo and in Quire has the same name. Its place in an EPUB is an
+xpointer into the chapter's XHTML as its engine (crengine) sees it: ``/body/DocFragment[N]/body/div[2]/p[5]/
+text().17``, where N counts the spine's items from 1 and each step names an element with its position among
+same-named siblings (written only when there are several). Quire keeps the EPUB as imported, so the chapter's
+XHTML is read again here: a paragraph is found by its text, and an xpointer resolved by walking its steps.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import posixpath
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from lxml import etree
+
+from core.books.epub_archive import open_epub_archive
+from core.books.opf import read_package
+
+PREFIX = 40  # characters of a paragraph's text compared with an element's, whitespace folded
+_XPOINTER = re.compile(r"^/body/DocFragment\[(\d+)\](?P<path>(?:/[^/]+)*?)(?:/text\(\)(?:\[\d+\])?\.(?P<offset>\d+))?$")
+_STEP = re.compile(r"^([A-Za-z_][\w.-]*)(?:\[(\d+)\])?$")
+BLOCKS = {"p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "li", "blockquote", "pre", "dd", "dt", "td", "th",
+          "figcaption", "section", "article", "aside"}  # fmt: skip
+
+
+def partial_md5(path: Path) -> str:
+    """KOReader's document id: MD5 over 1 KB at offsets 0 and 1024·4^i (i = 0…10), stopping at the file's end."""
+    digest = hashlib.md5(usedforsecurity=False)
+    with path.open("rb") as file:
+        for i in range(-1, 11):
+            file.seek(0 if i < 0 else 1024 << (2 * i))  # LuaJIT's lshift by -2 wraps to 0: the first sample is at 0
+            sample = file.read(1024)
+            if not sample:
+                break
+            digest.update(sample)
+    return digest.hexdigest()
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.split())[:PREFIX]
+
+
+def _local(element: etree._Element) -> str:
+    return etree.QName(element).localname if isinstance(element.tag, str) else ""
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where an xpointer leads: a chapter (by its file in the EPUB), the text its element starts with, an offset."""
+
+    href: str
+    text: str  # the element's text, folded (empty: the chapter's start)
+    offset: int
+
+
+class EpubPointers:
+    """xpointers for one EPUB file, by its spine and its chapters' XHTML."""
+
+    def __init__(self, data: bytes) -> None:
+        archive = open_epub_archive(data)
+        package = read_package(archive.read(archive.opf_path))
+        base = posixpath.dirname(archive.opf_path)
+        self._archive = archive
+        self.spine: list[str] = []
+        for idref, _ in package.spine:
+            item = package.item(idref or "")
+            self.spine.append(posixpath.normpath(posixpath.join(base, item.href)) if item is not None else "")
+        self._bodies: dict[str, etree._Element | None] = {}
+
+    def _body(self, href: str) -> etree._Element | None:
+        if href not in self._bodies:
+            try:
+                parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, recover=True)
+                root = etree.fromstring(self._archive.read(href), parser)
+                self._bodies[href] = next((e for e in root.iter() if _local(e) == "body"), None)
+            except (KeyError, etree.XMLSyntaxError, ValueError):
+                self._bodies[href] = None
+        return self._bodies[href]
+
+    def xpointer(self, href: str, text: str, offset: int = 0) -> str | None:
+        """The xpointer of the paragraph whose text is ``text`` in the chapter ``href`` (at ``offset`` into it);
+        the chapter's start when the paragraph is not found; None when the chapter is not in the spine."""
+        if href not in self.spine:
+            return None
+        start = f"/body/DocFragment[{self.spine.index(href) + 1}]"
+        body = self._body(href)
+        wanted = _fold(text)
+        if body is None or not wanted:
+            return start
+        for element in body.iter():
+            if _local(element) in BLOCKS and _fold("".join(element.itertext())).startswith(wanted):
+                deepest = element
+                for inner in element.iter():  # the innermost block holding all of it (a div around one p)
+                    if (
+                        inner is not element
+                        and _local(inner) in BLOCKS
+                        and _fold("".join(inner.itertext())).startswith(wanted)
+                    ):
+                        deepest = inner
+                return f"{start}{self._path(deepest, body)}/text().{offset}"
+        return start
+
+    @staticmethod
+    def _path(element: etree._Element, body: etree._Element) -> str:
+        steps = []
+        node: etree._Element | None = element
+        while node is not None and node is not body.getparent():
+            parent = node.getparent()
+            name = _local(node)
+            if parent is None:
+                break
+            same = [c for c in parent if _local(c) == name]
+            steps.append(f"{name}[{same.index(node) + 1}]" if len(same) > 1 else name)
+            node = parent
+        return "/" + "/".join(reversed(steps))
+
+    def place(self, xpointer: str) -> Place | None:
+        """Where KOReader's xpointer leads; None when it is not one of this book's."""
+        match = _XPOINTER.match(xpointer.strip())
+        if match is None:
+            return None
+        number = int(match.group(1))
+        if not 1 <= number <= len(self.spine) or not self.spine[number - 1]:
+            return None
+        href = self.spine[number - 1]
+        offset = int(match.group("offset") or 0)
+        steps = [s for s in (match.group("path") or "").split("/") if s]
+        body = self._body(href)
+        if body is None or not steps or steps[0] != "body":
+            return Place(href, "", 0)
+        node = body
+        for step in steps[1:]:
+            found = _STEP.match(step)
+            if found is None:
+                break
+            same = [c for c in node if _local(c) == found.group(1)]
+            index = int(found.group(2) or 1) - 1
+            if not 0 <= index < len(same):
+                break
+            node = same[index]
+        return Place(href, _fold("".join(node.itertext())) if node is not body else "", offset)

@@ -1,0 +1,208 @@
+"""KOReader progress sync by book: a book read in KOReader (a Kobo, a Kindle) and in Quire meets at the furthest
+place, through a KOReader sync server (off until the reader sets one up).
+
+How exact a place is: an EPUB's place is sent as an xpointer to the paragraph (found by its text in the chapter's
+XHTML) and read back the same way, so it is exact to the paragraph when KOReader's path names the same element
+(and to the chapter otherwise, then by the percentage within it); a PDF's is its page; other formats go by the
+percentage of the book alone, which KOReader counts by pages and Quire by paragraphs: a few paragraphs either way.
+Progress from KOReader is another device's reading: it raises the furthest place read by the same rule as a page
+turned here (``reading=True``), never a jump.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+from core.books.locator import Locator
+from core.errors import CatalogError, CatalogRefused, QuireError
+from core.kosync.client import KosyncClient, Progress, user_key
+from core.kosync.document import PREFIX, EpubPointers, partial_md5
+from core.library import Annotations, Library
+from core.library import journal as sync_journal
+from core.network_policy import NetworkPolicy
+from core.parts.text import BookText
+from core.secrets import SecretStore
+
+DEVICE = "Quire"
+Direction = Literal["sent", "received", "same", "nothing"]
+
+
+@dataclass(frozen=True, slots=True)
+class KosyncResult:
+    """What syncing one book did: its progress sent, another device's received, or nothing to do."""
+
+    book_id: int
+    title: str
+    document: str
+    direction: Direction
+    locator: str = ""
+    percentage: float = 0.0  # 0 to 1
+    device: str = ""  # the device whose progress won
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def kosync_secret(url: str) -> str:
+    return f"kosync:{url}"
+
+
+class Kosync:
+    """``quire.kosync``: the KOReader sync server set up (its user's key in the secret store), and each book's
+    progress exchanged with it."""
+
+    def __init__(self, library: Library, annotations: Annotations, network: NetworkPolicy, text: BookText) -> None:
+        self._library = library
+        self._annotations = annotations
+        self._network = network
+        self._text = text
+
+    # -- the server --------------------------------------------------------------------------------------------
+    def setup(
+        self, url: str, user: str, password: str, secrets: SecretStore | None, *, register: bool = False
+    ) -> dict[str, str]:
+        """Use this server and user from now on (``register``: create the user first); the login is checked.
+        The key (the password's MD5, as KOReader sends it) goes to ``secrets``."""
+        if not user.strip() or not password:
+            raise CatalogError("a KOReader sync server needs a user name and a password")
+        key = user_key(password)
+        with KosyncClient(url, user.strip(), key, network=self._network) as client:
+            if register:
+                client.register()
+            client.authorize()
+        if secrets is not None:
+            secrets.set(kosync_secret(url), key)
+        with self._library.transaction() as conn:
+            conn.execute("INSERT OR REPLACE INTO sync_meta VALUES ('kosync_url', ?)", (url,))
+            conn.execute("INSERT OR REPLACE INTO sync_meta VALUES ('kosync_user', ?)", (user.strip(),))
+        return {"url": url, "user": user.strip()}
+
+    def settings(self) -> dict[str, str] | None:
+        """The server and user set up, or None (KOReader sync is off: the default)."""
+        rows = dict(self._library.conn.execute(
+            "SELECT name, value FROM sync_meta WHERE name IN ('kosync_url', 'kosync_user')"
+        ).fetchall())  # fmt: skip
+        return {"url": rows["kosync_url"], "user": rows.get("kosync_user", "")} if "kosync_url" in rows else None
+
+    def turn_off(self, secrets: SecretStore | None = None) -> None:
+        found = self.settings()
+        with self._library.transaction() as conn:
+            conn.execute("DELETE FROM sync_meta WHERE name IN ('kosync_url', 'kosync_user')")
+        if found is not None and secrets is not None:
+            secrets.delete(kosync_secret(found["url"]))
+
+    def _client(self, secrets: SecretStore | None, password: str | None) -> KosyncClient:
+        found = self.settings()
+        if found is None:
+            raise CatalogError("KOReader sync is off: set up a KOReader sync server first (quire kosync setup URL)")
+        key = (
+            user_key(password)
+            if password is not None
+            else (secrets.get(kosync_secret(found["url"])) if secrets else None)
+        )
+        if not key:
+            raise CatalogRefused("the KOReader sync password is not stored here: set the server up again")
+        return KosyncClient(found["url"], found["user"], key, network=self._network)
+
+    # -- books -------------------------------------------------------------------------------------------------
+    def sync(
+        self, reference: str | int | None = None, secrets: SecretStore | None = None, password: str | None = None
+    ) -> list[KosyncResult]:
+        """Exchange progress for one book, or for every book opened in Quire: the further place wins."""
+        books = [self._library.resolve(reference)] if reference is not None else [
+            self._library.get(book_id) for book_id in self._annotations.positions()
+        ]  # fmt: skip
+        device_id = sync_journal.device_id(self._library.conn)
+        results = []
+        with self._client(secrets, password) as client:
+            for book in books:
+                results.append(self._one(client, book.id, device_id))
+        return results
+
+    def document(self, reference: str | int) -> str:
+        """The book's id on a KOReader sync server (KOReader's partial MD5 of the same file)."""
+        return partial_md5(self._library.file_path(self._library.resolve(reference).id))
+
+    def _one(self, client: KosyncClient, book_id: int, device_id: str) -> KosyncResult:
+        book = self._library.get(book_id)
+        document = self.document(book_id)
+        pointers = self._pointers(book_id) if book.format == "epub" else None
+        remote = client.progress(document)
+        position = self._annotations.position(book_id)
+        local = position.furthest_ordinal if position is not None else -1
+        there: tuple[Locator, int] | None = None
+        if remote is not None:
+            there = self._locate(book_id, remote, pointers)
+        if there is not None and there[1] > local:
+            assert remote is not None
+            self._annotations.save_position(book_id, there[0], reading=True)  # another device's reading
+            return KosyncResult(
+                book_id, book.title, document, "received", str(there[0]), remote.percentage, remote.device
+            )
+        if position is None or position.furthest is None:
+            return KosyncResult(book_id, book.title, document, "nothing")
+        if there is not None and there[1] == local:
+            return KosyncResult(
+                book_id, book.title, document, "same", str(position.furthest), position.furthest_percent / 100
+            )
+        progress = self._progress(book_id, book.format, position.furthest, local, pointers)
+        percentage = round(position.furthest_percent / 100, 4)
+        client.update(Progress(document, progress, percentage, DEVICE, device_id))
+        return KosyncResult(book_id, book.title, document, "sent", str(position.furthest), percentage, DEVICE)
+
+    def _pointers(self, book_id: int) -> EpubPointers | None:
+        try:
+            return EpubPointers(self._library.file_path(book_id).read_bytes())
+        except (QuireError, OSError):
+            return None
+
+    def _progress(self, book_id: int, kind: str, place: Locator, ordinal: int, pointers: EpubPointers | None) -> str:
+        """KOReader's progress for a place: an xpointer (EPUB), a page number from 1 (PDF), else ""."""
+        if kind == "pdf":
+            return str(self._text.page_of(book_id, ordinal) + 1)
+        if pointers is None:
+            return ""
+        href, text = self._library.conn.execute(
+            "SELECT s.href, g.text FROM segments g JOIN sections s ON s.book_id = g.book_id AND s.idx = g.section_idx "
+            "WHERE g.book_id = ? AND g.ordinal = ?",
+            (book_id, ordinal),
+        ).fetchone()
+        return pointers.xpointer(href, text, place.offset or 0) or ""
+
+    def _locate(self, book_id: int, remote: Progress, pointers: EpubPointers | None) -> tuple[Locator, int] | None:
+        """Quire's place (and its ordinal) for KOReader's progress; None when nothing in it can be placed."""
+        book = self._library.get(book_id)
+        last = max(0, book.segment_count - 1)
+        by_share = min(last, round(remote.percentage * last))
+        if book.format == "pdf" and remote.progress.strip().isdigit():
+            start = self._text.page_start(book_id, int(remote.progress) - 1)
+            if start is not None:
+                return start.locator, start.ordinal
+        place = pointers.place(remote.progress) if pointers is not None and remote.progress else None
+        if place is not None:
+            row = self._library.conn.execute(
+                "SELECT idx, first_ordinal, segment_count FROM sections WHERE book_id = ? AND href = ?",
+                (book_id, place.href),
+            ).fetchone()
+            if row is not None:
+                section, first, count = int(row[0]), int(row[1]), int(row[2])
+                if place.text:
+                    wanted = place.text[:PREFIX]
+                    for ordinal, idx, text in self._library.conn.execute(
+                        "SELECT ordinal, idx, text FROM segments WHERE book_id = ? AND section_idx = ? ORDER BY ordinal",
+                        (book_id, section),
+                    ):
+                        folded = " ".join(str(text).split())
+                        if folded and (folded.startswith(wanted) or wanted.startswith(folded[:PREFIX])):
+                            offset = min(place.offset, len(text)) or None
+                            return Locator(section, int(idx), offset), int(ordinal)
+                inside = by_share if first <= by_share < first + count else first  # the chapter, then the share
+                return self._at(book_id, inside)
+        if remote.percentage > 0 or remote.progress:
+            return self._at(book_id, by_share)
+        return None
+
+    def _at(self, book_id: int, ordinal: int) -> tuple[Locator, int]:
+        record = self._library.segments(book_id, ordinal, 1)[0]
+        return record.locator, record.ordinal

@@ -1,0 +1,158 @@
+"""KOReader progress sync (issue 30) against a server following koreader-sync-server's API (tests/kosynckit.py):
+registering and logging in, the document's id as KOReader computes it, an EPUB's place as an xpointer to its
+paragraph both ways, a PDF's as its page, the furthest place winning, a wrong password and a server that is down."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+from conftest import book_path
+from httpkit import closed_port
+from kosynckit import KosyncServer
+from lxml import etree
+
+from app.cli import main as cli
+from core import CatalogError, CatalogRefused, Quire
+from core.kosync.document import partial_md5
+from platform_adapters.memory import MemorySecrets, memory_platform
+
+pytestmark = pytest.mark.storage
+
+ALICE = book_path("en/epubjs-alice.epub")
+
+
+def koreader_md5(path: Path) -> str:
+    """KOReader's util.partialMD5, written out as its Lua is: samples at lshift(1024, 2*i) for i = -1..10, where
+    LuaJIT's bit.lshift(1024, -2) shifts by 30 and overflows 32 bits to 0."""
+    data = path.read_bytes()
+    digest = hashlib.md5()
+    for i in range(-1, 11):
+        offset = ((1024 << ((2 * i) % 32)) & 0xFFFFFFFF) if i >= 0 else ((1024 << 30) & 0xFFFFFFFF)
+        sample = data[offset : offset + 1024]
+        if not sample:
+            break
+        digest.update(sample)
+    return digest.hexdigest()
+
+
+def test_the_document_id_is_koreaders_partial_md5() -> None:
+    for name in ("en/epubjs-alice.epub", "en/idpf-moby-dick.epub", "formats/epubjs-alice.pdf"):
+        assert partial_md5(book_path(name)) == koreader_md5(book_path(name))
+    small = book_path("minimal/epubcheck-minimal.epub")  # smaller than 4 KB: fewer samples
+    assert partial_md5(small) == koreader_md5(small)
+
+
+def _resolve(xpointer: str) -> str:
+    """An xpointer of Alice resolved independently (lxml's XPath over the chapter's XHTML): its element's text."""
+    import zipfile
+
+    spine = ["cover", "toc", "titlepage", *(f"chapter_{n:03d}" for n in range(1, 13))]
+    number, path = xpointer.split("]", 1)
+    chapter = spine[int(number.rsplit("[", 1)[1]) - 1]
+    root = etree.fromstring(zipfile.ZipFile(ALICE).read(f"OPS/{chapter}.xhtml"))
+    steps = [s for s in path.split("/text()")[0].split("/") if s]
+    query = "/*[local-name()='html']/" + "/".join(
+        f"*[local-name()='{s.split('[')[0]}']" + (f"[{s.split('[')[1]}" if "[" in s else "") for s in steps
+    )
+    [element] = root.xpath(query)
+    return " ".join("".join(element.itertext()).split())
+
+
+def test_register_log_in_and_the_furthest_place_wins_both_ways(quire: Quire) -> None:
+    book = quire.import_paths([ALICE])[0].book.id
+    secrets = MemorySecrets()
+    with KosyncServer() as server:
+        assert quire.kosync.settings() is None  # off until set up
+        quire.kosync.setup(server.url, "alice", "pa55", secrets, register=True)
+        assert server.users == {"alice": hashlib.md5(b"pa55").hexdigest()}  # KOReader's userkey, not the password
+        assert secrets.get(f"kosync:{server.url}") == server.users["alice"]
+        with pytest.raises(CatalogError, match="already registered"):
+            quire.kosync.setup(server.url, "alice", "pa55", secrets, register=True)
+        with pytest.raises(CatalogRefused):
+            quire.kosync.setup(server.url, "alice", "wrong", secrets)
+        document = partial_md5(ALICE)
+        # Read in Quire to chapter 3's third paragraph: sent as an xpointer to that paragraph.
+        quire.save_position(book, "3.0")
+        quire.save_position(book, "5.3")
+        [sent] = quire.kosync.sync(book, secrets)
+        assert sent.direction == "sent" and sent.document == document
+        stored = server.documents[("alice", document)]
+        paragraph = quire.text.show(book, "5.3")[0].text
+        assert stored["progress"].startswith("/body/DocFragment[6]/body/section/p[")
+        assert _resolve(stored["progress"]) == " ".join(paragraph.split())  # the same paragraph, read by XPath
+        assert 0 < stored["percentage"] < 1 and stored["device"] == "Quire"
+        # KOReader on a Kobo reads on to chapter 7 and sends its own xpointer: Quire goes there, as reading.
+        kobo = "/body/DocFragment[10]/body/section/p[12]/text().0"
+        server.documents[("alice", document)] = {"progress": kobo, "percentage": 0.61, "device": "Kobo Libra 2",
+                                                 "device_id": "ab12", "timestamp": 1}  # fmt: skip
+        [got] = quire.kosync.sync(book, secrets)
+        position = quire.position(book)
+        assert got.direction == "received" and got.device == "Kobo Libra 2"
+        assert " ".join(quire.text.show(book, position.locator)[0].text.split()) == _resolve(kobo)
+        assert position.furthest == position.locator and position.locator.section == 9  # the furthest place rose
+        # Behind Quire now (the Kobo's old place): Quire's further place is sent, not taken.
+        server.documents[("alice", document)] = {"progress": "/body/DocFragment[4]/body/section/p[2]/text().0",
+                                                 "percentage": 0.1, "device": "Kobo", "device_id": "ab12", "timestamp": 2}  # fmt: skip
+        [back] = quire.kosync.sync(book, secrets)
+        assert back.direction == "sent" and quire.position(book).locator.section == 9
+        assert server.documents[("alice", document)]["device"] == "Quire"
+        [same] = quire.kosync.sync(book, secrets)
+        assert same.direction == "same"
+
+
+def test_a_pdf_goes_by_its_page_and_a_percentage_alone_is_placed_too(quire: Quire) -> None:
+    pdf = quire.import_paths([book_path("formats/epubjs-alice.pdf")])[0].book.id
+    text = quire.import_paths([book_path("zh/luxun_nahan.txt")])[0].book.id
+    with KosyncServer() as server:
+        quire.kosync.setup(server.url, "reader", "pw", None, register=True)
+        server.documents[("reader", quire.kosync.document(pdf))] = {"progress": "12", "percentage": 0.2,
+                                                                    "device": "Kindle", "device_id": "k"}  # fmt: skip
+        [got] = quire.kosync.sync(pdf, password="pw")
+        assert got.direction == "received"
+        assert quire.text.page_of(pdf, quire.position(pdf).ordinal) == 11  # page 12, counted from 1 by KOReader
+        server.documents[("reader", quire.kosync.document(text))] = {"progress": "", "percentage": 0.5,
+                                                                     "device": "Kobo", "device_id": "k"}  # fmt: skip
+        [half] = quire.kosync.sync(text, password="pw")
+        book = quire.book(text)
+        assert half.direction == "received" and abs(quire.position(text).ordinal - (book.segment_count - 1) / 2) <= 1
+
+
+def test_a_server_down_or_off_is_said_and_changes_nothing(quire: Quire) -> None:
+    book = quire.import_paths([ALICE])[0].book.id
+    with pytest.raises(CatalogError, match="KOReader sync is off"):
+        quire.kosync.sync(book, password="x")
+    with pytest.raises(CatalogError, match="cannot be reached"):
+        quire.kosync.setup(f"http://127.0.0.1:{closed_port()}", "a", "b", None)
+    assert quire.kosync.settings() is None
+    with KosyncServer(registration=False) as server:
+        with pytest.raises(CatalogError, match="HTTP 403"):
+            quire.kosync.setup(server.url, "a", "b", None, register=True)
+        server.users["a"] = hashlib.md5(b"b").hexdigest()
+        quire.kosync.setup(server.url, "a", "b", None)
+        url = server.url
+    quire.save_position(book, "5.3")
+    with pytest.raises(CatalogError, match="cannot be reached"):
+        quire.kosync.sync(book, password="b")  # the server went away: the place here stays
+    assert str(quire.position(book).locator) == "5.3" and quire.kosync.settings()["url"] == url
+    quire.kosync.turn_off()
+    assert quire.kosync.settings() is None
+
+
+def test_quire_kosync_setup_and_sync(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch) -> None:
+    library = ["--library", str(tmp_path / "lib")]
+    platform = memory_platform(tmp_path)
+    assert cli([*library, "import", str(ALICE)], platform) == 0
+    assert cli([*library, "position", "1", "5.3"], platform) == 0
+    with KosyncServer() as server:
+        monkeypatch.setenv("QUIRE_KOSYNC_PASSWORD", "pw")
+        assert cli([*library, "kosync", "setup", server.url, "--user", "reader", "--register"], platform) == 0
+        capsys.readouterr()
+        assert cli([*library, "kosync", "--json"], platform) == 0
+        [result] = json.loads(capsys.readouterr().out)
+        assert result["direction"] == "sent" and result["locator"] == "5.3"
+        monkeypatch.setenv("QUIRE_KOSYNC_PASSWORD", "wrong")
+        assert cli([*library, "kosync", "1"], platform) == 1
+        assert "refused the user name or password" in capsys.readouterr().err
