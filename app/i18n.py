@@ -114,6 +114,69 @@ STRINGS: dict[str, dict[str, str]] = {
     "translate.hide": {"en": "Hide the translation", "zh": "隐藏译文"},
     "reader.left": {"en": "{chapter} left in chapter · {book} in book", "zh": "本章还剩 {chapter} · 全书 {book}"},
     "stats.under_minute": {"en": "under a minute", "zh": "不到 1 分钟"},
+    "common.back": {"en": "Back", "zh": "返回"},
+    "catalogs.title": {"en": "Catalogs (OPDS)", "zh": "书目（OPDS）"},
+    "catalogs.about": {
+        "en": "Browse a calibre content server, Calibre-Web or any OPDS catalog and download its books into the "
+        "library. The password goes to the system keychain.",
+        "zh": "浏览 calibre 内容服务器、Calibre-Web 或任何 OPDS 书目，并把书下载到书库。密码保存在系统钥匙串中。",
+    },
+    "catalogs.url": {"en": "Catalog address (OPDS)", "zh": "书目地址（OPDS）"},
+    "catalogs.add": {"en": "Add catalog", "zh": "添加书目"},
+    "catalogs.added": {"en": "Added “{title}”.", "zh": "已添加“{title}”。"},
+    "catalogs.browse": {"en": "Browse", "zh": "浏览"},
+    "catalogs.remove": {"en": "Remove {title}", "zh": "删除 {title}"},
+    "catalogs.search": {"en": "Search this catalog", "zh": "搜索此书目"},
+    "catalogs.empty": {"en": "Nothing here.", "zh": "这里没有内容。"},
+    "catalogs.elsewhere": {
+        "en": "{n} link(s) to other servers were left out.",
+        "zh": "已略去 {n} 个指向其他服务器的链接。",
+    },
+    "catalogs.previous": {"en": "Previous page", "zh": "上一页"},
+    "catalogs.next": {"en": "Next page", "zh": "下一页"},
+    "catalogs.in_library": {"en": "In your library", "zh": "已在书库中"},
+    "catalogs.no_format": {"en": "No format Quire reads", "zh": "没有 Quire 能读的格式"},
+    "catalogs.download": {"en": "Download “{title}”", "zh": "下载《{title}》"},
+    "catalogs.starting": {"en": "Starting…", "zh": "开始下载…"},
+    "catalogs.progress": {"en": "{done} of {total} MB", "zh": "{done} / {total} MB"},
+    "catalogs.imported": {"en": "“{title}” is in your library.", "zh": "《{title}》已加入书库。"},
+    "catalogs.already": {"en": "“{title}” was in your library already.", "zh": "《{title}》已在书库中。"},
+    "koreader.title": {"en": "KOReader sync server", "zh": "KOReader 同步服务器"},
+    "koreader.about": {
+        "en": "Off by default. With it on, a book read in KOReader (on a Kobo, a Kindle…) and here meets at the "
+        "furthest place: its progress is exchanged when you open and close the book.",
+        "zh": "默认关闭。开启后，在 KOReader（Kobo、Kindle 等）和这里读的同一本书会停在读得最远的地方：打开和关闭书时交换进度。",
+    },
+    "koreader.url": {"en": "KOReader sync server address", "zh": "KOReader 同步服务器地址"},
+    "koreader.register": {"en": "Create this user on the server", "zh": "在服务器上创建此用户"},
+    "koreader.turn_on": {"en": "Turn on KOReader sync", "zh": "开启 KOReader 同步"},
+    "koreader.turn_off": {"en": "Turn off", "zh": "关闭"},
+    "koreader.on": {"en": "KOReader sync is on: {url} as {user}.", "zh": "KOReader 同步已开启：{url}，用户 {user}。"},
+    "koreader.off": {"en": "KOReader sync is off.", "zh": "KOReader 同步已关闭。"},
+    "koreader.sync": {"en": "Sync progress now", "zh": "立即同步进度"},
+    "koreader.synced": {
+        "en": "Progress sent for {sent}, received for {received}.",
+        "zh": "发送 {sent} 本、收到 {received} 本的进度。",
+    },
+    "koreader.moved": {"en": "Opened where you read on {device}.", "zh": "已打开到你在 {device} 上读到的地方。"},
+    "folders.title": {"en": "Folders", "zh": "文件夹"},
+    "folders.about": {
+        "en": "Import every book in a folder (a calibre library folder comes with calibre's titles, authors, tags "
+        "and covers), or watch one: the books put there later are offered when Quire starts and while it runs.",
+        "zh": "导入文件夹里的所有书（calibre 书库文件夹会带上 calibre 的书名、作者、标签和封面），或关注一个文件夹：之后放进去的书会在 Quire 启动和运行时提示导入。",
+    },
+    "folders.pick": {"en": "Choose a folder of books", "zh": "选择书籍文件夹"},
+    "folders.import": {"en": "Import a folder…", "zh": "导入文件夹…"},
+    "folders.watch": {"en": "Watch a folder…", "zh": "关注文件夹…"},
+    "folders.unwatch": {"en": "Stop watching {folder}", "zh": "不再关注 {folder}"},
+    "folders.importing": {"en": "Importing the books in {folder}…", "zh": "正在导入 {folder} 中的书…"},
+    "folders.imported": {
+        "en": "{n} new book(s) imported; {refused} refused.",
+        "zh": "导入 {n} 本新书；{refused} 本未能导入。",
+    },
+    "folders.new": {"en": "{n} new book(s) in your folders", "zh": "文件夹里有 {n} 本新书"},
+    "folders.import_new": {"en": "Import", "zh": "导入"},
+    "folders.not_now": {"en": "Not now", "zh": "暂不"},
     "define.none": {"en": "“{word}” is not in your dictionaries.", "zh": "你的词典里没有“{word}”。"},
     "define.no_dictionaries": {
         "en": "No dictionaries yet: import one in Settings › Dictionaries (StarDict, dictd or CC-CEDICT).",
@@ -504,6 +567,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "error.SyncStorageFull": {
         "en": "The sync folder or server is full. Free some space there, or turn off syncing book files.",
         "zh": "同步文件夹或服务器已满。请腾出空间，或关闭同步书籍文件。",
+    },
+    "error.CatalogError": {
+        "en": "The catalog or server could not be used. Check its address and that it is running, then try again.",
+        "zh": "无法使用该书目或服务器。请检查地址并确认它正在运行，然后重试。",
+    },
+    "error.CatalogRefused": {
+        "en": "The catalog or server refused the user name or password. Enter them again in Settings.",
+        "zh": "书目或服务器拒绝了用户名或密码。请在“设置”中重新输入。",
     },
     "error.SyncFileTooLarge": {
         "en": "A file in the sync folder is far larger than Quire writes there, so it was left unread. "

@@ -13,3 +13,4 @@ class Screen(StrEnum):
     NOTES = "notes"
     SETTINGS = "settings"
     STATS = "stats"
+    CATALOG = "catalog"

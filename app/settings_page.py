@@ -8,9 +8,12 @@ from typing import Any
 
 import flet as ft
 
+from app.catalogs import CatalogsController, catalog_settings
 from app.dictionary_settings import DictionarySettings, dictionary_controls
+from app.folder_watch import FolderWatch, folder_controls
 from app.i18n import Translator
 from app.jobs import IndexLine
+from app.koreader_sync import KoreaderSync, koreader_controls
 from app.settings import FONTS, LAYOUTS, THEMES, Settings, SettingsStore
 from app.sync_controller import SyncController
 from core import DEFAULT_BASE_URLS, PROVIDERS, REMOTE_EMBEDDERS, ProviderConfig, Quire, QuireError
@@ -307,6 +310,9 @@ def build_settings_screen(
     phone: bool = False,
     sync: SyncController | None = None,
     dictionaries: DictionarySettings | None = None,
+    catalogs: CatalogsController | None = None,
+    koreader: KoreaderSync | None = None,
+    folders: FolderWatch | None = None,
 ) -> ft.Control:
     """Every setting on one scrolling page (the phone-only ones on phones)."""
 
@@ -379,10 +385,17 @@ def build_settings_screen(
                         else []
                     ),
                     *(
+                        [ft.Divider(), section("catalogs.title"), *catalog_settings(catalogs, t)]
+                        if catalogs is not None
+                        else []
+                    ),
+                    *([ft.Divider(), section("folders.title"), *folder_controls(folders, t)] if folders else []),
+                    *(
                         [ft.Divider(), section("sync.title"), *sync_controls(sync, t, actions.refresh)]
                         if sync is not None and actions is not None
                         else []
                     ),
+                    *([ft.Divider(), *koreader_controls(koreader, t)] if koreader is not None else []),
                 ],
                 spacing=10,
                 expand=True,

@@ -13,12 +13,15 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import flet as ft
 
+from app.catalogs import CatalogsController, build_catalog_screen
 from app.chat_controller import ChatContext, ChatController
 from app.device import ReadingDevice, is_phone_app
 from app.dialogs import note_dialog
 from app.dictionary_settings import DictionarySettings
+from app.folder_watch import FolderWatch
 from app.i18n import Translator
 from app.jobs import Jobs
+from app.koreader_sync import KoreaderSync
 from app.library_controller import LibraryController
 from app.notes_model import NotesViewModel
 from app.notes_page import NotesActions, build_notes_screen
@@ -84,6 +87,9 @@ class QuireApp:
         self.chat = ChatController(self._chat_context())  # the chat panel of the open book
         self.sync = SyncController(quire, self.store.secrets, lambda: self.t, self._synced)
         self.dictionaries = DictionarySettings(self)
+        self.catalogs = CatalogsController(self)
+        self.koreader = KoreaderSync(self, lambda: self.reading.model)  # KOReader progress sync (off by default)
+        self.folders = FolderWatch(self)  # folders imported and watched for new books
         self.device = ReadingDevice(page, lambda: self.on_phone)  # wake lock and haptics on phones
         self.screens: dict[Screen, Callable[[], ft.Control]] = {
             Screen.LIBRARY: self.books.view,
@@ -91,6 +97,7 @@ class QuireApp:
             Screen.NOTES: self._notes_screen,
             Screen.SETTINGS: self._settings_screen,
             Screen.STATS: self._stats_screen,
+            Screen.CATALOG: lambda: build_catalog_screen(self.catalogs, self.t),
         }
         page.title = self.t("app.title")
         page.padding = 12
@@ -155,6 +162,7 @@ class QuireApp:
         self.device.reading(self.screen == Screen.READER, self.settings.keep_screen_on)
         if not self._warmed:  # load the chat's libraries in the background once the first screen is up
             self._warmed = True
+            self.folders.start()  # the watched folders' new books, offered
             threading.Thread(target=importlib.import_module, args=("app.chat_model",), daemon=True).start()
 
     def _stats_screen(self) -> ft.Control:
@@ -178,6 +186,9 @@ class QuireApp:
             phone=self.on_phone,
             sync=self.sync,
             dictionaries=self.dictionaries,
+            catalogs=self.catalogs,
+            koreader=self.koreader,
+            folders=None if self.page.web or self.on_phone else self.folders,  # a folder picker: computers only
         )
 
     def _chat_context(self) -> ChatContext:
@@ -331,11 +342,15 @@ class QuireApp:
         self.reading.open(book_id)
         self.go(Screen.READER)
         self.sync.start("open")  # notes and places from the other devices (when sync is set up)
+        self.koreader.book(book_id)  # and a KOReader device's further place (when KOReader sync is on)
 
     def close_book(self) -> None:
+        book = self.reading.model.book.id if self.reading.model is not None else None
         self.reading.close()
         self.go_library()
         self.sync.start("close")  # where the reader stopped, for the other devices
+        if book is not None:
+            self.koreader.book(book, closing=True)
 
     def _synced(self, brought: bool) -> None:
         """A sync ended (in its worker): show its status on Settings, and what it brought anywhere else."""
@@ -460,6 +475,8 @@ class QuireApp:
             named = {f"/{screen}": screen for screen in (Screen.NOTES, Screen.SETTINGS, Screen.STATS)}.get(
                 route, Screen.LIBRARY
             )
+            if route == f"/{Screen.CATALOG}":  # back or forward to the catalog browsed, else its Settings
+                named = Screen.CATALOG if self.catalogs.catalog is not None else Screen.SETTINGS
             if self.screen == Screen.READER:
                 self.close_book()  # the book's place saved, as its Library button does
             if named != self.screen:

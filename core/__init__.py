@@ -70,6 +70,7 @@ if TYPE_CHECKING:
         TocRow,
         slices,
     )
+    from core.library.imports import ImportResult
     from core.library.stats import BookStats, StatsReport
     from core.network_policy import is_local_host
     from core.opds.feed import OpdsEntry, OpdsFeed
@@ -78,7 +79,7 @@ if TYPE_CHECKING:
     from core.rag import MODES, IndexStatus
     from core.rag.remote import REMOTE_EMBEDDERS
     from core.secrets import SecretStore
-    from core.services import ImportResult, Quire, default_library_dir
+    from core.services import Quire, default_library_dir
     from core.speech.session import ReadAloud, SpokenSentence
     from core.speech.speakers import Speaker, VoiceChoice, system_speaker
     from core.speech.voice import VoiceUnavailable
@@ -104,7 +105,7 @@ _WHERE: dict[str, str] = {
     "formats_in_words": "core.books.formats",
     "Highlight": "core.library",
     "HIGHLIGHT_COLORS": "core.library",
-    "ImportResult": "core.services",
+    "ImportResult": "core.library.imports",
     "IndexCancelled": "core.errors",
     "IndexStatus": "core.rag",
     "is_cjk": "core.books.textutil",

@@ -5,9 +5,8 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Generator, Iterable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from core.books.locator import Locator, parse_locator
 from core.books.model import ReadProgress
@@ -19,6 +18,7 @@ from core.library import (
     Position,
     SearchHit,
 )
+from core.library.imports import ImportResult
 from core.network_policy import NetworkPolicy
 from core.parts.catalogs import Catalogs
 from core.parts.chats import Chats
@@ -55,25 +55,6 @@ if TYPE_CHECKING:  # the agent's modules load LangChain: imported when the first
     from core.agent.provider_config import ProviderConfig
 
 LIBRARY_ENV = "QUIRE_LIBRARY"
-
-
-@dataclass(frozen=True, slots=True)
-class ImportResult:
-    """What happened to one file of an import: a book (new or already there) or an error."""
-
-    source: str
-    book: BookRecord | None
-    created: bool
-    error: QuireError | None = None  # typed, so that each client words it in its own way and language
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "source": self.source,
-            "book": self.book.to_dict() if self.book else None,
-            "created": self.created,
-            "error": str(self.error) if self.error else None,
-            "error_type": type(self.error).__name__ if self.error else None,
-        }
 
 
 def default_library_dir(data_dir: Path) -> Path:

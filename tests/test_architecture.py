@@ -23,6 +23,9 @@ PARTS = {
     "stats",
     "translation",
     "speech",
+    "catalogs",
+    "folders",
+    "kosync",
 }  # the facade's public parts (core/parts): quire.notes.export(…)
 DOORS = {ROOT / "core" / "inside.py"}  # ``inside()``: the one door for white-box measurements and tests
 

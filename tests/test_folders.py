@@ -99,3 +99,49 @@ def test_a_folder_imports_recursively_and_a_watched_one_offers_new_books_once(qu
     assert quire.folders.new_books() == []
     with pytest.raises(LibraryError, match="not a folder"):
         quire.folders.import_folder(tmp_path / "nowhere")
+
+
+def test_the_app_offers_a_watched_folders_new_books_once_on_start(quire: Quire, tmp_path: Path) -> None:
+    """A watched folder's new book is offered when the app starts: Import takes it; started again, nothing is
+    offered (once each); a book declined with Not now is not offered again either."""
+    import asyncio
+
+    from fletkit import clickable, fire, new_session, texts
+
+    from app.shell import QuireApp
+    from platform_adapters.memory import MemorySecrets
+
+    folder = tmp_path / "Inbox"
+    folder.mkdir()
+    quire.folders.watch(folder)
+    shutil.copy(book_path("en/epubjs-alice.epub"), folder / "alice.epub")
+
+    async def start() -> tuple[QuireApp, object]:
+        session = await new_session(1440)
+        app = QuireApp(session.page, quire, secrets=MemorySecrets())
+        app.render()
+        for _ in range(100):
+            await asyncio.sleep(0.02)
+            if app.folders.offered:
+                break
+        return app, session
+
+    async def scenario() -> None:
+        app, session = await start()
+        dialog = session.page._dialogs.controls[-1]
+        assert texts(dialog.title) == ["1 new book(s) in your folders"] and "· alice.epub" in texts(dialog.content)
+        await fire(session, clickable(dialog, "Import"))
+        for _ in range(100):
+            await asyncio.sleep(0.02)
+            if quire.books():
+                break
+        assert [b.title for b in quire.books()] == ["Alice's Adventures in Wonderland"]
+        app, session = await start()
+        assert not app.folders.offered  # offered once
+        shutil.copy(book_path("en/idpf-moby-dick.epub"), folder / "moby.epub")
+        app, session = await start()
+        await fire(session, clickable(session.page._dialogs.controls[-1], "Not now"))
+        app, session = await start()
+        assert not app.folders.offered and len(quire.books()) == 1
+
+    asyncio.run(scenario())

@@ -156,3 +156,58 @@ def test_quire_kosync_setup_and_sync(tmp_path: Path, capsys: pytest.CaptureFixtu
         monkeypatch.setenv("QUIRE_KOSYNC_PASSWORD", "wrong")
         assert cli([*library, "kosync", "1"], platform) == 1
         assert "refused the user name or password" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("width", [1440, 390])
+def test_settings_turns_koreader_sync_on_and_opening_a_book_takes_the_kobos_further_place(
+    quire: Quire, width: int
+) -> None:
+    """Settings › Sync › KOReader sync server (off by default): turned on with a new user; opening a book takes
+    the Kobo's further place (saying so), closing it sends this device's; turned off again."""
+    import asyncio
+
+    from fletkit import clickable, find, fire, new_session, texts, walk
+
+    from app.shell import QuireApp
+
+    book = quire.import_paths([ALICE])[0].book.id
+    quire.save_position(book, "3.0")
+    quire.save_position(book, "3.5")
+
+    async def scenario(server: KosyncServer) -> None:
+        session = await new_session(width)
+        app = QuireApp(session.page, quire, secrets=MemorySecrets())
+        app.render()
+        await fire(session, find(app.page.controls, tooltip="Settings"))
+        assert "Turn on KOReader sync" in texts(app.page.controls)
+        labelled = [c for c in walk(app.page.controls) if getattr(c, "label", None)]
+        at = next(i for i, c in enumerate(labelled) if c.label == "KOReader sync server address")
+        url, user, password, register = labelled[at : at + 4]
+        url.value, user.value, password.value, register.value = server.url, "reader", "pw", True
+        await fire(session, clickable(app.page.controls, "Turn on KOReader sync"))
+        assert app.message == f"KOReader sync is on: {server.url} as reader." and "reader" in server.users
+        document = quire.kosync.document(book)
+        server.documents[("reader", document)] = {"progress": "/body/DocFragment[10]/body/section/p[12]/text().0",
+                                                  "percentage": 0.61, "device": "Kobo Libra 2", "device_id": "k"}  # fmt: skip
+        app.open_book(book)
+        for _ in range(200):
+            await asyncio.sleep(0.05)
+            if app.message == "Opened where you read on Kobo Libra 2.":
+                break
+        assert app.message == "Opened where you read on Kobo Libra 2." and app.reader.current.locator.section == 9
+        assert quire.position(book).furthest.section == 9
+        quire.save_position(book, "9.20")  # read on here (as page turns at a reading pace save it)
+        app.close_book()
+        for _ in range(200):
+            await asyncio.sleep(0.05)
+            if server.documents[("reader", document)]["device"] == "Quire":
+                break
+        assert server.documents[("reader", document)]["device"] == "Quire"  # this device's further place sent
+        from app.screens import Screen
+
+        app.go(Screen.SETTINGS)
+        await fire(session, clickable(app.page.controls, "Turn off"))
+        assert quire.kosync.settings() is None and "Turn on KOReader sync" in texts(app.page.controls)
+
+    with KosyncServer() as server:
+        asyncio.run(scenario(server))

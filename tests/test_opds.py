@@ -185,3 +185,66 @@ def test_paging_a_cut_download_a_file_that_is_not_a_book_and_local_only(quire: Q
         assert quire.catalogs.browse(f"{url}/opds").entries  # a catalog on this computer is allowed
     with pytest.raises(LocalOnlyError):
         quire.catalogs.browse("https://books.example.org/opds")
+
+
+@pytest.mark.parametrize("width", [1440, 390])
+def test_the_app_adds_browses_searches_and_downloads_from_calibre(calibre: str, quire: Quire, width: int) -> None:
+    """Settings › Catalogs adds the calibre server with its login; Browse opens it; a navigation entry, the covers
+    loaded after the list, a download into the library, search and Back, on a desktop and a phone."""
+    import asyncio
+
+    from fletkit import clickable, find, fire, new_session, texts
+
+    from app.shell import QuireApp
+
+    async def scenario() -> None:
+        session = await new_session(width)
+        app = QuireApp(session.page, quire, secrets=MemorySecrets())
+        app.render()
+        await fire(session, find(app.page.controls, tooltip="Settings"))
+        labelled = [c for c in _walk(app) if getattr(c, "label", None)]
+        at = next(i for i, c in enumerate(labelled) if c.label == "Catalog address (OPDS)")
+        url, user, password = labelled[at : at + 3]  # the catalog's own fields (Sync has a user and password too)
+        assert (user.label, password.label) == ("User name", "Password")
+        url.value, user.value, password.value = calibre, USER, PASSWORD
+        await fire(session, clickable(app.page.controls, "Add catalog"))
+        assert app.message == "Added “calibre Library”." and "calibre Library" in texts(app.page.controls)
+        await fire(session, clickable(app.page.controls, "Browse"))
+        await _until(lambda: app.catalogs.feed is not None)
+        assert app.screen == "catalog" and "By Title" in texts(app.page.controls)
+        await fire(session, clickable(app.page.controls, "By Title"))
+        await _until(lambda: len(app.catalogs.feeds) == 2)
+        shown = texts(app.page.controls)
+        assert "Moby-Dick" in shown and "Alice's Adventures in Wonderland" in shown
+        await _until(lambda: app.catalogs.covers and all(i.visible for i in app.catalogs.covers.values()))
+        assert all(i.src[:2] == b"\xff\xd8" for i in app.catalogs.covers.values())  # JPEG thumbnails, with the login
+        await fire(session, find(app.page.controls, tooltip="Download “Moby-Dick”"))
+        moby = next(e.id for e in app.catalogs.feed.entries if e.title == "Moby-Dick")
+        await _until(lambda: app.catalogs.downloads.get(moby) == "done")
+        assert [b.title for b in quire.books()] == ["Moby-Dick"] and app.message == "“Moby-Dick” is in your library."
+        query = next(c for c in _walk(app) if getattr(c, "hint_text", None) == "Search this catalog")
+        query.value = "wonderland"
+        await fire(session, query, "submit")
+        await _until(lambda: len(app.catalogs.feeds) == 3)
+        assert [e.title for e in app.catalogs.feed.entries] == ["Alice's Adventures in Wonderland"]
+        for _ in range(3):
+            await fire(session, find(app.page.controls, tooltip="Back"))
+        assert app.screen == "settings"
+
+    asyncio.run(scenario())
+
+
+def _walk(app) -> list:
+    from fletkit import walk
+
+    return list(walk(app.page.controls))
+
+
+async def _until(condition, seconds: float = 30.0) -> None:
+    import asyncio
+
+    for _ in range(int(seconds / 0.05)):
+        if condition():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("timed out")

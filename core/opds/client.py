@@ -106,6 +106,22 @@ class CatalogClient:
         finally:
             response.close()
 
+    def picture(self, url: str, limit: int) -> bytes | None:
+        """A cover or thumbnail of the catalog (its host only); None when larger than ``limit`` or not a picture."""
+        if urllib.parse.urlsplit(url).hostname != urllib.parse.urlsplit(self.url).hostname:
+            return None
+        try:
+            data = self._read(url, limit)
+        except CatalogError:
+            return None
+        return (
+            data
+            if data[:4] in (b"\xff\xd8\xff\xe0", b"\xff\xd8\xff\xe1", b"\xff\xd8\xff\xdb", b"\x89PNG")
+            or data[:3] == b"GIF"
+            or data[8:12] == b"WEBP"
+            else None
+        )
+
     # -- feeds -------------------------------------------------------------------------------------------------
     def feed(self, url: str | None = None) -> OpdsFeed:
         """The feed at ``url`` (default: the catalog's own), which must be on the catalog's host."""

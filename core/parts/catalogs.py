@@ -5,21 +5,20 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+import urllib.parse
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from core.errors import CatalogError
 from core.library import Library
 from core.library.db import now
+from core.library.imports import ImportResult
 from core.network_policy import NetworkPolicy
 from core.opds.client import CatalogClient, Progress
 from core.opds.feed import OpdsEntry, OpdsFeed
 from core.secrets import SecretStore
-
-if TYPE_CHECKING:
-    from core.services import ImportResult
 
 MAX_PAGES = 20  # feed pages followed when looking for an entry by its id
 
@@ -35,6 +34,16 @@ class CatalogInfo:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def _origin(url: str) -> tuple[str, str, int | None]:
+    parts = urllib.parse.urlsplit(url)
+    return parts.scheme, (parts.hostname or "").lower(), parts.port
+
+
+def _shared(a: str, b: str) -> int:
+    """How many leading characters two URLs share (the catalog a page belongs to shares the most)."""
+    return next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
 
 
 def catalog_secret(url: str) -> str:
@@ -96,6 +105,7 @@ class Catalogs:
         return CatalogClient(url, login, password or "", network=self._network)
 
     def _find(self, where: str | int) -> CatalogInfo | None:
+        """The catalog by number, or the one on the same server as a URL (its login is for that server only)."""
         text = str(where)
         catalogs = self.all()
         if text.isdigit():
@@ -103,8 +113,8 @@ class Catalogs:
             if found is None:
                 raise CatalogError(f"there is no catalog {text}: add it first, or give its URL")
             return found
-        prefix = [c for c in catalogs if text.startswith(c.url.split("?")[0].rstrip("/"))]
-        return max(prefix, key=lambda c: len(c.url)) if prefix else None
+        same = [c for c in catalogs if _origin(c.url) == _origin(text)]
+        return max(same, key=lambda c: _shared(c.url, text)) if same else None
 
     # -- reading them ------------------------------------------------------------------------------------------
     def browse(self, where: str | int, secrets: SecretStore | None = None, **login: str) -> OpdsFeed:

@@ -8,16 +8,13 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from core.books.formats import SUPPORTED
 from core.errors import LibraryError
 from core.library import Annotations, Library
 from core.library.calibre import CalibreBook, is_calibre_library, read_calibre_library
 from core.library.db import now
-
-if TYPE_CHECKING:
-    from core.services import ImportResult
+from core.library.imports import ImportResult
 
 MAX_FILES = 100_000  # files looked at in one folder tree, at most
 Importer = Callable[[list[Path]], list["ImportResult"]]
