@@ -116,6 +116,7 @@ def main(argv: list[str] | None = None) -> None:
         if not app.follow_route(page.route):  # an address that names a book (a reload, a bookmark) opens it
             app.render()
         await app.books.offer_documents_inbox()
+        await app.opened.take()  # Android: a book opened with Quire ("Open with", "Share") started the app
 
     if web:
         serve_web(start, args.host, args.port or 8550, args.token, assets)

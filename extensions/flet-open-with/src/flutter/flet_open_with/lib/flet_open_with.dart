@@ -1,0 +1,3 @@
+library flet_open_with;
+
+export 'src/extension.dart' show Extension;
