@@ -195,8 +195,8 @@ def catalog_settings(catalogs: CatalogsController, t: Translator) -> list[ft.Con
             )
         )
     url = ft.TextField(label=t("catalogs.url"), hint_text="http://localhost:8080/opds", width=420)
-    user = ft.TextField(label=t("sync.user"), width=420)
-    password = ft.TextField(label=t("sync.password"), password=True, can_reveal_password=True, width=420)
+    user = ft.TextField(label=t("catalogs.user"), width=420)
+    password = ft.TextField(label=t("catalogs.password"), password=True, can_reveal_password=True, width=420)
     said = ft.Text("", size=12)
 
     async def add(e: ft.Event[Any]) -> None:

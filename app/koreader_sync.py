@@ -105,8 +105,8 @@ def koreader_controls(koreader: KoreaderSync, t: Translator) -> list[ft.Control]
         ]
     else:
         url = ft.TextField(label=t("koreader.url"), hint_text="https://sync.koreader.rocks", width=420)
-        user = ft.TextField(label=t("sync.user"), width=420)
-        password = ft.TextField(label=t("sync.password"), password=True, can_reveal_password=True, width=420)
+        user = ft.TextField(label=t("koreader.user"), width=420)
+        password = ft.TextField(label=t("koreader.password"), password=True, can_reveal_password=True, width=420)
         register = ft.Switch(label=t("koreader.register"), value=False)
 
         async def turn_on(e: ft.Event[Any]) -> None:
