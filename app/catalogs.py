@@ -29,7 +29,8 @@ class CatalogsController:
         self.feeds: list[OpdsFeed] = []  # the feeds opened, the one shown last
         self.loading = False
         self.downloads: dict[str, str] = {}  # entry id -> its progress line, or "done"
-        self.covers: dict[str, ft.Image] = {}  # entry id -> its thumbnail, filled in the background
+        self.covers: dict[str, ft.Container] = {}  # entry id -> its thumbnail's frame, filled in the background
+        self.pictures: dict[str, bytes] = {}  # entry id -> its thumbnail, kept while the catalog is open
         self.progress_lines: dict[str, ft.Text] = {}  # entry id -> its download's progress, updated on its own
 
     @property
@@ -55,7 +56,7 @@ class CatalogsController:
     # -- browsing ----------------------------------------------------------------------------------------------
     def browse(self, catalog: CatalogInfo) -> None:
         """Open a catalog's own feed on the catalog screen."""
-        self.catalog, self.feeds, self.downloads = catalog, [], {}
+        self.catalog, self.feeds, self.downloads, self.pictures = catalog, [], {}, {}
         self.app.go(Screen.CATALOG)
         self._load(lambda: self.app.quire.catalogs.browse(catalog.id, self.app.store.secrets))
 
@@ -108,17 +109,17 @@ class CatalogsController:
         if self.catalog is None:
             return
         for entry in feed.entries:
-            image = self.covers.get(entry.id)
             href = entry.thumbnail or entry.cover
-            if image is None or href is None or self.feed is not feed:
+            if href is None or entry.id in self.pictures or self.feed is not feed:
                 continue
             try:
                 picture = await asyncio.to_thread(self._picture, href)
             except QuireError:
                 continue
-            if picture:
-                image.src = picture
-                image.visible = True
+            frame = self.covers.get(entry.id)  # the row drawn now (a redraw since made a new one)
+            if picture and frame is not None:
+                self.pictures[entry.id] = picture
+                _show_cover(frame, picture, entry.title)
                 self.app.page.update()
 
     async def _update(self) -> None:
@@ -171,6 +172,13 @@ class CatalogsController:
         app.page.run_task(run)
 
 
+def _show_cover(frame: ft.Container, picture: bytes, title: str) -> None:
+    # Put in its frame once loaded: an Image made visible later took the row's texts out of the semantics tree
+    # (seen in Chromium: a screen reader, and the browser tests, lost them).
+    frame.content = ft.Image(src=picture, fit=ft.BoxFit.CONTAIN, semantics_label=title)
+    frame.data = "cover"
+
+
 def catalog_settings(catalogs: CatalogsController, t: Translator) -> list[ft.Control]:
     """Settings › Catalogs: each catalog (browse, remove) and the form to add one."""
     app = catalogs.app
@@ -220,8 +228,11 @@ def _entry_row(entry: OpdsEntry, catalogs: CatalogsController, t: Translator) ->
             trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT),
             on_click=lambda e: catalogs.open(entry.feed or ""),
         )
-    image = ft.Image(src=b"", width=THUMB, height=THUMB * 1.4, fit=ft.BoxFit.CONTAIN, visible=False)
-    catalogs.covers[entry.id] = image
+    frame = ft.Container(ft.Icon(ft.Icons.MENU_BOOK_OUTLINED, color=ft.Colors.OUTLINE), width=THUMB,
+                         height=THUMB * 1.4, alignment=ft.Alignment.CENTER)  # fmt: skip
+    catalogs.covers[entry.id] = frame
+    if entry.id in catalogs.pictures:
+        _show_cover(frame, catalogs.pictures[entry.id], entry.title)
     state = catalogs.downloads.get(entry.id)
     if state == "done":
         action: ft.Control = ft.Icon(ft.Icons.CHECK_CIRCLE_OUTLINE, tooltip=t("catalogs.in_library"))
@@ -239,7 +250,7 @@ def _entry_row(entry: OpdsEntry, catalogs: CatalogsController, t: Translator) ->
     by = ", ".join(entry.authors)
     return ft.Row(
         [
-            ft.Container(image, width=THUMB),
+            frame,
             ft.Column(
                 [
                     ft.Text(entry.title, weight=ft.FontWeight.W_600, max_lines=2),

@@ -97,11 +97,9 @@ def _reading(path: str, pages: int, total: int) -> None:
 
 def cmd_import(quire: Quire, args: argparse.Namespace) -> int:
     """Files, and folders (recursively; a calibre library folder with calibre's metadata)."""
-    results: list[ImportResult] = []
-    for path in args.paths:
-        if not Path(path).is_dir():
-            results += quire.import_paths([path], None if args.json else _progress, None if args.json else _reading)
-            continue
+    files = [path for path in args.paths if not Path(path).is_dir()]
+    results = quire.import_paths(files, None if args.json else _progress, None if args.json else _reading)
+    for path in (path for path in args.paths if Path(path).is_dir()):
         found = quire.folders.import_folder(path, None if args.json else _progress)
         results += found.results
         if found.calibre and not args.json:

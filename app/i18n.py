@@ -117,9 +117,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "common.back": {"en": "Back", "zh": "返回"},
     "catalogs.title": {"en": "Catalogs (OPDS)", "zh": "书目（OPDS）"},
     "catalogs.about": {
-        "en": "Browse a calibre content server, Calibre-Web or any OPDS catalog and download its books into the "
-        "library. The password goes to the system keychain.",
-        "zh": "浏览 calibre 内容服务器、Calibre-Web 或任何 OPDS 书目，并把书下载到书库。密码保存在系统钥匙串中。",
+        "en": "Add a calibre content server, Calibre-Web or any OPDS catalog, then look through it and download its "
+        "books into the library. The password goes to the system keychain.",
+        "zh": "添加 calibre 内容服务器、Calibre-Web 或任何 OPDS 书目，然后浏览并把书下载到书库。密码保存在系统钥匙串中。",
     },
     "catalogs.url": {"en": "Catalog address (OPDS)", "zh": "书目地址（OPDS）"},
     "catalogs.user": {"en": "User name (if the catalog asks for one)", "zh": "用户名（书目需要时）"},

@@ -54,6 +54,14 @@ def _ordinal(library: Path, book_id: int) -> int:
         quire.close()
 
 
+def _count_books(library: Path) -> int:
+    quire = Quire(library)
+    try:
+        return len(quire.books())
+    finally:
+        quire.close()
+
+
 def _wait_place(screen: Screen, library: Path, chapter: str) -> None:
     for _ in range(40):
         if _place(library) == chapter:
@@ -491,3 +499,64 @@ def test_read_aloud_plays_pauses_and_stops_in_the_browser_at_both_sizes(browser,
             assert reopened.position(1).locator.section == 3  # stopped in the chapter it was reading
         finally:
             reopened.close()
+
+
+def test_a_catalog_is_browsed_and_a_book_downloaded_in_the_browser_at_both_sizes(browser, tmp_path: Path) -> None:
+    """Issue 30: Settings › Catalogs › Browse opens an OPDS catalog (a local server here; tests/test_opds.py drives
+    calibre's own), a navigation entry leads to its books with their covers, and Download puts one in the library."""
+    import zipfile
+
+    from httpkit import LocalServer, Reply
+
+    cover = zipfile.ZipFile(book_path("en/epubjs-alice.epub")).read("OPS/images/cover_th.jpg")
+    atom = '<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><title>Shelf</title><id>s</id>{}</feed>'
+    root = atom.format(
+        "<entry><title>All books</title><id>all</id>"
+        '<link type="application/atom+xml;profile=opds-catalog;kind=acquisition" href="/all"/></entry>'
+    )
+    books = atom.format("".join(
+        f'<entry><title>{title}</title><id>urn:{name}</id><author><name>{author}</name></author>'
+        f'<link rel="http://opds-spec.org/acquisition" type="application/epub+zip" href="/{name}.epub"/>'
+        f'<link rel="http://opds-spec.org/image/thumbnail" type="image/jpeg" href="/{name}.jpg"/></entry>'
+        for name, title, author in (("alice", "Alice's Adventures in Wonderland", "Lewis Carroll"),
+                                    ("moby", "Moby-Dick", "Herman Melville"))))  # fmt: skip
+    files = {"/opds": root.encode(), "/all": books.encode(), "/alice.jpg": cover, "/moby.jpg": cover,
+             "/moby.epub": book_path("en/idpf-moby-dick.epub").read_bytes(),
+             "/alice.epub": book_path("en/epubjs-alice.epub").read_bytes()}  # fmt: skip
+    with LocalServer(lambda r: Reply(200, files[r.path.split("?")[0]])) as catalog:
+        for size, viewport in TOUR_SIZES.items():
+            library = tmp_path / f"lib-{size}"
+            quire = Quire(library)
+            quire.catalogs.add(f"{catalog.url}/opds")
+            quire.close()
+            with app_server(library) as url:
+                phone = size == "phone"
+                page = browser.new_page(viewport=viewport, is_mobile=phone, has_touch=phone)
+                screen = Screen(page, f"catalog-{size}").open(url)
+                screen.wait_text("0 books")
+                screen.click_label("Settings")
+                screen.wait_text("AI assistant")
+                page.mouse.move(viewport["width"] / 2, viewport["height"] / 2)
+                for _ in range(40):  # Settings is long: the catalogs are below the fold
+                    if screen.shows("Browse"):
+                        break
+                    page.mouse.wheel(0, 500)
+                    screen.settle(0.2)
+                screen.click_text("Browse")
+                screen.click_text("All books")
+                screen.wait_text("Moby-Dick")
+                screen.settle(1.0)  # the covers come in after the list
+                row = screen.labelled("Download “Moby-Dick”").bounding_box(timeout=20_000)  # the row, merged with it
+                page.mouse.click(row["x"] + row["width"] - 24, row["y"] + row["height"] / 2)  # its button, at its end
+                for _ in range(150):
+                    if _count_books(library):
+                        break
+                    screen.settle(0.2)
+                screen.wait_text("is in your library")  # the notice: “Moby-Dick” is in your library.
+                _not_blank(screen.shot("1-catalog"))
+                page.close()
+            reopened = Quire(library)
+            try:
+                assert [b.title for b in reopened.books()] == ["Moby-Dick"]
+            finally:
+                reopened.close()

@@ -216,8 +216,9 @@ def test_the_app_adds_browses_searches_and_downloads_from_calibre(calibre: str, 
         await _until(lambda: len(app.catalogs.feeds) == 2)
         shown = texts(app.page.controls)
         assert "Moby-Dick" in shown and "Alice's Adventures in Wonderland" in shown
-        await _until(lambda: app.catalogs.covers and all(i.visible for i in app.catalogs.covers.values()))
-        assert all(i.src[:2] == b"\xff\xd8" for i in app.catalogs.covers.values())  # JPEG thumbnails, with the login
+        covers = app.catalogs.covers
+        await _until(lambda: covers and all(f.data == "cover" for f in covers.values()))
+        assert all(f.content.src[:2] == b"\xff\xd8" for f in covers.values())  # JPEG thumbnails, with the login
         await fire(session, find(app.page.controls, tooltip="Download “Moby-Dick”"))
         moby = next(e.id for e in app.catalogs.feed.entries if e.title == "Moby-Dick")
         await _until(lambda: app.catalogs.downloads.get(moby) == "done")
