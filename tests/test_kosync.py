@@ -15,7 +15,7 @@ from kosynckit import KosyncServer
 from lxml import etree
 
 from app.cli import main as cli
-from core import CatalogError, CatalogRefused, Quire
+from core import CatalogError, CatalogRefused, LibraryError, Quire
 from core.kosync.document import partial_md5
 from platform_adapters.memory import MemorySecrets, memory_platform
 
@@ -211,3 +211,20 @@ def test_settings_turns_koreader_sync_on_and_opening_a_book_takes_the_kobos_furt
 
     with KosyncServer() as server:
         asyncio.run(scenario(server))
+
+
+def test_a_book_whose_file_went_missing_does_not_stop_the_others(quire: Quire) -> None:
+    from core.inside import inside
+
+    alice = quire.import_paths([ALICE])[0].book.id
+    moby = quire.import_paths([book_path("en/idpf-moby-dick.epub")])[0].book.id
+    for book in (alice, moby):
+        quire.save_position(book, "3.0")
+        quire.save_position(book, "3.2")
+    inside(quire).library.file_path(alice).unlink()  # the stored copy lost (a disk cleaned by hand)
+    with KosyncServer() as server:
+        quire.kosync.setup(server.url, "r", "pw", None, register=True)
+        results = quire.kosync.sync(password="pw")
+        assert [(r.book_id, r.direction) for r in results] == [(moby, "sent")]
+        with pytest.raises(LibraryError, match="missing"):
+            quire.kosync.sync(alice, password="pw")  # asked for by name: said

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from core.books.locator import Locator
-from core.errors import CatalogError, CatalogRefused, QuireError
+from core.errors import CatalogError, CatalogRefused, LibraryError, QuireError
 from core.kosync.client import KosyncClient, Progress, user_key
 from core.kosync.document import PREFIX, EpubPointers, partial_md5
 from core.library import Annotations, Library
@@ -117,7 +117,11 @@ class Kosync:
         results = []
         with self._client(secrets, password) as client:
             for book in books:
-                results.append(self._one(client, book.id, device_id))
+                try:
+                    results.append(self._one(client, book.id, device_id))
+                except LibraryError:  # its file went missing here: the other books still sync
+                    if reference is not None:
+                        raise
         return results
 
     def document(self, reference: str | int) -> str:
