@@ -5,6 +5,8 @@ paragraph translated by the provider."""
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
 from typing import TYPE_CHECKING
 
 import flet as ft
@@ -26,6 +28,7 @@ class LookupController:
         self.app = app
         self.screen = screen
         self.explanation = ft.Text(selectable=True, size=14)
+        self.translating: dict[int, threading.Event] = {}  # ordinal -> the stop of its translation coming now
 
     def define(self) -> None:
         """Open the definition card for the selected word."""
@@ -44,8 +47,9 @@ class LookupController:
 
     def translate(self) -> None:
         """The selection's paragraph (else the one at the top of the page) translated by the AI provider, drawn
-        under the paragraph (bilingual reading) into the language chosen in Settings, by default the reader's (or,
-        for a book in it, the app's other one); kept once translated. Asked again, the translation is hidden."""
+        under the paragraph as it comes (bilingual reading), into the language chosen in Settings (by default the
+        reader's; for a book in it, the app's other one); kept once translated. Asked again while it comes, it
+        stops and what came stays; asked again after, the translation is hidden."""
         model, app = self.screen.model, self.app
         config = app.settings.provider_config()
         if model is None or model.current is None or config is None:
@@ -54,30 +58,49 @@ class LookupController:
         segment = next((s for s in model.visible if s.ordinal == ordinal), None)
         if segment is None:
             return
+        if ordinal in self.translating:  # coming: stop it, keeping what came
+            self.translating[ordinal].set()
+            return
         if ordinal in model.translations:  # shown: hide it
             del model.translations[ordinal]
             self.screen.redraw()
             return
         target = app.settings.translate_to or app.quire.translation.target(model.book.id, app.t.language)
         model.translations[ordinal] = app.t("translate.working")
+        stop = self.translating[ordinal] = threading.Event()
         self.screen.redraw()
+        shown = [0.0]
+
+        def came(text: str) -> None:  # on the translation's thread: drawn at most four times a second
+            model.translations[ordinal] = text
+            if time.monotonic() - shown[0] >= 0.25:
+                shown[0] = time.monotonic()
+                app.page.run_task(self._redraw, model)
 
         async def run() -> None:
             try:
                 text = await asyncio.to_thread(
-                    app.quire.translation.paragraph, model.book.id, segment.locator, target, config, app.store.secrets
-                )
+                    app.quire.translation.paragraph, model.book.id, segment.locator, target, config,
+                    app.store.secrets, on_text=came, stop=stop,
+                )  # fmt: skip
             except QuireError as error:
                 model.translations.pop(ordinal, None)
                 app.notify(app.t.error(error))
                 return
-            if ordinal in model.translations:  # not hidden meanwhile
-                model.translations[ordinal] = text
+            finally:
+                self.translating.pop(ordinal, None)
+            if not text:  # stopped before anything came
+                model.translations.pop(ordinal, None)
+            else:
+                model.translations[ordinal] = text + (" …" if stop.is_set() else "")
             app.message = text
-            if self.screen.model is model:
-                self.screen.redraw()
+            await self._redraw(model)
 
         app.page.run_task(run)
+
+    async def _redraw(self, model: object) -> None:
+        if self.screen.model is model:  # the same book is still open
+            self.screen.redraw()
 
     def _card(self, word: str, found: list[Definition], sentence: str, locator: str) -> ft.AlertDialog:
         app, t = self.app, self.app.t

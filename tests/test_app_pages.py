@@ -1854,3 +1854,47 @@ def test_a_chinese_word_looked_up_on_a_phone_in_a_chinese_ui(quire: Quire) -> No
         assert [w.word for w in quire.dictionary.vocabulary(book)] == [word]
 
     run(scenario())
+
+
+def test_a_translation_comes_in_as_it_is_written_and_a_stop_keeps_what_came(alice_quire: Quire) -> None:
+    """Issue 29: the translation is drawn as it streams; asked again while it comes, it stops and what came stays
+    under the paragraph, marked unfinished, and is not kept (the next time asks the provider again)."""
+    from openai_mock import OpenAIMock
+
+    alice_quire.save_position(1, "3.2")
+    slow = {
+        "deltas": [{"content": "爱丽丝"}, {"content": "开始"}, {"content": "感到"}, {"content": "厌倦。"}],
+        "delay": 0.6,
+    }
+    with OpenAIMock([slow, [{"content": "爱丽丝开始感到厌倦。"}]]) as mock:
+
+        async def scenario() -> None:
+            session = await new_session(1440)
+            app = start(alice_quire, session)
+            app.settings.provider = {"kind": "openai-compatible", "model": "test-model", "base_url": mock.url}
+            app.open_book(1)
+            segment = next(s for s in app.reader.visible if "tired of sitting" in s.text)
+            app.reading.marking.select(segment.ordinal, 0, 5)
+            app.reading.lookup.translate()
+            for _ in range(200):
+                await asyncio.sleep(0.05)
+                if app.reader.translations.get(segment.ordinal, "").startswith("爱丽丝开始"):
+                    break
+            assert app.reader.translations[segment.ordinal].startswith("爱丽丝开始")  # drawn as it comes
+            app.reading.lookup.translate()  # asked again while it comes: stop
+            for _ in range(100):
+                await asyncio.sleep(0.05)
+                if not app.reading.lookup.translating:
+                    break
+            kept = app.reader.translations[segment.ordinal]
+            assert kept.endswith(" …") and kept != "爱丽丝开始感到厌倦。 …"  # what came, marked unfinished
+            assert [c for c in _all(app) if getattr(c, "key", None) == "translation"]
+            app.reading.lookup.translate()  # hidden
+            app.reading.lookup.translate()  # asked again: the provider is asked again (a part was not kept)
+            for _ in range(100):
+                await asyncio.sleep(0.05)
+                if app.reader.translations.get(segment.ordinal) == "爱丽丝开始感到厌倦。":
+                    break
+            assert app.reader.translations[segment.ordinal] == "爱丽丝开始感到厌倦。" and len(mock.requests) == 2
+
+        run(scenario())

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
@@ -45,13 +46,28 @@ for _sdk in ("openai", "anthropic", "httpx2"):  # each provider SDK's error base
         pass
 
 
-def complete(model: BaseChatModel, prompt: str) -> str:
-    """A model's whole reply to one prompt outside the agent (X-Ray's lines, a word explained, a translation),
-    streamed as every answer is (some OpenAI-compatible servers only stream); ProviderError when it fails."""
+def complete(
+    model: BaseChatModel,
+    prompt: str,
+    on_text: Callable[[str], object] | None = None,
+    stop: threading.Event | None = None,
+) -> str:
+    """A model's reply to one prompt outside the agent (X-Ray's lines, a word explained, a translation), streamed
+    as every answer is (some OpenAI-compatible servers only stream); ProviderError when it fails.
+
+    ``on_text`` is told the reply so far as it comes; ``stop``, once set, ends the reply there (what came is
+    returned, and the stream is closed)."""
+    text = ""
     try:
-        return "".join(str(chunk.content) for chunk in model.stream(prompt)).strip()
+        for chunk in model.stream(prompt):
+            text += str(chunk.content)
+            if on_text is not None:
+                on_text(text)
+            if stop is not None and stop.is_set():
+                break
     except PROVIDER_ERRORS as error:
         raise ProviderError(describe_provider_error(error) or "the AI provider failed") from error
+    return text.strip()
 
 
 RECURSION_LIMIT = 60  # graph steps; a backstop behind the tool-call limit

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from core.books.locator import Locator, parse_locator
@@ -38,9 +40,14 @@ class Translation:
         secrets: SecretStore | None = None,
         *,
         model: BaseChatModel | None = None,
+        on_text: Callable[[str], object] | None = None,
+        stop: threading.Event | None = None,
     ) -> str:
         """The paragraph at ``locator`` in language ``to``: kept from before, or asked of the provider (sent the
-        paragraph only; in local-only mode only a provider on this computer). ProviderError, LocalOnlyError."""
+        paragraph only; in local-only mode only a provider on this computer). ProviderError, LocalOnlyError.
+
+        ``on_text`` is told the translation so far as it comes; ``stop``, once set, ends it there: what came is
+        returned, and not kept (a translation cut short is asked for whole the next time)."""
         from core.agent.providers import make_chat_model
 
         book = self._library.resolve(reference).id
@@ -63,7 +70,7 @@ class Translation:
         if model is None:
             assert provider is not None  # one of the two, checked above
             model = make_chat_model(provider, secrets, self._network)
-        translated = translate(model, str(text[0]), to)
-        if translated:
+        translated = translate(model, str(text[0]), to, on_text, stop)
+        if translated and not (stop is not None and stop.is_set()):
             keep(self._library, book, ordinal, to, key, translated)
         return translated

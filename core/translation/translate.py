@@ -3,6 +3,8 @@ and model (a paragraph's text never changes), so reading it again costs nothing.
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from core.agent.untrusted import untrusted
@@ -34,12 +36,19 @@ def default_target(book_language: str, ui_language: str) -> str:
     return "zh" if ui == "en" else "en"
 
 
-def translate(model: BaseChatModel, text: str, target: str) -> str:
-    """The model's translation of ``text`` into ``target``; ProviderError when the provider fails (nothing of a
-    reply cut short is kept)."""
+def translate(
+    model: BaseChatModel,
+    text: str,
+    target: str,
+    on_text: Callable[[str], object] | None = None,
+    stop: threading.Event | None = None,
+) -> str:
+    """The model's translation of ``text`` into ``target``, told to ``on_text`` as it comes and ended early by
+    ``stop``; ProviderError when the provider fails."""
     from core.agent.runner import complete
 
-    return complete(model, PROMPT.format(language=language_name(target), text=untrusted(text, inline=True)))
+    prompt = PROMPT.format(language=language_name(target), text=untrusted(text, inline=True))
+    return complete(model, prompt, on_text, stop)
 
 
 def kept(library: Library, book_id: int, ordinal: int, target: str, model_key: str) -> str | None:
