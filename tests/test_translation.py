@@ -63,3 +63,22 @@ def test_quire_translate_prints_the_paragraph_in_the_other_language(
     answer = json.loads(capsys.readouterr().out)
     assert answer == {"locator": "1.2", "to": "en", "text": "When I was young, I too had many dreams."}
     assert "English" in mock.requests[-1]["body"]["messages"][-1]["content"]
+
+
+def test_a_stop_keeps_what_came_and_keeps_nothing_for_next_time(alice_quire: Quire) -> None:
+    import threading
+
+    slow = {"deltas": [{"content": "爱丽丝"}, {"content": "开始"}, {"content": "感到厌倦。"}], "delay": 0.3}
+    with OpenAIMock([slow, [{"content": "爱丽丝开始感到厌倦。"}]]) as mock:
+        config = ProviderConfig("openai-compatible", "test-model", base_url=mock.url)
+        stop, seen = threading.Event(), []
+
+        def came(text: str) -> None:
+            seen.append(text)
+            if text == "爱丽丝开始":
+                stop.set()  # the reader asks again while it comes
+
+        partial = alice_quire.translation.paragraph(1, "3.2", "zh", config, on_text=came, stop=stop)
+        assert partial == "爱丽丝开始" and seen == ["爱丽丝", "爱丽丝开始"]  # what came, as it came
+        whole = alice_quire.translation.paragraph(1, "3.2", "zh", config)
+        assert whole == "爱丽丝开始感到厌倦。" and len(mock.requests) == 2  # the part was not kept
