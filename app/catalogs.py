@@ -106,28 +106,28 @@ class CatalogsController:
 
     async def _load_covers(self, feed: OpdsFeed) -> None:
         """Each book's thumbnail, after the list is drawn, one by one (with the catalog's login)."""
-        if self.catalog is None:
+        wanted = [e for e in feed.entries if (e.thumbnail or e.cover) and e.id not in self.pictures]
+        if self.catalog is None or not wanted:
             return
-        for entry in feed.entries:
-            href = entry.thumbnail or entry.cover
-            if href is None or entry.id in self.pictures or self.feed is not feed:
-                continue
-            try:
-                picture = await asyncio.to_thread(self._picture, href)
-            except QuireError:
-                continue
-            frame = self.covers.get(entry.id)  # the row drawn now (a redraw since made a new one)
-            if picture and frame is not None:
-                self.pictures[entry.id] = picture
-                _show_cover(frame, picture, entry.title)
-                self.app.page.update()
+        try:  # one client for the page's covers: the login is answered once, not once per cover
+            client = self.app.quire.catalogs.client(feed.url, self.app.store.secrets)
+        except QuireError:
+            return
+        with client:
+            for entry in wanted:
+                if self.feed is not feed:
+                    return  # another page is shown now
+                href = entry.thumbnail or entry.cover
+                assert href is not None
+                picture = await asyncio.to_thread(client.picture, href, COVER_BYTES)
+                frame = self.covers.get(entry.id)  # the row drawn now (a redraw since made a new one)
+                if picture and frame is not None:
+                    self.pictures[entry.id] = picture
+                    _show_cover(frame, picture, entry.title)
+                    self.app.page.update()
 
     async def _update(self) -> None:
         self.app.page.update()
-
-    def _picture(self, href: str) -> bytes | None:
-        with self.app.quire.catalogs.client(href, self.app.store.secrets) as client:
-            return client.picture(href, COVER_BYTES)
 
     def download(self, entry: OpdsEntry) -> None:
         """Download the entry's book into the library, the row showing its progress."""
