@@ -174,21 +174,38 @@ def _speed(seconds: float, chars: int) -> float | None:
     return chars / (seconds / 60) if seconds >= MIN_SPEED_SECONDS and chars > 0 else None
 
 
-def chars_left(conn: sqlite3.Connection, book_id: int, at: int) -> tuple[int, int]:
-    """Characters of text after segment ``at``: to its chapter's end, and to the book's end."""
-    rest = conn.execute(
-        "SELECT COALESCE(SUM(LENGTH(text)), 0) FROM segments WHERE book_id = ? AND ordinal > ? AND kind != 'image'",
-        (book_id, at),
-    ).fetchone()[0]
+def section_chars(conn: sqlite3.Connection, book_id: int) -> dict[int, int]:
+    """Characters of text in each section of a book (its text never changes: a caller may keep this)."""
+    rows = conn.execute(
+        "SELECT section_idx, SUM(LENGTH(text)) FROM segments WHERE book_id = ? AND kind != 'image' GROUP BY section_idx",
+        (book_id,),
+    )
+    return {int(section): int(chars) for section, chars in rows}
+
+
+def chars_left(
+    conn: sqlite3.Connection, book_id: int, at: int, sections: dict[int, int] | None = None
+) -> tuple[int, int]:
+    """Characters of text after segment ``at`` (-1: the whole book): to its chapter's end, and to the book's end.
+    Only the rest of the chapter is read; later chapters are counted from ``sections`` (``section_chars``)."""
+    row = conn.execute(
+        "SELECT section_idx, idx FROM segments WHERE book_id = ? AND ordinal = ?", (book_id, max(at, 0))
+    ).fetchone()
+    if row is None:
+        return 0, 0
+    section, idx = int(row[0]), int(row[1])
     chapter = conn.execute(
-        "SELECT COALESCE(SUM(LENGTH(g.text)), 0) FROM segments g WHERE g.book_id = ? AND g.ordinal > ? AND "
-        "g.kind != 'image' AND g.section_idx = (SELECT section_idx FROM segments WHERE book_id = ? AND ordinal = ?)",
-        (book_id, at, book_id, max(at, 0)),
+        "SELECT COALESCE(SUM(LENGTH(text)), 0) FROM segments WHERE book_id = ? AND section_idx = ? AND idx > ? "
+        "AND kind != 'image'",
+        (book_id, section, idx if at >= 0 else idx - 1),
     ).fetchone()[0]
-    return int(chapter), int(rest)
+    totals = sections if sections is not None else section_chars(conn, book_id)
+    return int(chapter), int(chapter) + sum(chars for number, chars in totals.items() if number > section)
 
 
-def minutes_left(conn: sqlite3.Connection, book_id: int, at: int) -> tuple[float, float] | None:
+def minutes_left(
+    conn: sqlite3.Connection, book_id: int, at: int, sections: dict[int, int] | None = None
+) -> tuple[float, float] | None:
     """Minutes left in the chapter and in the book from segment ``at``, at the reader's own speed in this book
     (every device); None until there is enough reading to tell."""
     seconds, chars = conn.execute(
@@ -197,7 +214,7 @@ def minutes_left(conn: sqlite3.Connection, book_id: int, at: int) -> tuple[float
     speed = _speed(float(seconds), int(chars))
     if speed is None:
         return None
-    chapter, rest = chars_left(conn, book_id, at)
+    chapter, rest = chars_left(conn, book_id, at, sections)
     return chapter / speed, rest / speed
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from core.library import Library
-from core.library.stats import StatsReport, minutes_left, report
+from core.library.stats import StatsReport, minutes_left, report, section_chars
 
 
 class Stats:
@@ -11,6 +11,7 @@ class Stats:
 
     def __init__(self, library: Library) -> None:
         self._library = library
+        self._sections: dict[str, dict[int, int]] = {}  # content hash -> characters per section (text never changes)
 
     def report(self, reference: str | int | None = None, *, weeks: int = 12) -> StatsReport:
         """Totals by book, by day (the reader's local dates) and by week, from every device synced; for one book
@@ -21,4 +22,7 @@ class Stats:
     def minutes_left(self, reference: str | int, ordinal: int) -> tuple[float, float] | None:
         """Minutes left in the chapter and in the book from the segment at ``ordinal``, at the reader's own speed
         in this book; None until there is enough reading (two minutes) to tell."""
-        return minutes_left(self._library.conn, self._library.resolve(reference).id, ordinal)
+        book = self._library.resolve(reference)
+        if book.content_hash not in self._sections:  # read once per book: the reader asks on every page and scroll
+            self._sections[book.content_hash] = section_chars(self._library.conn, book.id)
+        return minutes_left(self._library.conn, book.id, ordinal, self._sections[book.content_hash])
