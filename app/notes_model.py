@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from core import Bookmark, Highlight, Quire, VocabularyWord
+from core import Bookmark, Highlight, Quire, VocabularyWord, safe_file_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +88,7 @@ class NotesViewModel:
             text = self.quire.notes.export(book.id, "md")
             if self.quire.dictionary.vocabulary(book.id):  # the words looked up in it follow its notes
                 text = text.rstrip("\n") + "\n\n" + self.quire.dictionary.export_vocabulary(book.id)
-            return f"{safe_file_name(book.title)}.md", text
+            return f"{safe_file_name(book.title, 'notes')}.md", text
         annotated = {h.book_id for h in self.quire.notes.highlights()}
         parts = [self.quire.notes.export(book.id, "md") for book in self.quire.books() if book.id in annotated]
         return "quire-notes.md", "\n\n".join(parts)
@@ -101,9 +100,3 @@ class NotesViewModel:
         path = folder / name
         path.write_text(text, encoding="utf-8")
         return path
-
-
-def safe_file_name(title: str) -> str:
-    """A title usable as a file name on every platform (keeps Chinese, drops path and reserved characters)."""
-    cleaned = re.sub(r'[\\/:*?"<>|\x00-\x1f]+', " ", title).strip(" .")
-    return re.sub(r"\s+", " ", cleaned)[:100] or "notes"

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from core.books.formats import SUPPORTED, content_hash, formats_in_words
     from core.books.locator import Locator, parse_locator
     from core.books.model import ReadProgress
-    from core.books.textutil import is_cjk
+    from core.books.textutil import is_cjk, safe_file_name
     from core.companion.describe import Description
     from core.companion.xray import XrayEntry
     from core.dictionary.store import Definition, DictionaryInfo, VocabularyWord, sentence_around
@@ -162,6 +162,7 @@ _WHERE: dict[str, str] = {
     "Speaker": "core.speech.speakers",
     "VoiceChoice": "core.speech.speakers",
     "system_speaker": "core.speech.speakers",
+    "safe_file_name": "core.books.textutil",
     "BookStats": "core.library.stats",
     "Description": "core.companion.describe",
     "ModelInfo": "core.parts.models",
@@ -258,6 +259,7 @@ __all__ = [
     "is_cjk",
     "is_local_host",
     "parse_locator",
+    "safe_file_name",
     "secret_name",
     "secret_names",
     "sentence_around",

@@ -59,3 +59,9 @@ def abbreviation_stop(text: str, dot: int) -> bool:
     if len(token) == 1:
         return token.isupper() and token != "I"
     return token.lower() in ABBREVIATIONS
+
+
+def safe_file_name(title: str, fallback: str = "book") -> str:
+    """A title usable as a file name on every platform (keeps Chinese, drops path and reserved characters)."""
+    cleaned = re.sub(r'[\\/:*?"<>|\x00-\x1f]+', " ", title).strip(" .")
+    return re.sub(r"\s+", " ", cleaned)[:100].strip() or fallback

@@ -12,9 +12,10 @@ from pathlib import Path
 import httpx
 
 from core.books.limits import MAX_FILE_BYTES
+from core.books.textutil import safe_file_name
 from core.errors import CatalogError, CatalogRefused, LocalOnlyError, ProviderError
 from core.network_policy import NetworkPolicy
-from core.opds.feed import MAX_FEED_BYTES, Acquisition, OpdsFeed, parse_feed, search_template
+from core.opds.feed import MAX_FEED_BYTES, Acquisition, OpdsFeed, origin, parse_feed, search_template
 
 TIMEOUT = httpx.Timeout(30.0, connect=10.0)
 CHUNK = 64 * 1024
@@ -108,7 +109,7 @@ class CatalogClient:
 
     def picture(self, url: str, limit: int) -> bytes | None:
         """A cover or thumbnail of the catalog (its host only); None when larger than ``limit`` or not a picture."""
-        if urllib.parse.urlsplit(url).hostname != urllib.parse.urlsplit(self.url).hostname:
+        if origin(url) != origin(self.url):
             return None
         try:
             data = self._read(url, limit)
@@ -126,7 +127,7 @@ class CatalogClient:
     def feed(self, url: str | None = None) -> OpdsFeed:
         """The feed at ``url`` (default: the catalog's own), which must be on the catalog's host."""
         target = url or self.url
-        if urllib.parse.urlsplit(target).hostname != urllib.parse.urlsplit(self.url).hostname:
+        if origin(target) != origin(self.url):
             raise CatalogError("that page is on another server than the catalog: Quire does not follow it")
         return parse_feed(self._read(target), target, self.url)
 
@@ -192,6 +193,6 @@ def _file_name(response: httpx.Response, acquisition: Acquisition, title: str) -
     disposition = response.headers.get("content-disposition", "")
     match = re.search(r"filename\*=UTF-8''([^;]+)", disposition) or re.search(r'filename="?([^";]+)"?', disposition)
     name = urllib.parse.unquote(match.group(1)) if match else title
-    name = re.sub(r'[\\/:*?"<>|\x00-\x1f]+', " ", name).strip(" .")[:120] or "book"
+    name = safe_file_name(name)
     suffix = f".{acquisition.format}"
     return name if name.lower().endswith(suffix) else name + suffix

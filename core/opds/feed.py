@@ -102,7 +102,8 @@ def _parser() -> etree.XMLParser:
     return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
 
 
-def _origin(url: str) -> tuple[str, str, int | None]:
+def origin(url: str) -> tuple[str, str, int | None]:
+    """A URL's server: scheme, host and port (a catalog's login and links belong to its own)."""
     parts = urllib.parse.urlsplit(url)
     return parts.scheme, (parts.hostname or "").lower(), parts.port
 
@@ -111,14 +112,14 @@ class _Links:
     """Resolves a feed's links against its URL and keeps only those on the catalog's own host."""
 
     def __init__(self, base: str, home: str) -> None:
-        self.base, self.home, self.elsewhere = base, _origin(home), 0
+        self.base, self.home, self.elsewhere = base, origin(home), 0
 
     def __call__(self, href: str | None) -> str | None:
         if not href:
             return None
         template = "{searchTerms}" in href
         target = urllib.parse.urljoin(self.base, href.replace("{searchTerms}", "QUIRE_TERMS") if template else href)
-        if _origin(target) != self.home:
+        if origin(target) != self.home:
             self.elsewhere += 1
             return None
         return target.replace("QUIRE_TERMS", "{searchTerms}") if template else target

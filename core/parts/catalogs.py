@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-import urllib.parse
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -17,7 +16,7 @@ from core.library.db import now
 from core.library.imports import ImportResult
 from core.network_policy import NetworkPolicy
 from core.opds.client import CatalogClient, Progress
-from core.opds.feed import OpdsEntry, OpdsFeed
+from core.opds.feed import OpdsEntry, OpdsFeed, origin
 from core.secrets import SecretStore
 
 MAX_PAGES = 20  # feed pages followed when looking for an entry by its id
@@ -34,11 +33,6 @@ class CatalogInfo:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
-
-
-def _origin(url: str) -> tuple[str, str, int | None]:
-    parts = urllib.parse.urlsplit(url)
-    return parts.scheme, (parts.hostname or "").lower(), parts.port
 
 
 def _shared(a: str, b: str) -> int:
@@ -113,7 +107,7 @@ class Catalogs:
             if found is None:
                 raise CatalogError(f"there is no catalog {text}: add it first, or give its URL")
             return found
-        same = [c for c in catalogs if _origin(c.url) == _origin(text)]
+        same = [c for c in catalogs if origin(c.url) == origin(text)]
         return max(same, key=lambda c: _shared(c.url, text)) if same else None
 
     # -- reading them ------------------------------------------------------------------------------------------
