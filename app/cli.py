@@ -15,6 +15,7 @@ import httpx
 from app.logs import configure_logging
 from app.settings import SettingsStore
 from core import (
+    DEFAULT_SPEECH_RATE,
     HIGHLIGHT_COLORS,
     MODES,
     PROVIDERS,
@@ -820,7 +821,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("locator", nargs="?", help="where to start (default: where you are reading)")
     p.add_argument("-n", type=_count(10_000), default=10, help="how many sentences (default 10)")
     p.add_argument("-o", "--output", help="the WAV file to write")
-    p.add_argument("--rate", type=_count(600), default=175, help="words a minute (default 175)")
+    p.add_argument("--rate", type=_count(600), default=DEFAULT_SPEECH_RATE,
+                   help=f"words a minute (default {DEFAULT_SPEECH_RATE})")  # fmt: skip
     p = add("opds", cmd_opds, "OPDS catalogs (calibre, Calibre-Web…): add, list, remove, browse, search, get")
     p.add_argument("action", choices=["add", "list", "remove", "browse", "search", "get"])
     p.add_argument("rest", nargs="*", metavar="ARG",

@@ -15,13 +15,21 @@ from app.phone_speech import PhoneSpeaker
 from app.reader_model import ReaderViewModel
 from app.reader_notes import Mark
 from app.theme import ALOUD
-from core import Locator, QuireError, ReadAloud, Speaker, VoiceChoice, VoiceUnavailable, system_speaker
+from core import (
+    DEFAULT_SPEECH_RATE,
+    Locator,
+    QuireError,
+    ReadAloud,
+    Speaker,
+    VoiceChoice,
+    VoiceUnavailable,
+    system_speaker,
+)
 
 if TYPE_CHECKING:
     from app.host import Host
 
 SPEEDS = (0.75, 1.0, 1.25, 1.5, 2.0)  # times the normal pace
-NORMAL_RATE = 175  # words a minute
 
 
 def follow(model: ReaderViewModel, start: Locator, ordinal: int) -> None:
@@ -145,7 +153,7 @@ class AloudController:
                 model.place.save()
 
     def set_speed(self, factor: float) -> None:
-        rate = round(NORMAL_RATE * factor)
+        rate = round(DEFAULT_SPEECH_RATE * factor)
         self.app.settings.speech_rate = rate
         self.app.store.save(self.app.settings)
         if self.session is not None:
@@ -164,7 +172,7 @@ class AloudController:
         assert self.session is not None
         t = self.app.t
         playing = self.session.state == "playing"
-        factor = self.app.settings.speech_rate / NORMAL_RATE
+        factor = self.app.settings.speech_rate / DEFAULT_SPEECH_RATE
         speed = ft.Dropdown(
             value=str(min(SPEEDS, key=lambda s: abs(s - factor))),
             options=[ft.dropdown.Option(str(s), f"{s:g}×") for s in SPEEDS],

@@ -11,6 +11,7 @@ from typing import Any, Literal, get_args
 
 from core import (
     DEFAULT_BASE_URLS,
+    DEFAULT_SPEECH_RATE,
     PROVIDERS,
     REMOTE_EMBEDDERS,
     ProviderConfig,
@@ -46,7 +47,7 @@ class Settings:
     haptic_page_turns: bool = False  # phones: a light tick on each page turn
     pdf_page_view: bool = False  # text PDFs open showing their pages as printed (where pages can be drawn)
     local_only: bool = False
-    speech_rate: int = 175  # read-aloud: words a minute
+    speech_rate: int = DEFAULT_SPEECH_RATE  # read-aloud: words a minute
     speech_voice: str = ""  # read-aloud: a system voice's id ("": the book's language's default voice)
     translate_to: str = ""  # translations: a language code ("": the app's language; English for a book in it)
     provider: dict[str, Any] = field(default_factory=dict)  # a ProviderConfig without its key

@@ -82,7 +82,7 @@ if TYPE_CHECKING:
     from core.services import Quire, default_library_dir
     from core.speech.session import ReadAloud, SpokenSentence
     from core.speech.speakers import Speaker, VoiceChoice, system_speaker
-    from core.speech.voice import VoiceUnavailable
+    from core.speech.voice import DEFAULT_SPEECH_RATE, VoiceUnavailable
     from core.sync import SyncReport, SyncStatus
 
 _WHERE: dict[str, str] = {
@@ -163,6 +163,7 @@ _WHERE: dict[str, str] = {
     "VoiceChoice": "core.speech.speakers",
     "system_speaker": "core.speech.speakers",
     "safe_file_name": "core.books.textutil",
+    "DEFAULT_SPEECH_RATE": "core.speech.voice",
     "BookStats": "core.library.stats",
     "Description": "core.companion.describe",
     "ModelInfo": "core.parts.models",
@@ -179,6 +180,7 @@ _WHERE: dict[str, str] = {
 }
 __all__ = [
     "DEFAULT_BASE_URLS",
+    "DEFAULT_SPEECH_RATE",
     "HIGHLIGHT_COLORS",
     "MODES",
     "PROVIDERS",

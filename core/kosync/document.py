@@ -41,7 +41,8 @@ def partial_md5(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _fold(text: str) -> str:
+def fold(text: str) -> str:
+    """Whitespace folded, the first PREFIX characters: how a paragraph and an element are compared."""
     return " ".join(text.split())[:PREFIX]
 
 
@@ -89,17 +90,17 @@ class EpubPointers:
             return None
         start = f"/body/DocFragment[{self.spine.index(href) + 1}]"
         body = self._body(href)
-        wanted = _fold(text)
+        wanted = fold(text)
         if body is None or not wanted:
             return start
         for element in body.iter():
-            if _local(element) in BLOCKS and _fold("".join(element.itertext())).startswith(wanted):
+            if _local(element) in BLOCKS and fold("".join(element.itertext())).startswith(wanted):
                 deepest = element
                 for inner in element.iter():  # the innermost block holding all of it (a div around one p)
                     if (
                         inner is not element
                         and _local(inner) in BLOCKS
-                        and _fold("".join(inner.itertext())).startswith(wanted)
+                        and fold("".join(inner.itertext())).startswith(wanted)
                     ):
                         deepest = inner
                 return f"{start}{self._path(deepest, body)}/text().{offset}"
@@ -143,4 +144,4 @@ class EpubPointers:
             if not 0 <= index < len(same):
                 break
             node = same[index]
-        return Place(href, _fold("".join(node.itertext())) if node is not body else "", offset)
+        return Place(href, fold("".join(node.itertext())) if node is not body else "", offset)

@@ -17,7 +17,7 @@ from typing import Any, Literal
 from core.books.locator import Locator
 from core.errors import CatalogError, CatalogRefused, LibraryError, QuireError
 from core.kosync.client import KosyncClient, Progress, user_key
-from core.kosync.document import PREFIX, EpubPointers, partial_md5
+from core.kosync.document import EpubPointers, fold, partial_md5
 from core.library import Annotations, Library
 from core.library import journal as sync_journal
 from core.network_policy import NetworkPolicy
@@ -192,13 +192,13 @@ class Kosync:
             if row is not None:
                 section, first, count = int(row[0]), int(row[1]), int(row[2])
                 if place.text:
-                    wanted = place.text[:PREFIX]
+                    wanted = place.text  # folded, as each paragraph is below
                     for ordinal, idx, text in self._library.conn.execute(
                         "SELECT ordinal, idx, text FROM segments WHERE book_id = ? AND section_idx = ? ORDER BY ordinal",
                         (book_id, section),
                     ):
-                        folded = " ".join(str(text).split())
-                        if folded and (folded.startswith(wanted) or wanted.startswith(folded[:PREFIX])):
+                        folded = fold(str(text))
+                        if folded and (folded.startswith(wanted) or wanted.startswith(folded)):
                             offset = min(place.offset, len(text)) or None
                             return Locator(section, int(idx), offset), int(ordinal)
                 inside = by_share if first <= by_share < first + count else first  # the chapter, then the share

@@ -12,7 +12,7 @@ from core.library import Annotations, Library
 from core.rag.sentences import sentence_spans
 from core.speech.session import ReadAloud, SpokenSentence
 from core.speech.speakers import Speaker
-from core.speech.voice import DEFAULT_RATE, save
+from core.speech.voice import DEFAULT_SPEECH_RATE, save
 
 _CJK_STOP = re.compile(r"[。！？]+[”’」』）)]*(?=[\u3400-\u9fff“‘「『（(])")
 
@@ -70,7 +70,7 @@ class Speech:
         path: Path | str,
         locator: str | Locator | None = None,
         count: int = 10,
-        rate: int = DEFAULT_RATE,
+        rate: int = DEFAULT_SPEECH_RATE,
     ) -> list[SpokenSentence]:
         """Speak ``count`` sentences from the place into the WAV file ``path`` with a system voice in the book's
         language; each sentence with its span in the audio. VoiceUnavailable where no voice can speak."""
@@ -89,7 +89,7 @@ class Speech:
         reference: str | int,
         speaker: Speaker,
         changed: Callable[[], None],
-        rate: int = DEFAULT_RATE,
+        rate: int = DEFAULT_SPEECH_RATE,
         voice: str | None = None,
     ) -> ReadAloud:
         """Read-aloud for the reader: a session speaking the book's sentences through ``speaker`` in its language;

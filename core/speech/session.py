@@ -15,7 +15,7 @@ from typing import Any, Literal
 from core.books.locator import Locator
 from core.errors import QuireError
 from core.speech.speakers import Speaker
-from core.speech.voice import DEFAULT_RATE
+from core.speech.voice import DEFAULT_SPEECH_RATE
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +48,7 @@ class ReadAloud:
         speaker: Speaker,
         language: str,
         changed: Callable[[], None],
-        rate: int = DEFAULT_RATE,
+        rate: int = DEFAULT_SPEECH_RATE,
         voice: str | None = None,
     ) -> None:
         self._sentences = sentences

@@ -22,7 +22,7 @@ from typing import Any
 
 from core.errors import QuireError
 
-DEFAULT_RATE = 175  # words a minute
+DEFAULT_SPEECH_RATE = 175  # words a minute
 
 
 class VoiceUnavailable(QuireError):
@@ -91,7 +91,7 @@ def _write(sentences: list[str], folder: Path, language: str, rate: int) -> list
     return parts
 
 
-def save(sentences: list[str], path: Path, language: str = "en", rate: int = DEFAULT_RATE) -> list[SpokenSpan]:
+def save(sentences: list[str], path: Path, language: str = "en", rate: int = DEFAULT_SPEECH_RATE) -> list[SpokenSpan]:
     """Write the sentences, spoken in turn, to the WAV file ``path``; each sentence's span in it."""
     spans: list[SpokenSpan] = []
     with tempfile.TemporaryDirectory() as folder:
