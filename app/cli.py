@@ -623,11 +623,12 @@ def cmd_kosync(quire: Quire, args: argparse.Namespace) -> int:
     if what[:1] == ["setup"]:
         if len(what) != 2 or not args.user:
             raise QuireError("say where and who: quire kosync setup URL --user NAME (password: $QUIRE_KOSYNC_PASSWORD)")
+        remember = password is None  # from the environment: used now and given again each time, never stored
         if password is None:
             import getpass
 
             password = getpass.getpass(f"KOReader sync password for {args.user}: ")
-        found = quire.kosync.setup(what[1], args.user, password, secrets, register=args.register)
+        found = quire.kosync.setup(what[1], args.user, password, secrets if remember else None, register=args.register)
         print(f"KOReader sync is on: {found['url']} as {found['user']}; run 'quire kosync'")
         return 0
     if what[:1] == ["off"]:

@@ -228,3 +228,30 @@ def test_a_book_whose_file_went_missing_does_not_stop_the_others(quire: Quire) -
         assert [(r.book_id, r.direction) for r in results] == [(moby, "sent")]
         with pytest.raises(LibraryError, match="missing"):
             quire.kosync.sync(alice, password="pw")  # asked for by name: said
+
+
+def test_quire_kosync_with_the_password_in_the_environment_needs_no_keyring(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch
+) -> None:
+    """Found running it by hand on a machine without a keyring: setup stored the key even when the password came
+    from $QUIRE_KOSYNC_PASSWORD, and failed after registering the user. From the environment it is never stored."""
+    from dataclasses import replace
+
+    from core import SecretStoreError
+
+    class NoKeyring(MemorySecrets):
+        def get(self, name: str) -> str | None:
+            raise SecretStoreError("no keyring here")
+
+        def set(self, name: str, value: str) -> None:
+            raise SecretStoreError("no keyring here")
+
+    library = ["--library", str(tmp_path / "lib")]
+    platform = replace(memory_platform(tmp_path), secrets=NoKeyring())
+    assert cli([*library, "import", str(ALICE)], platform) == 0
+    assert cli([*library, "position", "1", "5.3"], platform) == 0
+    with KosyncServer() as server:
+        monkeypatch.setenv("QUIRE_KOSYNC_PASSWORD", "pw")
+        assert cli([*library, "kosync", "setup", server.url, "--user", "me", "--register"], platform) == 0
+        assert cli([*library, "kosync", "1"], platform) == 0
+        assert "Alice's Adventures in Wonderland: sent" in capsys.readouterr().out
