@@ -27,7 +27,9 @@ pytestmark = pytest.mark.storage
 def soxi(path: Path) -> float:
     """The audio's length in seconds, as sox measures it."""
     tool = debian_file("/usr/bin/soxi", "sox")
-    return float(subprocess.run([str(tool), "-D", str(path)], capture_output=True, text=True, check=True).stdout)
+    return float(
+        subprocess.run([str(tool), "-D", str(path)], capture_output=True, text=True, check=True, timeout=60).stdout
+    )
 
 
 def until(condition, seconds: float = 30.0) -> None:
