@@ -1,8 +1,9 @@
 """The reading statistics screen: totals, a heatmap of the last weeks' days, a weekly chart and each book's time,
 speed and time left (every device synced).
 
-Drawn with plain Flet containers: flet-charts is a Flet extension (a Flutter package built into the app by
-``flet build``), which the prebuilt web client this app also serves does not carry.
+The weekly chart is flet-charts' BarChart (Flet's own charts: its Flutter side is in the prebuilt web client this
+app serves, and ``flet build`` builds it into the apps); the heatmap is a grid of squares, a chart type flet-charts
+does not have.
 """
 
 from __future__ import annotations
@@ -11,12 +12,15 @@ from collections.abc import Callable
 from datetime import date, timedelta
 
 import flet as ft
+import flet_charts as fc
 
 from app.i18n import Translator
 from core import StatsReport
 
 CELL = 14  # a day of the heatmap, in pixels
-BAR_HEIGHT = 120  # the tallest week's bar
+BAR_HEIGHT = 120  # the tallest week's bar, in pixels
+AXIS_WIDTH = 60  # the weekly chart's time labels
+WEEK_WIDTH = 36  # a week of the weekly chart at most; under it, every other week's date is shown
 
 
 def _shade(seconds: float) -> str:
@@ -52,30 +56,50 @@ def heatmap(report: StatsReport, t: Translator) -> ft.Control:
     return ft.Row(columns, spacing=3, wrap=False, scroll=ft.ScrollMode.AUTO)
 
 
-def weekly_chart(report: StatsReport, t: Translator) -> ft.Control:
-    """A bar per week (its Monday's date under it), the tallest week full height."""
-    most = max((seconds for _, seconds in report.weeks), default=0.0) or 1.0
-    bars: list[ft.Control] = []
-    for week, seconds in report.weeks:
-        bars.append(
-            ft.Column(
-                [
-                    ft.Text(t.duration(seconds) if seconds else "", size=10),
-                    ft.Container(
-                        width=22,
-                        height=max(2, BAR_HEIGHT * seconds / most),
-                        bgcolor=ft.Colors.PRIMARY,
-                        border_radius=4,
-                        tooltip=f"{week}: {t.duration(seconds)}",
-                    ),
-                    ft.Text(week[5:], size=10, color=ft.Colors.ON_SURFACE_VARIANT),
-                ],
-                horizontal_alignment=ft.CrossAxisAlignment.CENTER,
-                alignment=ft.MainAxisAlignment.END,
-                spacing=2,
-            )
+def weekly_chart(report: StatsReport, t: Translator, width: float) -> fc.BarChart:
+    """A bar per week, in minutes, fitted to ``width``: its Monday's date under it (every other week's where the
+    dates would touch, this week's always), its time read in the bar's tooltip, and the time half way and at the
+    top of the side."""
+    minutes = [seconds / 60 for _, seconds in report.weeks]
+    top = max(max(minutes, default=0.0), 1.0)
+    width = min(width, AXIS_WIDTH + WEEK_WIDTH * len(report.weeks))
+    every = 1 if (width - AXIS_WIDTH) / max(len(report.weeks), 1) >= WEEK_WIDTH else 2
+    last = len(report.weeks) - 1
+    groups = [
+        fc.BarChartGroup(
+            x=index,
+            rods=[
+                fc.BarChartRod(
+                    from_y=0,
+                    to_y=spent,
+                    width=16,
+                    color=ft.Colors.PRIMARY,
+                    border_radius=4,
+                    tooltip=f"{week}: {t.duration(seconds)}",
+                )
+            ],
         )
-    return ft.Row(bars, spacing=6, vertical_alignment=ft.CrossAxisAlignment.END, scroll=ft.ScrollMode.AUTO)
+        for index, ((week, seconds), spent) in enumerate(zip(report.weeks, minutes, strict=True))
+    ]
+    week_labels = [
+        fc.ChartAxisLabel(value=index, label=ft.Text(week[5:], size=10, color=ft.Colors.ON_SURFACE_VARIANT))
+        for index, (week, _) in enumerate(report.weeks)
+        if (last - index) % every == 0
+    ]
+    time_labels = [
+        fc.ChartAxisLabel(value=value, label=ft.Text(t.duration(value * 60), size=10)) for value in (top / 2, top)
+    ]
+    return fc.BarChart(
+        groups=groups,
+        min_y=0,
+        max_y=top * 1.15,  # room above the tallest bar for its label
+        bottom_axis=fc.ChartAxis(labels=week_labels, label_size=24),
+        left_axis=fc.ChartAxis(labels=time_labels, label_size=AXIS_WIDTH - 8, label_spacing=top / 2),
+        horizontal_grid_lines=fc.ChartGridLines(interval=top / 2, color=ft.Colors.OUTLINE_VARIANT, width=1),
+        animation=0,  # drawn once, as the screen opens
+        height=BAR_HEIGHT + 60,
+        width=width,
+    )
 
 
 def book_lines(report: StatsReport, t: Translator) -> list[ft.Control]:
@@ -101,6 +125,7 @@ def book_lines(report: StatsReport, t: Translator) -> list[ft.Control]:
 def build_stats_screen(report: StatsReport, t: Translator, on_back: Callable[[], object], width: float) -> ft.Control:
     """The whole screen; a library with no reading yet says how reading is counted."""
     body: list[ft.Control]
+    padding = max(12, (width - 760) / 2)  # a column at most 760 wide, centred
     if not report.books:
         body = [ft.Text(t("stats.none"), color=ft.Colors.ON_SURFACE_VARIANT)]
     else:
@@ -112,7 +137,7 @@ def build_stats_screen(report: StatsReport, t: Translator, on_back: Callable[[],
             ft.Text(t("stats.days"), size=18, weight=ft.FontWeight.BOLD),
             heatmap(report, t),
             ft.Text(t("stats.weeks"), size=18, weight=ft.FontWeight.BOLD),
-            weekly_chart(report, t),
+            weekly_chart(report, t, width - 2 * padding),
             ft.Text(t("stats.books"), size=18, weight=ft.FontWeight.BOLD),
             *book_lines(report, t),
         ]
@@ -124,9 +149,7 @@ def build_stats_screen(report: StatsReport, t: Translator, on_back: Callable[[],
                     ft.Text(t("stats.title"), size=22, weight=ft.FontWeight.BOLD),
                 ]
             ),
-            ft.ListView(
-                body, spacing=12, expand=True, padding=ft.Padding.symmetric(horizontal=max(12, (width - 760) / 2))
-            ),
+            ft.ListView(body, spacing=12, expand=True, padding=ft.Padding.symmetric(horizontal=padding)),
         ],
         expand=True,
     )

@@ -286,3 +286,24 @@ def distinct_colours(path: Path) -> int:
 
     with Image.open(path) as image:
         return len(image.convert("RGB").resize((360, 240)).getcolors(maxcolors=1 << 20) or [])
+
+
+def tallest_bar(path: Path) -> int:
+    """The tallest run of one coloured (not grey) pixel down any column of a screenshot: a chart's bar is one;
+    text, icons and lines are far shorter."""
+    from PIL import Image
+
+    with Image.open(path) as image:
+        rgb = image.convert("RGB")
+        width, height = rgb.size
+        pixels = rgb.load()
+    best = 0
+    for x in range(width):
+        run, last = 0, None
+        for y in range(height):
+            colour = pixels[x, y]
+            coloured = max(colour) - min(colour) > 40
+            run = run + 1 if coloured and colour == last else (1 if coloured else 0)
+            last = colour
+            best = max(best, run)
+    return best

@@ -1692,7 +1692,8 @@ def test_the_statistics_screen_on_a_phone_in_chinese(alice_quire: Quire) -> None
 
 def test_the_statistics_screen_shows_the_days_weeks_and_books_read(alice_quire: Quire) -> None:
     """Issue 29: reading counted as places are saved shows on the statistics screen (its icon in the library):
-    the summary, today's square in the heatmap, this week's bar and the book's line; none yet says how it counts."""
+    the summary, today's square in the heatmap, this week's bar in the weekly chart (flet-charts' BarChart) and the
+    book's line; none yet says how it counts."""
     from core.library.stats import today
 
     async def scenario() -> None:
@@ -1708,6 +1709,20 @@ def test_the_statistics_screen_shows_the_days_weeks_and_books_read(alice_quire: 
         assert "15 min read in 1 session, on 1 day; 1 day in a row now." in shown
         assert "Alice's Adventures in Wonderland" in shown and any(s.startswith("15 min · 1 session · ") for s in shown)
         assert [c for c in _all(app) if getattr(c, "tooltip", None) == f"{today()}: 15 min"]  # today's square
+        import flet_charts as fc
+
+        [chart] = [c for c in _all(app) if isinstance(c, fc.BarChart)]  # the weekly chart, Flet's own BarChart
+        assert len(chart.groups) == 12 and all(len(g.rods) == 1 for g in chart.groups)
+        *earlier, this_week = [g.rods[0] for g in chart.groups]
+        assert this_week.to_y == 15 and this_week.tooltip.endswith(": 15 min") and chart.max_y > 15
+        assert all(rod.to_y == 0 for rod in earlier)
+        assert [label.label.value for label in chart.left_axis.labels] == ["8 min", "15 min"]
+        monday = this_week.tooltip[5:10]  # the dates under the bars: every week's here, every other's on a phone
+        assert len(chart.bottom_axis.labels) == 12 and chart.bottom_axis.labels[-1].label.value == monday
+        from app.stats_page import weekly_chart
+
+        narrow = weekly_chart(alice_quire.stats.report(), app.t, 366)
+        assert narrow.width == 366 and [label.value for label in narrow.bottom_axis.labels] == [1, 3, 5, 7, 9, 11]
         await fire(session, find(app.page.controls, tooltip="Library"))
         assert app.screen == "library"
 

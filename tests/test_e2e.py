@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 
 import pytest
-from browserkit import CHROMIUM_ARGS, Screen, app_server, brightest, chromium_path, drawn
+from browserkit import CHROMIUM_ARGS, Screen, app_server, brightest, chromium_path, drawn, tallest_bar
 from conftest import book_path, debian_file
 from dbkit import inside
 
@@ -566,3 +566,23 @@ def test_a_catalog_is_browsed_and_a_book_downloaded_in_the_browser_at_both_sizes
                 assert [b.title for b in reopened.books()] == ["Moby-Dick"]
             finally:
                 reopened.close()
+
+
+def test_the_weekly_reading_chart_is_drawn_in_the_browser_at_both_sizes(browser, tmp_path: Path) -> None:
+    """Issue 29: the statistics screen's weekly chart is flet-charts' BarChart, which the served web client draws:
+    this week's bar stands as tall as the chart at both sizes (the unit tests only see the control's values)."""
+    library = tmp_path / "lib"
+    quire = Quire(library)
+    quire.import_paths([book_path("en/epubjs-alice.epub")])
+    for ordinal, seconds in ((20, 0), (30, 400), (40, 500)):
+        quire.save_position(1, quire.text.segments(1, ordinal, 1)[0].locator, read_seconds=seconds)
+    quire.close()
+    with app_server(library) as url:
+        for size, viewport in TOUR_SIZES.items():
+            phone = size == "phone"
+            page = browser.new_page(viewport=viewport, is_mobile=phone, has_touch=phone)
+            screen = Screen(page, f"stats-{size}").open(url)
+            screen.click_label("Reading statistics")
+            screen.wait_text("15 min read in 1 session, on 1 day; 1 day in a row now.")
+            assert tallest_bar(screen.shot("weekly-chart")) >= 100  # the bar: 120 px, the chart's full height
+            page.close()
