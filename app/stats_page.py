@@ -19,7 +19,7 @@ from core import StatsReport
 
 CELL = 14  # a day of the heatmap, in pixels
 BAR_HEIGHT = 120  # the tallest week's bar, in pixels
-AXIS_WIDTH = 60  # the weekly chart's time labels
+AXIS_WIDTH = 80  # the weekly chart's time labels ("2 小时 50 分" on one line)
 WEEK_WIDTH = 36  # a week of the weekly chart at most; under it, every other week's date is shown
 
 
