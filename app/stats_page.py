@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import date, timedelta
+from typing import TYPE_CHECKING
 
 import flet as ft
-import flet_charts as fc
 
 from app.i18n import Translator
 from core import StatsReport
+
+if TYPE_CHECKING:
+    import flet_charts as fc
 
 CELL = 14  # a day of the heatmap, in pixels
 BAR_HEIGHT = 120  # the tallest week's bar, in pixels
@@ -60,6 +63,8 @@ def weekly_chart(report: StatsReport, t: Translator, width: float) -> fc.BarChar
     """A bar per week, in minutes, fitted to ``width``: its Monday's date under it (every other week's where the
     dates would touch, this week's always), its time read in the bar's tooltip, and the time half way and at the
     top of the side."""
+    import flet_charts as fc  # here, not at the top: it takes 70 ms, and the app imports this module as it starts
+
     minutes = [seconds / 60 for _, seconds in report.weeks]
     top = max(max(minutes, default=0.0), 1.0)
     width = min(width, AXIS_WIDTH + WEEK_WIDTH * len(report.weeks))
