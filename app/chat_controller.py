@@ -105,10 +105,10 @@ class ChatController:
     def ask(self, reader: ReaderViewModel, question: str, recap: bool = False) -> None:
         if not question.strip():
             return
-        if question == self.draft.value:  # sent from the box: empty it; a suggestion leaves what is typed there
-            self.draft.value = ""
         selection = reader.notes.selection.text if reader.notes.selection else ""  # the agent may read what is selected
-        self.for_book(reader).ask(question, self.changed, selection, recap)
+        asked = self.for_book(reader).ask(question, self.changed, selection, recap)
+        if asked is not None and question == self.draft.value:  # sent from the box: empty it; a suggestion leaves it
+            self.draft.value = ""  # refused (an answer still streams): the question stays in the box, to send again
         self.app.redraw()
 
     def actions(self, reader: ReaderViewModel) -> ChatActions:

@@ -91,8 +91,11 @@ class OpenAIMock:
                 finish = "tool_calls" if any("tool_calls" in d for d in deltas) else "stop"
                 last = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 0, "model": body["model"],
                         "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]}  # fmt: skip
-                self.wfile.write(f"data: {json.dumps(last)}\n\ndata: [DONE]\n\n".encode())
-                self.wfile.flush()
+                try:
+                    self.wfile.write(f"data: {json.dumps(last)}\n\ndata: [DONE]\n\n".encode())
+                    self.wfile.flush()
+                except (BrokenPipeError, ConnectionResetError):  # stopped after the last delta, as the above
+                    mock.dropped += 1
                 self.close_connection = True
 
             def _status(self, status: int, message: str) -> None:

@@ -568,6 +568,40 @@ def test_the_question_being_typed_survives_redraws_of_the_chat(alice_quire: Quir
     run(scenario())
 
 
+def test_a_question_sent_while_an_answer_streams_stays_in_the_box(alice_quire: Quire) -> None:
+    """Enter pressed while the last answer still streams sends nothing, and the question is not lost: it stays in
+    the box (it was emptied and dropped before), and Enter sends it once the answer is done."""
+    from openai_mock import OpenAIMock
+
+    slow = {"deltas": [{"content": "The Rabbit "}, {"content": "is late."}], "delay": 0.6}
+    with OpenAIMock([slow, [{"content": "To the Duchess."}]]) as mock:
+
+        async def scenario() -> None:
+            session = await new_session(1440)
+            app = start(alice_quire, session)
+            app.settings.spoiler_protection = False
+            app.settings.provider = {"kind": "openai-compatible", "model": "test-model", "base_url": mock.url}
+            app.open_book(1)
+            await fire(session, find(app.page.controls, tooltip="Ask the book"))
+            app.chat.draft.value = "Why is the Rabbit late?"
+            await fire(session, app.chat.draft, "submit")
+            assert app.chat.model.streaming and app.chat.draft.value == ""
+            app.chat.draft.value = "Where is he going?"
+            await fire(session, app.chat.draft, "submit")  # the answer above still streams
+            assert app.chat.draft.value == "Where is he going?" and len(app.chat.model.messages) == 2
+            app.chat.model.wait()
+            await asyncio.sleep(0.05)
+            await fire(session, app.chat.draft, "submit")
+            app.chat.model.wait()
+            await asyncio.sleep(0.05)
+            asked = [m.text for m in app.chat.model.messages if m.role == "user"]
+            answers = [m.text for m in app.chat.model.messages if m.role == "assistant"]
+            assert asked == ["Why is the Rabbit late?", "Where is he going?"] and app.chat.draft.value == ""
+            assert answers == ["The Rabbit is late.", "To the Duchess."] and len(mock.requests) == 2
+
+        run(scenario())
+
+
 def test_phone_chat_is_a_full_screen_sheet_and_a_citation_closes_it(alice_quire: Quire) -> None:
     async def scenario() -> None:
         session = await new_session(390, 844)

@@ -195,8 +195,7 @@ def test_chat_streams_parts_cites_and_stops_at_desktop_and_phone_sizes(browser, 
             screen.click_label("Open Alice")
             screen.click_label("Ask the book")
             screen.wait_text("AI: deepseek")
-            screen.type_into("Ask about this book", "Why does the cat grin?")
-            page.keyboard.press("Enter")
+            screen.send("Ask about this book", "Why does the cat grin?")
             screen.wait_text("Tool: keyword_search", timeout=30_000)
             assert not screen.shows("a Cheshire cat [1]")  # the tool card is drawn before the text is done
             _not_blank(screen.shot("1-tool-card-while-streaming"))
@@ -207,8 +206,7 @@ def test_chat_streams_parts_cites_and_stops_at_desktop_and_phone_sizes(browser, 
             _wait_place(screen, library, "Pig And Pepper")
             screen.wait_text("Back to where you were")  # the place is saved before the jump is drawn
             _not_blank(screen.shot("3-citation-opened"))
-            screen.type_into("Ask about this book", "Tell me everything")
-            page.keyboard.press("Enter")
+            screen.send("Ask about this book", "Tell me everything")
             screen.wait_text("word3", timeout=30_000)
             screen.click_label("Stop")
             screen.wait_text("Stopped", timeout=30_000)
@@ -255,8 +253,7 @@ def test_no_remote_image_is_fetched_from_a_hostile_book_or_a_model(browser, tmp_
             screen = Screen(page, "hostile-images").open(url)
             screen.click_label("Open Pixel Tales")
             screen.click_label("Ask the book")
-            screen.type_into("Ask about this book", "What did the pink pixel watch?")
-            page.keyboard.press("Enter")
+            screen.send("Ask about this book", "What did the pink pixel watch?")
             screen.wait_text("[1]", timeout=30_000)  # the offline answer quotes the sentence under its chapter title
             screen.wait_text("title.gif)", timeout=10_000)  # the image syntax is shown as text
             _not_blank(screen.shot("1-offline-answer"))
@@ -364,8 +361,7 @@ def test_tour_of_every_screen_at_both_sizes_for_the_artifacts(browser, tmp_path:
             _not_blank(screen.shot("5-notes"))
             screen.click_label("Close")
             screen.click_label("Ask the book")
-            screen.type_into("Ask about this book", "What did Alice see running close by her, with pink eyes?")
-            page.keyboard.press("Enter")
+            screen.send("Ask about this book", "What did Alice see running close by her, with pink eyes?")
             screen.wait_text("pink eyes ran close by her", timeout=30_000)
             _not_blank(screen.shot("6-chat"))
             screen.click_label("Close")
