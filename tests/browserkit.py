@@ -208,7 +208,7 @@ class Screen:
         never sent, and nothing on the screen said why.
         """
         field = self.page.locator(f'textarea[aria-label^="{hint}"], input[aria-label^="{hint}"]').first
-        for _ in range(tries):
+        for _try in range(tries):
             self.type_into(hint, text)
             self.page.keyboard.press("Enter")
             for _ in range(25):  # 5 s
