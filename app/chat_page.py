@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
@@ -64,12 +64,19 @@ def _tool_card(part: Part, t: Translator) -> ft.Control:
         dense=True,
         controls=[
             ft.Text(t("chat.tool.args"), size=11, weight=ft.FontWeight.BOLD),
-            ft.Text(args or "—", size=12, selectable=True, font_family=FONT_FAMILIES["monospace"]),
+            _selectable(args or "—", size=12, font_family=FONT_FAMILIES["monospace"]),
             ft.Text(t("chat.tool.result"), size=11, weight=ft.FontWeight.BOLD),
-            ft.Text(part.data.get("result") or "…", size=12, selectable=True, max_lines=20),
+            _selectable(part.data.get("result") or "…", size=12, max_lines=20),
         ],
         expanded_cross_axis_alignment=ft.CrossAxisAlignment.START,
     )
+
+
+def _selectable(text: str, **style: Any) -> ft.Text:
+    """Text the reader can select and a screen reader can read: Flutter's web build gives selectable text an
+    empty node (flutter/flutter#96877), so its words are given again as the node's label (measured: the
+    question asked was missing from the page's accessibility tree; with the label it is there)."""
+    return ft.Text(text, selectable=True, semantics_label=text, **style)
 
 
 def _part(part: Part, t: Translator) -> ft.Control:
@@ -78,7 +85,7 @@ def _part(part: Part, t: Translator) -> ft.Control:
             leading=ft.Icon(ft.Icons.PSYCHOLOGY_OUTLINED, size=18),
             title=ft.Text(t("chat.thinking"), size=13, italic=True),
             dense=True,
-            controls=[ft.Text(part.text, size=12, italic=True, selectable=True, color=ft.Colors.ON_SURFACE_VARIANT)],
+            controls=[_selectable(part.text, size=12, italic=True, color=ft.Colors.ON_SURFACE_VARIANT)],
         )
     if part.kind == "tool_call":
         return _tool_card(part, t)
@@ -106,7 +113,7 @@ def _message(message: Message, last: bool, actions: ChatActions, t: Translator) 
         return ft.Row(
             [
                 ft.Container(
-                    ft.Text(message.text, selectable=True),
+                    _selectable(message.text),
                     bgcolor=ft.Colors.PRIMARY_CONTAINER,
                     border_radius=12,
                     padding=10,

@@ -598,6 +598,8 @@ def test_a_question_sent_while_an_answer_streams_stays_in_the_box(alice_quire: Q
             answers = [m.text for m in app.chat.model.messages if m.role == "assistant"]
             assert asked == ["Why is the Rabbit late?", "Where is he going?"] and app.chat.draft.value == ""
             assert answers == ["The Rabbit is late.", "To the Duchess."] and len(mock.requests) == 2
+            labels = [c.semantics_label for c in _all(app) if isinstance(c, ft.Text) and c.selectable]
+            assert "Where is he going?" in labels  # selectable text is read out by its label on the web
 
         run(scenario())
 

@@ -196,6 +196,7 @@ def test_chat_streams_parts_cites_and_stops_at_desktop_and_phone_sizes(browser, 
             screen.click_label("Ask the book")
             screen.wait_text("AI: deepseek")
             screen.send("Ask about this book", "Why does the cat grin?")
+            screen.wait_text("Why does the cat grin?")  # the question, in the accessibility tree too (selectable text)
             screen.wait_text("Tool: keyword_search", timeout=30_000)
             assert not screen.shows("a Cheshire cat [1]")  # the tool card is drawn before the text is done
             _not_blank(screen.shot("1-tool-card-while-streaming"))
