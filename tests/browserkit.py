@@ -162,6 +162,10 @@ class Screen:
                 if attempt == tries - 1:
                     self.wait_text(text, timeout=1)  # fails, keeping a screenshot and the screen's labels
 
+    def box(self, hint: str):
+        """The text field whose hint starts with ``hint`` (its editing element, which Flutter labels with the hint)."""
+        return self.page.locator(f'textarea[aria-label^="{hint}"], input[aria-label^="{hint}"]').first
+
     def type_into(self, hint: str, text: str) -> None:
         """Focus the text field whose hint starts with ``hint`` and type ``text`` as a person would.
 
@@ -177,7 +181,7 @@ class Screen:
         """
         from playwright.sync_api import TimeoutError as PlaywrightTimeout  # here: without it the browser tests skip
 
-        field = self.page.locator(f'textarea[aria-label^="{hint}"], input[aria-label^="{hint}"]').first
+        field = self.box(hint)
         field.wait_for(state="attached", timeout=20_000)
         editing = "['TEXTAREA', 'INPUT'].includes(document.activeElement && document.activeElement.tagName)"
         typed = "text => (document.activeElement && document.activeElement.value || '') === text"
@@ -207,7 +211,7 @@ class Screen:
         Seen once on CI: the second question of the chat test, typed right after a citation was opened, was
         never sent, and nothing on the screen said why.
         """
-        field = self.page.locator(f'textarea[aria-label^="{hint}"], input[aria-label^="{hint}"]').first
+        field = self.box(hint)
         for _try in range(tries):
             self.type_into(hint, text)
             self.page.keyboard.press("Enter")
