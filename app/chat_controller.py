@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import flet as ft
 
-from app.chat_page import ChatActions, ChatStatus, build_chat_panel
+from app.chat_page import ChatActions, ChatPanelView, ChatStatus, build_chat_panel, update_chat_panel
 from app.dialogs import rename_dialog
 from app.i18n import Translator
 from app.jobs import IndexLine
@@ -55,6 +55,7 @@ class ChatController:
         self.slot = ft.Container(expand=True)
         self.draft = ft.TextField(expand=True, dense=True, shift_enter=True, min_lines=1, max_lines=4)
         self.send = ft.IconButton(ft.Icons.SEND)  # send, or stop while an answer streams
+        self.view: ChatPanelView | None = None  # the panel drawn in ``slot``
 
     def for_book(self, reader: ReaderViewModel) -> ChatViewModel:
         """The chat of the open book (the latest thread when it is first shown)."""
@@ -84,15 +85,22 @@ class ChatController:
         )
 
     def fill(self, reader: ReaderViewModel) -> None:
-        """Build the panel into its slot."""
-        self.slot.content = build_chat_panel(
-            self.for_book(reader),
-            self.status(reader),
-            self.actions(reader),
-            self.app.t(),
-            self.draft,
-            self.send,
-        )
+        """Build the panel into its slot (the reader's screen is being built)."""
+        self.view = build_chat_panel(*self._panel_args(reader))
+        self.slot.content = self.view.root
+
+    def refresh(self, reader: ReaderViewModel) -> None:
+        """Redraw the panel in place: its header and messages; the question box keeps its row and its focus."""
+        view, model = self.view, self.model
+        if view is None or self.slot.content is not view.root or model is None or model.book_id != reader.book.id:
+            self.fill(reader)
+        else:
+            update_chat_panel(view, *self._panel_args(reader))
+
+    def _panel_args(
+        self, reader: ReaderViewModel
+    ) -> tuple[ChatViewModel, ChatStatus, ChatActions, Translator, ft.TextField, ft.IconButton]:
+        return self.for_book(reader), self.status(reader), self.actions(reader), self.app.t(), self.draft, self.send
 
     def changed(self) -> None:
         """Called from the answer's worker thread: redraw on the app's event loop."""

@@ -229,6 +229,15 @@ def _header(chat: ChatViewModel, status: ChatStatus, actions: ChatActions, t: Tr
     return rows
 
 
+@dataclass
+class ChatPanelView:
+    """A drawn chat panel: ``root`` goes into the page; ``header`` and ``messages`` are redrawn in place."""
+
+    root: ft.Column
+    header: ft.Column
+    messages: ft.ListView
+
+
 def build_chat_panel(
     chat: ChatViewModel,
     status: ChatStatus,
@@ -236,12 +245,33 @@ def build_chat_panel(
     t: Translator,
     draft: ft.TextField,
     send: ft.IconButton,
-) -> ft.Control:
+) -> ChatPanelView:
     """The whole panel. ``draft`` (the question box) and ``send`` (send, or stop while an answer streams) are
     kept by the controller across redraws: typing survives them, and a click on Stop is not lost to a button
-    that streaming text replaces ten times a second. Their row and the panel are new each time: Flet keeps a
-    control it has seen move between two kept parents out of its index, and the box would stop hearing the
-    browser (measured: the question typed after a citation click arrived empty)."""
+    that streaming text replaces ten times a second. Their row and the panel are new each time the reader's
+    screen is built: Flet keeps a control it has seen move between two kept parents out of its index, and the box
+    would stop hearing the browser (measured: the question typed after a citation click arrived empty). Between
+    two builds, ``update_chat_panel`` redraws the header and the messages and leaves the box's row alone."""
+    header = ft.Column(spacing=6)
+    messages = ft.ListView(spacing=10, expand=True, auto_scroll=True)
+    root = ft.Column([header, ft.Divider(height=1), messages, ft.Row([draft, send])], expand=True, spacing=6)
+    view = ChatPanelView(root, header, messages)
+    update_chat_panel(view, chat, status, actions, t, draft, send)
+    return view
+
+
+def update_chat_panel(
+    view: ChatPanelView,
+    chat: ChatViewModel,
+    status: ChatStatus,
+    actions: ChatActions,
+    t: Translator,
+    draft: ft.TextField,
+    send: ft.IconButton,
+) -> None:
+    """Redraw the panel's header and messages in place. The box's row is not touched: a new row around the box
+    takes the keyboard focus from it, and streamed text redraws ten times a second (measured in Chromium with
+    a mouse: the letters typed while an answer streamed went nowhere)."""
     if chat.messages:
         last_answer = max((i for i, m in enumerate(chat.messages) if m.role == "assistant"), default=-1)
         body: list[ft.Control] = [_message(m, i == last_answer, actions, t) for i, m in enumerate(chat.messages)]
@@ -254,6 +284,8 @@ def build_chat_panel(
             ft.OutlinedButton(question, on_click=lambda e, q=question: actions.ask(q))
             for question in suggestions(t, status.chapter, status.selection, offline=chat.provider() is None)
         ]
+    view.header.controls = _header(chat, status, actions, t)
+    view.messages.controls = body
     draft.hint_text = t("chat.ask")
     draft.on_submit = lambda e: actions.ask(draft.value or "")
     if chat.streaming:
@@ -261,16 +293,6 @@ def build_chat_panel(
     else:
         send.icon, send.tooltip = ft.Icons.SEND, t("chat.send")
         send.on_click = lambda e: actions.ask(draft.value or "")
-    return ft.Column(
-        [
-            *_header(chat, status, actions, t),
-            ft.Divider(height=1),
-            ft.ListView(body, spacing=10, expand=True, auto_scroll=True),
-            ft.Row([draft, send]),
-        ],
-        expand=True,
-        spacing=6,
-    )
 
 
 def suggestions(t: Translator, chapter: str, selection: str | None, offline: bool = False) -> list[str]:

@@ -386,7 +386,7 @@ class QuireApp:
     def redraw_chat(self) -> None:
         """Redraw just the chat panel (the text beside it stays as it is)."""
         if self.panel == "chat" and self.reader is not None:
-            self.chat.fill(self.reader)
+            self.chat.refresh(self.reader)
             self.page.update()
 
     def start_index(self, book_id: int | None = None) -> None:

@@ -207,20 +207,24 @@ class Screen:
 
         The app empties the box when it takes a question. It leaves it there, as typed, when an answer is still
         being finished (the send is refused, and the reader sends again); and an Enter pressed as the focus
-        leaves the box after a redraw (see ``type_into``) goes nowhere. Either way a person presses Enter again.
-        Seen once on CI: the second question of the chat test, typed right after a citation was opened, was
-        never sent, and nothing on the screen said why.
+        leaves the box after a redraw (see ``type_into``) goes nowhere. Either way a person clicks the box and
+        presses Enter again. Seen once on CI: the second question of the chat test, typed right after a citation
+        was opened, was never sent, and nothing on the screen said why. A box holding text has no label (Flutter
+        labels it with its hint only while it is empty), so it is found by what it holds.
         """
-        field = self.box(hint)
+        boxes = "[...document.querySelectorAll('textarea, input')]"
+        self.type_into(hint, text)
         for _try in range(tries):
-            self.type_into(hint, text)
             self.page.keyboard.press("Enter")
             for _ in range(40):  # 8 s
                 self.settle(0.2)
-                if field.count() and field.input_value(timeout=2_000) == "":
+                if not self.page.evaluate(f"text => {boxes}.some(e => e.value === text)", text):
                     return
-            if self.shows(text):  # taken, and the box not yet redrawn empty: typing it again would send it twice
+            box = self.page.evaluate_handle(f"text => {boxes}.find(e => e.value === text) || null", text).as_element()
+            if box is None:  # taken while the last check ran
                 return
+            box.click(force=True)
+            self.settle(0.5)
         self.shot("failed")
         raise AssertionError(f"the box {hint!r} kept {text!r} after Enter was pressed {tries} times")
 

@@ -570,7 +570,8 @@ def test_the_question_being_typed_survives_redraws_of_the_chat(alice_quire: Quir
 
 def test_a_question_sent_while_an_answer_streams_stays_in_the_box(alice_quire: Quire) -> None:
     """Enter pressed while the last answer still streams sends nothing, and the question is not lost: it stays in
-    the box (it was emptied and dropped before), and Enter sends it once the answer is done."""
+    the box (it was emptied and dropped before), and Enter sends it once the answer is done. The box's row is
+    never rebuilt meanwhile, so the reader can type while an answer streams."""
     from openai_mock import OpenAIMock
 
     slow = {"deltas": [{"content": "The Rabbit "}, {"content": "is late."}], "delay": 0.6}
@@ -583,6 +584,11 @@ def test_a_question_sent_while_an_answer_streams_stays_in_the_box(alice_quire: Q
             app.settings.provider = {"kind": "openai-compatible", "model": "test-model", "base_url": mock.url}
             app.open_book(1)
             await fire(session, find(app.page.controls, tooltip="Ask the book"))
+
+            def box_row() -> ft.Row:
+                return next(c for c in _all(app) if isinstance(c, ft.Row) and app.chat.draft in c.controls)
+
+            row = box_row()
             app.chat.draft.value = "Why is the Rabbit late?"
             await fire(session, app.chat.draft, "submit")
             assert app.chat.model.streaming and app.chat.draft.value == ""
@@ -598,6 +604,7 @@ def test_a_question_sent_while_an_answer_streams_stays_in_the_box(alice_quire: Q
             answers = [m.text for m in app.chat.model.messages if m.role == "assistant"]
             assert asked == ["Why is the Rabbit late?", "Where is he going?"] and app.chat.draft.value == ""
             assert answers == ["The Rabbit is late.", "To the Duchess."] and len(mock.requests) == 2
+            assert box_row() is row  # redrawn in place: a new row would take the keyboard focus from the box
             labels = [c.semantics_label for c in _all(app) if isinstance(c, ft.Text) and c.selectable]
             assert "Where is he going?" in labels  # selectable text is read out by its label on the web
 

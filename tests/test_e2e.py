@@ -209,6 +209,10 @@ def test_chat_streams_parts_cites_and_stops_at_desktop_and_phone_sizes(browser, 
             _not_blank(screen.shot("3-citation-opened"))
             screen.send("Ask about this book", "Tell me everything")
             screen.wait_text("word3", timeout=30_000)
+            screen.type_into("Ask about this book", "And then?")  # the next question, typed while the answer streams
+            screen.settle(2)  # twenty redraws of the streamed text
+            kept = page.evaluate("document.activeElement && document.activeElement.value")  # still focused, as typed
+            assert kept == "And then?" and screen.shows("Stop")
             screen.click_label("Stop")
             screen.wait_text("Stopped", timeout=30_000)
             _not_blank(screen.shot("4-stopped"))
