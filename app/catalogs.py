@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from app.i18n import Translator
+from app.keys import text_field
 from app.screens import Screen
 from core import CatalogInfo, OpdsEntry, OpdsFeed, QuireError
 
@@ -202,9 +203,9 @@ def catalog_settings(catalogs: CatalogsController, t: Translator) -> list[ft.Con
                 ]
             )
         )
-    url = ft.TextField(label=t("catalogs.url"), hint_text="http://localhost:8080/opds", width=420)
-    user = ft.TextField(label=t("catalogs.user"), width=420)
-    password = ft.TextField(label=t("catalogs.password"), password=True, can_reveal_password=True, width=420)
+    url = text_field(label=t("catalogs.url"), hint_text="http://localhost:8080/opds", width=420)
+    user = text_field(label=t("catalogs.user"), width=420)
+    password = text_field(label=t("catalogs.password"), password=True, can_reveal_password=True, width=420)
     said = ft.Text("", size=12)
 
     async def add(e: ft.Event[Any]) -> None:
@@ -268,7 +269,7 @@ def build_catalog_screen(catalogs: CatalogsController, t: Translator) -> ft.Cont
     """The catalog being browsed: its feed's entries, search, and the pages before and after."""
     feed = catalogs.feed
     title = catalogs.catalog.title if catalogs.catalog is not None else ""
-    query = ft.TextField(
+    query = text_field(
         hint_text=t("catalogs.search"), prefix_icon=ft.Icons.SEARCH, dense=True, expand=True,
         on_submit=lambda e: catalogs.search(e.control.value or ""),
     )  # fmt: skip

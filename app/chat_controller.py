@@ -12,6 +12,7 @@ from app.chat_page import ChatActions, ChatPanelView, ChatStatus, build_chat_pan
 from app.dialogs import rename_dialog
 from app.i18n import Translator
 from app.jobs import IndexLine
+from app.keys import text_field
 from app.settings import Settings
 from core import Quire
 from platform_adapters.base import SecretStore
@@ -53,7 +54,7 @@ class ChatController:
         self.app = app
         self.model: ChatViewModel | None = None
         self.slot = ft.Container(expand=True)
-        self.draft = ft.TextField(expand=True, dense=True, shift_enter=True, min_lines=1, max_lines=4)
+        self.draft = text_field(expand=True, dense=True, shift_enter=True, min_lines=1, max_lines=4)
         self.send = ft.IconButton(ft.Icons.SEND)  # send, or stop while an answer streams
         self.view: ChatPanelView | None = None  # the panel drawn in ``slot``
 

@@ -8,6 +8,7 @@ from typing import Any
 import flet as ft
 
 from app.i18n import Translator
+from app.keys import text_field
 from app.library_model import LibraryViewModel
 from core import Highlight
 
@@ -44,15 +45,15 @@ def build_details_dialog(
         contents.append(ft.Text(t("details.more", n=len(details.toc) - 40), size=13, italic=True))
     warnings = [status_line(w, ok=False, size=13) for w in details.warnings]
     book = model.quire.book(book_id)
-    title_field = ft.TextField(label=t("details.title"), value=book.title, dense=True)
-    author_field = ft.TextField(label=t("details.author"), value=", ".join(book.authors), dense=True)
+    title_field = text_field(label=t("details.title"), value=book.title, dense=True)
+    author_field = text_field(label=t("details.author"), value=", ".join(book.authors), dense=True)
 
     def edited(e: ft.Event[Any]) -> None:
         if on_edit is not None:
             on_edit(book_id, title_field.value or "", author_field.value or "")
 
     title_field.on_submit = author_field.on_submit = edited
-    tag_field = ft.TextField(
+    tag_field = text_field(
         hint_text=t("details.add_tag"),
         dense=True,
         prefix_icon=ft.Icons.LABEL_OUTLINE,
@@ -99,7 +100,7 @@ def note_dialog(
     highlight: Highlight, t: Translator, on_save: Callable[[str], object], on_cancel: Callable[[], object]
 ) -> ft.AlertDialog:
     """Write or edit the note of a highlight."""
-    field = ft.TextField(value=highlight.note, multiline=True, min_lines=3, max_lines=8, autofocus=True)
+    field = text_field(value=highlight.note, multiline=True, min_lines=3, max_lines=8, autofocus=True)
     return ft.AlertDialog(
         title=ft.Text(t("reader.note")),
         # the width is the column's: a long highlight wraps inside it instead of widening the dialog
@@ -171,7 +172,7 @@ def rename_dialog(
     t: Translator, title: str, on_save: Callable[[str], object], on_cancel: Callable[[], object]
 ) -> ft.AlertDialog:
     """A new name for a chat thread."""
-    field = ft.TextField(value=title, autofocus=True, width=360)
+    field = text_field(value=title, autofocus=True, width=360)
     field.on_submit = lambda e: on_save(field.value or "")
     return ft.AlertDialog(
         title=ft.Text(t("chat.thread.title")),

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from app.i18n import Translator
+from app.keys import text_field
 from core import QuireError
 
 if TYPE_CHECKING:
@@ -104,9 +105,9 @@ def koreader_controls(koreader: KoreaderSync, t: Translator) -> list[ft.Control]
             ),
         ]
     else:
-        url = ft.TextField(label=t("koreader.url"), hint_text="https://sync.koreader.rocks", width=420)
-        user = ft.TextField(label=t("koreader.user"), width=420)
-        password = ft.TextField(label=t("koreader.password"), password=True, can_reveal_password=True, width=420)
+        url = text_field(label=t("koreader.url"), hint_text="https://sync.koreader.rocks", width=420)
+        user = text_field(label=t("koreader.user"), width=420)
+        password = text_field(label=t("koreader.password"), password=True, can_reveal_password=True, width=420)
         register = ft.Switch(label=t("koreader.register"), value=False)
 
         async def turn_on(e: ft.Event[Any]) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 import flet as ft
 
 from app.i18n import Translator
+from app.keys import text_field
 from app.library_model import SORTS, BookRow, LibraryViewModel
 
 COVER_WIDTH = 132
@@ -221,7 +222,7 @@ def _toolbar(
         actions.changed()
 
     clear = ft.IconButton(ft.Icons.CLOSE, tooltip=t("library.search.clear"), on_click=clear_query)
-    search = ft.TextField(
+    search = text_field(
         value=model.query,
         hint_text=t("library.search"),
         prefix_icon=ft.Icons.SEARCH,

@@ -12,6 +12,7 @@ import flet as ft
 
 from app.fonts import CJK_FONT
 from app.i18n import Translator
+from app.keys import text_field
 from app.pagination import PageBox, Slice
 from app.panels import BY_NAME, PANELS, panel_width
 from app.reader_model import PAGE, SCROLL_PADDING, ReaderViewModel
@@ -48,7 +49,6 @@ class ReaderActions:
     open_hit: Callable[[int], None]  # index into the model's search hits
     load_more: Callable[[bool], None]  # forward?
     extend: Callable[[], list[SegmentRecord]] = lambda: []  # scroll mode: the segments added below the window
-    typing: Callable[[bool], None] = lambda focused: None  # a text field took or lost the keyboard
     go_back: Callable[[], object] = lambda: None  # back to where the reader was before the last jump
     more_hits: Callable[[], object] = lambda: None  # draw the next page of search hits
     read_up_to_here: Callable[[], object] = lambda: None  # the furthest place read moves back to the current one
@@ -439,13 +439,11 @@ def toc_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> 
         if row.locator is not None
     ]
     here = next((i for i, row in enumerate(entries) if row.locator and row.locator.section == current), 0)
-    go_to = ft.TextField(
+    go_to = text_field(
         hint_text=t("reader.goto"),
         dense=True,
         prefix_icon=ft.Icons.MY_LOCATION,
         on_submit=lambda e: actions.navigate(e.control.value or ""),
-        on_focus=lambda e: actions.typing(True),
-        on_blur=lambda e: actions.typing(False),
     )
     at, read = model.shown.percents
     behind = at + 0.5 < read  # the reader went back: they may not have read past here
@@ -554,7 +552,7 @@ def xray_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) ->
 
 def search_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> ft.Control:
     """A search field and the hits as snippets; a hit opens its passage with the words marked."""
-    field = ft.TextField(
+    field = text_field(
         value=model.finder.query,
         hint_text=t("reader.search"),
         prefix_icon=ft.Icons.SEARCH,

@@ -48,7 +48,6 @@ class ReaderController:
         self.selection_slot = ft.Container()  # the selection or highlight bar, updated on its own
         self.percent_text = ft.Text()  # "n% read", updated on its own while scrolling
         self.chapter_text = ft.Text()  # the chapter's name under the title, likewise
-        self.typing = False  # a text field beside the text has the keyboard
         self.marking = MarkingController(app, self)  # the selection bar, highlights and the bookmark
         self.companion = CompanionController(app, self)  # the story so far, and X-Ray's lines by the AI
         self.lookup = LookupController(app, self)  # a selected word's definition card
@@ -151,7 +150,6 @@ class ReaderController:
                 open_hit=self.open_hit,
                 load_more=self.load_more,
                 extend=self.extend,
-                typing=self.set_typing,
                 go_back=self.go_back,
                 read_up_to_here=self.read_up_to_here,
                 read_to_here=self.read_to_here,
@@ -188,19 +186,16 @@ class ReaderController:
         self.panel = None if name == self.panel else name
         self.redraw()
 
-    def set_typing(self, focused: bool) -> None:
-        """A text field beside the text has the keyboard: page keys must type, not turn pages."""
-        self.typing = focused
-
     def on_key(self, key: str, command: bool) -> bool:
-        """A key pressed while reading; True when it was used (Ctrl/Cmd+F searches, arrows and Page keys turn, T
-        translates the paragraph with a provider set up)."""
+        """A key the router gave the reader (no dialog is open, no field has the focus: ``app.keys``); True when it
+        was used (Ctrl/Cmd+F searches, arrows and Page keys turn, T translates the paragraph with a provider set
+        up)."""
         if key.upper() == "F" and command:
             self.panel = "search"
             self.redraw()
             return True
-        if self.typing or (self.panel in BY_NAME and BY_NAME[self.panel].takes_keys):
-            return False  # keys go to the panel's fields, not to page turning
+        if self.panel in BY_NAME and BY_NAME[self.panel].takes_keys:
+            return False  # a panel with fields and sliders: its keys do not turn pages even when nothing is focused
         if key.upper() == "T" and not command and self.app.settings.provider_config() is not None:
             self.lookup.translate()  # the paragraph at the top of the page (or the selection's), under it
             return True
@@ -215,7 +210,6 @@ class ReaderController:
         model, app = self.model, self.app
         if model is None:
             return
-        self.typing = False  # a choice was made: the keys turn pages again
         model.previously = False  # reading on: the offer of the story so far goes
         if where in ("next", "previous"):
             model.next_page() if where == "next" else model.previous_page()

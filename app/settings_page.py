@@ -13,6 +13,7 @@ from app.dictionary_settings import DictionarySettings, dictionary_controls
 from app.folder_watch import FolderWatch, folder_controls
 from app.i18n import Translator
 from app.jobs import IndexLine
+from app.keys import text_field
 from app.koreader_sync import KoreaderSync, koreader_controls
 from app.settings import FONTS, LAYOUTS, THEMES, Settings, SettingsStore
 from app.sync_controller import SyncController
@@ -91,8 +92,8 @@ def provider_controls(
         + [ft.DropdownOption(key=k, text=t(f"settings.provider.{k}")) for k in PROVIDERS],
         width=320,
     )
-    model = ft.TextField(label=t("settings.model"), value=current.model if current else "", width=320)
-    base_url = ft.TextField(
+    model = text_field(label=t("settings.model"), value=current.model if current else "", width=320)
+    base_url = text_field(
         label=t("settings.base_url"),
         value=current.base_url if current else "",
         hint_text=DEFAULT_BASE_URLS.get(current.kind, "") if current else "",
@@ -102,7 +103,7 @@ def provider_controls(
         value=current.temperature if current else 0.3, min=0, max=1, divisions=10, label="{value}", width=320
     )
     has_key = bool(current and store.has_key(current))
-    key = ft.TextField(
+    key = text_field(
         label=t("settings.api_key"),
         password=True,
         can_reveal_password=True,
@@ -221,9 +222,9 @@ def remote_embedding_controls(
         options=[ft.DropdownOption(key="device", text=t("settings.embedder.device"))]
         + [ft.DropdownOption(key=name, text=t(f"settings.embedder.{name}")) for name in REMOTE_EMBEDDERS],
     )
-    model = ft.TextField(label=t("settings.model"), value=current.get("model", ""))
-    base_url = ft.TextField(label=t("settings.base_url"), value=current.get("base_url", ""))
-    key = ft.TextField(label=t("settings.api_key"), password=True, can_reveal_password=True)
+    model = text_field(label=t("settings.model"), value=current.get("model", ""))
+    base_url = text_field(label=t("settings.base_url"), value=current.get("base_url", ""))
+    key = text_field(label=t("settings.api_key"), password=True, can_reveal_password=True)
     status = ft.Text("", size=12)
 
     def save(e: ft.Event[Any]) -> None:
@@ -410,11 +411,11 @@ def sync_controls(sync: SyncController, t: Translator, refresh: Callable[[], obj
     """Where to sync (a WebDAV folder or a folder here), the password (kept in the secret store), book files on
     or off, check and save, sync now, and the last sync's status line."""
     current = sync.configured
-    target = ft.TextField(
+    target = text_field(
         label=t("sync.target"), value=current.target if current else "", hint_text=t("sync.target.hint"), width=420
     )
-    user = ft.TextField(label=t("sync.user"), value=current.user if current else "", width=420)
-    password = ft.TextField(
+    user = text_field(label=t("sync.user"), value=current.user if current else "", width=420)
+    password = text_field(
         label=t("sync.password"), password=True, can_reveal_password=True, width=420,
         hint_text=t("sync.password.kept") if current else "",
     )  # fmt: skip

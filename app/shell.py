@@ -21,6 +21,7 @@ from app.dictionary_settings import DictionarySettings
 from app.folder_watch import FolderWatch
 from app.i18n import Translator
 from app.jobs import Jobs
+from app.keys import KeyRouter
 from app.koreader_sync import KoreaderSync
 from app.library_controller import LibraryController
 from app.notes_model import NotesViewModel
@@ -103,7 +104,8 @@ class QuireApp:
         }
         page.title = self.t("app.title")
         page.padding = 12
-        page.on_keyboard_event = self._guarded(self.on_key)
+        self.keys = KeyRouter(page, self.on_key)  # a dialog or a focused field owns the keyboard; the screen the rest
+        page.on_keyboard_event = self._guarded(self.keys.route)
         page.on_app_lifecycle_state_change = self._guarded(self.on_lifecycle)
         page.on_resize = lambda e: self.render()
         page.on_route_change = self._guarded(self.on_route_change)
@@ -496,8 +498,12 @@ class QuireApp:
             self.page.run_task(self.opened.take)  # a book opened with Quire from another app brings it back
 
     def on_key(self, event: ft.KeyboardEvent) -> None:
-        """Desktop shortcuts: Esc closes a panel, then the book, then the screen; the reader takes the rest."""
+        """Desktop shortcuts, for the keys the router leaves to the screen: Esc closes a panel, then the book, then
+        the screen (not a screen whose field is being typed in: what is typed there would be lost); the reader
+        takes the rest."""
         if event.key == "Escape":
+            if self.panel is None and self.keys.owner() == "field":
+                return
             if self.panel is not None:
                 self.reading.open_panel(None)
             elif self.screen == Screen.READER:
