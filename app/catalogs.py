@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
+from app.a11y import selectable
 from app.i18n import Translator
 from app.keys import text_field
 from app.screens import Screen
@@ -52,7 +53,6 @@ class CatalogsController:
 
     def remove(self, number: int) -> None:
         self.app.quire.catalogs.remove(number, self.app.store.secrets)
-        self.app.render()
 
     # -- browsing ----------------------------------------------------------------------------------------------
     def browse(self, catalog: CatalogInfo) -> None:
@@ -181,43 +181,55 @@ def _show_cover(frame: ft.Container, picture: bytes, title: str) -> None:
 
 
 def catalog_settings(catalogs: CatalogsController, t: Translator) -> list[ft.Control]:
-    """Settings › Catalogs: each catalog (browse, remove) and the form to add one."""
+    """Settings › Catalogs: each catalog (browse, remove) and the form to add one. Adding or removing one redraws
+    this section where it is (Settings rebuilt would jump back to its top, the result out of sight)."""
     app = catalogs.app
-    rows: list[ft.Control] = [ft.Text(t("catalogs.about"), size=12, color=ft.Colors.ON_SURFACE_VARIANT)]
-    for info in app.quire.catalogs.all():
-        rows.append(
-            ft.Row(
-                [
-                    ft.Icon(ft.Icons.LOCAL_LIBRARY_OUTLINED),
-                    ft.Column(
-                        [ft.Text(info.title, weight=ft.FontWeight.W_600), ft.Text(info.url, size=12, selectable=True)],
-                        spacing=0,
-                        expand=True,
-                    ),
-                    ft.TextButton(t("catalogs.browse"), on_click=lambda e, info=info: catalogs.browse(info)),
-                    ft.IconButton(
-                        ft.Icons.DELETE_OUTLINE,
-                        tooltip=t("catalogs.remove", title=info.title),
-                        on_click=lambda e, number=info.id: catalogs.remove(number),
-                    ),
-                ]
-            )
-        )
+    section = ft.Column(spacing=10)
     url = text_field(label=t("catalogs.url"), hint_text="http://localhost:8080/opds", width=420)
     user = text_field(label=t("catalogs.user"), width=420)
     password = text_field(label=t("catalogs.password"), password=True, can_reveal_password=True, width=420)
     said = ft.Text("", size=12)
 
+    def remove(number: int) -> None:
+        catalogs.remove(number)
+        draw()
+        section.update()
+
+    def draw() -> None:
+        rows: list[ft.Control] = [ft.Text(t("catalogs.about"), size=12, color=ft.Colors.ON_SURFACE_VARIANT)]
+        for info in app.quire.catalogs.all():
+            rows.append(
+                ft.Row(
+                    [
+                        ft.Icon(ft.Icons.LOCAL_LIBRARY_OUTLINED),
+                        ft.Column(
+                            [ft.Text(info.title, weight=ft.FontWeight.W_600), selectable(info.url, size=12)],
+                            spacing=0,
+                            expand=True,
+                        ),
+                        ft.TextButton(t("catalogs.browse"), on_click=lambda e, info=info: catalogs.browse(info)),
+                        ft.IconButton(
+                            ft.Icons.DELETE_OUTLINE,
+                            tooltip=t("catalogs.remove", title=info.title),
+                            on_click=lambda e, number=info.id: remove(number),
+                        ),
+                    ]
+                )
+            )
+        add_button = ft.FilledButton(t("catalogs.add"), icon=ft.Icons.ADD_LINK, on_click=add)
+        section.controls = [*rows, url, user, password, add_button, said]
+
     async def add(e: ft.Event[Any]) -> None:
         said.value = t("sync.checking")
-        app.page.update()
+        said.update()
         said.value = await catalogs.add(url.value or "", user.value or "", password.value or "")
         password.value = ""
         app.message = said.value
-        app.render()
+        draw()
+        section.update()
 
-    rows += [url, user, password, ft.FilledButton(t("catalogs.add"), icon=ft.Icons.ADD_LINK, on_click=add), said]
-    return rows
+    draw()
+    return [section]
 
 
 def _entry_row(entry: OpdsEntry, catalogs: CatalogsController, t: Translator) -> ft.Control:

@@ -54,7 +54,9 @@ class ChatController:
         self.app = app
         self.model: ChatViewModel | None = None
         self.slot = ft.Container(expand=True)
-        self.draft = text_field(expand=True, dense=True, shift_enter=True, min_lines=1, max_lines=4)
+        self.draft = text_field(
+            label=app.t()("chat.ask"), expand=True, dense=True, shift_enter=True, min_lines=1, max_lines=4
+        )
         self.send = ft.IconButton(ft.Icons.SEND)  # send, or stop while an answer streams
         self.view: ChatPanelView | None = None  # the panel drawn in ``slot``
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import flet as ft
 
+from app.a11y import selectable
 from app.i18n import Translator
 from app.theme import FONT_FAMILIES
 from core import without_remote_images
@@ -64,19 +65,12 @@ def _tool_card(part: Part, t: Translator) -> ft.Control:
         dense=True,
         controls=[
             ft.Text(t("chat.tool.args"), size=11, weight=ft.FontWeight.BOLD),
-            _selectable(args or "—", size=12, font_family=FONT_FAMILIES["monospace"]),
+            selectable(args or "—", size=12, font_family=FONT_FAMILIES["monospace"]),
             ft.Text(t("chat.tool.result"), size=11, weight=ft.FontWeight.BOLD),
-            _selectable(part.data.get("result") or "…", size=12, max_lines=20),
+            selectable(part.data.get("result") or "…", size=12, max_lines=20),
         ],
         expanded_cross_axis_alignment=ft.CrossAxisAlignment.START,
     )
-
-
-def _selectable(text: str, **style: Any) -> ft.Text:
-    """Text the reader can select and a screen reader can read: Flutter's web build gives selectable text an
-    empty node (flutter/flutter#96877), so its words are given again as the node's label (measured: the
-    question asked was missing from the page's accessibility tree; with the label it is there)."""
-    return ft.Text(text, selectable=True, semantics_label=text, **style)
 
 
 def _part(part: Part, t: Translator) -> ft.Control:
@@ -85,7 +79,7 @@ def _part(part: Part, t: Translator) -> ft.Control:
             leading=ft.Icon(ft.Icons.PSYCHOLOGY_OUTLINED, size=18),
             title=ft.Text(t("chat.thinking"), size=13, italic=True),
             dense=True,
-            controls=[_selectable(part.text, size=12, italic=True, color=ft.Colors.ON_SURFACE_VARIANT)],
+            controls=[selectable(part.text, size=12, italic=True, color=ft.Colors.ON_SURFACE_VARIANT)],
         )
     if part.kind == "tool_call":
         return _tool_card(part, t)
@@ -113,7 +107,7 @@ def _message(message: Message, last: bool, actions: ChatActions, t: Translator) 
         return ft.Row(
             [
                 ft.Container(
-                    _selectable(message.text),
+                    selectable(message.text),
                     bgcolor=ft.Colors.PRIMARY_CONTAINER,
                     border_radius=12,
                     padding=10,
@@ -286,7 +280,7 @@ def update_chat_panel(
         ]
     view.header.controls = _header(chat, status, actions, t)
     view.messages.controls = body
-    draft.hint_text = t("chat.ask")
+    draft.label = t("chat.ask")  # a screen reader's name for the box, also once it holds a question
     draft.on_submit = lambda e: actions.ask(draft.value or "")
     if chat.streaming:
         send.icon, send.tooltip, send.on_click = ft.Icons.STOP_CIRCLE_OUTLINED, t("chat.stop"), lambda e: actions.stop()

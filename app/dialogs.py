@@ -7,6 +7,7 @@ from typing import Any
 
 import flet as ft
 
+from app.a11y import selectable
 from app.i18n import Translator
 from app.keys import text_field
 from app.library_model import LibraryViewModel
@@ -39,7 +40,7 @@ def build_details_dialog(
 ) -> ft.AlertDialog:
     """A book's details: metadata, contents, import warnings, reading and index status; open or remove it."""
     details = model.details(book_id)
-    facts = [ft.Text(f"{label}: {value}", selectable=True) for label, value in details.facts if value]
+    facts = [selectable(f"{label}: {value}") for label, value in details.facts if value]
     contents = [ft.Text(("    " * row.depth) + row.title, size=13) for row in details.toc[:40]]
     if len(details.toc) > 40:
         contents.append(ft.Text(t("details.more", n=len(details.toc) - 40), size=13, italic=True))
@@ -100,7 +101,10 @@ def note_dialog(
     highlight: Highlight, t: Translator, on_save: Callable[[str], object], on_cancel: Callable[[], object]
 ) -> ft.AlertDialog:
     """Write or edit the note of a highlight."""
-    field = text_field(value=highlight.note, multiline=True, min_lines=3, max_lines=8, autofocus=True)
+    # labelled: a screen reader names the box (the dialog's title alone left it a nameless field)
+    field = text_field(
+        label=t("reader.note"), value=highlight.note, multiline=True, min_lines=3, max_lines=8, autofocus=True
+    )
     return ft.AlertDialog(
         title=ft.Text(t("reader.note")),
         # the width is the column's: a long highlight wraps inside it instead of widening the dialog
@@ -172,7 +176,7 @@ def rename_dialog(
     t: Translator, title: str, on_save: Callable[[str], object], on_cancel: Callable[[], object]
 ) -> ft.AlertDialog:
     """A new name for a chat thread."""
-    field = text_field(value=title, autofocus=True, width=360)
+    field = text_field(label=t("chat.thread.rename"), value=title, autofocus=True, width=360)
     field.on_submit = lambda e: on_save(field.value or "")
     return ft.AlertDialog(
         title=ft.Text(t("chat.thread.title")),

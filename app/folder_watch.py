@@ -4,12 +4,15 @@ on start and, on a computer, every few minutes while it runs; each book offered 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
+from app.a11y import selectable
 from app.i18n import Translator
+from app.keys import text_field
 from core import QuireError
 
 if TYPE_CHECKING:
@@ -26,6 +29,7 @@ class FolderWatch:
         self.app = app
         self.offered: list[Path] = []  # the books of the offer shown now
         self._watching = False
+        self.on_change: Callable[[], None] | None = None  # Settings › Folders drawn: redraws it in place
 
     async def pick(self, watch: bool) -> None:
         """A folder picked on a computer: imported now (a calibre library with its metadata); ``watch``: its later
@@ -37,6 +41,9 @@ class FolderWatch:
 
     async def add(self, folder: Path, watch: bool) -> None:
         app = self.app
+        if not folder.is_dir():  # a path typed in the browser's Settings: say so rather than import nothing
+            app.notify(app.t("folders.not_a_folder", folder=str(folder)))
+            return
         app.notify(app.t("folders.importing", folder=folder.name or str(folder)))
 
         def work() -> tuple[int, int]:
@@ -50,11 +57,19 @@ class FolderWatch:
             app.notify(app.t("folders.imported", n=added, refused=refused))
         except QuireError as error:
             app.notify(app.t.error(error))
-        app.render()
+        self.changed()
 
     def unwatch(self, folder: Path) -> None:
         self.app.quire.folders.unwatch(folder)
-        self.app.render()
+        self.changed()
+
+    def changed(self) -> None:
+        """Redraw Settings › Folders where it is (Settings rebuilt would scroll back to its top); the library shows
+        the books imported when it is drawn next."""
+        if self.on_change is not None:
+            self.on_change()
+        else:
+            self.app.render()
 
     def start(self) -> None:
         """Offer the watched folders' new books now, and on a computer keep looking while the app runs."""
@@ -109,24 +124,44 @@ class FolderWatch:
 
 
 def folder_controls(folders: FolderWatch, t: Translator) -> list[ft.Control]:
-    """Settings › Folders: the watched folders (each can be let go) and the buttons to import or watch one."""
-    app = folders.app
-    rows: list[ft.Control] = [ft.Text(t("folders.about"), size=12, color=ft.Colors.ON_SURFACE_VARIANT)]
-    for folder in app.quire.folders.watched():
-        rows.append(ft.Row([
-            ft.Icon(ft.Icons.FOLDER_OUTLINED), ft.Text(str(folder), expand=True, selectable=True),
-            ft.IconButton(ft.Icons.VISIBILITY_OFF_OUTLINED, tooltip=t("folders.unwatch", folder=folder.name),
-                          on_click=lambda e, f=folder: folders.unwatch(f)),
-        ]))  # fmt: skip
+    """Settings › Folders: the watched folders (each can be let go) and the buttons to import or watch one.
+
+    In a browser's Settings, where no folder picker gives a path (PLATFORM-FACTS): the folder's path is
+    typed instead (the web UI runs on this computer and reads its folders). The section redraws itself in place.
+    """
+    section = ft.Column(spacing=10)
+    typed = folders.app.page.web
+    path = text_field(label=t("folders.path"), hint_text=t("folders.path.hint"), width=420) if typed else None
 
     async def import_one(e: ft.Event[Any]) -> None:
-        await folders.pick(False)
+        await (folders.add(Path(path.value.strip()), False) if path and path.value else folders.pick(False))
 
     async def watch_one(e: ft.Event[Any]) -> None:
-        await folders.pick(True)
+        await (folders.add(Path(path.value.strip()), True) if path and path.value else folders.pick(True))
 
-    rows.append(ft.Row([
-        ft.OutlinedButton(t("folders.import"), icon=ft.Icons.DRIVE_FOLDER_UPLOAD_OUTLINED, on_click=import_one),
-        ft.OutlinedButton(t("folders.watch"), icon=ft.Icons.FOLDER_SPECIAL_OUTLINED, on_click=watch_one),
-    ], wrap=True))  # fmt: skip
-    return rows
+    def draw() -> None:
+        rows: list[ft.Control] = [ft.Text(t("folders.about"), size=12, color=ft.Colors.ON_SURFACE_VARIANT)]
+        for folder in folders.app.quire.folders.watched():
+            rows.append(ft.Row([
+                ft.Icon(ft.Icons.FOLDER_OUTLINED), selectable(str(folder), expand=True),
+                ft.IconButton(ft.Icons.VISIBILITY_OFF_OUTLINED, tooltip=t("folders.unwatch", folder=folder.name),
+                              on_click=lambda e, f=folder: folders.unwatch(f)),
+            ]))  # fmt: skip
+        if path is not None:
+            rows.append(path)
+        suffix = "" if path is None else ".typed"
+        rows.append(ft.Row([
+            ft.OutlinedButton(t("folders.import" + suffix), icon=ft.Icons.DRIVE_FOLDER_UPLOAD_OUTLINED,
+                              on_click=import_one),
+            ft.OutlinedButton(t("folders.watch" + suffix), icon=ft.Icons.FOLDER_SPECIAL_OUTLINED, on_click=watch_one),
+        ], wrap=True))  # fmt: skip
+        section.controls = rows
+
+    def redraw() -> None:
+        draw()
+        if section.page is not None:
+            section.update()
+
+    draw()
+    folders.on_change = redraw
+    return [section]

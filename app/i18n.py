@@ -108,8 +108,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "notes.vocabulary.remove": {"en": "Take off the vocabulary list", "zh": "从生词本删除"},
     "settings.translate_to": {"en": "Translate paragraphs into", "zh": "段落翻译成"},
     "settings.translate_to.default": {
-        "en": "The app's language (English for a book in it)",
-        "zh": "应用的语言（书已是这种语言时译成英文）",
+        "en": "The app's language, else English",
+        "zh": "应用的语言，否则英文",
     },
     "translate.hide": {"en": "Hide the translation", "zh": "隐藏译文"},
     "reader.left": {"en": "{chapter} left in chapter · {book} in book", "zh": "本章还剩 {chapter} · 全书 {book}"},
@@ -173,6 +173,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "folders.import": {"en": "Import a folder…", "zh": "导入文件夹…"},
     "folders.watch": {"en": "Watch a folder…", "zh": "关注文件夹…"},
     "folders.unwatch": {"en": "Stop watching {folder}", "zh": "不再关注 {folder}"},
+    "folders.path": {"en": "Folder on this computer", "zh": "这台电脑上的文件夹"},
+    "folders.path.hint": {"en": "/home/me/Books", "zh": "/home/me/Books"},
+    "folders.import.typed": {"en": "Import this folder", "zh": "导入这个文件夹"},
+    "folders.watch.typed": {"en": "Watch this folder", "zh": "关注这个文件夹"},
+    "folders.not_a_folder": {
+        "en": "{folder} is not a folder on this computer: type its full path.",
+        "zh": "{folder} 不是这台电脑上的文件夹：请输入完整路径。",
+    },
     "folders.importing": {"en": "Importing the books in {folder}…", "zh": "正在导入 {folder} 中的书…"},
     "folders.imported": {
         "en": "{n} new book(s) imported; {refused} refused.",

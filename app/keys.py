@@ -98,5 +98,16 @@ class KeyRouter:
 
 
 def text_field(**options: Any) -> ft.TextField:
-    """A text field whose focus the router knows: every field of the app is made here."""
+    """A text field whose focus the router knows, and with a name a screen reader reads: every field of the app is
+    made here.
+
+    A field's hint names it to a screen reader only while it is empty (Flutter's web build); its label names it
+    always. So a field given only a hint has it as its label instead (Material shows a label inside an empty box
+    as it shows a hint, and above the text once there is some). A field with neither is a mistake.
+    """
+    if not options.get("label"):
+        hint = options.pop("hint_text", None)
+        if not hint:
+            raise ValueError("a text field needs a label or a hint: a screen reader names the field by it")
+        options["label"] = hint
     return track(ft.TextField(**options))

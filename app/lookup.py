@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import flet as ft
 
+from app.a11y import relabel, selectable
 from app.marking import ReaderScreen
 from core import Definition, QuireError, sentence_around
 
@@ -27,7 +28,7 @@ class LookupController:
     def __init__(self, app: Host, screen: ReaderScreen) -> None:
         self.app = app
         self.screen = screen
-        self.explanation = ft.Text(selectable=True, size=14)
+        self.explanation = selectable("", size=14)
         self.translating: dict[int, threading.Event] = {}  # ordinal -> the stop of its translation coming now
 
     def define(self) -> None:
@@ -41,7 +42,7 @@ class LookupController:
         segment = next((s for s in model.visible if s.ordinal == selection.ordinal), None)
         sentence = sentence_around(segment.text, selection.start) if segment is not None else word
         locator = str(segment.locator) if segment is not None else ""
-        self.explanation.value = ""
+        relabel(self.explanation, "")
         app.message = found[0].word if found else app.t("define.none", word=word)  # for screen readers and tests
         app.page.show_dialog(self._card(word, found, sentence, locator))
 
@@ -109,8 +110,8 @@ class LookupController:
             via = f"  ·  {t('define.from', word=definition.looked_up)}" if definition.looked_up else ""
             rows += [
                 ft.Text(definition.dictionary + via, size=12, color=ft.Colors.ON_SURFACE_VARIANT),
-                ft.Text(definition.word, size=18, weight=ft.FontWeight.W_600, selectable=True),
-                ft.Text(definition.text, size=14, selectable=True),
+                selectable(definition.word, size=18, weight=ft.FontWeight.W_600),
+                selectable(definition.text, size=14),
                 ft.Divider(),
             ]
         if not found:
@@ -147,7 +148,7 @@ class LookupController:
         config = app.settings.provider_config()
         if config is None:
             return
-        self.explanation.value = app.t("define.explaining")
+        relabel(self.explanation, app.t("define.explaining"))
         app.page.update()
 
         async def run() -> None:
@@ -155,7 +156,7 @@ class LookupController:
                 text = await asyncio.to_thread(app.quire.dictionary.explain, word, sentence, config, app.store.secrets)
             except QuireError as error:
                 text = app.t.error(error)
-            self.explanation.value = text
+            relabel(self.explanation, text)
             app.message = text
             app.page.update()
 

@@ -343,7 +343,7 @@ def build_settings_screen(
         options=[ft.DropdownOption(key="", text=t("settings.translate_to.default"))]
         + [ft.DropdownOption(key=code, text=name) for code, name in TRANSLATION_TARGETS],
         on_select=set_translate_to,
-        width=320,
+        width=min(420.0, width - 24),  # its longest choice whole (320 px cut it off), and no wider than a phone
     )
 
     def section(key: str) -> ft.Text:

@@ -192,7 +192,7 @@ class QuireApp:
             dictionaries=self.dictionaries,
             catalogs=self.catalogs,
             koreader=self.koreader,
-            folders=None if self.page.web or self.on_phone else self.folders,  # a folder picker: computers only
+            folders=None if self.on_phone else self.folders,  # computers (a path typed in a browser's Settings)
         )
 
     def _chat_context(self) -> ChatContext:

@@ -348,7 +348,7 @@ def test_go_to_a_place_bookmark_list_and_tags(quire: Quire) -> None:
         assert app.message == "Saved"
         app.books.show_details(2)
         dialog = session.page._dialogs.controls[-1]
-        tag = next(c for c in _all_in(dialog) if isinstance(c, ft.TextField) and c.hint_text == "Add a tag")
+        tag = next(c for c in _all_in(dialog) if isinstance(c, ft.TextField) and c.label == "Add a tag")
         tag.value = "中文"
         await fire(session, tag, "submit")
         assert quire.book(2).tags == ["中文"]

@@ -223,7 +223,7 @@ def test_the_app_adds_browses_searches_and_downloads_from_calibre(calibre: str, 
         moby = next(e.id for e in app.catalogs.feed.entries if e.title == "Moby-Dick")
         await _until(lambda: app.catalogs.downloads.get(moby) == "done")
         assert [b.title for b in quire.books()] == ["Moby-Dick"] and app.message == "“Moby-Dick” is in your library."
-        query = next(c for c in _walk(app) if getattr(c, "hint_text", None) == "Search this catalog")
+        query = next(c for c in _walk(app) if getattr(c, "label", None) == "Search this catalog")
         query.value = "wonderland"
         await fire(session, query, "submit")
         await _until(lambda: len(app.catalogs.feeds) == 3)
