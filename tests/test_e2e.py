@@ -587,3 +587,92 @@ def test_the_weekly_reading_chart_is_drawn_in_the_browser_at_both_sizes(browser,
             screen.wait_text("15 min read in 1 session, on 1 day; 1 day in a row now.")
             assert tallest_bar(screen.shot("weekly-chart")) >= 100  # the bar: 120 px, the chart's full height
             page.close()
+
+
+def test_a_note_typed_with_spaces_leaves_the_page_behind_where_it_was(browser, tmp_path: Path) -> None:
+    """Issue 36: each space typed into the note dialog turned a page of the book behind it (6% -> 12%). At the
+    desktop's size only: the phone's size is checked without a browser (tests/test_keys.py), where no word has to be
+    found by its place on the screen."""
+    library = tmp_path / "lib"
+    Quire(library).import_paths([book_path("en/epubjs-alice.epub")])
+    (library / "settings.json").write_text(json.dumps({"layout": "paginated"}), encoding="utf-8")
+    with app_server(library) as url:
+        for name, size, word in (("desktop", (1440, 900), (700, 419)),):
+            page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+            screen = Screen(page, f"note-{name}").open(url)
+            screen.click_label_until("Open Alice", "Contents")
+            screen.click_text("Down The Rabbit-Hole")
+            _wait_place(screen, library, "Down The Rabbit-Hole")
+            before = _ordinal(library, 1)
+            for _ in range(3):  # a word of the chapter's first paragraph, once the page has stopped moving
+                screen.settle(1.5)
+                page.mouse.dblclick(*word)
+                screen.settle(1)
+                if screen.shows("Highlight and add a note") or screen.labelled("Highlight and add a note").count():
+                    break
+            screen.click_label("Highlight and add a note")
+            screen.type_into("Note", "one two three four five six")
+            screen.settle(1)
+            assert _ordinal(library, 1) == before, "typing the note turned the pages behind it"
+            _not_blank(screen.shot("typed"))
+            screen.click_text("Save")
+            screen.settle(1)
+            quire = Quire(library)
+            try:
+                notes = [h.note for h in quire.notes.highlights(1)]
+            finally:
+                quire.close()
+            assert "one two three four five six" in notes and _ordinal(library, 1) == before
+            page.keyboard.press("ArrowRight")  # the dialog gone, the keys turn pages again
+            for _ in range(20):
+                if _ordinal(library, 1) > before:
+                    break
+                screen.settle(0.25)
+            assert _ordinal(library, 1) > before
+            page.close()
+
+
+def test_settings_keeps_its_place_has_folders_and_names_every_field_at_both_sizes(browser, tmp_path: Path) -> None:
+    """Issue 36: "Add catalog" jumped Settings back to its top; the browser's Settings had no Folders; fields and
+    selectable texts had no name for a screen reader."""
+    from browserkit import free_port
+
+    library = tmp_path / "lib"
+    Quire(library).import_paths([book_path("en/epubjs-alice.epub")])
+    unnamed = (
+        "() => [...document.querySelectorAll('input, textarea')]"
+        ".filter(e => !(e.getAttribute('aria-label') || '').trim()).length"
+    )
+    with app_server(library) as url:
+        for name, size in (("desktop", (1440, 900)), ("phone", (390, 844))):
+            page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+            screen = Screen(page, f"settings-{name}").open(url)
+            screen.click_label_until("Settings", "Reading")
+            _scroll_to(screen, "Add catalog")  # Settings draws what is in sight: wheel down to the catalogs
+            assert page.evaluate(unnamed) == 0
+            screen.type_into("Catalog address", f"http://127.0.0.1:{free_port()}/opds")  # nothing listens there
+            assert page.evaluate(unnamed) == 0  # a field holding text keeps its name
+            screen.settle(1)  # the field scrolled into sight as it took the focus
+            top = screen.text("Add catalog").bounding_box()["y"]
+            assert 0 < top < size[1], "the button is in sight before the click"
+            screen.click_text("Add catalog")
+            screen.wait_text("could not be used", timeout=30_000)
+            screen.settle(1)
+            assert abs(screen.text("Add catalog").bounding_box()["y"] - top) < 40, "Settings jumped to its top"
+            _not_blank(screen.shot("after-add-catalog"))
+            _scroll_to(screen, "Import this folder")  # Settings > Folders in the browser, the path typed
+            assert screen.shows("Watch this folder") and page.evaluate(unnamed) == 0
+            page.close()
+
+
+def _scroll_to(screen: Screen, label: str) -> None:
+    """Wheel the screen down until a node labelled ``label`` is in sight (a list draws only what is in sight)."""
+    for _ in range(40):
+        if screen.shows(label):
+            box = screen.text(label).bounding_box()
+            if box and 60 < box["y"] < screen.page.viewport_size["height"] - 120:
+                return
+        screen.page.mouse.move(screen.page.viewport_size["width"] / 2, screen.page.viewport_size["height"] / 2)
+        screen.page.mouse.wheel(0, 200)
+        screen.settle(0.3)
+    screen.wait_text(label, timeout=1)  # fails with the screen's labels
