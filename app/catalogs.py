@@ -13,6 +13,7 @@ from app.a11y import selectable
 from app.i18n import Translator
 from app.keys import text_field
 from app.screens import Screen
+from app.sections import Section
 from core import CatalogInfo, OpdsEntry, OpdsFeed, QuireError
 
 if TYPE_CHECKING:
@@ -184,7 +185,6 @@ def catalog_settings(catalogs: CatalogsController, t: Translator) -> list[ft.Con
     """Settings › Catalogs: each catalog (browse, remove) and the form to add one. Adding or removing one redraws
     this section where it is (Settings rebuilt would jump back to its top, the result out of sight)."""
     app = catalogs.app
-    section = ft.Column(spacing=10)
     url = text_field(label=t("catalogs.url"), hint_text="http://localhost:8080/opds", width=420)
     user = text_field(label=t("catalogs.user"), width=420)
     password = text_field(label=t("catalogs.password"), password=True, can_reveal_password=True, width=420)
@@ -192,10 +192,9 @@ def catalog_settings(catalogs: CatalogsController, t: Translator) -> list[ft.Con
 
     def remove(number: int) -> None:
         catalogs.remove(number)
-        draw()
-        section.update()
+        section.redraw()
 
-    def draw() -> None:
+    def draw() -> list[ft.Control]:
         rows: list[ft.Control] = [ft.Text(t("catalogs.about"), size=12, color=ft.Colors.ON_SURFACE_VARIANT)]
         for info in app.quire.catalogs.all():
             rows.append(
@@ -217,7 +216,7 @@ def catalog_settings(catalogs: CatalogsController, t: Translator) -> list[ft.Con
                 )
             )
         add_button = ft.FilledButton(t("catalogs.add"), icon=ft.Icons.ADD_LINK, on_click=add)
-        section.controls = [*rows, url, user, password, add_button, said]
+        return [*rows, url, user, password, add_button, said]
 
     async def add(e: ft.Event[Any]) -> None:
         said.value = t("sync.checking")
@@ -225,11 +224,10 @@ def catalog_settings(catalogs: CatalogsController, t: Translator) -> list[ft.Con
         said.value = await catalogs.add(url.value or "", user.value or "", password.value or "")
         password.value = ""
         app.message = said.value
-        draw()
-        section.update()
+        section.redraw()
 
-    draw()
-    return [section]
+    section = Section(draw)
+    return [section.column]
 
 
 def _entry_row(entry: OpdsEntry, catalogs: CatalogsController, t: Translator) -> ft.Control:

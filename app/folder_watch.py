@@ -4,7 +4,6 @@ on start and, on a computer, every few minutes while it runs; each book offered 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -13,6 +12,7 @@ import flet as ft
 from app.a11y import selectable
 from app.i18n import Translator
 from app.keys import text_field
+from app.sections import Section
 from core import QuireError
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ class FolderWatch:
         self.app = app
         self.offered: list[Path] = []  # the books of the offer shown now
         self._watching = False
-        self.on_change: Callable[[], None] | None = None  # Settings › Folders drawn: redraws it in place
+        self.section: Section | None = None  # Settings › Folders, when drawn: redrawn in place
 
     async def pick(self, watch: bool) -> None:
         """A folder picked on a computer: imported now (a calibre library with its metadata); ``watch``: its later
@@ -64,11 +64,9 @@ class FolderWatch:
         self.changed()
 
     def changed(self) -> None:
-        """Redraw Settings › Folders where it is (Settings rebuilt would scroll back to its top); the library shows
-        the books imported when it is drawn next."""
-        if self.on_change is not None:
-            self.on_change()
-        else:
+        """Redraw Settings › Folders where it is (Settings rebuilt would scroll back to its top); the screen the
+        reader went to meanwhile is drawn anew instead (the library, with the books just imported)."""
+        if self.section is None or not self.section.redraw():
             self.app.render()
 
     def start(self) -> None:
@@ -129,7 +127,6 @@ def folder_controls(folders: FolderWatch, t: Translator) -> list[ft.Control]:
     In a browser's Settings, where no folder picker gives a path (PLATFORM-FACTS): the folder's path is
     typed instead (the web UI runs on this computer and reads its folders). The section redraws itself in place.
     """
-    section = ft.Column(spacing=10)
     typed = folders.app.page.web
     path = text_field(label=t("folders.path"), hint_text=t("folders.path.hint"), width=420) if typed else None
 
@@ -139,7 +136,7 @@ def folder_controls(folders: FolderWatch, t: Translator) -> list[ft.Control]:
     async def watch_one(e: ft.Event[Any]) -> None:
         await (folders.add(Path(path.value.strip()), True) if path and path.value else folders.pick(True))
 
-    def draw() -> None:
+    def draw() -> list[ft.Control]:
         rows: list[ft.Control] = [ft.Text(t("folders.about"), size=12, color=ft.Colors.ON_SURFACE_VARIANT)]
         for folder in folders.app.quire.folders.watched():
             rows.append(ft.Row([
@@ -155,13 +152,7 @@ def folder_controls(folders: FolderWatch, t: Translator) -> list[ft.Control]:
                               on_click=import_one),
             ft.OutlinedButton(t("folders.watch" + suffix), icon=ft.Icons.FOLDER_SPECIAL_OUTLINED, on_click=watch_one),
         ], wrap=True))  # fmt: skip
-        section.controls = rows
+        return rows
 
-    def redraw() -> None:
-        draw()
-        if section.page is not None:
-            section.update()
-
-    draw()
-    folders.on_change = redraw
-    return [section]
+    folders.section = Section(draw)
+    return [folders.section.column]

@@ -61,12 +61,19 @@ def field_focused(page: ft.Page) -> bool:
     if not ids:
         return False
     live = page.session.index
-    ids.intersection_update(i for i in list(ids) if i in live and _shown(live[i]))
+    ids.intersection_update(i for i in list(ids) if i in live and on_screen(live[i]))
     return bool(ids)
 
 
-def _shown(control: ft.BaseControl) -> bool:
-    """``control`` is not inside a closed dialog (Flet keeps a closed dialog, and its fields, in its index)."""
+def on_screen(control: ft.BaseControl) -> bool:
+    """``control`` is on its window's page now: in the session's index of live controls, and not inside a closed
+    dialog (Flet keeps a closed dialog, and its fields, in that index)."""
+    try:
+        page = control.page
+    except RuntimeError:  # never added to a page
+        return False
+    if page.session.index.get(control._i) is not control:
+        return False
     node: ft.BaseControl | None = control
     while node is not None:
         if isinstance(node, ft.DialogControl) and not node.open:

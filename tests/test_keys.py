@@ -131,3 +131,16 @@ def test_escape_in_a_settings_field_keeps_the_screen_and_what_was_typed(quire: Q
         assert app.screen == "library"
 
     asyncio.run(scenario())
+
+
+def test_a_settings_section_redraws_in_place_and_not_once_its_screen_is_left(quire: Quire) -> None:
+    async def scenario() -> None:
+        session = await new_session(1440, 900)
+        app = QuireApp(session.page, quire, secrets=MemorySecrets())
+        app.go("settings")
+        section = app.folders.section
+        assert section is not None and section.redraw()  # on screen: redrawn where it is
+        app.go("library")
+        assert not section.redraw()  # left: nothing sent to a control the client no longer has
+
+    asyncio.run(scenario())
