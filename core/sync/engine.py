@@ -8,8 +8,11 @@ never touching another's, so devices syncing at the same moment cannot corrupt e
    is never read as a deletion (a deletion is only a reader's remove, recorded when it happened);
 2. lists ``log/`` (one request when nothing is new), rewrites any of its own files found damaged or missing,
    reads the files not applied yet and merges them, each in one transaction with the note that it was applied.
-   A file that does not read whole is kept aside and read again next time; a record of the wrong shape is
-   skipped with a warning;
+   A file that does not read whole (cut short, altered in place, larger than Quire writes) is kept aside and
+   read again every sync until it does, and the reader leaves a ``log/WRITER-SEQ.rewrite-READER`` request
+   beside it: sizes cannot show a byte altered in place, a checksum can, and only a reader checks one. The
+   writer sees the request in its next listing, writes the file again from what it sent, and deletes the
+   request. A record of the wrong shape is skipped with a warning;
 3. makes the library show the merged state (leaving records the reader edited meanwhile as they are);
 4. writes the outbox to the target (temporary name, then moved into place) and keeps each sent file until a
    snapshot holds it, to rewrite it if it is found damaged;
@@ -43,6 +46,7 @@ from core.sync.records import Records, book_of, materialize, snapshot
 from core.sync.target import SyncTarget
 
 LOG_FILE = re.compile(r"^([A-Za-z0-9_]{4,64})-(\d{8})\.jsonl$")
+REWRITE_REQUEST = re.compile(r"^([A-Za-z0-9_]{4,64})-(\d{8})\.rewrite-([A-Za-z0-9_]{4,64})$")  # writer, seq, reader
 SNAPSHOT_FILE = re.compile(r"^([A-Za-z0-9_]{4,64})-(\d{8})\.json$")
 COMPACT_AFTER = 64  # this many log files of one device: fold them into a snapshot
 BOOK_FILE = re.compile(r"^([0-9a-f]{64})\.([a-z0-9]{1,8})$")
@@ -237,15 +241,27 @@ class Syncer:
             self._set_meta(conn, "journal", "1")
 
     def _heal(self, names: dict[str, int], report: SyncReport) -> None:
-        """Rewrite this device's sent files that are gone from the target or not the size they were written."""
-        self._own_files = sorted(n for n in names if n.startswith(self.device + "-"))
+        """Rewrite this device's sent files that are gone from the target, not the size they were written, or
+        that another device found damaged (its rewrite request names them); then delete those requests."""
+        self._own_files = sorted(n for n in names if LOG_FILE.match(n) and n.startswith(self.device + "-"))
+        requested: dict[int, list[str]] = {}
+        for name in names:
+            match = REWRITE_REQUEST.match(name)
+            if match is not None and match.group(1) == self.device:
+                requested.setdefault(int(match.group(2)), []).append(name)
         sizes = self.library.conn.execute("SELECT seq, length(body) FROM sync_sent ORDER BY seq").fetchall()
         for seq, size in sizes:  # sizes only: a body is read back only for a file that needs writing again
             name = f"{self.device}-{seq:08d}.jsonl"
-            if names.get(name) != size:
+            if names.get(name) != size or seq in requested:
                 body = self.library.conn.execute("SELECT body FROM sync_sent WHERE seq = ?", (seq,)).fetchone()[0]
                 self.target.write(f"log/{name}", bytes(body))
-                report.warnings.append(f"rewrote log/{name}: it was missing or damaged in the sync folder")
+                why = "another device found it damaged" if seq in requested else "it was missing or damaged"
+                report.warnings.append(f"rewrote log/{name}: {why} in the sync folder")
+                names[name] = len(body)
+        for requests in requested.values():  # answered, or about a file a snapshot holds now (deleted here)
+            for request in requests:
+                self.target.delete(f"log/{request}")
+                names.pop(request, None)
 
     def _pull(self, names: dict[str, int], entries: dict[str, Entry], clock: HybridClock, report: SyncReport) -> None:
         """Read and merge the other devices' log files not applied yet.
@@ -257,10 +273,9 @@ class Syncer:
         by_device: dict[str, list[tuple[int, str]]] = {}
         for name in sorted(names):
             match = LOG_FILE.match(name)
-            if match is None or names[name] > wire.MAX_LOG_BYTES:
-                if name not in seen:
-                    why = "not a file Quire writes" if match is None else "larger than Quire writes"
-                    report.warnings.append(f"skipped log/{name}: {why}")
+            if match is None:
+                if name not in seen and REWRITE_REQUEST.match(name) is None:
+                    report.warnings.append(f"skipped log/{name}: not a file Quire writes")
                     self._mark_seen(name)
                 continue
             if match.group(1) != self.device:  # ours were sent from the outbox: known here already
@@ -273,18 +288,26 @@ class Syncer:
             for seq, name in files:
                 if seq <= floor or name in seen:
                     continue
-                self._apply_file(name, entries, clock, report)
+                self._apply_file(name, names, entries, clock, report)
 
-    def _apply_file(self, name: str, entries: dict[str, Entry], clock: HybridClock, report: SyncReport) -> None:
-        try:
-            data = self.target.read(f"log/{name}", wire.MAX_LOG_BYTES)
-        except SyncFileTooLarge:
-            report.warnings.append(f"skipped log/{name}: larger than Quire writes")
-            self._mark_seen(name)
-            return
-        read = wire.decode(data)
-        if read.damaged:  # never taken as the truth: read again next sync (its device rewrites it)
-            report.warnings.append(f"kept log/{name} aside: {read.damaged}; it is read again next sync")
+    def _apply_file(
+        self, name: str, names: dict[str, int], entries: dict[str, Entry], clock: HybridClock, report: SyncReport
+    ) -> None:
+        """Merge one log file, or keep it aside (read again next sync) and ask its device to write it again."""
+        request = f"{name.removesuffix('.jsonl')}.rewrite-{self.device}"
+        damaged = "larger than Quire writes" if names[name] > wire.MAX_LOG_BYTES else None
+        read = wire.LogRead()
+        if damaged is None:
+            try:
+                read = wire.decode(self.target.read(f"log/{name}", wire.MAX_LOG_BYTES))
+                damaged = read.damaged
+            except SyncFileTooLarge:
+                damaged = "larger than Quire writes"
+        if damaged:  # never taken as the truth, and never given up on: what its device sends later still comes
+            report.warnings.append(f"kept log/{name} aside: {damaged}; its device is asked to write it again")
+            if request not in names:
+                self.target.write(f"log/{request}", b"")
+                names[request] = 0
             return
         if read.skipped:
             shown = "; ".join(read.skipped[:3]) + ("…" if len(read.skipped) > 3 else "")
@@ -294,6 +317,8 @@ class Syncer:
             conn.execute("INSERT OR IGNORE INTO sync_seen VALUES (?, ?)", (name, now()))
             sync_journal.save_clock(conn, clock.value)
         report.files_read += 1
+        if request in names:  # read whole now: the request is answered
+            self.target.delete(f"log/{request}")
 
     def _load_snapshot(self, other: str, entries: dict[str, Entry], clock: HybridClock, report: SyncReport) -> int:
         """Merge ``other``'s newest snapshot; returns the last of its log files that the snapshot holds."""
