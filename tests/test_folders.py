@@ -145,3 +145,109 @@ def test_the_app_offers_a_watched_folders_new_books_once_on_start(quire: Quire, 
         assert not app.folders.offered and len(quire.books()) == 1
 
     asyncio.run(scenario())
+
+
+# -- hostile calibre libraries and watched folders (issue 37) ------------------------------------------------
+def test_a_hostile_calibre_library_brings_in_nothing_from_outside_its_folder(quire: Quire, tmp_path: Path) -> None:
+    """A ``books.path`` of ``../x`` or ``/abs``, a book folder that is a link and a cover that links to a text file:
+    each book is left out (or keeps no cover) with a line saying why, and nothing from outside is read."""
+    import sqlite3
+
+    library = _calibre_library(tmp_path / "c")
+    outside = tmp_path / "c" / "private"
+    outside.mkdir()
+    (outside / "secret.txt").write_text("SECRET diary entry\n" * 50, encoding="utf-8")
+    db = sqlite3.connect(library / "metadata.db")
+    db.create_function("title_sort", 1, lambda title: title)  # calibre's triggers call its own functions
+    db.create_function("uuid4", 0, lambda: "00000000-0000-0000-0000-000000000000")
+    paths = dict(db.execute("SELECT id, path FROM books"))
+    db.execute("UPDATE books SET path = '../private' WHERE id = 3")  # 呐喊: up and out of the library
+    db.execute("UPDATE data SET name = 'secret', format = 'TXT' WHERE book = 3")
+    db.execute("UPDATE books SET path = ? WHERE id = 4", (str(outside),))  # the RTF book: an absolute path
+    db.execute("INSERT INTO data (book, format, uncompressed_size, name) VALUES (4, 'TXT', 1, 'secret')")
+    db.commit()
+    db.close()
+    moby = library / paths[2]  # Moby-Dick's folder: moved out, a link left in its place
+    shutil.move(str(moby), str(outside / "moby"))
+    moby.symlink_to(outside / "moby", target_is_directory=True)
+    cover = library / paths[1] / "cover.jpg"
+    cover.unlink()
+    cover.symlink_to(outside / "secret.txt")  # Alice's cover: a link to a text file
+    found = quire.folders.import_folder(library)
+    assert [b.title for b in quire.books()] == ["Alice's Adventures in Wonderland"]
+    picture, _ = quire.cover(quire.books()[0].id)
+    assert b"SECRET" not in picture  # the EPUB's own cover stays; the linked text file is no cover
+    assert sum("not inside the library folder" in line for line in found.skipped) == 3, found.skipped
+
+
+def _handmade_calibre(folder: Path, books_sql: str) -> Path:
+    """A metadata.db with calibre's table names and no constraints, as a hostile or hand-edited one can be."""
+    import sqlite3
+
+    folder.mkdir(parents=True)
+    db = sqlite3.connect(folder / "metadata.db")
+    db.executescript(
+        """
+        CREATE TABLE authors (id INTEGER, name TEXT); CREATE TABLE books_authors_link (id INTEGER, book, author);
+        CREATE TABLE tags (id INTEGER, name TEXT); CREATE TABLE books_tags_link (id INTEGER, book, tag);
+        CREATE TABLE series (id INTEGER, name TEXT); CREATE TABLE books_series_link (id INTEGER, book, series);
+        CREATE TABLE data (id INTEGER, book, format, uncompressed_size, name);
+        """
+        + books_sql
+    )
+    db.commit()
+    db.close()
+    return folder
+
+
+def test_a_calibre_database_that_never_ends_is_stopped_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from core.library import calibre
+
+    monkeypatch.setattr(calibre, "READ_SECONDS", 1.0)  # the bound itself (10 s) is the same code path
+    endless = _handmade_calibre(
+        tmp_path / "endless",
+        "CREATE VIEW books AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n)"
+        " SELECT i AS id, 'x' AS title, 'x' AS path, 0 AS has_cover, 1.0 AS series_index FROM n;",
+    )
+    assert cli(["--library", str(tmp_path / "lib"), "import", str(endless)]) != 0
+    err = capsys.readouterr().err.strip()
+    assert "took more than 1 s" in err and len(err.splitlines()) == 1 and "Traceback" not in err
+    assert not (tmp_path / "lib" / "books").exists() or not any((tmp_path / "lib" / "books").iterdir())
+
+
+def test_odd_rows_of_a_calibre_database_are_left_out_and_the_rest_imports(quire: Quire, tmp_path: Path) -> None:
+    """NULL formats, NULL paths, a title of NULL and a text series index: no traceback; what can be read is in."""
+    folder = _handmade_calibre(
+        tmp_path / "odd",
+        """
+        CREATE TABLE books (id INTEGER, title TEXT, path TEXT, has_cover INTEGER, series_index);
+        INSERT INTO books VALUES (1, 'Alice', 'Carroll/Alice (1)', 0, 'abc'), (2, 'No path', NULL, 0, NULL),
+                                 (3, NULL, 'Carroll/Alice (1)', 0, 2.0), ('x', 'Bad id', 'y', 0, 1.0);
+        INSERT INTO data VALUES (1, 1, 'EPUB', 1, 'Alice'), (2, 2, 'EPUB', 1, 'nothing'), (3, 3, NULL, 1, 'Alice');
+        INSERT INTO series VALUES (1, 'Wonderland'); INSERT INTO books_series_link VALUES (1, 1, 1);
+        INSERT INTO authors VALUES (1, NULL), (2, 'Lewis Carroll');
+        INSERT INTO books_authors_link VALUES (1, 1, 1), (2, 1, 2);
+        """,
+    )
+    (folder / "Carroll" / "Alice (1)").mkdir(parents=True)
+    shutil.copy(book_path("en/epubjs-alice.epub"), folder / "Carroll" / "Alice (1)" / "Alice.epub")
+    found = quire.folders.import_folder(folder)
+    [book] = quire.books()
+    assert book.title == "Alice" and book.authors == ["Lewis Carroll"] and "series: Wonderland" in book.tags
+    assert len(found.skipped) == 2  # no path; NULL format (the row with a text id is not a book)
+
+
+def test_a_watched_or_imported_folder_does_not_follow_a_link_to_a_file_elsewhere(quire: Quire, tmp_path: Path) -> None:
+    secret = tmp_path / "home" / "secret.txt"
+    secret.parent.mkdir()
+    secret.write_text("SECRET " * 100, encoding="utf-8")
+    watched = tmp_path / "Watched"
+    watched.mkdir()
+    quire.folders.watch(watched)
+    (watched / "x.txt").symlink_to(secret)
+    shutil.copy(book_path("zh/luxun_nahan.txt"), watched / "呐喊.txt")
+    assert [p.name for p in quire.folders.new_books()] == ["呐喊.txt"]
+    found = quire.folders.import_folder(watched)
+    assert [Path(r.source).name for r in found.results] == ["呐喊.txt"]

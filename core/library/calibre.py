@@ -3,17 +3,26 @@
 calibre keeps one folder per book (``Author/Title (id)/``) holding its formats and ``cover.jpg``, and everything
 else in ``metadata.db``. Read with the standard library's sqlite3 in read-only mode (no FTS needed, so phones
 can read it too); calibre's own SQL functions are only used by its triggers, which reading never fires.
+
+A library folder comes from anywhere (a shared drive, a download): its database is read with a time bound
+(a ``books`` view that never ends is stopped), every row's shape is checked, and a book's file or cover is taken
+only from inside the library folder itself: a ``path`` of ``../..`` or ``/etc``, or a folder or file that is a
+symbolic link, leaves that book out with a line saying why. A cover is taken only if it is a picture.
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from core.errors import LibraryError
 
 PREFERRED = ("EPUB", "AZW3", "MOBI", "PDF", "FB2", "CBZ", "TXT", "MD", "HTMLZ", "HTML")  # the format taken first
+READ_SECONDS = 10.0  # calibre reads a 50,000-book metadata.db in well under a second
+PICTURES = (b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n", b"GIF87a", b"GIF89a")  # JPEG, PNG, GIF
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,15 +47,45 @@ def read_calibre_library(folder: Path) -> tuple[list[CalibreBook], list[str]]:
     """The books of the calibre library in ``folder`` (best format first: EPUB, AZW3, MOBI, PDF…), and a line
     for each book left out (no format Quire reads, or its file missing)."""
     uri = (folder / "metadata.db").resolve().as_uri() + "?mode=ro"
+    deadline = time.monotonic() + READ_SECONDS
     try:
         conn = sqlite3.connect(uri, uri=True)
+        conn.set_progress_handler(lambda: int(time.monotonic() > deadline), 10_000)  # non-zero: stop the query
         try:
-            books, skipped = _read(conn, folder)
+            books, skipped = _read(conn, folder.resolve())
         finally:
             conn.close()
     except sqlite3.Error as error:
+        if time.monotonic() > deadline:
+            raise LibraryError(
+                f"{folder}'s metadata.db took more than {READ_SECONDS:g} s to read: not a calibre library Quire can"
+                " import (calibre's own check_library may repair it)"
+            ) from None
         raise LibraryError(f"{folder} has a metadata.db that calibre's tables are not in ({error})") from None
     return books, skipped
+
+
+def picture(path: Path) -> bytes | None:
+    """A cover file's bytes if it is a plain file (not a link) holding a picture, else None."""
+    try:
+        if path.is_symlink() or not path.is_file():
+            return None
+        with open(path, "rb") as handle:
+            data = handle.read(8 * 1024 * 1024 + 1)
+    except OSError:
+        return None
+    return data if len(data) <= 8 * 1024 * 1024 and data.startswith(PICTURES) else None
+
+
+def _inside(base: Path, *parts: str) -> Path | None:
+    """``base/parts…`` if it names a place inside ``base`` that no symbolic link leads to, else None."""
+    if any(not part or os.path.isabs(part) or "\x00" in part for part in parts):
+        return None
+    candidate = base.joinpath(*parts)
+    spelled = os.path.normpath(candidate)
+    if spelled != str(candidate) or os.path.realpath(candidate) != spelled:  # ``..`` in it, or a link on the way
+        return None
+    return candidate if candidate.is_relative_to(base) else None
 
 
 def _many(conn: sqlite3.Connection, sql: str) -> dict[int, list[str]]:
@@ -66,23 +105,44 @@ def _read(conn: sqlite3.Connection, folder: Path) -> tuple[list[CalibreBook], li
     }
     files: dict[int, dict[str, str]] = {}
     for book, kind, name in conn.execute("SELECT book, format, name FROM data"):
-        files.setdefault(book, {})[kind.upper()] = name
+        if isinstance(book, int) and isinstance(kind, str) and isinstance(name, str):  # NULLs and odd types: not a file
+            files.setdefault(book, {})[kind.upper()] = name
     books: list[CalibreBook] = []
     skipped: list[str] = []
     for number, title, path, has_cover, index in conn.execute(
         "SELECT id, title, path, has_cover, series_index FROM books ORDER BY id"
     ):
-        where = folder / path
+        if not isinstance(number, int):
+            continue
+        title = title if isinstance(title, str) and title.strip() else f"calibre book {number}"
         formats = files.get(number, {})
         chosen = next((kind for kind in PREFERRED if kind in formats), None)
-        file = where / f"{formats[chosen]}.{chosen.lower()}" if chosen else None
+        where = _inside(folder, path) if isinstance(path, str) else None
+        if where is None:
+            skipped.append(f"{title}: its folder is not inside the library folder (left out)")
+            continue
+        file = _inside(where, f"{formats[chosen]}.{chosen.lower()}") if chosen else None
         if file is None or not file.is_file():
             skipped.append(f"{title}: no file Quire reads ({', '.join(sorted(formats)) or 'none'})")
             continue
         cover = where / "cover.jpg"
         books.append(CalibreBook(
-            number, title, authors.get(number, []), tags.get(number, []), series.get(number),
-            float(index) if number in series and index is not None else None, file,
-            cover if has_cover and cover.is_file() else None,
+            number, title, _texts(authors.get(number, [])), _texts(tags.get(number, [])), _text(series.get(number)),
+            _number(index) if number in series else None, file, cover if has_cover and picture(cover) else None,
         ))  # fmt: skip
     return books, skipped
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def _texts(values: list[str]) -> list[str]:
+    return [v for v in values if _text(v) is not None]
+
+
+def _number(value: object) -> float | None:
+    """calibre's series index: a number; text or NULL (a hand-edited database) is no index."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if value == value and abs(value) < 1e9 else None

@@ -3,7 +3,6 @@ folders watched for new books (offered, never imported unasked)."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -12,7 +11,7 @@ from pathlib import Path
 from core.books.formats import SUPPORTED
 from core.errors import LibraryError
 from core.library import Annotations, Library
-from core.library.calibre import CalibreBook, is_calibre_library, read_calibre_library
+from core.library.calibre import CalibreBook, is_calibre_library, picture, read_calibre_library
 from core.library.db import now
 from core.library.imports import ImportResult
 
@@ -40,8 +39,17 @@ def book_files(folder: Path) -> Iterator[Path]:
             seen += 1
             if seen > MAX_FILES:
                 return
-            if not name.startswith(".") and Path(name).suffix.lower() in suffixes:
-                yield Path(root) / name
+            path = Path(root) / name
+            if not name.startswith(".") and path.suffix.lower() in suffixes and not path.is_symlink():
+                yield path  # a link to a file elsewhere (``ln -s ~/secret.txt x.txt``) is not a book put here
+
+
+def _media_type(picture: bytes) -> str:
+    if picture.startswith(b"\x89PNG"):
+        return "image/png"
+    if picture.startswith(b"GIF8"):
+        return "image/gif"
+    return "image/jpeg"
 
 
 class Folders:
@@ -90,9 +98,9 @@ class Folders:
             tags.append(f"series: {book.series}{number}")
         for tag in tags:
             self._annotations.tag(book_id, tag)
-        if book.cover is not None:
-            with contextlib.suppress(OSError):  # the book is in even if calibre's cover cannot be read
-                self._library.set_cover(book_id, book.cover.read_bytes()[: 8 * 1024 * 1024], "image/jpeg")
+        cover = picture(book.cover) if book.cover is not None else None  # checked again: it may have changed since
+        if cover is not None:
+            self._library.set_cover(book_id, cover, _media_type(cover))
 
     # -- watched folders ---------------------------------------------------------------------------------------
     def watch(self, folder: Path | str) -> None:
