@@ -140,3 +140,143 @@ def test_quire_dict_and_define_on_the_command_line(tmp_path: Path, capsys: pytes
     assert cli([*library, "dict", "remove", "one"]) == 1 and "by number" in capsys.readouterr().err
     assert cli([*library, "dict", "remove", str(listed[0]["id"])]) == 0
     assert cli([*library, "define", "ran"]) == 1
+
+
+# -- hostile dictionary files (issue 37): bounded memory, one line each -----------------------------------------
+_BOMB_SCRIPT = """
+import resource, sys
+from app.cli import main
+code = main(sys.argv[1:])
+print("PEAK_MB", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+sys.exit(code)
+"""
+
+
+def _deflated(size: int, byte: bytes = b"\0", raw: bool = False) -> bytes:
+    """``size`` copies of ``byte`` deflated (gzip-wrapped unless ``raw``), made piece by piece."""
+    import zlib
+
+    packer = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS if raw else 16 + zlib.MAX_WBITS)
+    block = byte * (1 << 20)
+    out = [packer.compress(block) for _ in range(size >> 20)]
+    return b"".join([*out, packer.compress(byte * (size & ((1 << 20) - 1))), packer.flush()])
+
+
+def _stardict(folder: Path, idx: bytes, articles: bytes, *, ifo_extra: str = "", idx_name: str = "bomb.idx",
+              dict_name: str = "bomb.dict.dz") -> Path:  # fmt: skip
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "bomb.ifo").write_text(
+        f"StarDict's dict ifo file\nversion=2.4.2\nbookname=Bomb\nwordcount=1\nsametypesequence=m\n{ifo_extra}",
+        encoding="utf-8",
+    )
+    (folder / idx_name).write_bytes(idx)
+    (folder / dict_name).write_bytes(articles)
+    return folder / "bomb.ifo"
+
+
+def _entry(word: str, offset: int, size: int, width: int = 4) -> bytes:
+    return word.encode() + b"\0" + offset.to_bytes(width, "big") + size.to_bytes(4, "big")
+
+
+def _dictzip(chunks: list[bytes], chunk_length: int) -> bytes:
+    """A dictzip file: gzip with the RA table of each chunk's compressed size."""
+    import struct
+
+    table = struct.pack("<HHH", 1, chunk_length, len(chunks)) + b"".join(struct.pack("<H", len(c)) for c in chunks)
+    extra = b"RA" + struct.pack("<H", len(table)) + table
+    header = b"\x1f\x8b\x08\x04" + b"\0" * 4 + b"\x00\x03" + struct.pack("<H", len(extra)) + extra
+    return header + b"".join(chunks) + b"\0" * 8
+
+
+def _run_bounded(tmp_path: Path, *args: str) -> tuple[int, str, int]:
+    """``quire ARGS`` in its own process: exit code, stderr, and its peak memory in MB."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", _BOMB_SCRIPT, "--library", str(tmp_path / "lib"), *args], capture_output=True,
+        text=True, timeout=120, cwd=Path(__file__).resolve().parents[1],
+    )  # fmt: skip
+    peak = int(done.stdout.rsplit("PEAK_MB", 1)[1].split()[0])
+    return done.returncode, done.stderr.strip(), peak
+
+
+def test_gzip_bombs_in_every_dictionary_file_are_refused_in_bounded_memory(tmp_path: Path) -> None:
+    """Each of these reached about 2.9 GB before a MemoryError: now one line, under 500 MB, nothing imported."""
+    article = b"a bomb\n"
+    bombs = {
+        "idx.gz": _stardict(
+            tmp_path / "idx",
+            _deflated(400 << 20),
+            _dictzip([_deflated(7, b"a", raw=True)], 58315),
+            idx_name="bomb.idx.gz",
+        ),
+        "dict.dz without a table": _stardict(tmp_path / "dz", _entry("bomb", 0, len(article)), _deflated(400 << 20)),
+        "cedict": tmp_path / "cedict" / "cedict_ts.u8.gz",
+    }
+    bombs["cedict"].parent.mkdir()
+    bombs["cedict"].write_bytes(b"\x1f\x8b" + _deflated(600 << 20, b"x")[2:])  # one 600 MB line after the magic
+    for kind, path in bombs.items():
+        code, err, peak = _run_bounded(tmp_path / kind.replace(" ", "-"), "dict", "import", str(path))
+        assert code != 0 and len(err.splitlines()) == 1 and "Traceback" not in err, (kind, err)
+        assert peak < 500, f"{kind}: {peak} MB"
+    # a dictzip whose chunks each unpack to 64 MB: found at the lookup, refused there
+    chunks = [_deflated(64 << 20, raw=True) for _ in range(6)]
+    big = _stardict(tmp_path / "chunks", _entry("bomb", 0, (1 << 32) - 1), _dictzip(chunks, 58315))
+    assert _run_bounded(tmp_path / "chunks", "dict", "import", str(big))[0] == 0
+    code, err, peak = _run_bounded(tmp_path / "chunks", "define", "bomb")
+    assert code != 0 and "unpacks to more than its table says" in err and len(err.splitlines()) == 1
+    assert peak < 500, f"chunks: {peak} MB"
+
+
+def test_a_cedict_line_too_long_is_skipped_and_the_rest_is_read(quire: Quire, tmp_path: Path) -> None:
+    import zlib
+
+    packer = zlib.compressobj(6, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    body = [packer.compress(b"# CC-CEDICT\n" + b"x" * (50 << 20) + b"\n")]
+    body.append(packer.compress("你好 你好 [ni3 hao3] /hello/\n".encode()))
+    path = tmp_path / "cedict_ts.u8.gz"
+    path.write_bytes(b"".join([*body, packer.flush()]))
+    info = quire.dictionary.add(path)
+    assert info.words == 1 and "nǐ hǎo" in quire.dictionary.define("你好")[0].text
+
+
+def test_damaged_dictionary_files_give_one_typed_error_each(quire: Quire, tmp_path: Path) -> None:
+    """Corrupt chunks (zlib.error), a truncated .gz (EOFError), offsets of 2^63 (OverflowError) and
+    ``idxoffsetbits=abc`` (ValueError) gave tracebacks."""
+    article = b"an article\n"
+    good_chunk = zlib_raw(article)
+    corrupt = _stardict(
+        tmp_path / "corrupt", _entry("word", 0, len(article)), _dictzip([b"\xff" * len(good_chunk)], 58315)
+    )
+    quire.dictionary.add(corrupt)
+    with pytest.raises(BookFormatError, match="damaged at chunk 0"):
+        quire.dictionary.define("word")
+    cut = tmp_path / "cut"
+    _stardict(cut, b"", _dictzip([good_chunk], 58315))
+    (cut / "bomb.idx").unlink()
+    packed = gzip.compress(b"".join(_entry(f"word{n}", n, 3) for n in range(5000)))
+    (cut / "bomb.idx.gz").write_bytes(packed[: len(packed) // 2])
+    with pytest.raises(BookFormatError, match="cut short"):
+        quire.dictionary.add(cut / "bomb.ifo")
+    huge = _stardict(tmp_path / "huge", _entry("word", 1 << 63, 5, width=8), _dictzip([good_chunk], 58315),
+                     ifo_extra="idxoffsetbits=64\n")  # fmt: skip
+    with pytest.raises(BookFormatError, match="holds no headwords"):
+        quire.dictionary.add(huge)
+    odd = _stardict(
+        tmp_path / "odd", _entry("word", 0, 3), _dictzip([good_chunk], 58315), ifo_extra="idxoffsetbits=abc\n"
+    )
+    with pytest.raises(BookFormatError, match="idxoffsetbits=abc"):
+        quire.dictionary.add(odd)
+    packed = gzip.compress(b"".join(b"article %d\n" % n for n in range(5000)))
+    cut_dz = _stardict(tmp_path / "cutdz", _entry("word", 0, 3), packed[: len(packed) // 2])
+    with pytest.raises(BookFormatError, match="cut short"):
+        quire.dictionary.add(cut_dz)
+    assert [d.name for d in quire.dictionary.all()] == ["Bomb"]  # only the one whose damage is inside a chunk
+
+
+def zlib_raw(data: bytes) -> bytes:
+    import zlib
+
+    packer = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS)
+    return packer.compress(data) + packer.flush()

@@ -4,18 +4,74 @@ unpacking the whole.
 dictzip is gzip whose header holds a table of chunk sizes (the ``RA`` extra field): each chunk is deflated on its own,
 so an article is read by inflating only the chunks it spans. Hand-written because no maintained package on PyPI
 reads it (the format is described in dictzip(1)); a plain gzip file without the table is inflated whole, once.
+
+Dictionary files come from anywhere: everything inflated is bounded (a gzip bomb is refused as it unpacks, not
+after), a chunk that unpacks to more than the table says or does not unpack is a BookFormatError, and an offset
+or size past any real file reads nothing.
 """
 
 from __future__ import annotations
 
-import gzip
 import struct
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 from core.errors import BookFormatError
 
 _FEXTRA, _FNAME, _FCOMMENT, _FHCRC = 4, 8, 16, 2
+MAX_WHOLE_BYTES = 128 * 1024 * 1024  # a gzip without a chunk table is kept inflated: no dictionary's is near this
+MAX_ARTICLE_BYTES = 1024 * 1024  # one article; the largest in WordNet's is under 20 kB
+MAX_OFFSET = 1 << 40  # a terabyte: an offset past it is no real file's
+_STEP = 1024 * 1024
+
+
+def gunzip_chunks(file: BinaryIO, limit: int, name: str) -> Iterator[bytes]:
+    """The inflated bytes of a gzip stream (one member or more), piece by piece; BookFormatError once more than
+    ``limit`` bytes come out, or when the stream is cut short or corrupt."""
+    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    total = 0
+    started = False
+    while True:
+        data = inflater.unconsumed_tail or file.read(_STEP)
+        if not data:
+            if started and not inflater.eof:
+                raise BookFormatError(f"{name} is cut short: its compressed data ends early")
+            return
+        started = True
+        try:
+            piece = inflater.decompress(data, _STEP)
+        except zlib.error as error:
+            raise BookFormatError(f"{name} is damaged: it does not unpack ({error})") from None
+        total += len(piece)
+        if total > limit:
+            raise BookFormatError(
+                f"{name} unpacks to more than {limit // (1024 * 1024)} MB: not a dictionary Quire reads"
+            )
+        yield piece
+        if inflater.eof:  # another member may follow (gzip allows several)
+            rest = inflater.unused_data
+            inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+            if rest:
+                try:
+                    piece = inflater.decompress(rest, _STEP)
+                except zlib.error as error:
+                    raise BookFormatError(f"{name} is damaged: it does not unpack ({error})") from None
+                total += len(piece)
+                if total > limit:
+                    raise BookFormatError(
+                        f"{name} unpacks to more than {limit // (1024 * 1024)} MB: not a dictionary Quire reads"
+                    )
+                yield piece
+            else:
+                started = False
+
+
+def gunzip(path: Path, limit: int) -> bytes:
+    """The whole inflated content of a gzip file, refused (BookFormatError) past ``limit`` bytes."""
+    with path.open("rb") as file:
+        return b"".join(gunzip_chunks(file, limit, path.name))
 
 
 class DictzipReader:
@@ -35,7 +91,10 @@ class DictzipReader:
             flags = header[3]
             extra = b""
             if flags & _FEXTRA:
-                (size,) = struct.unpack("<H", file.read(2))
+                length = file.read(2)
+                if len(length) < 2:
+                    raise BookFormatError(f"{path.name} is cut short inside its header")
+                (size,) = struct.unpack("<H", length)
                 extra = file.read(size)
             if flags & _FNAME:
                 _skip_zero_terminated(file)
@@ -46,7 +105,7 @@ class DictzipReader:
             start = file.tell()
         table = _random_access_table(extra)
         if table is None:
-            self._whole = gzip.decompress(path.read_bytes())  # no chunk table: a plain gzip, inflated once
+            self._whole = gunzip(path, MAX_WHOLE_BYTES)  # no chunk table: a plain gzip, inflated once (bounded)
             return
         self._chunk_length, sizes = table
         for size in sizes:
@@ -59,7 +118,11 @@ class DictzipReader:
         return bool(self._chunks)
 
     def read(self, offset: int, size: int) -> bytes:
-        """``size`` bytes of the uncompressed text from ``offset``."""
+        """``size`` bytes of the uncompressed text from ``offset`` (at most MAX_ARTICLE_BYTES; nothing for an
+        offset past any real file). BookFormatError when a chunk it needs is damaged."""
+        if offset < 0 or size <= 0 or offset > MAX_OFFSET:
+            return b""
+        size = min(size, MAX_ARTICLE_BYTES)
         if self._whole is not None:
             return self._whole[offset : offset + size]
         if not self._chunks:
@@ -74,7 +137,14 @@ class DictzipReader:
             for index in range(first, min(last, len(self._chunks) - 1) + 1):
                 where, length = self._chunks[index]
                 file.seek(where)
-                pieces.append(zlib.decompressobj(-zlib.MAX_WBITS).decompress(file.read(length)))
+                inflater = zlib.decompressobj(-zlib.MAX_WBITS)
+                try:  # a chunk unpacks to chunk_length bytes at most: one that would give more is not a dictzip's
+                    piece = inflater.decompress(file.read(length), self._chunk_length)
+                except zlib.error as error:
+                    raise BookFormatError(f"{self.path.name} is damaged at chunk {index} ({error})") from None
+                if inflater.unconsumed_tail:
+                    raise BookFormatError(f"{self.path.name}'s chunk {index} unpacks to more than its table says")
+                pieces.append(piece)
         text = b"".join(pieces)
         begin = offset - first * self._chunk_length
         return text[begin : begin + size]

@@ -13,13 +13,19 @@ import gzip
 import html
 import re
 import struct
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from core.dictionary.dictzip import MAX_OFFSET, gunzip, gunzip_chunks
 from core.errors import BookFormatError
 
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+MAX_INDEX_BYTES = 96 * 1024 * 1024  # a StarDict .idx, unpacked (English Wiktionary's is near 40 MB)
+MAX_HEADWORDS = 2_000_000  # English Wiktionary has about 1.2 million: each costs memory while it is imported
+MAX_TEXT_BYTES = 256 * 1024 * 1024  # a dictd .index or a CC-CEDICT file, unpacked (CC-CEDICT is about 10 MB)
+MAX_LINE_BYTES = 64 * 1024  # one line of those: a longer one is no entry, and is skipped without being kept
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +80,7 @@ def _looks_like_cedict(file: Path) -> bool:
     try:
         with opener(file, "rt", encoding="utf-8", errors="replace") as text:
             head = text.read(400)
-    except (OSError, EOFError):
+    except (OSError, EOFError, zlib.error):  # not a gzip, cut short, or corrupt: not CC-CEDICT, whatever it is
         return False
     return "CC-CEDICT" in head
 
@@ -96,8 +102,11 @@ def _stardict(ifo: Path) -> Source:
     articles = _beside(ifo, stem, (".dict.dz", ".dict"))
     if index is None or articles is None:
         raise BookFormatError(f"{ifo.name} needs its {stem}.idx and {stem}.dict.dz beside it")
+    bits = fields.get("idxoffsetbits", "32") or "32"
+    if bits not in ("32", "64"):
+        raise BookFormatError(f"{ifo.name} says idxoffsetbits={bits[:20]}: StarDict offsets are 32 or 64 bits")
     return Source("stardict", fields.get("bookname") or stem, index, articles, _beside(ifo, stem, (".syn",)),
-                  fields.get("sametypesequence", ""), int(fields.get("idxoffsetbits", "32") or 32))  # fmt: skip
+                  fields.get("sametypesequence", ""), int(bits))  # fmt: skip
 
 
 def _dictd(index: Path) -> Source:
@@ -109,19 +118,61 @@ def _dictd(index: Path) -> Source:
 
 
 def headwords(source: Source) -> Iterator[Headword]:
-    """Every headword of the dictionary (synonyms too, pointing at their article)."""
+    """Every headword of the dictionary (synonyms too, pointing at their article); BookFormatError past
+    MAX_HEADWORDS."""
     if source.kind == "stardict":
-        yield from _stardict_words(source)
+        words = _stardict_words(source)
     elif source.kind == "dictd":
-        yield from _dictd_words(source.index)
+        words = _dictd_words(source.index)
     else:
-        yield from _cedict_words(source.index)
+        words = _cedict_words(source.index)
+    for count, word in enumerate(words, start=1):
+        if count > MAX_HEADWORDS:
+            raise BookFormatError(f"{source.index.name} holds more than {MAX_HEADWORDS:,} headwords: not imported")
+        yield word
+
+
+def _read_bounded(path: Path, limit: int) -> bytes:
+    """A file's bytes (a .gz one unpacked), refused past ``limit`` bytes before they are all in memory."""
+    if path.suffix == ".gz":
+        return gunzip(path, limit)
+    if path.stat().st_size > limit:
+        raise BookFormatError(f"{path.name} is larger than {limit // (1024 * 1024)} MB: not a dictionary Quire reads")
+    return path.read_bytes()
+
+
+def _lines(path: Path) -> Iterator[str]:
+    """A text file's lines (a .gz one unpacked as it is read), at most MAX_TEXT_BYTES in all; a line longer than
+    MAX_LINE_BYTES is skipped without being held whole."""
+    with path.open("rb") as file:
+        pieces = gunzip_chunks(file, MAX_TEXT_BYTES, path.name) if path.suffix == ".gz" else _plain(file, path.name)
+        pending, overlong = b"", False
+        for piece in pieces:
+            pending += piece
+            *whole, pending = pending.split(b"\n")
+            for line in whole:
+                if not overlong:
+                    yield line.decode("utf-8", errors="replace")
+                overlong = False
+            if len(pending) > MAX_LINE_BYTES:
+                pending, overlong = b"", True
+        if pending and not overlong:
+            yield pending.decode("utf-8", errors="replace")
+
+
+def _plain(file: object, name: str) -> Iterator[bytes]:
+    total = 0
+    while piece := file.read(1024 * 1024):  # type: ignore[attr-defined]
+        total += len(piece)
+        if total > MAX_TEXT_BYTES:
+            raise BookFormatError(
+                f"{name} is larger than {MAX_TEXT_BYTES // (1024 * 1024)} MB: not a dictionary Quire reads"
+            )
+        yield piece
 
 
 def _stardict_words(source: Source) -> Iterator[Headword]:
-    data = source.index.read_bytes()
-    if source.index.suffix == ".gz":
-        data = gzip.decompress(data)
+    data = _read_bounded(source.index, MAX_INDEX_BYTES)
     width = 8 if source.offset_bits == 64 else 4
     entries: list[Headword] = []
     at = 0
@@ -132,24 +183,28 @@ def _stardict_words(source: Source) -> Iterator[Headword]:
         word = data[at:end].decode("utf-8", errors="replace")
         offset = int.from_bytes(data[end + 1 : end + 1 + width], "big")
         (size,) = struct.unpack(">I", data[end + 1 + width : end + 5 + width])
-        entries.append(Headword(word, offset, size))
+        entries.append(Headword(word, offset, size) if offset <= MAX_OFFSET else Headword(word))  # past any file
         at = end + 5 + width
-    yield from entries
+        if len(entries) > MAX_HEADWORDS:
+            raise BookFormatError(f"{source.index.name} holds more than {MAX_HEADWORDS:,} headwords: not imported")
+    yield from (e for e in entries if e.size)
     if source.synonyms is not None:
-        syn = source.synonyms.read_bytes()
+        syn = _read_bounded(source.synonyms, MAX_INDEX_BYTES)
         at = 0
         while at < len(syn):
             end = syn.find(b"\x00", at)
             if end < 0 or end + 5 > len(syn):
                 break
             (target,) = struct.unpack(">I", syn[end + 1 : end + 5])
-            if target < len(entries):
+            if target < len(entries) and entries[target].size:
                 found = entries[target]
                 yield Headword(syn[at:end].decode("utf-8", errors="replace"), found.offset, found.size)
             at = end + 5
 
 
 def _b64(text: str) -> int:
+    if len(text) > 8:  # 48 bits: past any real file
+        raise BookFormatError(f"a dictd index holds {text[:20]!r}…, a number too large for any file")
     value = 0
     for char in text:
         digit = _B64.find(char)
@@ -160,29 +215,26 @@ def _b64(text: str) -> int:
 
 
 def _dictd_words(index: Path) -> Iterator[Headword]:
-    with index.open(encoding="utf-8", errors="replace") as lines:
-        for line in lines:
-            parts = line.rstrip("\n").split("\t")
-            if len(parts) < 3 or parts[0].startswith("00-database"):
-                continue  # the database's own entries (its name, its URL)
-            yield Headword(parts[0], _b64(parts[1]), _b64(parts[2]))
+    for line in _lines(index):
+        parts = line.rstrip("\r").split("\t")
+        if len(parts) < 3 or parts[0].startswith("00-database"):
+            continue  # the database's own entries (its name, its URL)
+        yield Headword(parts[0], _b64(parts[1]), _b64(parts[2]))
 
 
 _CEDICT = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")
 
 
 def _cedict_words(path: Path) -> Iterator[Headword]:
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8", errors="replace") as lines:
-        for line in lines:
-            match = _CEDICT.match(line)
-            if match is None:
-                continue  # comments (#) and anything else
-            traditional, simplified, pinyin, senses = match.groups()
-            text = f"{tone_marks(pinyin)}\n" + "; ".join(s for s in senses.split("/") if s)
-            yield Headword(simplified, text=text)
-            if traditional != simplified:
-                yield Headword(traditional, text=text)
+    for line in _lines(path):
+        match = _CEDICT.match(line)
+        if match is None:
+            continue  # comments (#) and anything else
+        traditional, simplified, pinyin, senses = match.groups()
+        text = f"{tone_marks(pinyin)}\n" + "; ".join(s for s in senses.split("/") if s)
+        yield Headword(simplified, text=text)
+        if traditional != simplified:
+            yield Headword(traditional, text=text)
 
 
 def plain_text(article: bytes, source: Source) -> str:

@@ -99,6 +99,8 @@ class Dictionaries:
         if not path.exists():
             raise QuireError(f"{path} does not exist")
         source = find_source(path)
+        if source.articles is not None:
+            DictzipReader(source.articles)  # a damaged or bomb-sized article file is refused now, not at a lookup
         words = list(headwords(source))
         if not words:
             raise BookFormatError(f"{source.index.name} holds no headwords")
