@@ -11,7 +11,7 @@ _SENT_LIMIT = 64
 _PATTERNS = (
     re.compile(r"(?i)(bearer\s+)(?!\[hidden\])[^\s'\",;}\]]+"),
     re.compile(
-        r"(?i)((?:x-api-key|api[_-]?key|authorization|token|secret|password)['\"]?\s*[:=]\s*['\"]?(?:bearer\s+)?)"
+        r"(?i)((?:x-api-key|x-auth-key|api[_-]?key|auth[_-]?key|user[_-]?key|authorization|token|secret|password)['\"]?\s*[:=]\s*['\"]?(?:bearer\s+)?)"
         r"(?!\[hidden\])[^\s'\",;}\]]+"
     ),
     re.compile(r"\b(?:sk|pk|rk|ak)-[A-Za-z0-9_\-]{6,}"),

@@ -255,3 +255,101 @@ def test_quire_kosync_with_the_password_in_the_environment_needs_no_keyring(
         assert cli([*library, "kosync", "setup", server.url, "--user", "me", "--register"], platform) == 0
         assert cli([*library, "kosync", "1"], platform) == 0
         assert "Alice's Adventures in Wonderland: sent" in capsys.readouterr().out
+
+
+# -- hostile servers (issue 37): bounded replies and time, odd progress, the key never printed ------------------
+class _RawServer:
+    """A socket server on 127.0.0.1 that answers every connection with ``body`` in pieces of ``step`` bytes,
+    ``pause`` seconds apart (Content-Length ``declared``), and stops when the client goes."""
+
+    def __init__(self, body: bytes, step: int, pause: float, declared: int | None = None) -> None:
+        import socket
+        import threading
+
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+        self.body, self.step, self.pause, self.declared = body, step, pause, declared
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        import time
+
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            with conn:
+                try:
+                    conn.recv(65536)
+                    length = self.declared if self.declared is not None else len(self.body)
+                    conn.sendall(f"HTTP/1.1 200 OK\r\nContent-Length: {length}\r\n\r\n".encode())
+                    for at in range(0, len(self.body), self.step):
+                        conn.sendall(self.body[at : at + self.step])
+                        time.sleep(self.pause)
+                except OSError:
+                    pass
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def test_a_huge_or_dripping_reply_is_cut_off_with_one_line(quire: Quire, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 400 MB reply was read whole (1.4 GB peak); a byte every 5 s held a sync for 197 s."""
+    import time
+
+    from core.kosync import client
+    from core.kosync.client import KosyncClient
+
+    huge = _RawServer(b"x" * (400 << 20), 1 << 20, 0.0)
+    try:
+        with pytest.raises(CatalogError, match="over 64 kB"):
+            KosyncClient(huge.url, "a", "k").progress("doc")
+    finally:
+        huge.close()
+    monkeypatch.setattr(client, "TOTAL_SECONDS", 2.0)  # 20 s in the app: the same code path, a shorter wait
+    drip = _RawServer(b'{"percentage": 0.5, "progress": "x"}', 1, 0.5)
+    started = time.monotonic()
+    try:
+        with pytest.raises(CatalogError, match="took over 2 s"):
+            KosyncClient(drip.url, "a", "k").progress("doc")
+    finally:
+        drip.close()
+    assert time.monotonic() - started < 5
+
+
+def test_odd_progress_from_a_server_is_placed_by_what_can_be_read(quire: Quire) -> None:
+    """A percentage of NaN, an xpointer with a 5,000-digit index and a PDF page of "²" gave tracebacks."""
+    book = quire.import_paths([ALICE])[0].book.id
+    pdf = quire.import_paths([book_path("formats/epubjs-alice.pdf")])[0].book.id
+    with KosyncServer() as server:
+        quire.kosync.setup(server.url, "reader", "pw", None, register=True)
+        document = quire.kosync.document(book)
+        server.documents[("reader", document)] = {"progress": "/body/DocFragment[" + "9" * 5000 + "]/body/p[3]",
+                                                  "percentage": 0.5, "device": "Kobo", "device_id": "k"}  # fmt: skip
+        [got] = quire.kosync.sync(book, password="pw")
+        assert got.direction == "received"  # by its share: half-way
+        server.documents[("reader", document)]["percentage"] = float("nan")
+        server.documents[("reader", document)]["progress"] = ""
+        [nan] = quire.kosync.sync(book, password="pw")
+        assert nan.direction in ("sent", "same")  # nothing placed from NaN; this device's place goes out
+        server.documents[("reader", quire.kosync.document(pdf))] = {"progress": "²", "percentage": 0.25,
+                                                                    "device": "Kindle", "device_id": "k"}  # fmt: skip
+        [page] = quire.kosync.sync(pdf, password="pw")
+        assert page.direction == "received"
+
+
+def test_a_servers_error_message_never_shows_the_key(
+    quire: Quire, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from httpkit import LocalServer, Reply
+
+    key = hashlib.md5(b"pw").hexdigest()
+    echo = LocalServer(lambda request: Reply(500, {"message": f"internal error for x-auth-key: {key}"}))
+    with echo:
+        library = ["--library", str(tmp_path / "lib")]
+        platform = memory_platform(tmp_path)
+        monkeypatch.setenv("QUIRE_KOSYNC_PASSWORD", "pw")
+        assert cli([*library, "kosync", "setup", echo.url, "--user", "me"], platform) == 1
+        err = capsys.readouterr().err
+        assert "HTTP 500" in err and key not in err and key[:12] not in err

@@ -4,11 +4,18 @@ Users: ``POST /users/create`` {username, password} and ``GET /users/auth``; prog
 {document, progress, percentage, device, device_id} and ``GET /syncs/progress/{document}``. Every call but
 creating a user sends ``x-auth-user`` and ``x-auth-key``, the key being the MD5 of the password (KOReader's
 "userkey"): Quire keeps that key in the secret store, never the password.
+
+A server is outside input: its reply is read up to MAX_REPLY_BYTES (a progress is under 1 kB), the whole call
+ends within TOTAL_SECONDS however slowly the bytes come, and what a server says in an error passes through the
+same redaction as the AI providers' (a server that echoes the key does not get it printed).
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
+import math
+import time
 import urllib.parse
 from dataclasses import dataclass
 from typing import Any
@@ -17,9 +24,12 @@ import httpx
 
 from core.errors import CatalogError, CatalogRefused, LocalOnlyError, ProviderError
 from core.network_policy import NetworkPolicy
+from core.redact import redact, remember
 
 ACCEPT = "application/vnd.koreader.v1+json"
-TIMEOUT = httpx.Timeout(20.0, connect=10.0)
+TIMEOUT = httpx.Timeout(10.0, connect=10.0)  # each read; the whole call is bounded by TOTAL_SECONDS
+TOTAL_SECONDS = 20.0
+MAX_REPLY_BYTES = 64 * 1024
 
 
 def user_key(password: str) -> str:
@@ -56,6 +66,7 @@ class KosyncClient:
             raise CatalogError(f"a KOReader sync server's address is an http(s) URL, not {url!r}")
         self.url = url.rstrip("/")
         self.user, self.key = user, key
+        remember(key)  # hidden wherever a server's message echoes it
         network = network or NetworkPolicy()
         network.check(url, "the KOReader sync server")
         self._client = network.client("the KOReader sync server", home=url, timeout=TIMEOUT, transport=transport)
@@ -75,7 +86,7 @@ class KosyncClient:
             headers.update({"x-auth-user": self.user, "x-auth-key": self.key})
         host = urllib.parse.urlsplit(self.url).hostname
         try:
-            response = self._client.request(method, self.url + path, json=body, headers=headers)
+            status, content = self._exchange(method, self.url + path, body, headers, host)
         except LocalOnlyError:
             raise
         except ProviderError as error:
@@ -84,22 +95,42 @@ class KosyncClient:
             ) from None
         except httpx.HTTPError as error:
             raise CatalogError(
-                f"the KOReader sync server at {host} cannot be reached ({error}): is it running?"
-            ) from error
+                redact(f"the KOReader sync server at {host} cannot be reached ({error}): is it running?", [self.key])
+            ) from None
         try:
-            data = response.json() if response.content else {}
-        except ValueError:
+            data = json.loads(content) if content else {}
+        except (ValueError, RecursionError):
             data = None
-        if response.status_code == 401:
+        if status == 401:
             raise CatalogRefused("the KOReader sync server refused the user name or password: check them")
-        if response.status_code == 402:
+        if status == 402:
             raise CatalogError("that user name is already registered on the KOReader sync server: log in instead")
-        if response.status_code >= 400 or not isinstance(data, dict):
+        if status >= 400 or not isinstance(data, dict):
             said = data.get("message", "") if isinstance(data, dict) else ""
-            raise CatalogError(
-                f"the KOReader sync server at {host} failed (HTTP {response.status_code}) {said}".strip()
-            )
+            said = " ".join(str(said).split())[:200]
+            raise CatalogError(redact(f"the KOReader sync server at {host} failed (HTTP {status}) {said}".strip(),
+                                      [self.key]))  # fmt: skip
         return data
+
+    def _exchange(
+        self, method: str, url: str, body: dict[str, Any] | None, headers: dict[str, str], host: str | None
+    ) -> tuple[int, bytes]:
+        """The reply's status and body: at most MAX_REPLY_BYTES, all within TOTAL_SECONDS."""
+        deadline = time.monotonic() + TOTAL_SECONDS
+        with self._client.stream(method, url, json=body, headers=headers) as response:
+            content = bytearray()
+            for piece in response.iter_bytes():
+                content += piece
+                if len(content) > MAX_REPLY_BYTES:
+                    raise CatalogError(
+                        f"the KOReader sync server at {host} sent a reply over {MAX_REPLY_BYTES // 1024} kB:"
+                        " not a progress (is the address right?)"
+                    )
+                if time.monotonic() > deadline:
+                    raise CatalogError(
+                        f"the KOReader sync server at {host} took over {TOTAL_SECONDS:g} s to answer: try again later"
+                    )
+            return response.status_code, bytes(content)
 
     def register(self) -> None:
         """Create the user (the server may refuse new users)."""
@@ -115,10 +146,11 @@ class KosyncClient:
         if not data.get("progress") and data.get("percentage") is None:
             return None
         try:
-            percentage = min(max(float(data.get("percentage") or 0.0), 0.0), 1.0)
+            percentage = float(data.get("percentage") or 0.0)
+            percentage = min(max(percentage, 0.0), 1.0) if math.isfinite(percentage) else 0.0  # NaN: no share known
             return Progress(document, str(data.get("progress") or ""), percentage, str(data.get("device") or ""),
                             str(data.get("device_id") or ""), int(data.get("timestamp") or 0))  # fmt: skip
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             raise CatalogError("the KOReader sync server sent a progress Quire cannot read") from None
 
     def update(self, progress: Progress) -> None:

@@ -22,8 +22,10 @@ from core.books.epub_archive import open_epub_archive
 from core.books.opf import read_package
 
 PREFIX = 40  # characters of a paragraph's text compared with an element's, whitespace folded
-_XPOINTER = re.compile(r"^/body/DocFragment\[(\d+)\](?P<path>(?:/[^/]+)*?)(?:/text\(\)(?:\[\d+\])?\.(?P<offset>\d+))?$")
-_STEP = re.compile(r"^([A-Za-z_][\w.-]*)(?:\[(\d+)\])?$")
+_XPOINTER = re.compile(  # indexes of 1 to 9 ASCII digits: a 5,000-digit one is no book's (and int() refuses it)
+    r"^/body/DocFragment\[([0-9]{1,9})\](?P<path>(?:/[^/]+)*?)(?:/text\(\)(?:\[[0-9]{1,9}\])?\.(?P<offset>[0-9]{1,9}))?$"
+)
+_STEP = re.compile(r"^([A-Za-z_][\w.-]*)(?:\[([0-9]{1,9})\])?$")
 BLOCKS = {"p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "li", "blockquote", "pre", "dd", "dt", "td", "th",
           "figcaption", "section", "article", "aside"}  # fmt: skip
 

@@ -179,8 +179,9 @@ class Kosync:
         book = self._library.get(book_id)
         last = max(0, book.segment_count - 1)
         by_share = min(last, round(remote.percentage * last))
-        if book.format == "pdf" and remote.progress.strip().isdigit():
-            start = self._text.page_start(book_id, int(remote.progress) - 1)
+        page = remote.progress.strip()
+        if book.format == "pdf" and page.isascii() and page.isdigit() and len(page) <= 9:  # not "²", not 5,000 digits
+            start = self._text.page_start(book_id, int(page) - 1)
             if start is not None:
                 return start.locator, start.ordinal
         place = pointers.place(remote.progress) if pointers is not None and remote.progress else None
