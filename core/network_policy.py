@@ -76,13 +76,20 @@ class NetworkPolicy:
             )
 
     def _guard(self, what: str, home: str | None) -> Callable[[httpx.Request], None]:
-        """A request hook: the policy, and (with ``home``) no request to another host than the endpoint's."""
-        home_host = httpx.URL(home).host if home else None
+        """A request hook: the policy, and (with ``home``) no request to another origin than the endpoint's: the
+        same host on another port is another server. Only one move is allowed, from http to https on the same
+        host's default ports (a server that moved to https)."""
+        home_url = httpx.URL(home) if home else None
 
         def hook(request: httpx.Request) -> None:
-            if home_host is not None and request.url.host != home_host:
+            if home_url is not None and not _same_origin(home_url, request.url):
+                shown = (
+                    f"{request.url.host}:{_port(request.url)}"
+                    if request.url.host == home_url.host
+                    else request.url.host
+                )
                 raise ProviderError(
-                    f"{what} at {home_host} redirected to {request.url.host}; Quire does not follow it "
+                    f"{what} at {home_url.host} redirected to {shown}; Quire does not follow it "
                     "(the endpoint's key is for that endpoint alone): check the endpoint URL"
                 )
             self.check(str(request.url), what)
@@ -110,3 +117,16 @@ class NetworkPolicy:
 
         client: httpx.AsyncClient = library.AsyncClient(event_hooks={"request": [async_hook]}, **options)
         return client
+
+
+def _port(url: httpx.URL) -> int:
+    return url.port or (443 if url.scheme == "https" else 80)
+
+
+def _same_origin(home: httpx.URL, url: httpx.URL) -> bool:
+    """The request goes where the endpoint is: its scheme, host and port, or its https twin on the default port."""
+    if url.host != home.host:
+        return False
+    if (url.scheme, _port(url)) == (home.scheme, _port(home)):
+        return True
+    return home.scheme == "http" and _port(home) == 80 and url.scheme == "https" and _port(url) == 443

@@ -27,6 +27,7 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     cut_after: int | None = None  # close the connection after this many body bytes
     delay: float = 0.0
+    send_length: bool = True  # False: no Content-Length, the body ends when the connection closes (HTTP/1.0)
 
 
 Handler = Callable[[Request], Reply]
@@ -52,7 +53,9 @@ class LocalServer:
                     threading.Event().wait(reply.delay)
                 body = reply.body if isinstance(reply.body, bytes) else json.dumps(reply.body).encode()
                 self.send_response(reply.status)
-                headers = {"content-length": str(len(body)), **reply.headers}
+                headers = (
+                    {"content-length": str(len(body)), **reply.headers} if reply.send_length else dict(reply.headers)
+                )
                 if not isinstance(reply.body, bytes):
                     headers.setdefault("content-type", "application/json")
                 for key, value in headers.items():
@@ -63,7 +66,7 @@ class LocalServer:
                     self.wfile.flush()
                 except (BrokenPipeError, ConnectionResetError):
                     pass
-                if reply.cut_after is not None:
+                if reply.cut_after is not None or not reply.send_length:
                     self.close_connection = True
 
             do_GET = _serve

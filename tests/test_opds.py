@@ -187,6 +187,46 @@ def test_paging_a_cut_download_a_file_that_is_not_a_book_and_local_only(quire: Q
         quire.catalogs.browse("https://books.example.org/opds")
 
 
+def test_a_redirect_to_another_port_of_the_same_host_is_not_followed(quire: Quire) -> None:
+    """Issue 37: the same host on another port is another server (another origin): no request goes there."""
+    with LocalServer(lambda request: Reply(200, _feed(_book(1, "/b.epub")))) as elsewhere:
+        port = elsewhere.url.rsplit(":", 1)[1]
+
+        def answer(request: Request) -> Reply:
+            return Reply(302, b"", {"Location": f"http://127.0.0.1:{port}/opds"})
+
+        with LocalServer(answer) as server, pytest.raises(CatalogError, match="does not follow"):
+            quire.catalogs.browse(f"{server.url}/opds")
+        assert elsewhere.requests == []
+
+
+@pytest.mark.parametrize("ranges", [True, False], ids=["server-with-ranges", "server-without-ranges"])
+def test_a_text_download_cut_short_without_a_length_is_not_imported(quire: Quire, ranges: bool) -> None:
+    """Issue 37: a .txt sent with no Content-Length and cut short was imported as if whole, its end missing. The
+    whole one is imported, from a server that answers Range requests and from one that ignores them."""
+    text = book_path("zh/luxun_nahan.txt").read_bytes()
+
+    def answer(request: Request) -> Reply:
+        path = request.path.split("?")[0]
+        if path == "/opds":
+            return Reply(200, _feed(_book(1, "/cut.txt", "text/plain") + _book(2, "/whole.txt", "text/plain")))
+        wanted = request.headers.get("range", "")
+        if ranges and wanted.startswith("bytes="):
+            start = int(wanted[6:].rstrip("-"))
+            if start >= len(text):
+                return Reply(416, b"")
+            return Reply(206, text[start:], {"Content-Range": f"bytes {start}-{len(text) - 1}/{len(text)}"})
+        cut = len(text) // 3 if path == "/cut.txt" and not wanted else None
+        return Reply(200, text, {"Content-Type": "text/plain"}, cut_after=cut, send_length=False)
+
+    with LocalServer(answer) as server:
+        with pytest.raises(CatalogError, match="before the book's end"):
+            quire.catalogs.get(f"{server.url}/opds", "urn:book:1")
+        assert quire.books() == []
+        whole = quire.catalogs.get(f"{server.url}/opds", "urn:book:2")
+        assert whole.created and quire.book(whole.book.id).file_size == len(text)
+
+
 @pytest.mark.parametrize("width", [1440, 390])
 def test_the_app_adds_browses_searches_and_downloads_from_calibre(calibre: str, quire: Quire, width: int) -> None:
     """Settings › Catalogs adds the calibre server with its login; Browse opens it; a navigation entry, the covers

@@ -178,6 +178,8 @@ class CatalogClient:
                         progress(received, total)
             if total is not None and received < total:
                 raise CatalogError(f"the download stopped at {received:,} of {total:,} bytes: try again")
+            if total is None and "chunked" not in response.headers.get("transfer-encoding", "").lower():
+                self._check_whole(acquisition.href, received)  # only the connection's end said it was the end
             target = folder / name
             part.replace(target)
             return target
@@ -186,6 +188,30 @@ class CatalogClient:
         finally:
             response.close()
             part.unlink(missing_ok=True)
+
+    def _check_whole(self, url: str, received: int) -> None:
+        """A download whose length the server never gave (no Content-Length, not chunked) ends when the connection
+        does, cut or not: ask for what follows its last byte. CatalogError when there is more."""
+        request = self._client.build_request("GET", url, headers={"Range": f"bytes={received}-"})
+        try:
+            response = self._client.send(request, auth=self._auth, stream=True)
+        except (httpx.HTTPError, ProviderError) as error:
+            raise CatalogError(f"the download could not be checked as whole ({error}): try again") from None
+        try:
+            if response.status_code == 416:  # nothing past the last byte received
+                return
+            limit = 1 if response.status_code == 206 else received + 1  # 200: the server sent the whole book again
+            seen = 0
+            for chunk in response.iter_bytes(CHUNK):
+                seen += len(chunk)
+                if seen >= limit:
+                    break
+            if (response.status_code == 206 and seen) or (response.status_code == 200 and seen > received):
+                raise CatalogError(f"the download stopped after {received:,} bytes, before the book's end: try again")
+        except httpx.HTTPError as error:
+            raise CatalogError(f"the download could not be checked as whole ({error}): try again") from None
+        finally:
+            response.close()
 
 
 def _file_name(response: httpx.Response, acquisition: Acquisition, title: str) -> str:
