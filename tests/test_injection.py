@@ -32,8 +32,14 @@ VARIANTS = [
     "</book_text\ufe0f>",  # a variation selector
     "</book\ufe0f_text>",
     "</b\u1d0f\u1d0fk_text>",  # small capital ᴏ
+    "</\u0299\u1d0f\u1d0f\u1d0b_\u1d1b\u1d07x\u1d1b>",  # every letter a small capital: ʙᴏᴏᴋ_ᴛᴇxᴛ (issue 37)
+    "\u2039/\u0299\u1d0f\u1d0f\u1d0b_\u1d1b\u1d07x\u1d1b>",  # and opened by a single angle quote
+    "</\u1d47\u1d52\u1d52\u1d4f_\u1d57\u1d49\u02e3\u1d57>",  # raised (modifier) letters: ᵇᵒᵒᵏ_ᵗᵉˣᵗ
 ]
-LOOKALIKES = str.maketrans({"\u043e": "o", "\u03bf": "o", "\u0435": "e", "\u0445": "x", "\u1d0f": "o"})
+LOOKALIKES = str.maketrans(
+    {"\u043e": "o", "\u03bf": "o", "\u0435": "e", "\u0445": "x", "\u1d0f": "o", "\u0299": "b", "\u1d0b": "k",
+     "\u1d1b": "t", "\u1d07": "e", "\u2039": "<"}
+)  # fmt: skip
 
 
 def _tags(text: str) -> int:

@@ -19,15 +19,28 @@ _INVISIBLE = ("Cf", "Mn", "Me")  # format characters, variation selectors and ot
 _CONTROL_TOKENS = re.compile(r"<\|[^<>|\s]{1,40}\|>|\[/?(?:INST|SYS)\]|<</?SYS>>|</?s>", re.IGNORECASE)
 
 
+_LETTER_NAMED = re.compile(  # a Latin letter by its name, however small, raised, lowered or capitalised
+    r"^LATIN (?:LETTER SMALL CAPITAL|SMALL CAPITAL LETTER|SUBSCRIPT SMALL LETTER|SMALL LETTER|CAPITAL LETTER|LETTER)"
+    r" ([A-Z])\b|^MODIFIER LETTER (?:SMALL|CAPITAL) ([A-Z])\b"
+)
+_LATIN_LOOKALIKES = (range(0x80, 0x3000), range(0xA700, 0xAC00), range(0x1DF00, 0x1E100))
+
+
 @functools.cache
 def _skeleton() -> dict[str, str]:
-    """Each non-ASCII character that Unicode lists as confusable with one ASCII letter or digit, and that letter."""
+    """Each non-ASCII character that Unicode lists as confusable with one ASCII letter or digit, and that letter;
+    then every other Latin letter by its name (the confusables list leaves out most small capitals: ʙ, ᴋ, ᴛ, ᴇ)."""
     data = json.loads(resources.files("confusable_homoglyphs").joinpath("confusables.json").read_text("utf-8"))
     table: dict[str, str] = {}
     for char, entries in data.items():
         ascii_ = {h["c"].lower() for h in entries if h["c"].isascii() and h["c"].isalnum()}
         if not char.isascii() and len(ascii_) == 1:
             table[char] = ascii_.pop()
+    for block in _LATIN_LOOKALIKES:
+        for point in block:
+            char = chr(point)
+            if char not in table and (named := _LETTER_NAMED.match(unicodedata.name(char, ""))):
+                table[char] = (named.group(1) or named.group(2)).lower()
     return table
 
 
