@@ -14,6 +14,7 @@ import httpx
 
 from app.logs import configure_logging
 from app.settings import SettingsStore
+from app.terminal import PrintableStream
 from core import (
     DEFAULT_SPEECH_RATE,
     HIGHLIGHT_COLORS,
@@ -404,9 +405,7 @@ def cmd_sync(quire: Quire, args: argparse.Namespace) -> int:
             raise QuireError("say where to sync: quire sync setup https://dav.example.com/quire/ (or a folder)")
         password = from_env
         if "://" in args.target and args.user and password is None:
-            import getpass
-
-            password = getpass.getpass(f"password for {args.user} at {args.target}: ")
+            password = _ask_password(f"password for {args.user} at {args.target}: ", "QUIRE_SYNC_PASSWORD")
         status = quire.sync.setup(
             args.target, args.user or "", password, secrets,
             book_files=not args.no_book_files, max_book_mb=args.max_book_mb, remember_password=from_env is None,
@@ -538,10 +537,20 @@ def _opds_login(args: argparse.Namespace) -> dict[str, str]:
         return {}
     password = os.environ.get("QUIRE_OPDS_PASSWORD")
     if password is None:
-        import getpass
-
-        password = getpass.getpass(f"password for {args.user} at the catalog: ")
+        password = _ask_password(f"password for {args.user} at the catalog: ", "QUIRE_OPDS_PASSWORD")
     return {"user": args.user, "password": password}
+
+
+def _ask_password(prompt: str, variable: str) -> str:
+    """The password typed at a terminal; with none (a script, a pipe), a QuireError saying how to give it."""
+    if not sys.stdin.isatty():
+        raise QuireError(f"no terminal to ask the password at: give it in ${variable} (it is not stored from there)")
+    import getpass
+
+    try:
+        return getpass.getpass(prompt)
+    except (EOFError, KeyboardInterrupt):
+        raise QuireError(f"no password given: type it at the prompt, or give it in ${variable}") from None
 
 
 def _print_feed(feed: OpdsFeed) -> None:
@@ -575,6 +584,10 @@ def cmd_opds(quire: Quire, args: argparse.Namespace) -> int:
             )
         return 0
     if args.action == "remove":
+        if not args.rest[0].isdecimal():
+            raise QuireError(
+                f"say which catalog by its number, not {args.rest[0][:40]!r}: 'quire opds list' shows them"
+            )
         quire.catalogs.remove(int(args.rest[0]), secrets)
         return 0
     login = _opds_login(args)
@@ -625,14 +638,15 @@ def cmd_kosync(quire: Quire, args: argparse.Namespace) -> int:
             raise QuireError("say where and who: quire kosync setup URL --user NAME (password: $QUIRE_KOSYNC_PASSWORD)")
         remember = password is None  # from the environment: used now and given again each time, never stored
         if password is None:
-            import getpass
-
-            password = getpass.getpass(f"KOReader sync password for {args.user}: ")
+            password = _ask_password(f"KOReader sync password for {args.user}: ", "QUIRE_KOSYNC_PASSWORD")
         found = quire.kosync.setup(what[1], args.user, password, secrets if remember else None, register=args.register)
         print(f"KOReader sync is on: {found['url']} as {found['user']}; run 'quire kosync'")
         return 0
     if what[:1] == ["off"]:
+        if len(what) > 1:
+            raise QuireError("quire kosync off takes nothing after it")
         quire.kosync.turn_off(secrets)
+        print("KOReader sync is off", file=sys.stderr)
         return 0
     if len(what) > 1:
         raise QuireError("quire kosync [BOOK] | setup URL --user NAME | off")
@@ -876,6 +890,8 @@ def main(argv: Sequence[str] | None = None, platform: Platform | None = None) ->
         state = "on, as it was" if quire.local_only else "off, as it was"
         print(f"quire: warning: the settings did not read ({settings.problem}); local-only stays {state}",
               file=sys.stderr)  # fmt: skip
+    shown = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = PrintableStream(sys.stdout), PrintableStream(sys.stderr)
     try:
         return int(args.handler(quire, args))
     except QuireError as error:
@@ -887,6 +903,7 @@ def main(argv: Sequence[str] | None = None, platform: Platform | None = None) ->
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141  # 128 + SIGPIPE, what a shell shows for a tool stopped by a closed pipe
     finally:
+        sys.stdout, sys.stderr = shown
         quire.close()
 
 

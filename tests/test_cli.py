@@ -317,6 +317,7 @@ def test_webdav_sync_works_without_a_keyring(
     with dav_server(tmp_path / "dav") as url:
         library = ["--library", str(tmp_path / "lib")]
         monkeypatch.setattr("getpass.getpass", lambda prompt: PASSWORD)
+        monkeypatch.setattr("sys.stdin.isatty", lambda: True)  # the password is typed at a terminal
         capsys.readouterr()
         assert main([*library, "sync", "setup", url, "--user", USER], platform) == 1
         err = capsys.readouterr().err

@@ -30,6 +30,16 @@ BAD = [
     ("find", "1", ""),
     ("show", "1", "abc"),
     ("bogus",),
+    ("opds", "add", "http://[::1"),  # issue 37: each of these gave a traceback or exited 0 saying nothing
+    ("opds", "remove", "abc"),
+    ("opds", "browse", "http://127.0.0.1:99999/"),
+    ("kosync", "setup", "http://[::1", "--user", "me"),
+    ("speak", "1", "-o", "/nonexistent/dir/x.wav"),
+    ("kosync", "off", "extra"),
+    ("new", "unwatch", "/nonexistent"),
+    ("kosync", "setup", "http://127.0.0.1:9", "--user", "me"),  # issue 39: a password prompt with no terminal
+    ("opds", "add", "http://127.0.0.1:9/opds", "--user", "me"),
+    ("sync", "setup", "https://dav.example.com/quire/", "--user", "me"),
 ]
 
 
@@ -117,3 +127,53 @@ def test_a_book_indexed_remotely_is_still_searched_by_keywords_in_a_new_process(
     with pytest.raises(Exception, match="remote model 'openai:tiny'"):
         later.search(1, "White Rabbit", mode="vector")
     later.close()
+
+
+def test_kosync_with_koreader_sync_off_writes_nothing(tmp_path: Path, capsys) -> None:
+    """Issue 37: 'quire kosync' refused, yet wrote a device id into the library."""
+    root = tmp_path / "lib"
+    Quire(root).close()
+    before = sqlite3.connect(root / "library.db").execute("SELECT COUNT(*) FROM sync_meta").fetchone()
+    assert main(["--library", str(root), "kosync"]) == 1
+    assert "KOReader sync is off" in capsys.readouterr().err
+    after = sqlite3.connect(root / "library.db").execute("SELECT COUNT(*) FROM sync_meta").fetchone()
+    assert before == after
+
+
+def test_titles_with_terminal_escape_codes_are_printed_harmless(tmp_path: Path, capsys) -> None:
+    """Issue 37: a calibre title carrying escape codes (retitle the window, clear the screen) was printed raw."""
+    from test_folders import _handmade_calibre
+
+    hostile = "Alice\x1b]0;pwned\x07\x1b[2J\x1b[31m"
+    folder = _handmade_calibre(
+        tmp_path / "calibre",
+        "CREATE TABLE books (id INTEGER, title TEXT, path TEXT, has_cover INTEGER, series_index);"
+        f"INSERT INTO books VALUES (1, '{hostile}', 'A', 0, NULL);"
+        "INSERT INTO data VALUES (1, 1, 'EPUB', 1, 'alice');",
+    )
+    (folder / "A").mkdir()
+    (folder / "A" / "alice.epub").write_bytes(book_path("en/epubjs-alice.epub").read_bytes())
+    library = ["--library", str(tmp_path / "lib")]
+    assert main([*library, "import", str(folder)]) == 0
+    quire = Quire(tmp_path / "lib")
+    quire.edit_book(1, title=hostile)  # as if the reader had kept calibre's title as it was
+    quire.close()
+    capsys.readouterr()
+    assert main([*library, "list"]) == 0
+    shown = capsys.readouterr()
+    assert "Alice" in shown.out and "\x1b" not in shown.out + shown.err and "\x07" not in shown.out
+    assert main([*library, "list", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["title"] == hostile  # the data itself is kept exactly
+
+
+def test_a_utf8_text_one_byte_short_keeps_what_reads_and_warns(tmp_path: Path, capsys) -> None:
+    """Issue 37: a .txt whose last character was cut was refused whole."""
+    data = book_path("zh/luxun_nahan.txt").read_bytes().rstrip()
+    cut = tmp_path / "呐喊.txt"
+    cut.write_bytes(data[:-1])  # the last character is three bytes in UTF-8: one of them gone
+    assert main(["--library", str(tmp_path / "lib"), "import", str(cut)]) == 0
+    assert "part-way through a character" in capsys.readouterr().err
+    quire = Quire(tmp_path / "lib")
+    [book] = quire.books()
+    assert book.segment_count > 100
+    quire.close()

@@ -51,15 +51,27 @@ _DATE = re.compile(  # a dateline closing a piece ("三月十日", "一九二六
 _LEADER = re.compile(r"(\.{4,}|…{2,}|·{4,})")
 
 
-def decode_text(data: bytes) -> str:
-    """Decode a text file: BOMs first, then strict UTF-8, then charset-normalizer's best guess."""
+CUT_SHORT = "the file ends part-way through a character (cut short?): its last, incomplete character is left out"
+
+
+def decode_text(data: bytes, warnings: list[str] | None = None) -> str:
+    """Decode a text file: BOMs first, then strict UTF-8, then charset-normalizer's best guess. UTF-8 cut inside
+    its last character (a download or copy one byte short) keeps what reads, with a warning in ``warnings``."""
     for bom, encoding in _BOMS:
         if data.startswith(bom):
             return data.decode(encoding, errors="replace")
     try:
         return data.decode("utf-8")
-    except UnicodeDecodeError:
-        pass
+    except UnicodeDecodeError as error:
+        if error.reason == "unexpected end of data" and error.start >= len(data) - 3:
+            try:
+                text = data[: error.start].decode("utf-8")
+            except UnicodeDecodeError:
+                pass
+            else:
+                if warnings is not None:
+                    warnings.append(CUT_SHORT)
+                return text
     best = from_bytes(data[:200_000]).best()
     if best is None or best.encoding is None:
         raise BookFormatError("this file is not text in any encoding Quire knows; is it really a .txt book?")
@@ -246,4 +258,7 @@ def read_text(data: bytes, fallback_title: str) -> Book:
     """Parse a plain-text book's bytes."""
     if b"\x00" in data[:4096] and not data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         raise BookFormatError("this file is binary, not text: Quire cannot read it as a .txt book")
-    return book_from_text(decode_text(data), fallback_title)
+    warnings: list[str] = []
+    book = book_from_text(decode_text(data, warnings), fallback_title)
+    book.warnings += warnings
+    return book

@@ -61,9 +61,15 @@ class KosyncClient:
         network: NetworkPolicy | None = None,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
-        parts = urllib.parse.urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise CatalogError(f"a KOReader sync server's address is an http(s) URL, not {url!r}")
+        try:
+            parts = urllib.parse.urlsplit(url)
+            parts.port  # noqa: B018 - a port past 65535 raises only when read
+        except ValueError:
+            parts = None
+        if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+            raise CatalogError(
+                f"a KOReader sync server's address is an http(s) URL such as http://localhost:7200, not {url[:80]!r}"
+            )
         self.url = url.rstrip("/")
         self.user, self.key = user, key
         remember(key)  # hidden wherever a server's message echoes it

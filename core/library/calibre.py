@@ -114,7 +114,7 @@ def _read(conn: sqlite3.Connection, folder: Path) -> tuple[list[CalibreBook], li
     ):
         if not isinstance(number, int):
             continue
-        title = title if isinstance(title, str) and title.strip() else f"calibre book {number}"
+        title = _text(title) or f"calibre book {number}"
         formats = files.get(number, {})
         chosen = next((kind for kind in PREFERRED if kind in formats), None)
         where = _inside(folder, path) if isinstance(path, str) else None
@@ -134,7 +134,11 @@ def _read(conn: sqlite3.Connection, folder: Path) -> tuple[list[CalibreBook], li
 
 
 def _text(value: object) -> str | None:
-    return value if isinstance(value, str) and value.strip() else None
+    """A name from the database, without control characters (an escape sequence in a title is no part of it)."""
+    if not isinstance(value, str):
+        return None
+    value = "".join(c for c in value if c.isprintable() or c == " ")
+    return value if value.strip() else None
 
 
 def _texts(values: list[str]) -> list[str]:

@@ -34,9 +34,15 @@ class CatalogClient:
         network: NetworkPolicy | None = None,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
-        parts = urllib.parse.urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise CatalogError(f"a catalog's address is an http(s) URL, not {url!r}")
+        try:
+            parts = urllib.parse.urlsplit(url)
+            parts.port  # noqa: B018 - a port past 65535 raises only when read
+        except ValueError:
+            parts = None
+        if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+            raise CatalogError(
+                f"a catalog's address is an http(s) URL such as http://localhost:8080/opds, not {url[:80]!r}"
+            )
         self.url = url
         self.user, self._password = user, password
         self.network = network or NetworkPolicy()

@@ -115,7 +115,9 @@ class Folders:
     def unwatch(self, folder: Path | str) -> None:
         root = str(Path(folder).expanduser().resolve())
         with self._library.transaction() as conn:
-            conn.execute("DELETE FROM watched_folders WHERE folder = ?", (root,))
+            gone = conn.execute("DELETE FROM watched_folders WHERE folder = ?", (root,)).rowcount
+        if not gone:
+            raise LibraryError(f"{root} is not a watched folder: 'quire new folders' lists them")
 
     def watched(self) -> list[Path]:
         return [Path(r[0]) for r in self._library.conn.execute("SELECT folder FROM watched_folders ORDER BY folder")]

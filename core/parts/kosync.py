@@ -113,9 +113,9 @@ class Kosync:
         books = [self._library.resolve(reference)] if reference is not None else [
             self._library.get(book_id) for book_id in self._annotations.positions()
         ]  # fmt: skip
-        device_id = sync_journal.device_id(self._library.conn)
         results = []
-        with self._client(secrets, password) as client:
+        with self._client(secrets, password) as client:  # first: with KOReader sync off, nothing is written here
+            device_id = sync_journal.device_id(self._library.conn)
             for book in books:
                 try:
                     results.append(self._one(client, book.id, device_id))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import shutil
 import subprocess
 import tempfile
@@ -94,6 +95,9 @@ def _write(sentences: list[str], folder: Path, language: str, rate: int) -> list
 def save(sentences: list[str], path: Path, language: str = "en", rate: int = DEFAULT_SPEECH_RATE) -> list[SpokenSpan]:
     """Write the sentences, spoken in turn, to the WAV file ``path``; each sentence's span in it."""
     spans: list[SpokenSpan] = []
+    folder_there = Path(path).parent
+    if not folder_there.is_dir() or Path(path).is_dir() or not os.access(folder_there, os.W_OK):
+        raise QuireError(f"cannot write '{path}': its folder is missing or not writable; choose another file")
     with tempfile.TemporaryDirectory() as folder:
         parts = _write(sentences, Path(folder), language, rate)
         if not all(part.exists() and part.stat().st_size > 44 for part in parts):
