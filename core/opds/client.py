@@ -16,6 +16,7 @@ from core.books.textutil import safe_file_name
 from core.errors import CatalogError, CatalogRefused, LocalOnlyError, ProviderError
 from core.network_policy import NetworkPolicy
 from core.opds.feed import MAX_FEED_BYTES, Acquisition, OpdsFeed, origin, parse_feed, search_template
+from core.redact import redact
 
 TIMEOUT = httpx.Timeout(30.0, connect=10.0)
 CHUNK = 64 * 1024
@@ -97,7 +98,9 @@ class CatalogClient:
         except httpx.TimeoutException as error:
             raise CatalogError(f"the catalog at {host} did not answer in time: try again later") from error
         except httpx.HTTPError as error:
-            raise CatalogError(f"the catalog at {host} cannot be reached ({error}): is it running?") from error
+            raise CatalogError(
+                redact(f"the catalog at {host} cannot be reached ({error}): is it running?", [self._password])
+            ) from error
 
     def _read(self, url: str, limit: int = MAX_FEED_BYTES) -> bytes:
         response = self._open(url)
@@ -109,7 +112,7 @@ class CatalogClient:
                     raise CatalogError(f"the catalog sent more than {limit // (1024 * 1024)} MB for one page")
             return bytes(data)
         except httpx.HTTPError as error:
-            raise CatalogError(f"the catalog stopped sending ({error}): try again") from error
+            raise CatalogError(redact(f"the catalog stopped sending ({error}): try again", [self._password])) from error
         finally:
             response.close()
 
@@ -190,7 +193,9 @@ class CatalogClient:
             part.replace(target)
             return target
         except httpx.HTTPError as error:
-            raise CatalogError(f"the download stopped before its end ({error}): try again") from error
+            raise CatalogError(
+                redact(f"the download stopped before its end ({error}): try again", [self._password])
+            ) from error
         finally:
             response.close()
             part.unlink(missing_ok=True)
@@ -202,7 +207,9 @@ class CatalogClient:
         try:
             response = self._client.send(request, auth=self._auth, stream=True)
         except (httpx.HTTPError, ProviderError) as error:
-            raise CatalogError(f"the download could not be checked as whole ({error}): try again") from None
+            raise CatalogError(
+                redact(f"the download could not be checked as whole ({error}): try again", [self._password])
+            ) from None
         try:
             if response.status_code == 416:  # nothing past the last byte received
                 return
@@ -215,7 +222,9 @@ class CatalogClient:
             if (response.status_code == 206 and seen) or (response.status_code == 200 and seen > received):
                 raise CatalogError(f"the download stopped after {received:,} bytes, before the book's end: try again")
         except httpx.HTTPError as error:
-            raise CatalogError(f"the download could not be checked as whole ({error}): try again") from None
+            raise CatalogError(
+                redact(f"the download could not be checked as whole ({error}): try again", [self._password])
+            ) from None
         finally:
             response.close()
 
