@@ -156,7 +156,7 @@ def cmd_list(quire: Quire, args: argparse.Namespace) -> int:
         position = quire.position(book.id)
         percent = f"{position.furthest_percent:5.1f}%" if position else "   new"
         authors = ", ".join(book.authors) or "unknown author"
-        print(f"{book.id:>4}  {percent}  {book.title} — {authors}  [{book.format}, {book.language or '?'}]")
+        print(f"{book.id:>4}  {percent}  {book.title} — {authors}  [{book.edition}, {book.language or '?'}]")
     return 0
 
 

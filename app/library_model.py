@@ -25,17 +25,6 @@ class BookRow:
     warnings: str = ""  # "2 import warning(s)", or ""
 
 
-# A file's format as readers know it, by its name (AZW3 and MOBI share a reader; FB2 may come zipped).
-EDITIONS = {".azw3": "AZW3", ".azw": "AZW", ".mobi": "MOBI", ".prc": "MOBI", ".fbz": "FB2", ".zip": "FB2",
-            ".md": "Markdown", ".markdown": "Markdown", ".htm": "HTML", ".xhtml": "HTML", ".text": "TXT"}  # fmt: skip
-
-
-def edition(file_name: str, format_name: str) -> str:
-    """What a card calls a book's format: from its file's name where that says more ("AZW3"), else the format."""
-    suffix = ("." + file_name.rsplit(".", 1)[-1].lower()) if "." in file_name else ""
-    return EDITIONS.get(suffix, format_name.upper())
-
-
 @dataclass(frozen=True, slots=True)
 class ImportOutcome:
     """What happened to one picked file, in words for the reader."""
@@ -114,7 +103,7 @@ class LibraryViewModel:
             if needle and needle not in book.title.casefold() and needle not in authors.casefold():
                 continue
             position = self._positions.get(book.id)
-            kind = edition(book.file_name, book.format)
+            kind = book.edition
             read = f"{position.furthest_percent:.0f}%" if position else self.t("library.new")
             rows.append(
                 BookRow(

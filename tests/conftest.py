@@ -16,14 +16,20 @@ BOOKS = DATA / "books"
 
 def book_path(relative: str) -> Path:
     """A file under ../shared/data/books; skips the test (with the reason) when the folder is absent."""
+    return shared_path(f"books/{relative}")
+
+
+def shared_path(relative: str) -> Path:
+    """A file or folder under ../shared/data (books, question sets); skips the test, saying why, when ../shared is
+    not beside the clone. A name that is missing while the rest is there is a broken test: it fails."""
     if not BOOKS.is_dir():
         # allow_module_level: some test modules name their books at import (a whole module skips then)
         pytest.skip(
-            f"shared test data not found at {BOOKS}: lay ../shared beside the clone to run this test",
+            f"shared test data not found at {DATA}: lay ../shared beside the clone to run this test",
             allow_module_level=True,
         )
-    path = BOOKS / relative
-    assert path.exists(), f"expected shared book {path}"
+    path = DATA / relative
+    assert path.exists(), f"expected shared test data {path}"
     return path
 
 

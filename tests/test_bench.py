@@ -5,14 +5,13 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import DATA, book_path
+from conftest import book_path, shared_path
 
 from bench import agent, embed, ingest, retrieval
 
 
 def _qa(relative: str) -> Path:
-    book_path("minimal/epubcheck-minimal.epub")  # skips with the reason when ../shared/data is absent
-    return DATA / "qa" / relative
+    return shared_path(f"qa/{relative}")  # skips with the reason when ../shared/data is absent
 
 
 def test_retrieval_benchmark_scores_every_mode_and_the_baseline(capsys: pytest.CaptureFixture[str]) -> None:
@@ -83,6 +82,7 @@ def test_ingest_and_embed_benchmarks_print_json(capsys: pytest.CaptureFixture[st
 def test_big_imports_benchmark_parses_and_refuses_in_fresh_processes(capsys: pytest.CaptureFixture[str]) -> None:
     from bench import big_imports
 
+    book_path("formats/idpf-moby-dick.pdf")  # its books are the shared ones: without them the test skips, saying why
     assert big_imports.main(["--scale", "0.02", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     outcomes = [row["outcome"] for row in report["books"]]
@@ -163,6 +163,8 @@ def test_xray_benchmark_scores_recall_precision_and_the_fence(capsys: pytest.Cap
     from bench import xray
 
     books = "en/epubjs-alice.epub,en/idpf-moby-dick.epub,zh/luxun_nahan.txt"
+    for book in books.split(","):
+        book_path(book)  # skips, saying why, without the shared books
     assert xray.main(["--places", "0.3,1.0", "--books", books, "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert [(r["book"], r["place"]) for r in rows] == [
@@ -178,6 +180,7 @@ def test_xray_benchmark_scores_recall_precision_and_the_fence(capsys: pytest.Cap
 def test_recap_benchmark_scores_events_against_the_lead_baseline(capsys: pytest.CaptureFixture[str]) -> None:
     from bench import recap
 
+    book_path("en/epubjs-alice.epub")  # skips, saying why, without the shared books
     assert recap.main(["--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert set(report["books"]) == {"en/epubjs-alice.epub", "en/idpf-moby-dick.epub"}

@@ -3,7 +3,7 @@
 from pathlib import Path
 
 import pytest
-from conftest import DATA, book_path
+from conftest import book_path, shared_path
 from dbkit import inside
 
 from app.cli import main
@@ -148,7 +148,7 @@ def test_a_sentence_whose_subject_was_named_just_before_it_is_the_answer(tmp_pat
     import csv
     import html
 
-    story = DATA / "qa/en/fairytaleqa/section-stories/val/tongue-cut-sparrow-story.csv"
+    story = shared_path("qa/en/fairytaleqa/section-stories/val/tongue-cut-sparrow-story.csv")
     with story.open(encoding="utf-8") as f:
         sections = [row["text"] for row in csv.DictReader(f)]
     body = "".join(f"<p>{html.escape(p.strip())}</p>" for text in sections for p in text.split("\n\n") if p.strip())

@@ -177,3 +177,20 @@ def test_a_utf8_text_one_byte_short_keeps_what_reads_and_warns(tmp_path: Path, c
     [book] = quire.books()
     assert book.segment_count > 100
     quire.close()
+
+
+def test_quire_list_names_each_books_edition_as_the_library_cards_do(tmp_path: Path, capsys) -> None:
+    """Issue 39: 'quire list' labelled AZW3 books "[mobi]" (the reader's name) where the cards say AZW3."""
+    library = ["--library", str(tmp_path / "lib")]
+    books = [
+        book_path("formats/epubjs-alice.azw3"),
+        book_path("formats/idpf-moby-dick.mobi"),
+        book_path("en/epubjs-alice.epub"),
+    ]
+    assert main([*library, "import", *map(str, books)]) == 0
+    capsys.readouterr()
+    assert main([*library, "list"]) == 0
+    shown = capsys.readouterr().out
+    assert "[AZW3, " in shown and "[MOBI, " in shown and "[EPUB, " in shown and "[mobi" not in shown
+    assert main([*library, "list", "--json"]) == 0
+    assert sorted(b["edition"] for b in json.loads(capsys.readouterr().out)) == ["AZW3", "EPUB", "MOBI"]

@@ -10,6 +10,16 @@ from typing import Any
 
 from core.books.locator import Locator
 
+# A file's format as readers know it, by its name (AZW3 and MOBI share a reader; FB2 may come zipped).
+EDITIONS = {".azw3": "AZW3", ".azw": "AZW", ".mobi": "MOBI", ".prc": "MOBI", ".fbz": "FB2", ".zip": "FB2",
+            ".md": "Markdown", ".markdown": "Markdown", ".htm": "HTML", ".xhtml": "HTML", ".text": "TXT"}  # fmt: skip
+
+
+def edition(file_name: str, format_name: str) -> str:
+    """What a reader calls a book's format: from its file's name where that says more ("AZW3"), else the format."""
+    suffix = ("." + file_name.rsplit(".", 1)[-1].lower()) if "." in file_name else ""
+    return EDITIONS.get(suffix, format_name.upper())
+
 
 @dataclass(frozen=True, slots=True)
 class BookRecord:
@@ -55,8 +65,13 @@ class BookRecord:
             tags=tags,
         )
 
+    @property
+    def edition(self) -> str:
+        """The book's format as its file's name says it ("AZW3" where ``format`` is the reader's "mobi")."""
+        return edition(self.file_name, self.format)
+
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {**asdict(self), "edition": self.edition}
 
 
 @dataclass(frozen=True, slots=True)
