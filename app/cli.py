@@ -563,6 +563,8 @@ def _print_feed(feed: OpdsFeed) -> None:
             print(f"  {entry.title} →\n      {entry.feed}")
     if feed.next:
         print(f"next page: {feed.next}")
+    if any(entry.acquisitions for entry in feed.entries):
+        print("get one: quire opds get CATALOG ID (CATALOG: its number in 'quire opds list', or this feed's URL)")
     if feed.elsewhere:
         print(f"({feed.elsewhere} link(s) to other servers left out)")
 
@@ -839,7 +841,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rate", type=_count(600), default=DEFAULT_SPEECH_RATE,
                    help=f"words a minute (default {DEFAULT_SPEECH_RATE})")  # fmt: skip
     p = add("opds", cmd_opds, "OPDS catalogs (calibre, Calibre-Web…): add, list, remove, browse, search, get")
-    p.add_argument("action", choices=["add", "list", "remove", "browse", "search", "get"])
+    p.add_argument("action", nargs="?", choices=["add", "list", "remove", "browse", "search", "get"], default="list")
     p.add_argument("rest", nargs="*", metavar="ARG",
                    help="add URL | remove N | browse URL-or-N | search URL-or-N QUERY | get FEED-URL-or-N ENTRY_ID")  # fmt: skip
     p.add_argument("--user", help="the catalog's user; the password comes from $QUIRE_OPDS_PASSWORD or a prompt")

@@ -111,6 +111,26 @@ def test_quire_opds_add_browse_search_and_get(calibre: str, tmp_path: Path, caps
     assert "refused the user name or password" in capsys.readouterr().err
 
 
+def test_quire_opds_get_takes_an_id_its_search_showed_and_opds_alone_lists(
+    calibre: str, tmp_path: Path, capsys, monkeypatch
+) -> None:
+    """Issue 39: 'quire opds' alone was an argparse error; 'quire opds get 1 ID' right after 'quire opds search 1 …'
+    failed (the id was looked for in the catalog's own feed only), and search's text never said how to get one."""
+    library = ["--library", str(tmp_path / "lib")]
+    platform = memory_platform(tmp_path)
+    monkeypatch.setenv("QUIRE_OPDS_PASSWORD", PASSWORD)
+    assert cli([*library, "opds", "add", calibre, "--user", USER, "--title", "Home"], platform) == 0
+    capsys.readouterr()
+    assert cli([*library, "opds"], platform) == 0
+    assert "1. Home" in capsys.readouterr().out
+    assert cli([*library, "opds", "search", "1", "moby", "--user", USER], platform) == 0  # password: from $QUIRE_…
+    shown = capsys.readouterr().out
+    assert "Moby-Dick" in shown and "quire opds get CATALOG ID" in shown
+    entry_id = next(line.split("id: ", 1)[1].strip() for line in shown.splitlines() if "id: " in line)
+    assert cli([*library, "opds", "get", "1", entry_id, "--user", USER], platform) == 0
+    assert "imported: Moby-Dick" in capsys.readouterr().out
+
+
 def _feed(entries: str, links: str = "") -> bytes:
     return (f'<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><title>Test</title><id>t</id>'
             f"{links}{entries}</feed>").encode()  # fmt: skip

@@ -3,6 +3,8 @@ downloaded from one straight into the library through the normal import."""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -20,6 +22,8 @@ from core.opds.feed import OpdsEntry, OpdsFeed, origin
 from core.secrets import SecretStore
 
 MAX_PAGES = 20  # feed pages followed when looking for an entry by its id
+SEEN_FILE = "catalog-entries.json"  # the feed each book entry was last shown in, so that 'get' finds it there
+MAX_SEEN = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +118,7 @@ class Catalogs:
     def browse(self, where: str | int, secrets: SecretStore | None = None, **login: str) -> OpdsFeed:
         """The feed at ``where``: an added catalog's own (by number) or a feed's URL."""
         with self.client(where, secrets, **login) as client:
-            return client.feed()
+            return self._seen(client.feed())
 
     def search(self, where: str | int, query: str, secrets: SecretStore | None = None, **login: str) -> OpdsFeed:
         """The catalog's own search (OpenSearch) for ``query``."""
@@ -122,7 +126,7 @@ class Catalogs:
             raise CatalogError("say what to search the catalog for")
         with self.client(where, secrets, **login) as client:
             start = client.feed() if str(where).startswith(("http://", "https://")) else None
-            return client.search(query, start)
+            return self._seen(client.search(query, start))
 
     def get(
         self,
@@ -147,7 +151,36 @@ class Catalogs:
             finally:
                 shutil.rmtree(folder, ignore_errors=True)
 
+    def _seen(self, feed: OpdsFeed) -> OpdsFeed:
+        """Remember the feed each book entry of ``feed`` was shown in (the newest MAX_SEEN), for ``get``."""
+        seen = self._read_seen()
+        for entry in feed.entries:
+            if entry.acquisitions:
+                seen.pop(entry.id, None)
+                seen[entry.id] = feed.url
+        kept = dict(list(seen.items())[-MAX_SEEN:])
+        with contextlib.suppress(OSError):  # a read-only library still browses; 'get' then looks in the root feed
+            (self._library.root / SEEN_FILE).write_text(json.dumps(kept, ensure_ascii=False), encoding="utf-8")
+        return feed
+
+    def _read_seen(self) -> dict[str, str]:
+        try:
+            seen = json.loads((self._library.root / SEEN_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return (
+            {k: v for k, v in seen.items() if isinstance(k, str) and isinstance(v, str)}
+            if isinstance(seen, dict)
+            else {}
+        )
+
     def _entry(self, client: CatalogClient, entry_id: str) -> OpdsEntry:
+        shown_in = self._read_seen().get(entry_id)
+        if shown_in is not None and origin(shown_in) == origin(client.url):  # a search's or a browsed page's entry
+            with contextlib.suppress(CatalogError):  # gone from there since: look in the catalog's own feed
+                found = next((e for e in client.feed(shown_in).entries if e.id == entry_id), None)
+                if found is not None:
+                    return found
         feed: OpdsFeed | None = client.feed()
         for _ in range(MAX_PAGES):
             assert feed is not None
