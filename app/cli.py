@@ -31,6 +31,7 @@ from core import (
     Quire,
     QuireError,
     SecretStoreError,
+    SyncFolderMissing,
     default_library_dir,
     formats_in_words,
 )
@@ -406,10 +407,14 @@ def cmd_sync(quire: Quire, args: argparse.Namespace) -> int:
         password = from_env
         if "://" in args.target and args.user and password is None:
             password = _ask_password(f"password for {args.user} at {args.target}: ", "QUIRE_SYNC_PASSWORD")
-        status = quire.sync.setup(
-            args.target, args.user or "", password, secrets,
-            book_files=not args.no_book_files, max_book_mb=args.max_book_mb, remember_password=from_env is None,
-        )  # fmt: skip
+        options = {"book_files": not args.no_book_files, "max_book_mb": args.max_book_mb,
+                   "remember_password": from_env is None}  # fmt: skip
+        try:
+            status = quire.sync.setup(args.target, args.user or "", password, secrets, create=args.create, **options)
+        except SyncFolderMissing as missing:
+            if not sys.stdin.isatty() or not _yes(f"{missing}. Create it? [y/N] "):
+                raise
+            status = quire.sync.setup(args.target, args.user or "", password, secrets, create=True, **options)
         if args.json:
             _print_json(status.to_dict())
         else:
@@ -539,6 +544,14 @@ def _opds_login(args: argparse.Namespace) -> dict[str, str]:
     if password is None:
         password = _ask_password(f"password for {args.user} at the catalog: ", "QUIRE_OPDS_PASSWORD")
     return {"user": args.user, "password": password}
+
+
+def _yes(question: str) -> bool:
+    """A yes typed at the terminal (anything else, or no answer, is a no)."""
+    try:
+        return input(question).strip().lower() in ("y", "yes")
+    except (EOFError, KeyboardInterrupt):
+        return False
 
 
 def _ask_password(prompt: str, variable: str) -> str:
@@ -815,6 +828,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--user", help="the WebDAV user; the password comes from $QUIRE_SYNC_PASSWORD or a prompt")
     p.add_argument("--no-book-files", action="store_true", help="sync places and notes only, not the book files")
     p.add_argument("--max-book-mb", type=_count(100_000), default=200, help="book files larger stay on this device")
+    p.add_argument("--create", action="store_true", help="with setup: create the sync folder when it is not there")
     p = add("xray", cmd_xray, "the people, places and terms named so far, up to where you have read")
     p.add_argument("book")
     p.add_argument("--spoilers", action="store_true", help="the whole book, past your reading position")

@@ -486,6 +486,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "sync.save": {"en": "Save and check", "zh": "保存并检查"},
     "sync.now": {"en": "Sync now", "zh": "立即同步"},
     "sync.checking": {"en": "Checking…", "zh": "正在检查……"},
+    "sync.create": {"en": "Create the folder", "zh": "创建该文件夹"},
     "sync.running": {"en": "Syncing…", "zh": "正在同步……"},
     "sync.ready": {
         "en": "Ready: Quire syncs when you open or close a book.",
@@ -571,6 +572,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "error.SyncUnavailable": {
         "en": "The sync folder or server cannot be reached now. Check the connection (or the drive) and sync again.",
         "zh": "现在无法访问同步文件夹或服务器。请检查网络（或磁盘）后再同步。",
+    },
+    "error.SyncFolderMissing": {
+        "en": "There is no sync folder there yet. Create it with “Create the folder”, or check the address.",
+        "zh": "那里还没有同步文件夹。点“创建该文件夹”来创建，或检查地址。",
     },
     "error.SyncRefused": {
         "en": "The sync server refused the user name or password. Enter them again in Settings → Sync.",

@@ -426,11 +426,14 @@ def sync_controls(sync: SyncController, t: Translator, refresh: Callable[[], obj
         status.value, status.color = text, None if ok else ft.Colors.ERROR
         refresh()
 
-    def save(e: ft.Event[Any]) -> None:
+    def save(e: ft.Event[Any], create: bool = False) -> None:
         show(t("sync.checking"), True)
-        ready = sync.setup(target.value or "", user.value or "", password.value or None, bool(files.value))
-        password.value = ""
+        typed = password.value or None
+        ready = sync.setup(target.value or "", user.value or "", typed, bool(files.value), create)
+        if not sync.missing:  # kept while "Create the folder" is offered: that sets up again with it
+            password.value = ""
         sync_now.disabled = not ready and not current  # ready now: "Sync now" works at once, not after a return
+        make.visible = sync.missing
         show(sync.status, sync.ok)
 
     def now(e: ft.Event[Any]) -> None:
@@ -441,6 +444,10 @@ def sync_controls(sync: SyncController, t: Translator, refresh: Callable[[], obj
     # the result line out of sight.
     sync.on_status = lambda: show(sync.status, sync.ok)
     sync_now = ft.OutlinedButton(t("sync.now"), icon=ft.Icons.SYNC, on_click=now, disabled=not current)
+    make = ft.OutlinedButton(  # offered when the folder is not there, as other WebDAV sync clients do (MKCOL)
+        t("sync.create"), icon=ft.Icons.CREATE_NEW_FOLDER_OUTLINED, on_click=lambda e: save(e, create=True),
+        visible=sync.missing,
+    )  # fmt: skip
 
     return [
         ft.Text(t("sync.about"), size=12, color=ft.Colors.ON_SURFACE_VARIANT),
@@ -451,6 +458,7 @@ def sync_controls(sync: SyncController, t: Translator, refresh: Callable[[], obj
         ft.Row(
             [
                 ft.FilledButton(t("sync.save"), icon=ft.Icons.CLOUD_DONE_OUTLINED, on_click=save),
+                make,
                 sync_now,
             ],
             wrap=True,

@@ -10,7 +10,7 @@ import threading
 from collections.abc import Callable
 
 from app.i18n import Translator
-from core import Quire, QuireError, SyncReport, SyncStatus
+from core import Quire, QuireError, SyncFolderMissing, SyncReport, SyncStatus
 from platform_adapters.base import SecretStore
 
 
@@ -27,6 +27,7 @@ class SyncController:
         self.changed = changed
         self.status = ""
         self.ok = True
+        self.missing = False  # the last setup found no sync folder there: Settings offers to create it
         self.on_status: Callable[[], object] | None = None  # Settings' own redraw of the status line, while shown
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -39,10 +40,16 @@ class SyncController:
         except QuireError:
             return None
 
-    def setup(self, target: str, user: str, password: str | None, book_files: bool) -> bool:
-        """Save and check the target (it must answer); the status line says how it went."""
+    def setup(self, target: str, user: str, password: str | None, book_files: bool, create: bool = False) -> bool:
+        """Save and check the target (it must answer; ``create``: make its folder when missing); the status line
+        says how it went, and ``missing`` whether the folder was not there."""
+        self.missing = False
         try:
-            self.quire.sync.setup(target.strip(), user.strip(), password or None, self.secrets, book_files=book_files)
+            self.quire.sync.setup(target.strip(), user.strip(), password or None, self.secrets,
+                                  book_files=book_files, create=create)  # fmt: skip
+        except SyncFolderMissing as error:
+            self.status, self.ok, self.missing = self.t().error(error), False, True
+            return False
         except QuireError as error:
             self.status, self.ok = self.t().error(error), False
             return False

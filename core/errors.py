@@ -103,6 +103,10 @@ class SyncUnavailable(SyncError):
     """The sync folder or server cannot be reached now (unplugged, offline, down, too slow)."""
 
 
+class SyncFolderMissing(SyncUnavailable):
+    """The sync folder is not there (on the server, or on this computer): setting up can create it, when asked."""
+
+
 class SyncRefused(SyncError):
     """The sync server refused the user name or password."""
 

@@ -1171,9 +1171,13 @@ def test_sync_is_set_up_in_settings_and_runs_on_its_own_when_a_book_closes(tmp_p
             app.go("settings")
             assert "Sync" in screen(app)
             field = next(c for c in _all(app) if isinstance(c, ft.TextField) and c.label == "WebDAV address or folder")
-            field.value = str(tmp_path / "missing")
+            field.value = str(tmp_path / f"missing-{len(apps)}")
             await fire(session, clickable(app.page.controls, "Save and check"))
-            assert "cannot be reached" in app.sync.status and not app.sync.ok  # reader words, not a traceback
+            assert "no sync folder there yet" in app.sync.status and not app.sync.ok  # reader words, not a traceback
+            make = clickable(app.page.controls, "Create the folder")
+            assert make.visible  # offered only now (issue 39, item 10)
+            await fire(session, make)
+            assert app.sync.ok and (tmp_path / f"missing-{len(apps)}" / "log").is_dir()
             field.value = str(shared)
             await fire(session, clickable(app.page.controls, "Save and check"))
             assert app.sync.ok and "Ready" in app.sync.status

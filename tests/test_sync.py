@@ -238,8 +238,8 @@ class CountingTarget:
         if self.fail_at is not None and len(self.calls) - 1 == self.fail_at:
             raise SyncError(f"cut at {what}")
 
-    def prepare(self) -> None:
-        self.inner.prepare()
+    def prepare(self, create: bool = False) -> None:
+        self.inner.prepare(create)
 
     def list(self, folder: str) -> dict[str, int]:
         self._count(f"list {folder}")
@@ -288,6 +288,35 @@ def test_two_devices_sync_through_a_webdav_server_with_a_password(tmp_path: Path
         status = b.sync.status(b_keys)  # a typed record: Settings shows the login it was set up with
         assert (status.target, status.user, status.last) == (url, USER, report)
         assert PASSWORD not in json.dumps(status.to_dict())
+
+
+def test_a_missing_webdav_folder_is_created_when_asked_and_only_then(tmp_path: Path, capsys, monkeypatch) -> None:
+    """Issue 39: "there is no folder at …/quire/: create it on the server first". Setup offers MKCOL, as other
+    WebDAV sync clients do: --create on the command line (or a yes at its prompt), "Create the folder" in the app."""
+    from davkit import PASSWORD, USER, dav_server
+
+    from app.cli import main
+    from core.errors import SyncFolderMissing
+    from platform_adapters.memory import memory_platform
+
+    platform = memory_platform(tmp_path)
+    monkeypatch.setenv("QUIRE_SYNC_PASSWORD", PASSWORD)
+    with dav_server(tmp_path / "dav") as url:
+        new = url.rstrip("/").rsplit("/", 1)[0] + "/new-folder/"
+        quire = Quire(tmp_path / "lib")
+        with pytest.raises(SyncFolderMissing, match="no folder at"):
+            quire.sync.setup(new, USER, PASSWORD)
+        assert not (tmp_path / "dav" / "new-folder").exists() and not quire.sync.is_set_up()  # nothing made or kept
+        deep = url.rstrip("/").rsplit("/", 1)[0] + "/a/b/"
+        with pytest.raises(SyncFolderMissing, match="not on the server either"):
+            quire.sync.setup(deep, USER, PASSWORD, create=True)
+        quire.close()
+        library = ["--library", str(tmp_path / "lib")]
+        assert main([*library, "sync", "setup", new, "--user", USER], platform) == 1
+        assert "--create" in capsys.readouterr().err
+        assert main([*library, "sync", "setup", new, "--user", USER, "--create"], platform) == 0
+        assert (tmp_path / "dav" / "new-folder" / "log").is_dir()
+        assert main([*library, "sync"], platform) == 0
 
 
 def test_webdav_faults_give_typed_errors_and_the_next_sync_converges(tmp_path: Path) -> None:

@@ -38,19 +38,23 @@ class Sync:
         book_files: bool = True,
         max_book_mb: int = 200,
         remember_password: bool = True,
+        create: bool = False,
     ) -> SyncStatus:
-        """Choose where to sync (a folder or a WebDAV URL), check it, create its folders; the password goes to
-        ``secrets`` (``remember_password``), never to the library. Book files larger than ``max_book_mb`` stay on
-        their device. A folder, or a server without a login, needs no secret: the secret store is not asked."""
+        """Choose where to sync (a folder or a WebDAV URL), check it, create its folders (``create``: the sync
+        folder itself too, when missing; SyncFolderMissing otherwise); the password goes to ``secrets``
+        (``remember_password``) once the target answered, never to the library. Book files larger than
+        ``max_book_mb`` stay on their device. A folder, or a server without a login, needs no secret: the secret
+        store is not asked."""
         from core.sync import open_target
 
         login = "://" in target and bool(user)
-        if login and password is not None and remember_password and secrets is not None:
-            secrets.set(_sync_secret(target), password)
+        given = password
         if login and password is None and secrets is not None:
             password = secrets.get(_sync_secret(target))
         opened = open_target(target, user, password or "", local_only=self._network.local_only)
-        opened.prepare()
+        opened.prepare(create)
+        if login and given is not None and remember_password and secrets is not None:
+            secrets.set(_sync_secret(target), given)
         with self._library.transaction() as conn:
             settings = (("target", target), ("user", user), ("book_files", "1" if book_files else "0"),
                         ("max_book_mb", str(max(1, max_book_mb))))  # fmt: skip

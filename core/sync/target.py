@@ -18,7 +18,15 @@ from typing import Protocol
 import httpx
 from lxml import etree
 
-from core.errors import LocalOnlyError, SyncError, SyncFileTooLarge, SyncRefused, SyncStorageFull, SyncUnavailable
+from core.errors import (
+    LocalOnlyError,
+    SyncError,
+    SyncFileTooLarge,
+    SyncFolderMissing,
+    SyncRefused,
+    SyncStorageFull,
+    SyncUnavailable,
+)
 from core.network_policy import is_local_host, pin_loopback
 
 FOLDERS = ("log", "snapshot", "files", "tmp")
@@ -31,8 +39,9 @@ class SyncTarget(Protocol):
 
     name: str
 
-    def prepare(self) -> None:
-        """Create the folders sync writes to (once, at setup)."""
+    def prepare(self, create: bool = False) -> None:
+        """Create the folders sync writes to (once, at setup); ``create``: the sync folder itself too, when it is
+        missing (SyncFolderMissing otherwise)."""
 
     def list(self, folder: str) -> dict[str, int]:
         """File names in ``folder`` and their sizes (an empty dict when the folder is missing)."""
@@ -58,9 +67,16 @@ class FolderTarget:
         self.root = Path(root).expanduser()
         self.name = str(self.root)
 
-    def prepare(self) -> None:
+    def prepare(self, create: bool = False) -> None:
         if not self.root.is_dir():
-            raise SyncUnavailable(f"the sync folder {self.root} does not exist")
+            if not create or not self.root.parent.is_dir() or self.root.exists():
+                raise SyncFolderMissing(
+                    f"the sync folder {self.root} does not exist: create it, or set up with --create"
+                )
+            try:
+                self.root.mkdir()
+            except OSError as error:
+                raise SyncUnavailable(f"could not create {self.root}: {error.strerror or error}") from error
         for folder in FOLDERS:
             (self.root / folder).mkdir(exist_ok=True)
 
@@ -154,11 +170,17 @@ class WebDavTarget:
         if response.status_code >= 300:
             raise SyncError(f"the sync server answered {response.status_code} to {what}")
 
-    def prepare(self) -> None:
+    def prepare(self, create: bool = False) -> None:
         root = self._request("PROPFIND", "", headers={"Depth": "0"})
-        if root.status_code == 404:
-            raise SyncUnavailable(f"there is no folder at {self.url}: create it on the server first")
-        self._check(root, "a look at the folder")
+        if root.status_code == 404 and create:  # MKCOL, as other WebDAV sync clients do when asked
+            made = self._request("MKCOL", "")
+            if made.status_code == 409:
+                raise SyncFolderMissing(f"the folder that would hold {self.url} is not on the server either: create it")
+            self._check(made, "creating the sync folder")
+        elif root.status_code == 404:
+            raise SyncFolderMissing(f"there is no folder at {self.url}: create it (setup offers to), or use --create")
+        else:
+            self._check(root, "a look at the folder")
         for folder in FOLDERS:
             made = self._request("MKCOL", folder + "/")
             if made.status_code not in (201, 405):  # 405: it exists already
