@@ -157,8 +157,11 @@ def segment_control(
             return ft.InteractiveViewer(
                 ft.Image(src=picture, fit=ft.BoxFit.CONTAIN, height=page_height), min_scale=1, max_scale=5
             )
-        return ft.Column(
-            [ft.Image(src=picture, fit=ft.BoxFit.SCALE_DOWN), *([caption] if text else [])],  # never enlarged
+        return ft.Column(  # alt text names the picture for screen readers; only a caption is shown under it
+            [
+                ft.Image(src=picture, fit=ft.BoxFit.SCALE_DOWN, semantics_label=text or None),
+                *([caption] if segment.caption else []),
+            ],
             horizontal_alignment=ft.CrossAxisAlignment.CENTER,
             spacing=4,
         )

@@ -200,3 +200,47 @@ def test_package_documents_are_read_as_readers_write_them() -> None:
     for broken in (b"<package><manifest/></package>", b"not xml at all \x00", b"<package><spine/></package>"):
         with pytest.raises(BookFormatError, match="package document is damaged"):
             read_package(broken)
+
+
+def test_alt_text_names_a_picture_for_screen_readers_and_is_never_shown_as_its_caption(tmp_path) -> None:
+    """Issue 39: a picture whose alt text is a file-like name ("Illo2") showed it under the picture as a caption. A
+    caption is the book's (figcaption); alt text is what a screen reader says for the picture."""
+    import flet as ft
+
+    from app.reader_page import segment_control
+    from app.settings import Settings
+    from core.services import Quire
+
+    body = (
+        '<p>Before</p><img src="img/a.png" alt="Illo2"/>'
+        '<figure><img src="img/a.png" alt="a drawing"/><figcaption>The Hatter at tea</figcaption></figure>'
+    )
+    data = make_epub([("Pictures", body)], extra={"OEBPS/img/a.png": _a_picture()})
+    quire = Quire(tmp_path / "lib")
+    book = quire.import_bytes(data, "pictures.epub").book
+    images = [s for s in quire.text.section(book.id, 0) if s.kind == "image"]
+    assert [(s.text, s.caption) for s in images] == [("Illo2", ""), ("The Hatter at tea", "The Hatter at tea")]
+    shown = []
+    for segment in images:
+        control = segment_control(segment, Settings(), image=lambda s: b"\x89PNG")
+        texts = [c.value for c in _walk(control) if isinstance(c, ft.Text)]
+        labels = [c.semantics_label for c in _walk(control) if isinstance(c, ft.Image)]
+        shown.append((texts, labels))
+    assert shown == [([], ["Illo2"]), (["The Hatter at tea"], ["The Hatter at tea"])]
+    quire.close()
+
+
+def _a_picture() -> bytes:
+    import zipfile
+
+    with zipfile.ZipFile(book_path("en/epubjs-alice.epub")) as archive:
+        name = next(n for n in archive.namelist() if n.lower().endswith((".png", ".jpg", ".jpeg")))
+        return archive.read(name)
+
+
+def _walk(control):
+    yield control
+    for name in ("content", "controls"):
+        child = getattr(control, name, None)
+        for item in child if isinstance(child, list) else [child] if child is not None else []:
+            yield from _walk(item)

@@ -19,7 +19,7 @@ from lxml import etree
 
 from core.books.limits import MAX_FILE_BYTES, MAX_SECTIONS, check_count
 from core.books.locator import Locator
-from core.books.model import Book, Metadata, Section, Segment, SegmentKind, Span, TocEntry
+from core.books.model import ALT_TEXT, Book, Metadata, Section, Segment, SegmentKind, Span, TocEntry
 from core.books.safexml import local_name, parse_xml
 from core.books.text import book_from_text, converted_lines
 from core.errors import BookFormatError
@@ -145,9 +145,7 @@ def _blocks(element: etree._Element, name: str) -> list[Segment]:
         return [segment] if segment is not None else []
     if name == "image":
         href = _href(element)
-        return (
-            [Segment(SegmentKind.IMAGE, element.get("alt", "") or element.get("title", ""), src=href)] if href else []
-        )
+        return [_picture(element, href)] if href else []
     if name in ("poem", "stanza", "cite", "epigraph"):
         found: list[Segment] = []
         for child in element:
@@ -197,7 +195,7 @@ def _paragraph(element: etree._Element) -> Segment | None:
     images = [child for child in element if local_name(child) == "image"]
     if images and not "".join(element.itertext()).strip():
         href = _href(images[0])
-        return Segment(SegmentKind.IMAGE, images[0].get("alt", ""), src=href) if href else None
+        return _picture(images[0], href) if href else None
     walk(element, None)
     raw = "".join(pieces)
     if not spans:  # the offsets are needed only to move spans: collapse the whitespace in C
@@ -299,3 +297,9 @@ def _pictures(data: bytes) -> dict[str, bytes]:
 def image(data: bytes, src: str) -> bytes | None:
     """A picture of a FictionBook file by its binary id (an image segment's ``src``)."""
     return _pictures(data).get(src)
+
+
+def _picture(element: etree._Element, href: str) -> Segment:
+    """An image segment: its title is FictionBook's caption; its alt text names it for screen readers only."""
+    title, alt = (element.get("title") or "").strip(), (element.get("alt") or "").strip()
+    return Segment(SegmentKind.IMAGE, title or alt, level=0 if title or not alt else ALT_TEXT, src=href)

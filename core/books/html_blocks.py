@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from core.books.model import Segment, SegmentKind, Span
+from core.books.model import ALT_TEXT, Segment, SegmentKind, Span
 from core.books.safexml import local_name
 from core.books.textutil import CJK_CHAR
 
@@ -90,12 +90,21 @@ class _Walker:
         self.buffer = _Buffer()
         self.buffer_anchors = []
 
-    def emit_image(self, src: str, caption: str) -> None:
+    def emit_image(self, src: str, caption: str, alt: str = "") -> None:
+        """A picture: its caption (the book's figcaption) shown under it, else its alt text, kept for search and
+        screen readers but never shown as if it were a caption ("Illo2" under a picture)."""
         self.flush()
         anchors = tuple(self.pending_anchors)
         self.pending_anchors = []
         text = _SPACES.sub(" ", caption).strip()
-        self.segments.append(Segment(kind=SegmentKind.IMAGE, text=text, src=self.resolve(src), anchors=anchors))
+        level = 0
+        if not text:
+            text, level = _SPACES.sub(" ", alt).strip(), ALT_TEXT
+        self.segments.append(
+            Segment(
+                kind=SegmentKind.IMAGE, text=text, level=level if text else 0, src=self.resolve(src), anchors=anchors
+            )
+        )
 
     def note_anchor(self, element: etree._Element) -> None:
         anchor = element.get("id") or (element.get("name") if local_name(element) == "a" else None)
@@ -113,7 +122,7 @@ class _Walker:
         if name in ("img", "image"):
             src = element.get("src") or element.get(_XLINK_HREF) or element.get("href")
             if src:
-                self.emit_image(src, element.get("alt") or "")
+                self.emit_image(src, "", element.get("alt") or "")
             return
         if name == "figure":
             self.walk_figure(element)
@@ -181,7 +190,7 @@ class _Walker:
         for image in images:
             src = image.get("src") or image.get(_XLINK_HREF) or image.get("href")
             if src:
-                self.emit_image(src, caption or image.get("alt") or "")
+                self.emit_image(src, caption, image.get("alt") or "")
 
     def walk_row(self, element: etree._Element) -> None:
         self.flush()

@@ -7,7 +7,7 @@ from markdown_it.token import Token
 
 from core.books.front_matter import front_matter, yaml_front_matter
 from core.books.html_blocks import extract_segments
-from core.books.model import Book, Metadata, Segment, SegmentKind, Span
+from core.books.model import ALT_TEXT, Book, Metadata, Segment, SegmentKind, Span
 from core.books.safexml import parse_document
 from core.books.sections import sectionize, title_heading
 from core.books.text import decode_text, normalise_newlines, wrap_width
@@ -111,11 +111,9 @@ class _Converter:
                     spans.append(Span(start, length, style))
             elif child.type == "image":
                 emit()
-                self.segments.append(
-                    Segment(
-                        SegmentKind.IMAGE, _plain(child.children or []), src=str(child.attrs.get("src") or "") or None
-                    )
-                )
+                alt = _plain(child.children or [])  # ![alt](src): a screen reader's name for it, not a caption
+                src = str(child.attrs.get("src") or "") or None
+                self.segments.append(Segment(SegmentKind.IMAGE, alt, level=ALT_TEXT if alt else 0, src=src))
                 continue
             text.append(piece)
             length += len(piece)

@@ -21,6 +21,7 @@ class SegmentKind(enum.StrEnum):
     TABLE_ROW = "table_row"
 
 
+ALT_TEXT = 1  # an IMAGE segment's level when its text is the picture's alt text (for screen readers), no caption
 ReadProgress = Callable[[int, int], None]  # (pages read, pages in all) while a long book is parsed
 PAGE_LABEL = "quire-page:"  # an anchor naming the printed page a paragraph starts on (PDFs): "quire-page:12"
 
@@ -45,7 +46,7 @@ class Segment:
 
     kind: SegmentKind
     text: str
-    level: int = 0  # heading level 1-6, list nesting depth, 0 otherwise
+    level: int = 0  # heading level 1-6, list nesting depth; for IMAGE, ALT_TEXT when ``text`` is not a caption
     spans: tuple[Span, ...] = ()
     src: str | None = None  # image path inside the book, for IMAGE segments
     anchors: tuple[str, ...] = ()  # element ids that resolve to this segment (TOC and note links)

@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from core.books.locator import Locator
+from core.books.model import ALT_TEXT
 
 # A file's format as readers know it, by its name (AZW3 and MOBI share a reader; FB2 may come zipped).
 EDITIONS = {".azw3": "AZW3", ".azw": "AZW", ".mobi": "MOBI", ".prc": "MOBI", ".fbz": "FB2", ".zip": "FB2",
@@ -98,6 +99,12 @@ class SegmentRecord:
     section_title: str
     src: str | None = None
     page: str | None = None  # the printed page it starts on (PDFs), as the page shows it: "12", "xii"
+
+    @property
+    def caption(self) -> str:
+        """What is shown under a picture: the book's own caption; "" for alt text (a screen reader's name for the
+        picture, "Illo2", never a caption) and for segments that are not pictures."""
+        return self.text if self.kind == "image" and self.level != ALT_TEXT else ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
