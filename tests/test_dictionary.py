@@ -283,3 +283,17 @@ def zlib_raw(data: bytes) -> bytes:
 
     packer = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS)
     return packer.compress(data) + packer.flush()
+
+
+def test_a_dictd_card_is_reflowed_keeping_each_sense_on_its_own_line(quire: Quire) -> None:
+    """Issue 39: WordNet's hard line breaks (made for an 80-column terminal) made cards wrap raggedly."""
+    quire.dictionary.add(wordnet())
+    lines = quire.dictionary.define("whale")[0].text.splitlines()
+    assert lines[0] == "whale"
+    assert any(
+        line.startswith("2: any of the larger cetacean mammals")
+        and line.endswith("breathing through a blowhole on the head")
+        for line in lines
+    ), lines  # one sense, one line: its two lines in the file joined
+    assert [line.split(":")[0] for line in lines[1:]] == ["n 1", "2", "v 1"]  # each sense still starts a line
+    assert all(line == line.strip() and "  " not in line for line in lines)

@@ -238,12 +238,42 @@ def _cedict_words(path: Path) -> Iterator[Headword]:
 
 
 def plain_text(article: bytes, source: Source) -> str:
-    """An article as plain text: StarDict's markup without its tags (types g, h, x), dictd's as written."""
+    """An article as plain text: StarDict's markup without its tags (types g, h, x); dictd's reflowed (its lines
+    were broken to fit a terminal: a card wraps them itself), each sense and paragraph kept on its own line."""
     text = article.decode("utf-8", errors="replace")
     if source.kind == "stardict" and (not source.types or source.types[0] in "ghx"):
         text = re.sub(r"<br\s*/?>|</p>|</div>|</li>", "\n", text, flags=re.I)
         text = html.unescape(re.sub(r"<[^>]+>", "", text))
+    if source.kind == "dictd":
+        text = reflow(text)
     return re.sub(r"\n{3,}", "\n\n", text).strip()
+
+
+_SENSE = re.compile(r"^(?:[a-z]{1,4}\.?\s+)?\d{1,3}\s*[:.)]|^[a-z]{1,4}\s*:|^[\[(]?\d{1,3}[\]).]\s|^[-*•]\s")
+
+
+def reflow(text: str) -> str:
+    """dictd's hard-wrapped lines joined into one line per sense or paragraph: a line indented deeper than the line
+    its block began with continues it, unless it starts a sense ("n 1:", "2:", "v 1:") or follows a blank line."""
+    out: list[str] = []
+    block_indent: int | None = None
+    for raw in text.splitlines():
+        line = raw.rstrip()
+        stripped = line.lstrip()
+        indent = len(line) - len(stripped)
+        if not stripped:
+            out.append("")
+            block_indent = None
+            continue
+        continues = (
+            out and out[-1] and block_indent is not None and indent > block_indent and not _SENSE.match(stripped)
+        )
+        if continues:
+            out[-1] = f"{out[-1]} {stripped}"
+        else:
+            out.append(stripped if out else line)
+            block_indent = indent
+    return "\n".join(out)
 
 
 _TONES = {"a": "āáǎàa", "e": "ēéěèe", "i": "īíǐìi", "o": "ōóǒòo", "u": "ūúǔùu", "ü": "ǖǘǚǜü"}
