@@ -18,6 +18,7 @@
     ├── SecretStoreError           the OS keyring or secure storage cannot be read or written
     ├── SyncError                  a sync did not finish (the next one goes on from where it stopped)
     │   ├── SyncUnavailable        the sync folder or server cannot be reached now
+    │   │   └── SyncFolderMissing  the sync folder is not there (setup creates it when asked)
     │   ├── SyncRefused            the server refused the user name or password
     │   ├── SyncStorageFull        the folder or server has no room left
     │   └── SyncFileTooLarge       a file in the sync folder is larger than Quire writes there

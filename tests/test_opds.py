@@ -25,6 +25,7 @@ from platform_adapters.memory import MemorySecrets, memory_platform
 pytestmark = [pytest.mark.storage, pytest.mark.xdist_group("calibre")]
 
 USER, PASSWORD = "reader", "s3cret-pass"
+LIBRARIES: dict[str, Path] = {}  # the calibre library folder each calibre-server fixture serves, by its feed URL
 BOOKS = ["en/epubjs-alice.epub", "en/idpf-moby-dick.epub", "zh/luxun_nahan.txt", "formats/epubjs-alice.pdf"]
 
 
@@ -46,7 +47,7 @@ def calibre(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     users = root / "users.sqlite"
     subprocess.run([str(server), "--userdb", str(users), "--manage-users", "--", "add", USER, PASSWORD],
                    check=True, capture_output=True, env=env, timeout=120)  # fmt: skip
-    port = _free_port()
+    LIBRARIES[f"http://127.0.0.1:{(port := _free_port())}/opds"] = root / "library"
     process = subprocess.Popen(
         [str(server), "--port", str(port), "--listen-on", "127.0.0.1", "--enable-auth", "--userdb", str(users),
          str(root / "library")],
@@ -129,6 +130,27 @@ def test_quire_opds_get_takes_an_id_its_search_showed_and_opds_alone_lists(
     entry_id = next(line.split("id: ", 1)[1].strip() for line in shown.splitlines() if "id: " in line)
     assert cli([*library, "opds", "get", "1", entry_id, "--user", USER], platform) == 0
     assert "imported: Moby-Dick" in capsys.readouterr().out
+
+
+def test_a_calibre_book_downloaded_then_its_library_folder_imported_is_one_book_either_way(
+    calibre: str, tmp_path: Path
+) -> None:
+    """Issue 39: a book downloaded from calibre-server over OPDS, then that calibre library's folder imported, gave
+    two entries (calibre writes its metadata into the file it serves: other bytes). calibre's uuid says it is one."""
+    first = Quire(tmp_path / "downloaded-first")
+    [entry] = first.catalogs.search(calibre, "moby", user=USER, password=PASSWORD).entries
+    assert entry.id.startswith("urn:uuid:")
+    assert first.catalogs.get(calibre, entry, user=USER, password=PASSWORD).created
+    found = first.folders.import_folder(LIBRARIES[calibre])
+    assert sorted(b.title for b in first.books()).count("Moby-Dick") == 1
+    assert not next(r for r in found.results if r.book and r.book.title == "Moby-Dick").created
+    first.close()
+    second = Quire(tmp_path / "folder-first")  # the other way round: the folder, then the download
+    second.folders.import_folder(LIBRARIES[calibre])
+    again = second.catalogs.get(calibre, entry, user=USER, password=PASSWORD)
+    assert not again.created and again.book is not None and again.book.title == "Moby-Dick"
+    assert [b.title for b in second.books()].count("Moby-Dick") == 1
+    second.close()
 
 
 def _feed(entries: str, links: str = "") -> bytes:

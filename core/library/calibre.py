@@ -37,6 +37,7 @@ class CalibreBook:
     series_index: float | None
     file: Path
     cover: Path | None
+    uuid: str | None = None  # calibre's own id of the book: the OPDS entry of calibre's server is urn:uuid:UUID
 
 
 def is_calibre_library(folder: Path) -> bool:
@@ -109,6 +110,7 @@ def _read(conn: sqlite3.Connection, folder: Path) -> tuple[list[CalibreBook], li
             files.setdefault(book, {})[kind.upper()] = name
     books: list[CalibreBook] = []
     skipped: list[str] = []
+    uuids = dict(_rows(conn, "SELECT id, uuid FROM books"))
     for number, title, path, has_cover, index in conn.execute(
         "SELECT id, title, path, has_cover, series_index FROM books ORDER BY id"
     ):
@@ -129,8 +131,19 @@ def _read(conn: sqlite3.Connection, folder: Path) -> tuple[list[CalibreBook], li
         books.append(CalibreBook(
             number, title, _texts(authors.get(number, [])), _texts(tags.get(number, [])), _text(series.get(number)),
             _number(index) if number in series else None, file, cover if has_cover and picture(cover) else None,
+            _text(uuids.get(number)),
         ))  # fmt: skip
     return books, skipped
+
+
+def _rows(conn: sqlite3.Connection, sql: str) -> list[tuple[object, object]]:
+    """Rows of an optional column: none when a hand-made database lacks it."""
+    try:
+        return [tuple(row) for row in conn.execute(sql)]
+    except sqlite3.OperationalError as error:
+        if "no such column" in str(error):
+            return []
+        raise
 
 
 def _text(value: object) -> str | None:

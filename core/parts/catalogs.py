@@ -140,6 +140,10 @@ class Catalogs:
         from the feed at ``where``, or its id (looked for in that feed and its next pages)."""
         with self.client(where, secrets, **login) as client:
             found = entry if isinstance(entry, OpdsEntry) else self._entry(client, str(entry))
+            uuid = found.id[len("urn:uuid:") :] if found.id.lower().startswith("urn:uuid:") else None
+            known = self._library.with_identifier(found.id, uuid) if uuid else None
+            if known is not None:  # the same book, from calibre's folder or an earlier download: not twice
+                return ImportResult(found.title, known, False)
             best = found.best()
             if best is None:
                 raise CatalogError(f"“{found.title}” has no book Quire reads to download from this catalog")
@@ -147,6 +151,8 @@ class Catalogs:
             try:
                 path = client.download(best, folder, found.title, progress)
                 [result] = self._import([path])
+                if result.created and result.book is not None and uuid:
+                    self._library.add_identifier(result.book.id, found.id)
                 return result
             finally:
                 shutil.rmtree(folder, ignore_errors=True)

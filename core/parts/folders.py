@@ -71,9 +71,15 @@ class Folders:
             books, skipped = read_calibre_library(root)
             results = []
             for done, book in enumerate(books, start=1):
-                [result] = self._import([book.file])
+                known = self._library.with_identifier(f"urn:uuid:{book.uuid}", book.uuid) if book.uuid else None
+                if known is not None:  # the same calibre book, downloaded from calibre's server: not twice
+                    result = ImportResult(str(book.file), known, False)
+                else:
+                    [result] = self._import([book.file])
                 if result.created and result.book is not None:
                     self._apply(result.book.id, book)
+                    if book.uuid:
+                        self._library.add_identifier(result.book.id, f"urn:uuid:{book.uuid}")
                     result = type(result)(result.source, self._library.get(result.book.id), True)
                 results.append(result)
                 if progress:
