@@ -270,31 +270,6 @@ class Library:
                 sync_journal.record(conn, f"meta/{record.content_hash}", {"title": title, "authors": clean})
         return self.get(book_id)
 
-    def with_identifier(self, *identifiers: str) -> BookRecord | None:
-        """The book whose file or source named one of ``identifiers`` (compared without case): a calibre book
-        downloaded over OPDS and the same book in calibre's folder share calibre's uuid, not their bytes."""
-        wanted = [i.strip().lower() for i in identifiers if i and i.strip()]
-        if not wanted:
-            return None
-        marks = ",".join("?" * len(wanted))
-        row = self.conn.execute(
-            f"SELECT id FROM books WHERE EXISTS (SELECT 1 FROM json_each(books.identifiers) "
-            f"WHERE lower(trim(json_each.value)) IN ({marks})) ORDER BY id LIMIT 1",
-            wanted,
-        ).fetchone()
-        return self.get(int(row[0])) if row else None
-
-    def add_identifier(self, book_id: int, identifier: str) -> None:
-        """Record another identifier for a book (where it came from: a catalog entry's, calibre's uuid)."""
-        record = self.get(book_id)
-        if identifier.lower() in (i.lower() for i in record.identifiers):
-            return
-        with self.transaction() as conn:
-            conn.execute(
-                "UPDATE books SET identifiers = ? WHERE id = ?",
-                (json.dumps([*record.identifiers, identifier][:50], ensure_ascii=False), book_id),
-            )
-
     def remove(self, book_id: int, *, journal: bool = True) -> BookRecord:
         """Delete a book's rows (annotations included) and its file.
 

@@ -15,6 +15,7 @@ from typing import Any
 from core.errors import CatalogError
 from core.library import Library
 from core.library.db import now
+from core.library.identifiers import add_identifier, book_with_identifier
 from core.library.imports import ImportResult
 from core.network_policy import NetworkPolicy
 from core.opds.client import CatalogClient, Progress
@@ -141,7 +142,7 @@ class Catalogs:
         with self.client(where, secrets, **login) as client:
             found = entry if isinstance(entry, OpdsEntry) else self._entry(client, str(entry))
             uuid = found.id[len("urn:uuid:") :] if found.id.lower().startswith("urn:uuid:") else None
-            known = self._library.with_identifier(found.id, uuid) if uuid else None
+            known = book_with_identifier(self._library, found.id, uuid) if uuid else None
             if known is not None:  # the same book, from calibre's folder or an earlier download: not twice
                 return ImportResult(found.title, known, False)
             best = found.best()
@@ -152,7 +153,7 @@ class Catalogs:
                 path = client.download(best, folder, found.title, progress)
                 [result] = self._import([path])
                 if result.created and result.book is not None and uuid:
-                    self._library.add_identifier(result.book.id, found.id)
+                    add_identifier(self._library, result.book.id, found.id)
                 return result
             finally:
                 shutil.rmtree(folder, ignore_errors=True)

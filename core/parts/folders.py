@@ -13,6 +13,7 @@ from core.errors import LibraryError
 from core.library import Annotations, Library
 from core.library.calibre import CalibreBook, is_calibre_library, picture, read_calibre_library
 from core.library.db import now
+from core.library.identifiers import add_identifier, book_with_identifier
 from core.library.imports import ImportResult
 
 MAX_FILES = 100_000  # files looked at in one folder tree, at most
@@ -71,7 +72,7 @@ class Folders:
             books, skipped = read_calibre_library(root)
             results = []
             for done, book in enumerate(books, start=1):
-                known = self._library.with_identifier(f"urn:uuid:{book.uuid}", book.uuid) if book.uuid else None
+                known = book_with_identifier(self._library, f"urn:uuid:{book.uuid}", book.uuid) if book.uuid else None
                 if known is not None:  # the same calibre book, downloaded from calibre's server: not twice
                     result = ImportResult(str(book.file), known, False)
                 else:
@@ -79,7 +80,7 @@ class Folders:
                 if result.created and result.book is not None:
                     self._apply(result.book.id, book)
                     if book.uuid:
-                        self._library.add_identifier(result.book.id, f"urn:uuid:{book.uuid}")
+                        add_identifier(self._library, result.book.id, f"urn:uuid:{book.uuid}")
                     result = type(result)(result.source, self._library.get(result.book.id), True)
                 results.append(result)
                 if progress:
