@@ -49,6 +49,16 @@ def pin_loopback(request: httpx.Request) -> None:
     request.url = request.url.copy_with(host="127.0.0.1")
 
 
+def is_http_url(url: str) -> bool:
+    """``url`` is an http(s) URL with a host and a port that exists (``http://[::1`` and port 99999 are not)."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - a port past 65535 raises only when read
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.hostname)
+
+
 def is_local_url(url: str) -> bool:
     """True for URLs whose host is this computer (localhost, a loopback address, a name resolving only there)."""
     try:

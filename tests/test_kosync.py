@@ -269,11 +269,10 @@ class _RawServer:
         self.sock = socket.create_server(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
         self.body, self.step, self.pause, self.declared = body, step, pause, declared
+        self.closed = threading.Event()
         threading.Thread(target=self._serve, daemon=True).start()
 
     def _serve(self) -> None:
-        import time
-
         while True:
             try:
                 conn, _ = self.sock.accept()
@@ -286,11 +285,13 @@ class _RawServer:
                     conn.sendall(f"HTTP/1.1 200 OK\r\nContent-Length: {length}\r\n\r\n".encode())
                     for at in range(0, len(self.body), self.step):
                         conn.sendall(self.body[at : at + self.step])
-                        time.sleep(self.pause)
+                        if self.closed.wait(self.pause):  # the server's pace (what is tested), not a wait for an event
+                            return
                 except OSError:
                     pass
 
     def close(self) -> None:
+        self.closed.set()
         self.sock.close()
 
 

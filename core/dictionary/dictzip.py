@@ -32,9 +32,11 @@ def gunzip_chunks(file: BinaryIO, limit: int, name: str) -> Iterator[bytes]:
     ``limit`` bytes come out, or when the stream is cut short or corrupt."""
     inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
     total = 0
-    started = False
+    started = False  # the current member has been given some bytes
+    pending = b""  # bytes read past the end of the last member: the start of the next one
     while True:
-        data = inflater.unconsumed_tail or file.read(_STEP)
+        data = inflater.unconsumed_tail or pending or file.read(_STEP)
+        pending = b""
         if not data:
             if started and not inflater.eof:
                 raise BookFormatError(f"{name} is cut short: its compressed data ends early")
@@ -51,21 +53,8 @@ def gunzip_chunks(file: BinaryIO, limit: int, name: str) -> Iterator[bytes]:
             )
         yield piece
         if inflater.eof:  # another member may follow (gzip allows several)
-            rest = inflater.unused_data
+            pending, started = inflater.unused_data, False
             inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
-            if rest:
-                try:
-                    piece = inflater.decompress(rest, _STEP)
-                except zlib.error as error:
-                    raise BookFormatError(f"{name} is damaged: it does not unpack ({error})") from None
-                total += len(piece)
-                if total > limit:
-                    raise BookFormatError(
-                        f"{name} unpacks to more than {limit // (1024 * 1024)} MB: not a dictionary Quire reads"
-                    )
-                yield piece
-            else:
-                started = False
 
 
 def gunzip(path: Path, limit: int) -> bytes:

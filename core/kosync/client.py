@@ -23,7 +23,7 @@ from typing import Any
 import httpx
 
 from core.errors import CatalogError, CatalogRefused, LocalOnlyError, ProviderError
-from core.network_policy import NetworkPolicy
+from core.network_policy import NetworkPolicy, is_http_url
 from core.redact import redact, remember
 
 ACCEPT = "application/vnd.koreader.v1+json"
@@ -61,12 +61,7 @@ class KosyncClient:
         network: NetworkPolicy | None = None,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
-        try:
-            parts = urllib.parse.urlsplit(url)
-            parts.port  # noqa: B018 - a port past 65535 raises only when read
-        except ValueError:
-            parts = None
-        if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+        if not is_http_url(url):
             raise CatalogError(
                 f"a KOReader sync server's address is an http(s) URL such as http://localhost:7200, not {url[:80]!r}"
             )

@@ -14,7 +14,7 @@ import httpx
 from core.books.limits import MAX_FILE_BYTES
 from core.books.textutil import safe_file_name
 from core.errors import CatalogError, CatalogRefused, LocalOnlyError, ProviderError
-from core.network_policy import NetworkPolicy
+from core.network_policy import NetworkPolicy, is_http_url
 from core.opds.feed import MAX_FEED_BYTES, Acquisition, OpdsFeed, origin, parse_feed, search_template
 from core.redact import redact
 
@@ -35,12 +35,7 @@ class CatalogClient:
         network: NetworkPolicy | None = None,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
-        try:
-            parts = urllib.parse.urlsplit(url)
-            parts.port  # noqa: B018 - a port past 65535 raises only when read
-        except ValueError:
-            parts = None
-        if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+        if not is_http_url(url):
             raise CatalogError(
                 f"a catalog's address is an http(s) URL such as http://localhost:8080/opds, not {url[:80]!r}"
             )
@@ -204,29 +199,24 @@ class CatalogClient:
         """A download whose length the server never gave (no Content-Length, not chunked) ends when the connection
         does, cut or not: ask for what follows its last byte. CatalogError when there is more."""
         request = self._client.build_request("GET", url, headers={"Range": f"bytes={received}-"})
+        response: httpx.Response | None = None
         try:
             response = self._client.send(request, auth=self._auth, stream=True)
+            status, seen = response.status_code, 0
+            limit = 1 if status == 206 else received + 1  # 200: the server sends the whole book again
+            for chunk in response.iter_bytes(CHUNK) if status != 416 else ():  # 416: nothing past the end
+                seen += len(chunk)
+                if seen >= limit:
+                    break
         except (httpx.HTTPError, ProviderError) as error:
             raise CatalogError(
                 redact(f"the download could not be checked as whole ({error}): try again", [self._password])
             ) from None
-        try:
-            if response.status_code == 416:  # nothing past the last byte received
-                return
-            limit = 1 if response.status_code == 206 else received + 1  # 200: the server sent the whole book again
-            seen = 0
-            for chunk in response.iter_bytes(CHUNK):
-                seen += len(chunk)
-                if seen >= limit:
-                    break
-            if (response.status_code == 206 and seen) or (response.status_code == 200 and seen > received):
-                raise CatalogError(f"the download stopped after {received:,} bytes, before the book's end: try again")
-        except httpx.HTTPError as error:
-            raise CatalogError(
-                redact(f"the download could not be checked as whole ({error}): try again", [self._password])
-            ) from None
         finally:
-            response.close()
+            if response is not None:
+                response.close()
+        if (status == 206 and seen) or (status == 200 and seen > received):
+            raise CatalogError(f"the download stopped after {received:,} bytes, before the book's end: try again")
 
 
 def _file_name(response: httpx.Response, acquisition: Acquisition, title: str) -> str:
