@@ -592,6 +592,10 @@ def cmd_opds(quire: Quire, args: argparse.Namespace) -> int:
         catalogs = quire.catalogs.all()
         if args.json:
             _print_json([c.to_dict() for c in catalogs])
+        elif not catalogs:
+            print(
+                "No catalogs yet: add one with 'quire opds add URL' (calibre's content server: http://HOST:8080/opds)."
+            )
         for catalog in catalogs if not args.json else []:
             print(
                 f"{catalog.id}. {catalog.title}  {catalog.url}"
