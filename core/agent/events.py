@@ -70,6 +70,8 @@ class ToolResult(AgentEvent):
 
 @dataclass(frozen=True, slots=True)
 class TextDelta(AgentEvent):
+    """A piece of the answer's text, as it streams."""
+
     text: str
     kind = "text"
 
@@ -87,6 +89,8 @@ class CitationEvent(AgentEvent):
 
 @dataclass(frozen=True, slots=True)
 class ErrorEvent(AgentEvent):
+    """The answer failed: a message for people and the core error's type name for clients."""
+
     message: str  # for people, in English; a client in another language words it from ``error_type``
     error_type: str = "QuireError"  # a core error's type name (core.errors), e.g. ProviderError; or StepLimit
     kind = "error"
@@ -94,6 +98,8 @@ class ErrorEvent(AgentEvent):
 
 @dataclass(frozen=True, slots=True)
 class Done(AgentEvent):
+    """The answer ended: why, and for offline answers whether the quotes answer the question."""
+
     reason: str = "finished"  # finished, stopped, limit, repeated, error
     answered: bool | None = None  # offline answers: the quotes answer (True) or are only the closest passages
     kind = "done"

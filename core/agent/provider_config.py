@@ -14,12 +14,14 @@ from core.errors import ProviderError, QuireError
 from core.secrets import SecretStore
 
 PROVIDERS = ("openai", "openai-compatible", "deepseek", "anthropic", "ollama")
+"""The AI providers Quire can answer with."""
 DEFAULT_BASE_URLS = {
     "openai": "https://api.openai.com/v1",
     "deepseek": "https://api.deepseek.com",
     "anthropic": "https://api.anthropic.com",
     "ollama": "http://localhost:11434/v1",
 }
+"""Each provider's endpoint when none is given."""
 ENV_KEYS = {"openai": "OPENAI_API_KEY", "deepseek": "DEEPSEEK_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 
 

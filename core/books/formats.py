@@ -36,6 +36,7 @@ SUPPORTED = {
     ".azw": "mobi",
     ".prc": "mobi",
 }
+"""The file suffixes Quire imports, each with the reader that parses it."""
 ZIPPED = {"epub", "fb2", "cbz"}  # formats whose files may be ZIP archives
 # How each format is named to readers, in the order it is listed (every value of SUPPORTED has a name here).
 FORMAT_NAMES = {"epub": "EPUB", "mobi": "MOBI/AZW3", "pdf": "PDF", "fb2": "FB2", "cbz": "CBZ", "txt": "TXT",

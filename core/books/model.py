@@ -22,7 +22,8 @@ class SegmentKind(enum.StrEnum):
 
 
 ALT_TEXT = 1  # an IMAGE segment's level when its text is the picture's alt text (for screen readers), no caption
-ReadProgress = Callable[[int, int], None]  # (pages read, pages in all) while a long book is parsed
+ReadProgress = Callable[[int, int], None]
+"""Called with (pages read, pages in all) while a long book is parsed."""
 PAGE_LABEL = "quire-page:"  # an anchor naming the printed page a paragraph starts on (PDFs): "quire-page:12"
 
 

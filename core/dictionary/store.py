@@ -28,6 +28,8 @@ _EDGES = re.compile(r"^[\W_]+|[\W_]+$")
 
 @dataclass(frozen=True, slots=True)
 class DictionaryInfo:
+    """An imported dictionary: its name, its kind (stardict, dictd, cedict) and how many words it holds."""
+
     id: int
     name: str
     kind: str
@@ -53,6 +55,8 @@ class Definition:
 
 @dataclass(frozen=True, slots=True)
 class VocabularyWord:
+    """A word kept in a book's vocabulary list, with the sentence it was read in and its definition."""
+
     word: str
     locator: str
     sentence: str

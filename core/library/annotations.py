@@ -14,6 +14,7 @@ from core.library.stats import count_reading
 from core.library.store import Library
 
 HIGHLIGHT_COLORS = ("yellow", "green", "blue", "pink", "purple")
+"""The five colours a highlight can have."""
 MAX_NOTE_CHARS = 100_000  # a note longer than a short story is refused (sync caps each record's size)
 MAX_LABEL_CHARS = 1_000
 

@@ -103,6 +103,8 @@ def store_synced_day(conn: sqlite3.Connection, book_id: int, device: str, day: s
 
 @dataclass(frozen=True, slots=True)
 class BookStats:
+    """One book's reading: time, characters read, sessions, speed and the time left at that speed."""
+
     book_id: int
     title: str
     seconds: float

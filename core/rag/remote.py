@@ -24,6 +24,7 @@ RETRY_STATUSES = {429, 500, 502, 503, 504}
 # default (core.agent.provider_config) on purpose: chat goes through its OpenAI-compatible /v1, embeddings
 # through its own /api/embed at the server's root.
 REMOTE_EMBEDDERS = {"openai": "https://api.openai.com/v1", "ollama": "http://localhost:11434"}
+"""The remote embedding providers and their default endpoints."""
 
 
 class RemoteEmbedder(Embedder):

@@ -18,6 +18,7 @@ from core.rag.vectors import VectorStore
 
 SearchMode = Literal["hybrid", "vector", "keyword"]
 MODES: tuple[SearchMode, ...] = ("hybrid", "vector", "keyword")
+"""The search modes: hybrid (keyword and vector fused with RRF), vector alone, keyword (BM25) alone."""
 CANDIDATES_PER_RESULT = 4  # each single mode returns this many times k before fusion
 # Weighted RRF: the keyword list counts 1, a vector list VECTOR_WEIGHT, each 1 / (RRF_K + rank). Chosen on
 # FairytaleQA train (70 stories, 2,668 questions, all-MiniLM-L6-v2) as the setting with the best Recall@5 whose
