@@ -2,7 +2,7 @@
 Android's), the model package is imported from a zip (as Android does), and FLET_PLATFORM says android.
 
 The app's first screen must build, and import, in-book search, indexing, hybrid search and an offline cited
-answer must all work. A real device was not used: what this cannot show is said in the README.
+answer must all work. A real device was not used: what this cannot show is said in docs/phones.md.
 """
 
 import importlib.resources
