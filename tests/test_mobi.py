@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import re
 import struct
+import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import book_path
+from conftest import book_path, debian_file
 
 from core.books.formats import parse_book, read_book
 from core.errors import BookFormatError, DrmProtectedError
@@ -121,3 +122,86 @@ def test_kindle_formats_read_as_their_sources_do() -> None:
     assert len(rows) == 5
     for row in rows:
         assert row.similarity >= 0.98 and row.found == row.chapters and not row.missing and not row.extra, row
+
+
+@pytest.fixture(scope="module")
+def story_collection(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A story collection whose contents nest three deep with stories inside one file (I–IV of "A Four-Leaved
+    Clover"), converted by calibre's ebook-convert to AZW3 (KF8) and to MOBI 6 (calibre writes its NCX flat)."""
+    convert = debian_file("/usr/bin/ebook-convert", "calibre")
+    source = book_path("en/idpf-childrens-literature.epub")
+    folder = tmp_path_factory.mktemp("converted")
+    made = {"azw3": folder / "stories.azw3", "mobi": folder / "stories.mobi"}
+    for kind, target in made.items():
+        extra = ["--mobi-file-type", "old"] if kind == "mobi" else []
+        subprocess.run([str(convert), str(source), str(target), *extra], check=True, capture_output=True, timeout=300)
+    return made
+
+
+def _first_words(book, locator) -> str:
+    """The first words read from a place: page numbers (a printed page's "169") and pictures skipped, on into the
+    next file where a converter cut a section just before its heading."""
+    section, segment = locator.section, locator.segment
+    while section < len(book.sections):
+        for seg in book.sections[section].segments[segment:]:
+            words = re.sub(r"\W+", "", seg.text.casefold())
+            if seg.kind != "image" and words and not words.isdigit():
+                return words[:9]
+        section, segment = section + 1, 0
+    return ""
+
+
+@pytest.mark.parametrize("kind", ["azw3", "mobi"])
+def test_every_contents_entry_of_a_converted_book_opens_where_the_epub_opens_it(
+    story_collection: dict[str, Path], kind: str
+) -> None:
+    """Issue 39, item 1: every entry inside a chapter pointed at the chapter's start ("A Four-Leaved Clover" › I,
+    II, III, IV all at 9.0), and the MOBI 6 contents were not nested. Now each entry lands on the paragraph its
+    heading starts (the NCX's kindle:pos fragment and offset, MOBI 6's filepos), nested as the EPUB nests them
+    (MOBI 6: by the book's own contents page); an author heading with no link of its own opens at its first story."""
+    epub, kindle = read_book(book_path("en/idpf-childrens-literature.epub")), read_book(story_collection[kind])
+    tree = [(depth, entry.title) for depth, entry in kindle.toc_entries()]
+    assert tree == [(depth, entry.title) for depth, entry in epub.toc_entries()]
+    assert max(depth for depth, _ in tree) == 3
+    for (_, source), (_, converted) in zip(epub.toc_entries(), kindle.toc_entries(), strict=True):
+        assert _first_words(kindle, converted.locator) == _first_words(epub, source.locator), converted.title
+    clover = next(entry for _, entry in kindle.toc_entries() if entry.title == "190 A FOUR-LEAVED CLOVER")
+    parts = [(entry.locator.section, entry.locator.segment) for entry in clover.children]
+    assert len(parts) == 4 and parts == sorted(set(parts)) and len({section for section, _ in parts}) == 1
+    assert all(segment > 0 for _, segment in parts)  # inside the story's file, not at its start
+
+
+def test_a_contents_anchor_never_splits_the_markup_it_goes_into() -> None:
+    """Wherever a position in the body falls (inside a tag, an attribute, at its close), the marked file parses to
+    the same text and the anchor is on one paragraph (one past the body's close is lost: its entry opens at its
+    file's start)."""
+    from lxml import html as lxml_html
+
+    from core.books.html_blocks import extract_segments
+    from core.books.mobi_contents import ANCHOR, mark
+
+    document = b'<html><body><h2 id="x">One</h2><p class="a">Two <b>three</b></p><p>Four</p></body></html>'
+    plain = [s.text for s in extract_segments(lxml_html.document_fromstring(document))]
+    for offset in range(document.index(b"</body>") + 3):
+        segments = extract_segments(lxml_html.document_fromstring(mark(document, [(offset, 7)])))
+        assert [s.text for s in segments] == plain, offset
+        assert sum(f"{ANCHOR}7" in s.anchors for s in segments) == 1, offset
+
+
+def test_damaged_kindle_tables_fall_back_without_a_wrong_place() -> None:
+    """A skeleton or fragment table that does not fit the text puts nothing together (the files are cut at each
+    <html> as before); an NCX whose parents loop still gets every entry a place, and an entry that links nowhere
+    takes its first child's."""
+    from core.books.kf8_index import Fragment, NcxEntry, Skeleton
+    from core.books.mobi import _assembled
+    from core.books.mobi_contents import NO_PLACE, placed
+
+    text = b"<html><body></body></html><p>x</p>"
+    assert _assembled(text, [Skeleton(0, 26, 1)], [Fragment(12, 8)]) == [(0, b"<html><body><p>x</p></body></html>")]
+    assert _assembled(text, [Skeleton(0, 26, 2)], [Fragment(12, 8)]) == []  # more fragments than the table has
+    assert _assembled(text, [Skeleton(0, 26, 1)], [Fragment(99, 8)]) == []  # inserted outside its file
+    assert _assembled(text, [Skeleton(0, 26, 1)], [Fragment(12, 999)]) == []  # longer than the text
+    looped = [NcxEntry("a", 5, 0, 1), NcxEntry("b", 3, 0, 0)]
+    assert len(placed(looped)) == 2
+    unlinked = [NcxEntry("part", 10, 0, -1), NcxEntry("author", NO_PLACE, 1, 0), NcxEntry("story", 40, 2, 1)]
+    assert [entry.position for entry in placed(unlinked)] == [10, 40, 40]

@@ -1,4 +1,7 @@
-"""The contents (NCX index) of a KF8 book (AZW3, or a joint MOBI's KF8 half): titles, levels and text positions.
+"""A Kindle book's indexes: its contents (NCX) and a KF8 book's skeleton and fragment tables.
+
+The NCX gives each entry's title, level, parent and position; the two tables say how each XHTML file of a KF8
+book is put together (a skeleton, then its fragments, each inserted at its place).
 
 Hand-written after the index layout KindleUnpack documents (INDX records with a TAGX table, their labels in CNCX
 records): no maintained library reads KF8 indexes without also bringing a whole converter, and this needs only
@@ -8,12 +11,12 @@ the contents. Any damage gives no entries, and the reader falls back to the chap
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 NO_INDEX = 0xFFFFFFFF
 MAX_ENTRIES = 20_000
-_POS, _LABEL, _LEVEL, _PARENT = 1, 3, 4, 21  # NCX tags: text position, label offset, depth, parent entry
+_POS, _LABEL, _LEVEL, _POS_FID, _PARENT = 1, 3, 4, 6, 21  # NCX tags: position, label, depth, (fragment, offset), parent
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,33 +101,85 @@ def _labels(data: bytes) -> dict[int, bytes]:
     return labels
 
 
-def ncx_entries(record: Callable[[int], bytes], index: int, encoding: str) -> list[NcxEntry]:
-    """The NCX entries of the index whose first record is ``index`` (``record(n)`` reads record n); [] when the
-    book has none or it cannot be read."""
+IndexEntry = tuple[bytes, dict[int, list[int]]]  # an entry's name and its tags' values
+
+
+def index_entries(record: Callable[[int], bytes], index: int) -> tuple[list[IndexEntry], dict[int, bytes]]:
+    """Every entry of the index whose first record is ``index`` (``record(n)`` reads record n), and the index's
+    CNCX strings by offset. Raises ValueError, IndexError, KeyError or struct.error on a damaged index."""
+    head = record(index)
+    header = _indx(head)
+    labels: dict[int, bytes] = {}
+    for n in range(header["nctoc"]):
+        labels.update({k + n * 0x10000: v for k, v in _labels(record(index + header["count"] + 1 + n)).items()})
+    control_bytes, table = _tag_table(head, header["len"])
+    entries: list[IndexEntry] = []
+    for number in range(index + 1, index + 1 + header["count"]):
+        data = record(number)
+        part = _indx(data)
+        positions = [struct.unpack(">H", data[part["start"] + 4 + 2 * j : part["start"] + 6 + 2 * j])[0]
+                     for j in range(part["count"])] + [part["start"]]  # fmt: skip
+        for j in range(part["count"]):
+            at = positions[j]
+            entries.append((data[at + 1 : at + 1 + data[at]], _tags(control_bytes, table, data, at + 1 + data[at])))
+            if len(entries) > MAX_ENTRIES:
+                raise ValueError("too many index entries")
+    return entries, labels
+
+
+@dataclass(frozen=True, slots=True)
+class Fragment:
+    insert: int  # where it goes in its file as put together (in the text's offsets)
+    length: int
+
+
+@dataclass(frozen=True, slots=True)
+class Skeleton:
+    start: int  # where the file starts in the text
+    length: int  # the skeleton's own length; its fragments follow it
+    fragments: int  # how many fragments go into it, in order
+
+
+def skeletons(record: Callable[[int], bytes], index: int) -> list[Skeleton]:
+    """A KF8 book's skeleton table (one per XHTML file); [] when it has none or it cannot be read."""
     if index == NO_INDEX:
         return []
     try:
-        head = record(index)
-        header = _indx(head)
-        labels: dict[int, bytes] = {}
-        for n in range(header["nctoc"]):
-            labels.update({k + n * 0x10000: v for k, v in _labels(record(index + header["count"] + 1 + n)).items()})
-        control_bytes, table = _tag_table(head, header["len"])
-        entries: list[NcxEntry] = []
-        for number in range(index + 1, index + 1 + header["count"]):
-            data = record(number)
-            part = _indx(data)
-            positions = [struct.unpack(">H", data[part["start"] + 4 + 2 * j : part["start"] + 6 + 2 * j])[0]
-                         for j in range(part["count"])] + [part["start"]]  # fmt: skip
-            for j in range(part["count"]):
-                at = positions[j]
-                tags = _tags(control_bytes, table, data, at + 1 + data[at])
-                if _LABEL not in tags or _POS not in tags:
-                    continue
-                title = " ".join(labels.get(tags[_LABEL][0], b"").decode(encoding, errors="replace").split())
-                entries.append(NcxEntry(title, tags[_POS][0], tags.get(_LEVEL, [0])[0], tags.get(_PARENT, [-1])[0]))
-                if len(entries) > MAX_ENTRIES:
-                    return []
-        return entries
+        return [Skeleton(tags[6][0], tags[6][1], tags[1][0]) for _, tags in index_entries(record, index)[0]]
     except (ValueError, IndexError, struct.error, KeyError):
         return []
+
+
+def fragments(record: Callable[[int], bytes], index: int) -> list[Fragment]:
+    """A KF8 book's fragment table, in the order the fragments are stored; [] when it cannot be read."""
+    if index == NO_INDEX:
+        return []
+    try:
+        return [Fragment(int(name), tags[6][1]) for name, tags in index_entries(record, index)[0]]
+    except (ValueError, IndexError, struct.error, KeyError):
+        return []
+
+
+def ncx_entries(
+    record: Callable[[int], bytes], index: int, encoding: str, placed: Sequence[Fragment] = ()
+) -> list[NcxEntry]:
+    """The NCX entries of the index whose first record is ``index``; [] when the book has none or it cannot be
+    read. With the book's fragment table, a KF8 entry's position is its fragment's place plus its offset there
+    (``kindle:pos:fid:…:off:…``), in the files as put together."""
+    if index == NO_INDEX:
+        return []
+    try:
+        found, labels = index_entries(record, index)
+    except (ValueError, IndexError, struct.error, KeyError):
+        return []
+    entries: list[NcxEntry] = []
+    for _, tags in found:
+        if _LABEL not in tags or _POS not in tags:
+            continue
+        title = " ".join(labels.get(tags[_LABEL][0], b"").decode(encoding, errors="replace").split())
+        position = tags[_POS][0]
+        fid = tags.get(_POS_FID, [])
+        if len(fid) >= 2 and 0 <= fid[0] < len(placed):
+            position = placed[fid[0]].insert + fid[1]
+        entries.append(NcxEntry(title, position, tags.get(_LEVEL, [0])[0], tags.get(_PARENT, [-1])[0]))
+    return entries

@@ -23,8 +23,9 @@ import struct
 
 from lxml import html as lxml_html
 
+from core.books import mobi_contents
 from core.books.html_blocks import document_title, extract_segments
-from core.books.kf8_index import ncx_entries
+from core.books.kf8_index import Fragment, NcxEntry, Skeleton, fragments, ncx_entries, skeletons
 from core.books.locator import Locator
 from core.books.model import Book, Metadata, Section, TocEntry
 from core.books.text import book_from_text, converted_lines
@@ -34,7 +35,7 @@ from core.errors import BookFormatError, DrmProtectedError
 MAX_TEXT_BYTES = 64 * 1024 * 1024
 NO_INDEX = 0xFFFFFFFF
 _PAGEBREAK = re.compile(rb"<mbp:pagebreak\s*/?>", re.I)
-_KF8_FILE = re.compile(rb"<html[\s>]", re.I)
+_KF8_FILE = re.compile(rb"(?:<\?xml[^>]*\?>\s*)?<html[\s>]", re.I)
 _EMBED = re.compile(r"kindle:embed:([0-9A-V]{4})", re.I)
 _XML_DECLARATION = re.compile(rb"<\?xml[^>]*\?>")
 _SKELETON_END = re.compile(rb"</body>\s*</html>", re.I)
@@ -179,17 +180,26 @@ def read_mobi(data: bytes, fallback_title: str) -> Book:
         if index != NO_INDEX and first_image + index < records.count:
             metadata.cover = records[first_image + index]
             metadata.cover_media_type = _image_type(metadata.cover)
-    cuts = list((_KF8_FILE if kf8 else _PAGEBREAK).finditer(text))
-    chunks = _KF8_FILE.split(text) if kf8 else _PAGEBREAK.split(text)
-    offsets = [0, *(cut.start() for cut in cuts)]  # where each chunk starts in the text
+    tables = (
+        (skeletons(lambda n: records[header + n], _header_index(records[header], 0xFC)),
+         fragments(lambda n: records[header + n], _header_index(records[header], 0xF8)))
+        if kf8 else ([], [])
+    )  # fmt: skip
+    files = _files(text, kf8, tables)
+    entries = _contents(records, header, encoding, text, tables[1] if len(files) == len(tables[0]) else [])
+    starts = [start for start, _ in files]
+    marks: dict[int, list[tuple[int, int]]] = {}  # file -> (offset in it, entry) for each entry of the contents
+    for key, entry in enumerate(entries):
+        file = max(0, bisect.bisect_right(starts, entry.position) - 1)
+        marks.setdefault(file, []).append((max(0, entry.position - starts[file]), key))
     sections: list[Section] = []
-    starts: list[tuple[int, int]] = []  # (offset in the text, section) for each chunk that made a section
+    placed: dict[int, Locator] = {}  # entry -> where its anchor landed
+    at_file: dict[int, int] = {}  # file -> the section it made (or the next one made after it)
     paragraphs: list[str] = []  # every paragraph's text, for a book that turns out to be one converted text
-    for offset, chunk in zip(offsets, chunks, strict=True):
-        document = (b"<html " + chunk) if kf8 and chunk.strip() else chunk
+    for file, (_, document) in enumerate(files):
+        at_file[file] = len(sections)
+        document = mobi_contents.mark(document, marks.get(file, []))
         document = _XML_DECLARATION.sub(b"", document)
-        if kf8:  # the skeleton's body closes before its fragments: let them in
-            document = _SKELETON_END.sub(b"", document, count=1)
         document = _RECINDEX.sub(rb'src="\1"', document)  # MOBI 6 pictures: by record number
         if not document.strip():
             continue
@@ -200,13 +210,18 @@ def read_mobi(data: bytes, fallback_title: str) -> Book:
         except (ValueError, lxml_html.etree.ParserError):
             continue
         segments = extract_segments(root, lambda href: _picture_src(href, first_image))
+        for index, segment in enumerate(segments):
+            ours = [a for a in segment.anchors if a.startswith(mobi_contents.ANCHOR)]
+            for anchor in ours:
+                placed[int(anchor[len(mobi_contents.ANCHOR) :])] = Locator(len(sections), index)
+            if ours:
+                segment.anchors = tuple(a for a in segment.anchors if not a.startswith(mobi_contents.ANCHOR))
         paragraphs += [" ".join("".join(p.itertext()).split()) for p in root.iter("p")]
         if segments:
             title = next((s.text for s in segments if s.kind == "heading"), "") or document_title(root)
             if not title and len(segments) > 1 and len(segments[0].text) <= 80:  # MOBI 6: a short first line
                 title = segments[0].text
             sections.append(Section(title=title or f"{metadata.title} ({len(sections) + 1})", segments=segments))
-            starts.append((offset, len(sections) - 1))
     if not sections:
         raise BookFormatError("this MOBI book has no text in it")
     if len(sections) == 1:  # one run of lines (a text file converted): find its chapters as in a .txt
@@ -215,39 +230,89 @@ def read_mobi(data: bytes, fallback_title: str) -> Book:
         metadata.language = metadata.language or converted.metadata.language
         return Book("mobi", metadata, sections, toc, ["the book marks no chapters; they were found in its text"])
     metadata.language = metadata.language or guess_language(" ".join(s.text for s in sections[0].segments[:50]))
-    ncx = _ncx_toc(records, header, encoding, sections, starts)
+    for key, entry in enumerate(entries):  # an anchor lost (in a file's head, say): the start of its file
+        file = max(0, bisect.bisect_right(starts, entry.position) - 1)
+        placed.setdefault(key, Locator(min(at_file[file], len(sections) - 1), 0))
+    ncx = _toc(entries, placed, sections)
     toc = ncx or [TocEntry(s.title, Locator(i, 0)) for i, s in enumerate(sections)]
     return Book(
         "mobi", metadata, sections, toc, [] if kf8 or ncx else ["chapters were found at the book's page breaks"]
     )
 
 
-def _ncx_toc(
-    records: _Records, header: int, encoding: str, sections: list[Section], starts: list[tuple[int, int]]
-) -> list[TocEntry]:
-    """The book's own contents (its NCX), nested as it nests them, each entry at the section its text is in; a
-    section takes the title of the first entry there ("Part 1" becomes "Book One: The Coming of the Martians").
-    [] when the book has none."""
+def _files(text: bytes, kf8: bool, tables: tuple[list[Skeleton], list[Fragment]]) -> list[tuple[int, bytes]]:
+    """Each of the text's files, where it starts: a KF8 book's XHTML files put together from their skeletons and
+    fragments (else cut at each ``<html``, the body's close taken out so the fragments stored after it are in
+    it), a MOBI 6 book's runs between page breaks."""
+    if kf8:
+        assembled = _assembled(text, *tables)
+        if assembled:
+            return assembled
+        cuts = [cut.start() for cut in _KF8_FILE.finditer(text)]
+        bounds = [0, *cuts] if not cuts or cuts[0] else cuts
+        return [(a, _SKELETON_END.sub(b"", text[a:b], count=1)) for a, b in itertools.pairwise([*bounds, len(text)])]
+    breaks = list(_PAGEBREAK.finditer(text))
+    ends = [*(b.start() for b in breaks), len(text)]
+    return [(a, text[a:b]) for a, b in zip([0, *(b.end() for b in breaks)], ends, strict=True)]
+
+
+def _assembled(text: bytes, skeletons: list[Skeleton], fragments: list[Fragment]) -> list[tuple[int, bytes]]:
+    """A KF8 book's XHTML files as its tables put them together; [] when the tables do not fit the text."""
+    files, used = [], 0
+    for skeleton in skeletons:
+        at = skeleton.start + skeleton.length
+        if skeleton.fragments < 0 or used + skeleton.fragments > len(fragments) or at > len(text):
+            return []
+        document = text[skeleton.start : at]
+        for fragment in fragments[used : used + skeleton.fragments]:
+            cut = fragment.insert - skeleton.start
+            if not 0 <= cut <= len(document) or at + fragment.length > len(text):
+                return []
+            document = document[:cut] + text[at : at + fragment.length] + document[cut:]
+            at += fragment.length
+        used += skeleton.fragments
+        files.append((skeleton.start, document))
+    return files
+
+
+def _contents(records: _Records, header: int, encoding: str, text: bytes, fragments: list[Fragment]) -> list[NcxEntry]:
+    """The book's own contents (its NCX; a MOBI 6 book's nested by its contents page), each entry placed."""
     head = records[header]
-    if len(head) < 0xF8:
-        return []
-    index = struct.unpack(">I", head[0xF4:0xF8])[0]
-    entries = ncx_entries(lambda n: records[header + n], index, encoding)
-    if not entries or not starts:
-        return []
-    offsets = [offset for offset, _ in starts]
+    entries = ncx_entries(lambda n: records[header + n], _header_index(head, 0xF4), encoding, fragments)
+    page = None if fragments else mobi_contents.guide_contents_page(text)
+    if entries and page is not None and page < len(text):
+        after = _PAGEBREAK.search(text, page)
+        entries = mobi_contents.nested_by_contents_page(
+            entries, text[page : after.start() if after else None], encoding
+        )
+    return mobi_contents.placed(entries)
+
+
+def _header_index(head: bytes, offset: int) -> int:
+    """The first record of an index the MOBI header names at ``offset`` (NO_INDEX when it names none)."""
+    return struct.unpack(">I", head[offset : offset + 4])[0] if len(head) >= offset + 4 else NO_INDEX
+
+
+def _toc(entries: list[NcxEntry], placed: dict[int, Locator], sections: list[Section]) -> list[TocEntry]:
+    """The contents as entries at their places, nested as ``entries`` nest; a section takes the title of the
+    first entry that opens before its first heading ("Part 1" becomes "Book One: The Coming of the Martians").
+    [] when the book has none."""
     toc: list[TocEntry] = []
     made: list[TocEntry] = []
     titled: set[int] = set()
-    for entry in entries:
-        section = starts[max(0, bisect.bisect_right(offsets, entry.position) - 1)][1]
-        if section not in titled and entry.title:
-            sections[section].title = entry.title
-            titled.add(section)
-        node = TocEntry(entry.title or sections[section].title, Locator(section, 0))
+    for key, entry in enumerate(entries):
+        locator = placed[key]
+        section = sections[locator.section]
+        heading = next((i for i, s in enumerate(section.segments) if s.kind == "heading"), 0)
+        if locator.section not in titled and entry.title and locator.segment <= heading:
+            section.title = entry.title
+            titled.add(locator.section)
+        node = TocEntry(entry.title or section.title, locator)
         parent = made[entry.parent] if 0 <= entry.parent < len(made) else None
         (parent.children if parent is not None else toc).append(node)
         made.append(node)
+    for siblings in [toc, *(node.children for node in made)]:  # a KF8 index lists its entries level by level
+        siblings.sort(key=lambda node: (node.locator.section, node.locator.segment) if node.locator else (0, 0))
     return toc
 
 
