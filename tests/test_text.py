@@ -137,6 +137,18 @@ def test_datelines_and_notes_are_not_chapters() -> None:
     assert len(without_chapters.sections) == 1  # "注释：" alone does not make a chapter
 
 
+def test_a_line_ending_in_the_mark_for_an_unknown_character_is_not_a_title() -> None:
+    """Issue 39, item 2: "“哦哦，你是范爱农！”〓" standing alone became a chapter; 〓 (the geta mark a text's maker
+    leaves for a character it could not give) hid the sentence's end. Alone after two blank lines, as a converted
+    text sets such a line, it stays a paragraph."""
+    lines = _zhaohua().split("\n")
+    at = lines.index("注释：")
+    lines[at:at] = ["", "", "　　“哦哦，你是范爱农！”〓", "", "", "　　“你那时为什么单是笑，”〓", "", ""]
+    book = parse_book("\n".join(lines).encode("utf-8"), "zhaohua.txt")
+    assert [entry.title for entry in book.toc] == ["《朝花夕拾》", "小引", "狗·猫·鼠", "阿长与《山海经》", "二十四孝图"]
+    assert "“哦哦，你是范爱农！”〓" in [s.text for section in book.sections for s in section.segments]
+
+
 def test_private_use_characters_show_as_a_mark_the_fonts_have_and_are_named_in_the_warnings(tmp_path) -> None:
     """63 × U+E4C2 in a 朝花夕拾 TXT showed as empty boxes (issue 25, item 8)."""
     from core.books.formats import PRIVATE_USE_MARK

@@ -42,6 +42,7 @@ class _Line:
     text: str
     page: int
     size: float = 0.0  # the font size most of its letters are drawn at (a heading's is larger)
+    x: float = 0.0  # where its leftmost run starts
     opens: bool = False  # a drop cap was put before it: it is a paragraph's first line
 
 
@@ -185,7 +186,7 @@ def _page_lines(page: object, number: int, counts: Counter[str]) -> list[_Line]:
     back in its place in the line (one glyph per sequence, as Chromium writes them), or, when the counts
     differ, the sequences' text goes before the line's other glyphs.
     """
-    runs: list[tuple[float, str, float]] = []  # (y, text, font size)
+    runs: list[tuple[float, str, float, float]] = []  # (y, text, font size, x)
     marked: list[str | None] = []  # the open marked-content sequences, each with its /ActualText or None
     waiting: list[str] = []  # /ActualText of sequences shown since pypdf last handed text over
     spoken = [False]  # the outermost /ActualText open now has been queued already
@@ -207,6 +208,7 @@ def _page_lines(page: object, number: int, counts: Counter[str]) -> list[_Line]:
 
     def visit(text: str, cm: list[float], tm: list[float], font: object, size: float) -> None:
         y = round(tm[5] * cm[3] + cm[5], 1)
+        x = round(tm[4] * cm[0] + cm[4], 1)
         drawn = round(abs(size * (tm[3] or 1) * (cm[3] or 1)), 1)
         if waiting and text.count("\x00") == len(waiting):
             given = iter(waiting)
@@ -215,31 +217,31 @@ def _page_lines(page: object, number: int, counts: Counter[str]) -> list[_Line]:
         elif waiting and text.strip() and "\x00" not in text:
             pass  # the glyphs read back as themselves: their /ActualText would say each word twice
         elif waiting:
-            runs.extend((y, t, drawn) for t in waiting if t)
+            runs.extend((y, t, drawn, x) for t in waiting if t)
             counts["actual"] += sum(len(t) for t in waiting)
         waiting.clear()
         text = _unspaced(text)
         counts["nul"] += text.count("\x00")
         counts["all"] += len(text) - sum(char.isspace() for char in text)
         if text.strip():
-            runs.append((y, text, drawn))
+            runs.append((y, text, drawn, x))
         elif "\n" in text and runs:
-            runs.append((runs[-1][0], "\n", drawn))
+            runs.append((runs[-1][0], "\n", drawn, x))
         elif text and runs and runs[-1][0] == y:
-            runs.append(
-                (y, " ", drawn)
-            )  # a space drawn on its own between two words of a line (else they run together)
+            runs.append((y, " ", drawn, x))  # a space drawn on its own between two words (else they run together)
 
     contents = page.get_contents()  # type: ignore[attr-defined]
     marks = contents is not None and b"/ActualText" in contents.get_data()  # else skip a call per operator
     page.extract_text(visitor_operand_before=before if marks else None, visitor_text=visit)  # type: ignore[attr-defined]
     lines: list[_Line] = []
     parts: list[list[tuple[str, float]]] = []  # per line: its runs, (text, size)
-    for y, text, drawn in runs:
+    for y, text, drawn, x in runs:
         if lines and abs(lines[-1].y - y) < 1.0 and text != "\n":
             parts[-1].append((text, drawn))
+            if text.strip():
+                lines[-1].x = min(lines[-1].x, x)
         elif text != "\n":
-            lines.append(_Line(y, text, number))
+            lines.append(_Line(y, text, number, x=x))
             parts.append([(text, drawn)])
     for line, pieces in zip(lines, parts, strict=True):
         line.text = tidy_line(_small_caps(pieces))
@@ -254,6 +256,7 @@ def _page_lines(page: object, number: int, counts: Counter[str]) -> list[_Line]:
 # read between two runs of one line: Chinese and Japanese put none there ("一九二 七年", "了 ①").
 _WIDE = "\u2460-\u24ff\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef\u3040-\u30ff"
 _WIDE_GAP = re.compile(f"(?<=[{_WIDE}]) (?=[{_WIDE}])")
+_WIDE_END = re.compile(f"[{_WIDE}]$")
 
 
 def tidy_line(text: str) -> str:
@@ -363,8 +366,19 @@ def _paragraphs(lines: list[_Line], words: Counter[str]) -> list[_Paragraph]:
             gap = abs(line.y - previous.y)
             ended = _SENTENCE_END.search(previous.text) is not None
             resized = abs(line.size - previous.size) > 0.15 * max(line.size, previous.size)  # a heading's edge
+            # Chinese and Japanese lines break anywhere, so one short of the measure ended its paragraph, with or
+            # without a full stop: a heading set in the text's size and spacing ("阿长与山海经" then "长妈妈，…").
+            closed = ended or _WIDE_END.search(previous.text) is not None
+            # After a sentence's end, a line set in by an em or more starts anew: a paragraph's indent, a centred
+            # heading, where paragraphs are told apart by indents alone (no gap), as Chinese books set them.
+            indented = ended and line.x > previous.x + max(line.size, 1.0)
             if line.page == previous.page:
-                starts = gap > PARAGRAPH_GAP * spacing or (ended and len(previous.text) < 0.75 * full) or resized
+                starts = (
+                    gap > PARAGRAPH_GAP * spacing
+                    or (closed and len(previous.text) < 0.75 * full)
+                    or resized
+                    or indented
+                )
             else:  # a new page: the paragraph goes on unless the last one ended a sentence on a short line
                 # A paragraph goes on over a page break only from a full line: a short last line ended it, with or
                 # without a full stop (a chapter's name at a page's foot, as a TXT converted to PDF has them).

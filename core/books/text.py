@@ -49,6 +49,7 @@ _DATE = re.compile(  # a dateline closing a piece ("三月十日", "一九二六
     re.I,
 )
 _LEADER = re.compile(r"(\.{4,}|…{2,}|·{4,})")
+_PLACEHOLDERS = "〓\ufffd"  # a character the text's maker could not give (the geta mark): it ends nothing
 
 
 CUT_SHORT = "the file ends part-way through a character (cut short?): its last, incomplete character is left out"
@@ -145,7 +146,7 @@ def _is_isolated(line: _Line, index: int) -> bool:
 
 def _is_title_line(line: _Line, index: int) -> bool:
     """A short line standing alone, set off like a title: centred, footnoted or after a wide gap."""
-    bare = _NOTE_MARKERS.sub("", line.text).strip()
+    bare = _NOTE_MARKERS.sub("", line.text).strip().rstrip(_PLACEHOLDERS)
     if not bare or display_width(bare) > 30 or not _is_isolated(line, index):
         return False
     if _SENTENCE_END.search(bare) or _BRACKETED.match(bare) or _LEADER.search(bare) or _SCENE_NUMBER.match(bare):
@@ -248,7 +249,8 @@ def converted_lines(lines: list[str]) -> str:
     spaced: list[str] = []
     for index, line in enumerate(lines):
         alone = (index == 0 or not lines[index - 1]) and (index + 1 == len(lines) or not lines[index + 1])
-        if index and line and alone and display_width(line) <= 30 and not _SENTENCE_END.search(line):
+        ended = _SENTENCE_END.search(line.rstrip(_PLACEHOLDERS))
+        if index and line and alone and display_width(line) <= 30 and not ended:
             spaced.append("")  # (the first line needs none: the start of a text sets a title off already)
         spaced.append(line)
     return "\n".join(spaced)
