@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import shutil
 from pathlib import Path
 
@@ -13,6 +14,7 @@ ASSETS = Path(__file__).resolve().parents[1] / "assets"
 CJK_FONT = "Noto Sans CJK"
 CJK_PACKAGE = "noto_cjk_sans_otc"
 CJK_FILE = "NotoSansCJK-Regular.ttc"
+CJK_ASSET = f"fonts/{CJK_FILE}"  # in the client's font manifest: served from assets/ in the assets folder
 READING_FONTS = {
     "Liberation Serif": "fonts/LiberationSerif-Regular.ttf",
     "Liberation Mono": "fonts/LiberationMono-Regular.ttf",
@@ -31,18 +33,42 @@ def cjk_font_file() -> Path | None:
 def web_assets(folder: Path, source: Path = ASSETS) -> tuple[Path, dict[str, str]]:
     """A folder for the web server to serve (the icon, the reading fonts, the CJK font) and the page's fonts.
 
-    Files are copied, not linked (the static file server refuses links that leave its folder), and only when
-    missing or changed, so later starts copy nothing.
+    The CJK font is not one of the page's fonts: those load after the first frame, one after another, and until
+    its 19 MB arrived Chinese was drawn as boxes. It goes into the web client's own font manifest
+    (``assets/FontManifest.json``, which Flet's server takes from the assets folder and to which it adds Roboto
+    in the same way), and the Flutter engine loads every font there before it draws anything. Files are copied,
+    not linked (the static file server refuses links that leave its folder), and only when missing or changed,
+    so later starts copy nothing.
     """
-    fonts = dict(READING_FONTS)
     wanted = {"icon.png": source / "icon.png", **{asset: source / asset for asset in READING_FONTS.values()}}
     cjk = cjk_font_file()
+    manifest = folder / "assets" / "FontManifest.json"
     if cjk is not None:
-        wanted[f"fonts/{CJK_FILE}"] = cjk
-        fonts[CJK_FONT] = f"fonts/{CJK_FILE}"
+        wanted[f"assets/{CJK_ASSET}"] = cjk
+        families = [entry for entry in _client_font_manifest() if entry.get("family") != CJK_FONT]
+        text = json.dumps([*families, {"family": CJK_FONT, "fonts": [{"asset": CJK_ASSET}]}])
+        if not manifest.is_file() or manifest.read_text(encoding="utf-8") != text:
+            manifest.parent.mkdir(parents=True, exist_ok=True)
+            manifest.write_text(text, encoding="utf-8")
+    else:
+        manifest.unlink(missing_ok=True)
+    (folder / "fonts" / CJK_FILE).unlink(missing_ok=True)  # where earlier versions put it: 19 MB not to keep twice
     for name, origin in wanted.items():
         target = folder / name
         if not target.is_file() or target.stat().st_size != origin.stat().st_size:
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(origin, target)
-    return folder, fonts
+    return folder, dict(READING_FONTS)
+
+
+def _client_font_manifest() -> list[dict[str, object]]:
+    """The font manifest of the web client Flet serves (its icons' and formulas' fonts), to add ours to."""
+    spec = importlib.util.find_spec("flet_web")
+    if spec is None or spec.origin is None:
+        return []
+    path = Path(spec.origin).parent / "web" / "assets" / "FontManifest.json"
+    try:
+        found = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    return [entry for entry in found if isinstance(entry, dict)] if isinstance(found, list) else []

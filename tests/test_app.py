@@ -119,17 +119,29 @@ def test_library_sorts_searches_filters_and_imports(quire: Quire) -> None:
 
 
 def test_web_assets_serve_the_reading_fonts_and_the_packaged_cjk_font(tmp_path: Path) -> None:
-    from app.fonts import CJK_FONT, READING_FONTS, cjk_font_file, web_assets
+    """The reading fonts are the page's; the CJK font is in the client's own font manifest, which the engine loads
+    before its first frame (issue 39: as a page font it came seconds after the screen, Chinese drawn as boxes)."""
+    import json
+
+    from app.fonts import CJK_ASSET, CJK_FONT, READING_FONTS, cjk_font_file, web_assets
 
     cjk = cjk_font_file()
     assert cjk is not None and cjk.stat().st_size > 10_000_000  # noto-cjk-sans-otc is a dependency
+    (tmp_path / "web" / "fonts").mkdir(parents=True)
+    (tmp_path / "web" / "fonts" / "NotoSansCJK-Regular.ttc").write_bytes(b"where an earlier version put it")
     folder, fonts = web_assets(tmp_path / "web")
-    assert fonts == {**READING_FONTS, CJK_FONT: "fonts/NotoSansCJK-Regular.ttc"}
+    assert fonts == READING_FONTS and CJK_FONT not in fonts
+    manifest = json.loads((folder / "assets" / "FontManifest.json").read_text(encoding="utf-8"))
+    families = {entry["family"]: [font["asset"] for font in entry["fonts"]] for entry in manifest}
+    assert families[CJK_FONT] == [CJK_ASSET] and "MaterialIcons" in families  # Flet's own fonts are kept
+    served = folder / "assets" / CJK_ASSET
+    assert served.stat().st_size == cjk.stat().st_size and not served.is_symlink()
+    assert not (folder / "fonts" / "NotoSansCJK-Regular.ttc").exists()  # 19 MB not kept twice
     for asset in [*fonts.values(), "icon.png"]:
         assert (folder / asset).is_file() and not (folder / asset).is_symlink()
-    copied = (folder / fonts[CJK_FONT]).stat().st_mtime_ns
-    web_assets(tmp_path / "web")  # a second start copies nothing
-    assert (folder / fonts[CJK_FONT]).stat().st_mtime_ns == copied
+    copied = served.stat().st_mtime_ns, (folder / "assets" / "FontManifest.json").stat().st_mtime_ns
+    web_assets(tmp_path / "web")  # a second start copies and writes nothing
+    assert (served.stat().st_mtime_ns, (folder / "assets" / "FontManifest.json").stat().st_mtime_ns) == copied
 
 
 def _images(control: ft.Control) -> list[ft.Image]:

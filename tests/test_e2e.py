@@ -6,10 +6,21 @@ Needs Debian's Chromium (``.ci/run`` installs it). Without it these tests skip, 
 
 import json
 import os
+import time
 from pathlib import Path
 
 import pytest
-from browserkit import CHROMIUM_ARGS, Screen, app_server, brightest, chromium_path, drawn, tallest_bar
+from browserkit import (
+    ARTIFACTS,
+    CHROMIUM_ARGS,
+    Screen,
+    app_server,
+    brightest,
+    chromium_path,
+    drawn,
+    ink,
+    tallest_bar,
+)
 from conftest import book_path, debian_file
 from dbkit import inside
 
@@ -18,6 +29,7 @@ from core.services import Quire
 if not chromium_path() and os.environ.get("QUIRE_REQUIRE_E2E") != "1":
     pytest.skip("Chromium is not installed (apt-get install chromium)", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api") if os.environ.get("QUIRE_REQUIRE_E2E") != "1" else None
+from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 pytestmark = pytest.mark.e2e
@@ -676,3 +688,56 @@ def _scroll_to(screen: Screen, label: str) -> None:
         screen.page.mouse.wheel(0, 200)
         screen.settle(0.3)
     screen.wait_text(label, timeout=1)  # fails with the screen's labels
+
+
+def test_nothing_is_drawn_before_the_cjk_font_has_arrived_on_a_slow_connection(browser, tmp_path: Path) -> None:
+    """Issue 39: the first library screen showed 呐喊 and 鲁迅 as boxes for seconds, until the 19 MB CJK font came.
+
+    On a connection of 4 MB/s the screen is photographed as fast as the browser allows from the moment the page is
+    asked for; every photograph taken before the font's download had finished must be blank (the web client's
+    splash at most), and the screen drawn after it shows the title.
+    """
+    from io import BytesIO
+
+    from PIL import Image
+
+    from app.fonts import CJK_FILE
+
+    library = tmp_path / "lib"
+    Quire(library).import_paths([book_path("formats/luxun-nahan.azw3")])
+    with app_server(library, env={"XDG_CACHE_HOME": str(tmp_path / "cache")}) as url:  # the served folder, fresh
+        page = browser.new_page(viewport={"width": 1440, "height": 900})
+        cdp = page.context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        conditions = {"offline": False, "latency": 20, "downloadThroughput": 4_000_000, "uploadThroughput": -1}
+        cdp.send("Network.emulateNetworkConditions", conditions)
+        font_arrived: list[float] = []
+        page.on("requestfinished", lambda r: font_arrived.append(time.monotonic()) if CJK_FILE in r.url else None)
+        page.goto(url, wait_until="commit")
+        frames: list[tuple[float, bytes]] = []
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and not (font_arrived and frames and frames[-1][0] > font_arrived[0] + 3):
+            try:
+                shot = page.screenshot()
+            except PlaywrightError:  # the page has nothing to photograph yet, in its first moments
+                continue
+            frames.append((time.monotonic(), shot))
+        assert font_arrived, "the CJK font was never asked for"
+        early = [(stamp, shot) for stamp, shot in frames if stamp < font_arrived[0]]
+        assert len(early) > 10, "too few photographs before the font arrived to tell"
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        for stamp, shot in early:
+            with Image.open(BytesIO(shot)) as image:  # the app bar and the first row of cards; the splash is lower
+                image.crop((0, 0, image.width, 300)).save(ARTIFACTS / "slow-font-early.png")
+            assert ink(ARTIFACTS / "slow-font-early.png") == 0, (
+                f"drawn {font_arrived[0] - stamp:.1f} s before the CJK font arrived (see slow-font-early.png)"
+            )
+        screen = Screen(page, "slow-font")
+        page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=60_000)
+        page.evaluate("document.querySelector('flt-semantics-placeholder')?.click()")
+        screen.wait_text("鲁迅")
+        final = screen.shot("library")
+        with Image.open(final) as image:
+            image.crop((0, 0, image.width, 300)).save(ARTIFACTS / "slow-font-final-top.png")
+        assert ink(ARTIFACTS / "slow-font-final-top.png") > 0.01  # the same band, drawn, is not empty
+        page.close()
