@@ -117,13 +117,20 @@ class LibraryViewModel:
                     self.t("library.warnings", n=len(book.warnings)) if book.warnings else "",
                 )
             )
+        if self.sort == "recent":  # recently read first (the last place saved), then the books never opened,
+            rows.sort(key=lambda r: r.book_id, reverse=True)  # the newest import first (a stable sort keeps this)
+            return sorted(rows, key=lambda r: self._read_at(r.book_id), reverse=True)
         keys = {
-            "recent": lambda r: -r.book_id,
             "title": lambda r: r.title.casefold(),
             "author": lambda r: r.subtitle.casefold(),
             "progress": lambda r: -r.progress,
         }
         return sorted(rows, key=keys[self.sort])
+
+    def _read_at(self, book_id: int) -> str:
+        """When the book's place was last saved (ISO 8601 text, which sorts in time order); "" when never."""
+        position = self._positions.get(book_id)
+        return position.updated_at if position else ""
 
     @property
     def summary(self) -> str:

@@ -112,6 +112,7 @@ def test_library_sorts_searches_filters_and_imports(quire: Quire) -> None:
     quire.tag(2, "中文")
     model.tag = "中文"
     assert titles() == ["hlm"]
+    model.tag = None
     assert model.remove_prompt(1) == "Remove “Alice's Adventures in Wonderland” and its notes?"
     zh = LibraryViewModel(quire, Translator("zh"))
     zh.refresh()
@@ -142,6 +143,35 @@ def test_web_assets_serve_the_reading_fonts_and_the_packaged_cjk_font(tmp_path: 
     copied = served.stat().st_mtime_ns, (folder / "assets" / "FontManifest.json").stat().st_mtime_ns
     web_assets(tmp_path / "web")  # a second start copies and writes nothing
     assert (served.stat().st_mtime_ns, (folder / "assets" / "FontManifest.json").stat().st_mtime_ns) == copied
+
+
+def test_recent_means_recently_read_then_recently_imported(quire: Quire, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 38: "Recent" sorted by import order, so the book just read stayed last."""
+    import itertools
+
+    import core.library.annotations
+
+    minutes = itertools.count()  # a reading a minute apart (stamps are to the second)
+    monkeypatch.setattr(core.library.annotations, "now", lambda: f"2026-12-03T06:{next(minutes):02d}:00+00:00")
+    names = [
+        "en/epubjs-alice.epub",
+        "zh/hongloumeng_120.md",
+        "en/idpf-childrens-literature.epub",
+        "minimal/epubcheck-minimal.epub",
+    ]
+    ids = [r.book.id for r in quire.import_paths([book_path(name) for name in names])]
+    model = LibraryViewModel(quire, Translator("en"))
+
+    def order() -> list[int]:
+        model.refresh()
+        return [r.book_id for r in model.rows()]
+
+    assert order() == ids[::-1]  # nothing read yet: the newest import first
+    quire.save_position(ids[0], "8.0")  # read Alice, then 红楼梦
+    quire.save_position(ids[1], "3.0")
+    assert order() == [ids[1], ids[0], ids[3], ids[2]]
+    quire.save_position(ids[0], "9.0")  # back to Alice: she comes first again
+    assert order() == [ids[0], ids[1], ids[3], ids[2]]
 
 
 def _images(control: ft.Control) -> list[ft.Image]:
