@@ -11,7 +11,7 @@ import flet as ft
 from app.a11y import selectable
 from app.i18n import Translator
 from app.theme import FONT_FAMILIES
-from core import without_remote_images
+from core import quoted, without_remote_images
 
 if TYPE_CHECKING:  # the chat model loads LangChain: the app imports it on first use, not at start
     from app.chat_model import ChatViewModel
@@ -125,7 +125,7 @@ def _message(message: Message, last: bool, actions: ChatActions, t: Translator) 
                     ft.Chip(
                         # numbered in the order they were cited; a PDF's printed page beside the number
                         label=ft.Text(f"[{number}] " + t("chat.page", page=c.page) if c.page else f"[{number}]"),
-                        tooltip=t("chat.citation", quote=c.quote[:160]),
+                        tooltip=t("chat.citation", quote=quoted(c.quote[:160])),
                         on_click=lambda e, c=c: actions.open_citation(c),
                     )
                     for number, c in enumerate(message.citations, start=1)

@@ -411,7 +411,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "chat.tool": {"en": "Tool: {name}", "zh": "工具：{name}"},
     "chat.tool.args": {"en": "Arguments", "zh": "参数"},
     "chat.tool.result": {"en": "Result", "zh": "结果"},
-    "chat.citation": {"en": "Open the book here: “{quote}”", "zh": "在书中打开：“{quote}”"},
+    "chat.citation": {"en": "Open the book here: {quote}", "zh": "在书中打开：{quote}"},
     "chat.page": {"en": "p. {page}", "zh": "第 {page} 页"},
     "reader.page_view.on": {"en": "Show the pages as printed", "zh": "按原版页面显示"},
     "reader.page_view.off": {"en": "Show the text (reflowed)", "zh": "显示文字（重排）"},

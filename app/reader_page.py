@@ -20,7 +20,7 @@ from app.reader_notes import Mark
 from app.reader_search import SEARCH_PAGE
 from app.settings import Settings
 from app.theme import FONT_FAMILIES, highlight_color
-from core import HIGHLIGHT_COLORS, SegmentRecord
+from core import HIGHLIGHT_COLORS, SegmentRecord, quoted
 
 WIDE = 900  # px: from here panels open beside the text instead of over it
 TEXT_WIDTH = 720
@@ -504,7 +504,7 @@ def xray_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) ->
                     [
                         ft.Chip(
                             label=ft.Text(f"[{c.passage}]"),
-                            tooltip=c.quote[:120],
+                            tooltip=quoted(c.quote[:120]),
                             on_click=lambda e, loc=str(c.start): actions.navigate(loc),
                         )
                         for c in line.citations
@@ -513,7 +513,7 @@ def xray_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) ->
                     spacing=6,
                 )
             )
-        details += [ft.Text(f"“{sentence}”", size=13, italic=True, selectable=True) for sentence in entry.introduced]
+        details += [ft.Text(quoted(sentence), size=13, italic=True, selectable=True) for sentence in entry.introduced]
         chips: list[ft.Control] = [
             ft.Chip(
                 label=ft.Text(t("xray.first")),

@@ -77,6 +77,7 @@ if TYPE_CHECKING:
     from core.opds.feed import OpdsEntry, OpdsFeed
     from core.parts.catalogs import CatalogInfo
     from core.parts.models import ModelInfo
+    from core.quotes import quoted
     from core.rag import MODES, IndexStatus
     from core.rag.remote import REMOTE_EMBEDDERS
     from core.secrets import SecretStore
@@ -178,6 +179,7 @@ _WHERE: dict[str, str] = {
     "TocRow": "core.library",
     "ToolCallReady": "core.agent.events",
     "without_remote_images": "core.agent.safe_markdown",
+    "quoted": "core.quotes",
     "errors": "core.errors",  # the module itself: the error tree, looked up by name
 }
 __all__ = [
@@ -264,6 +266,7 @@ __all__ = [
     "is_cjk",
     "is_local_host",
     "parse_locator",
+    "quoted",
     "safe_file_name",
     "secret_name",
     "secret_names",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from core.library.records import Bookmark, BookRecord, Highlight
+from core.quotes import balanced
 
 
 def export_markdown(
@@ -34,7 +35,7 @@ def export_markdown(
         if section != current_section:
             lines += [f"## {section}", ""]
             current_section = section
-        quoted = "\n".join(f"> {line}" if line else ">" for line in highlight.text.splitlines())
+        quoted = "\n".join(f"> {line}" if line else ">" for line in balanced(highlight.text).splitlines())
         lines += [quoted, f"> — {highlight.color}, `{highlight.start}`", ""]
         if highlight.note.strip():
             lines += [f"**Note:** {highlight.note.strip()}", ""]

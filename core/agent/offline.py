@@ -9,6 +9,7 @@ from core.agent.citations import Citation
 from core.agent.safe_markdown import escape_markdown
 from core.books.textutil import CJK_RUN
 from core.errors import CitationError
+from core.quotes import quoted
 from core.rag.search import Passage
 from core.rag.sentences import quote_span, rank_sentences
 
@@ -109,7 +110,7 @@ def _markdown(quotes: list[tuple[Passage, Citation]]) -> str:
     for title, cited in chapters.items():
         lines = [f"**{escape_markdown(title)}**" if title else ""]
         lines += [
-            f"- “{escape_markdown(' '.join(c.quote.split()))}” [{c.passage}]"
+            f"- {escape_markdown(quoted(c.quote))} [{c.passage}]"
             + (f", p. {escape_markdown(c.page)}" if c.page else "")
             for c in cited
         ]

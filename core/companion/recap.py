@@ -20,6 +20,7 @@ from core.agent.events import AgentEvent, CitationEvent, Done, ErrorEvent, TextD
 from core.agent.safe_markdown import escape_markdown
 from core.books.locator import Locator
 from core.library import Library
+from core.quotes import quoted
 from core.rag.sentences import sentence_spans, terms
 
 EARLIER, LATEST = 2, 4  # sentences quoted for each earlier chapter, and for the two latest
@@ -148,7 +149,7 @@ def recap_events(chapters: list[RecapChapter], started: bool = True) -> Iterator
         lines = [f"**{escape_markdown(chapter.title)}**" if chapter.title else ""]
         for quote in chapter.quotes:
             citations.append(Citation(quote.book_id, len(citations) + 1, quote.start, quote.end, quote.quote))
-            lines.append(f"- “{escape_markdown(' '.join(quote.quote.split()))}” [{len(citations)}]")
+            lines.append(f"- {escape_markdown(quoted(quote.quote))} [{len(citations)}]")
         blocks.append("\n".join(line for line in lines if line))
     yield TextDelta("\n\n".join(blocks))
     for citation in citations:

@@ -23,6 +23,7 @@ from core.books.locator import Locator
 from core.companion.recap import EARLIER, NOT_STARTED, Recaps
 from core.companion.xray import segment_texts
 from core.library import Library
+from core.quotes import quoted
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -137,5 +138,5 @@ class Summaries:
     def _quoted(self, book_id: int, section: int, bound: int | None) -> tuple[str, list[Citation]]:
         """The chapter's two most central sentences, quoted (what the offline recap tells of an earlier chapter)."""
         quotes = self.recaps.key_sentences(book_id, section, bound, EARLIER)
-        text = " ".join(f"“{escape_markdown(' '.join(c.quote.split()))}” [{n}]" for n, c in enumerate(quotes, 1))
+        text = " ".join(f"{escape_markdown(quoted(c.quote))} [{n}]" for n, c in enumerate(quotes, 1))
         return text, quotes
