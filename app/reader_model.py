@@ -116,24 +116,26 @@ class ReaderViewModel:
         # its paragraph from the start.
         self.offset = min(place.offset or 0, len(target.text)) if (not jump or not save) else 0
         if save:
-            self.place.save(reading=self._reading(before, jump))
+            self.place.save(*self._reading(before, jump))
         self._consulted = self.page_start  # scroll mode judges later scrolling from here
         return target
 
-    def _reading(self, before: tuple[int, int] | None, jump: bool) -> bool:
-        """Whether the move just made is reading (``core.library.reading``): only then may the furthest place rise."""
+    def _reading(self, before: tuple[int, int] | None, jump: bool) -> tuple[bool, int | None]:
+        """Whether the move just made is reading (``core.library.reading``): only then may the furthest place rise;
+        and the characters it went past when they were shown long enough to be read (None: not read)."""
         if before is None or self.current is None:
-            return False
+            return False, None
         if jump:
             self.tracker.jumped(self.current.ordinal)
-            return False
+            return False, None
         after = self.page_start
         if after <= before:
             self.tracker.moved_back(self.current.ordinal)
-            return False
-        reading = self.tracker.moved_on(self.current.ordinal, self._chars_between(before, after))
+            return False, None
+        passed = self._chars_between(before, after)
+        reading = self.tracker.moved_on(self.current.ordinal, passed)
         self._settle()
-        return reading
+        return reading, passed if self.tracker.paced else None
 
     def _settle(self) -> None:
         """Once the reader reads on from where a jump led, "Back to where you were" goes."""
@@ -210,12 +212,14 @@ class ReaderViewModel:
         here = (self.current.ordinal, 0)
         before, self._consulted = self._consulted, here
         if before is None or here == before:
-            self.place.save(reading=False)
+            self.place.save(still=before is not None)  # still in the paragraph: its time runs on
         elif here < before:
             self.tracker.moved_back(here[0])
-            self.place.save(reading=False)
+            self.place.save()
         else:
-            self.place.save(reading=self.tracker.moved_on(here[0], self._chars_between(before, here)))
+            passed = self._chars_between(before, here)
+            reading = self.tracker.moved_on(here[0], passed)
+            self.place.save(reading, passed if self.tracker.paced else None)
             self._settle()
 
     # -- pages laid out by measured text --------------------------------------------------------

@@ -9,6 +9,8 @@ from typing import Protocol
 from core import Quire, ReadingTracker, SegmentRecord
 
 IDLE_CAP_SECONDS = 300  # longer pauses do not count as reading time
+SLOWEST_CHARS_PER_SECOND = 4.0  # a page is read in at most its length at this pace; longer, the reader was away
+PICTURE_SECONDS = 60  # a page with no text (a picture) counts this much at most
 
 
 class PlacedPage(Protocol):
@@ -29,19 +31,46 @@ class ReadingPlace:
         self.clock = clock
         self.last_activity = clock()
         self.last_saved = float("-inf")  # when the place was last saved (scrolling saves at most once a second)
+        self._banked = 0.0  # time on the page shown before the reader turned away from it (a panel, the background)
+        self._away: set[str] = set()  # why the page is not being read now ("panel", "background")
 
-    def save(self, reading: bool = False) -> None:
-        """Remember the place and add the reading time since the last activity (pauses capped).
+    def away(self, reason: str, now_away: bool) -> None:
+        """The reader turned from the page (``now_away``: a panel over it, the app in the background) or back to it:
+        the time away is not reading time."""
+        now = self.clock()
+        if now_away and reason not in self._away:
+            if not self._away:
+                self._banked += now - self.last_activity
+            self._away.add(reason)
+        elif not now_away and reason in self._away:
+            self._away.discard(reason)
+            if not self._away:
+                self.last_activity = now
 
-        ``reading``: the move here was reading (``core.library.reading``), so the furthest place may rise. Closing
-        the book, the app pausing and every jump save the place only.
+    def save(self, reading: bool = False, passed: int | None = None, *, still: bool = False) -> None:
+        """Remember the place; with ``passed``, add the time the page was read to the book's reading time.
+
+        ``reading``: the move here was reading (``core.library.reading``), so the furthest place may rise.
+        ``passed``: the characters of text the move went past at a reading pace (a page turned after it was shown
+        long enough); its time (away from the page not counted) counts up to what a slow reader would need for
+        them, and so the reader's speed comes from pages read only. Any other save (a jump, a page back, a skim,
+        closing the book, the app pausing, reading aloud) counts no time and drops the time since the last one;
+        ``still`` (a scroll inside one paragraph) keeps it running for the move that passes the paragraph.
         """
         now = self.clock()
-        spent = min(now - self.last_activity, IDLE_CAP_SECONDS)
-        self.last_activity = self.last_saved = now
+        seconds = 0.0
+        if not still:
+            spent = self._banked + (0.0 if self._away else now - self.last_activity)
+            self._banked, self.last_activity = 0.0, now
+            if passed is not None:
+                most = passed / SLOWEST_CHARS_PER_SECOND if passed > 0 else PICTURE_SECONDS
+                seconds = max(0.0, min(spent, IDLE_CAP_SECONDS, most))
+        self.last_saved = now
         current = self.page.current
         if current is not None:
-            self.quire.save_position(self.book_id, current.locator, read_seconds=max(0.0, spent), reading=reading)
+            self.quire.save_position(
+                self.book_id, current.locator, read_seconds=seconds, reading=reading, read_chars=passed or 0
+            )
 
     @property
     def percent(self) -> float:

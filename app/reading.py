@@ -78,6 +78,8 @@ class ReaderController:
         paginated = app.settings.layout == "paginated"
         box = page_box(app.settings, app.width, app.page.height or 800, self.panel, model.return_to is not None)
         model.set_box(box if paginated else None)
+        # A panel over the page, or beside it for anything but the contents, is time not spent reading the page.
+        model.place.away("panel", self.panel is not None and (self.sheet or self.panel != "toc"))
         model.scroll_box = None if paginated else box
         model.refresh()  # everything read now: drawing below reads nothing from the library
         if self.panel == "xray":

@@ -490,8 +490,10 @@ class QuireApp:
     # -- keys ---------------------------------------------------------------------------------
     def on_lifecycle(self, event: ft.AppLifecycleStateChangeEvent) -> None:
         """Save the reading place when the app goes to the background: a phone may end it there without notice."""
-        if event.state in BACKGROUND_STATES and self.reader is not None:
-            self.reader.place.save()
+        if self.reader is not None:  # time in the background is not reading time
+            if event.state in BACKGROUND_STATES:
+                self.reader.place.save(still=True)  # the place kept; the page's time so far counts when it is turned
+            self.reader.place.away("background", event.state in BACKGROUND_STATES)
         if event.state in (ft.AppLifecycleState.PAUSE, ft.AppLifecycleState.RESUME):
             self.sync.start(event.state.value)  # a phone may end the app while paused: send first
         if event.state == ft.AppLifecycleState.RESUME:

@@ -217,15 +217,24 @@ class Quire:
         return self._library.find(book_id, query, limit, in_book_order=in_book_order)
 
     def save_position(
-        self, reference: str | int, locator: str | Locator, read_seconds: float = 0.0, *, reading: bool = True
+        self,
+        reference: str | int,
+        locator: str | Locator,
+        read_seconds: float = 0.0,
+        *,
+        reading: bool = True,
+        read_chars: int | None = None,
     ) -> Position:
         """Remember where the reader is (the current place).
 
         ``reading`` (a page turn, scrolling, ``quire position BOOK LOC``) also raises the furthest place read
-        when this is past it; a jump (contents, search hit, citation) passes False and leaves it.
+        when this is past it; a jump (contents, search hit, citation) passes False and leaves it. ``read_seconds``
+        and ``read_chars`` are the time and the text of what was read since the last save (the reader's speed
+        comes from them); without ``read_chars``, the paragraphs a reading move passed count.
         """
         locator = parse_locator(locator) if isinstance(locator, str) else locator
-        return self._annotations.save_position(self.book(reference).id, locator, read_seconds, reading=reading)
+        book_id = self.book(reference).id
+        return self._annotations.save_position(book_id, locator, read_seconds, reading=reading, read_chars=read_chars)
 
     def set_furthest(self, reference: str | int, locator: str | Locator | None = None) -> Position:
         """Move the furthest place read back on purpose ("I haven't read past here"); None: to the current place."""

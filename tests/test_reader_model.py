@@ -45,16 +45,71 @@ def test_position_is_restored_exactly_and_reading_time_counts_only_activity(moby
     reader.open()
     reader.go_to("20.5")
     clock.now += 40
-    reader.next_page()
+    reader.next_page()  # scroll mode: a run of paragraphs further in 40 s, faster than anyone reads
     clock.now += 10_000  # left the book open overnight
     reader.scrolled(0.5)  # scroll mode: half-way down the window
     position = moby.position(1)
     assert position.ordinal == reader.visible[len(reader.visible) // 2].ordinal
-    assert position.reading_seconds == pytest.approx(40 + IDLE_CAP_SECONDS)
+    assert position.reading_seconds == pytest.approx(IDLE_CAP_SECONDS)  # the night counts as a long pause at most
     again = ReaderViewModel(moby, 1)
     assert again.open().locator == position.locator
     assert again.place.current_percent == position.percent > 0
     assert again.place.percent == 0  # a jump, then one page and a scroll there: not read yet (core.library.reading)
+
+
+def _paged(quire: Quire, clock: Clock) -> ReaderViewModel:
+    from app.reader_page import page_box
+    from app.settings import Settings
+
+    reader = ReaderViewModel(quire, 1, clock)
+    reader.open()
+    reader.set_box(page_box(Settings(layout="paginated"), 1440, 900, None, back_row=False))
+    chapter = next(r for r in reader.toc() if r.title.startswith("Chapter 3."))
+    reader.go_to(chapter.locator)
+    return reader
+
+
+def _page_chars(reader: ReaderViewModel) -> int:
+    return sum(len(piece.text) for piece in reader.page())
+
+
+def test_the_readers_speed_comes_from_pages_read_not_from_time_away_or_skimming(moby: Quire) -> None:
+    """Issue 38: minutes with the chat, X-Ray or search open, or the app in the background, counted as reading while
+    no text was read, and pages inside a long paragraph counted time but no text: 43 characters a minute, and a
+    time left that grew to 82 h. A page counts once shown long enough to be read, with its own characters."""
+    clock = Clock()
+    reader = _paged(moby, clock)
+    read = 0
+    for _ in range(1):  # a page at 750 characters a minute (under five minutes)
+        chars = _page_chars(reader)
+        clock.now += chars / 750 * 60
+        reader.next_page()
+        read += chars
+    stats = moby.stats.report(1).books[0]
+    assert stats.chars_per_minute is None and moby.stats.minutes_left(1, reader.current.ordinal) is None  # too soon
+    reader.place.away("panel", True)  # the chat over the page for ten minutes
+    clock.now += 600
+    reader.place.away("panel", False)
+    reader.place.away("background", True)  # and the app in the background for an hour
+    clock.now += 3_600
+    reader.place.away("background", False)
+    for _ in range(6):
+        chars = _page_chars(reader)
+        clock.now += chars / 750 * 60
+        reader.next_page()
+        read += chars
+    for _ in range(10):  # skimmed: a page a second
+        clock.now += 1
+        reader.next_page()
+    stats = moby.stats.report(1).books[0]
+    assert stats.chars == read  # the pages' own characters, a page inside a paragraph included
+    assert stats.chars_per_minute == pytest.approx(750, rel=0.01)
+    assert stats.minutes_left is not None and moby.stats.minutes_left(1, reader.current.ordinal) is not None
+    before = stats.seconds
+    chars = _page_chars(reader)
+    clock.now += 10_000  # a page left open overnight counts what a slow reader would take for it, at most
+    reader.next_page()
+    assert moby.stats.report(1).books[0].seconds - before == pytest.approx(min(IDLE_CAP_SECONDS, chars / 4))
 
 
 def test_paging_moves_by_a_page_and_stops_at_the_ends(moby: Quire) -> None:

@@ -32,9 +32,17 @@ class Annotations:
 
     # -- position -----------------------------------------------------------------------------
     def save_position(
-        self, book_id: int, locator: Locator, read_seconds: float = 0.0, *, reading: bool = True, journal: bool = True
+        self,
+        book_id: int,
+        locator: Locator,
+        read_seconds: float = 0.0,
+        *,
+        reading: bool = True,
+        journal: bool = True,
+        read_chars: int | None = None,
     ) -> Position:
-        """Record where the reader is; ``read_seconds`` is added to the book's reading time.
+        """Record where the reader is; ``read_seconds`` is added to the book's reading time, and ``read_chars``
+        (when the reader counted them) to the characters read (else the paragraphs passed count).
 
         ``reading``: the reader got here by reading (a page turn, scrolling), so the furthest place follows
         when this is past it. A jump (contents, search hit, citation, "go to") moves only the current place.
@@ -48,7 +56,7 @@ class Annotations:
             ).fetchone()
             before = -1 if row is None or row[0] is None else int(row[0])
             was = row[1] if row is not None else None  # where the reader was: the paragraphs since are read
-            day = count_reading(conn, book_id, was, ordinal, read_seconds, reading) if journal else None
+            day = count_reading(conn, book_id, was, ordinal, read_seconds, reading, read_chars) if journal else None
             conn.execute(
                 """INSERT INTO positions (book_id, locator, ordinal, percent, reading_seconds, updated_at,
                                           furthest_locator, furthest_ordinal, furthest_percent)

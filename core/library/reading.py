@@ -38,6 +38,7 @@ class ReadingTracker:
         self.on_track = current <= max(furthest, 0)
         self.resumed = 0  # off track: moves that passed the rule since
         self.read_on = 0  # moves that passed the rule since the last jump (the way back is offered until a few)
+        self.paced = False  # the last move on was at a reading pace (its text was read, wherever it was)
         self.shown_at = clock()
 
     def jumped(self, target: int) -> None:
@@ -57,7 +58,7 @@ class ReadingTracker:
         (then the furthest place follows it)."""
         now = self.clock()
         read = now - self.shown_at >= max(MIN_DWELL_SECONDS, chars_passed / MAX_CHARS_PER_SECOND)
-        self.shown_at = now
+        self.shown_at, self.paced = now, read
         if not read:  # skimmed: past the furthest place, the reader is no longer reading on from it
             if target > max(self.furthest, 0):
                 self.on_track, self.resumed = False, 0

@@ -18,7 +18,8 @@ from core.library import journal as sync_journal
 from core.library.db import now
 
 SESSION_GAP = timedelta(minutes=30)  # read again after this long away: a new session
-MIN_SPEED_SECONDS = 120  # a speed (and the time left from it) needs this much reading
+MIN_SPEED_SECONDS = 300  # a speed (and the time left from it) needs five minutes of pages read (several pages:
+MIN_SPEED_CHARS = 1_500  # one page's pace says little) and some text; before, the reader sees no estimate at all
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,13 +40,20 @@ def today() -> str:
 
 
 def count_reading(
-    conn: sqlite3.Connection, book_id: int, was: int | None, ordinal: int, read_seconds: float, reading: bool
+    conn: sqlite3.Connection,
+    book_id: int,
+    was: int | None,
+    ordinal: int,
+    read_seconds: float,
+    reading: bool,
+    read_chars: int | None = None,
 ) -> DayCount | None:
     """Add a saved place to today's row of this device (inside the caller's transaction): the seconds spent, the
-    characters of the paragraphs from ``was`` (the place before) to ``ordinal`` when the move was reading, and a
-    session when this book was last read here long enough ago. None when nothing was read."""
-    chars = 0
-    if reading and was is not None and ordinal > was:
+    characters read (``read_chars``, as the reader counted them: the page turned; else those of the paragraphs
+    from ``was``, the place before, to ``ordinal`` when the move was reading), and a session when this book was
+    last read here long enough ago. None when nothing was read."""
+    chars = max(0, read_chars or 0)
+    if read_chars is None and reading and was is not None and ordinal > was:
         chars = int(conn.execute(
             "SELECT COALESCE(SUM(LENGTH(text)), 0) FROM segments WHERE book_id = ? AND ordinal > ? AND ordinal <= ? "
             "AND kind != 'image'",
@@ -173,7 +181,7 @@ def _book(
 
 def _speed(seconds: float, chars: int) -> float | None:
     """Characters a minute, once there is enough reading to tell."""
-    return chars / (seconds / 60) if seconds >= MIN_SPEED_SECONDS and chars > 0 else None
+    return chars / (seconds / 60) if seconds >= MIN_SPEED_SECONDS and chars >= MIN_SPEED_CHARS else None
 
 
 def section_chars(conn: sqlite3.Connection, book_id: int) -> dict[int, int]:
