@@ -219,3 +219,34 @@ def test_where_chinese_words_cannot_be_tagged_the_x_ray_says_so(quire: Quire, mo
     book = quire.import_paths([book_path("zh/luxun_nahan.txt")])[0].book.id
     quire.save_position(book, quire.text.segments(book, 600, 1)[0].locator)
     assert quire.companion.xray(book) == [] and not quire.companion.finds_chinese_names
+
+
+SCANDAL = """# Imprint
+
+Printed in the United States. Published in the United States by a house of the United States.
+
+# I
+
+To Sherlock Holmes she is always the woman. I had seen little of Holmes lately. Holmes was seated in his armchair,
+and Holmes smiled. "You have put on weight, Doctor," said Holmes. "Seven!" I answered, Doctor as I am.
+
+The visitor was a German, and a Bohemian noble. "Your Majesty," said Holmes, "the German paper." His Majesty
+nodded. "Your Majesty had not spoken," said Holmes. A Bohemian would know it, a German would write it.
+
+The name was that of the well-known adventuress, Irene Adler. "Irene Adler," I read. Irene Adler sang at La Scala.
+"""
+
+
+def test_titles_nationalities_and_the_imprint_are_not_names_and_people_are_people(quire: Quire) -> None:
+    """Issue 38, at the end of a story collection's first part: "Majesty", "German", "Bohemian" and "Doctor" were
+    entries, Irene Adler a term, Holmes first met at 2.3 although 2.2 opens "To Sherlock Holmes she is always the
+    woman", his entry never took that fuller name, and "United States" came from the imprint."""
+    book = quire.import_bytes(SCANDAL.encode(), "scandal.md").book
+    quire.save_position(book.id, quire.text.segments(book.id, book.segment_count - 1, 1)[0].locator)
+    entries = {e.name: e for e in quire.companion.xray(book.id)}
+    assert set(entries) == {"Sherlock Holmes", "Irene Adler"}, set(entries)
+    holmes, adler = entries["Sherlock Holmes"], entries["Irene Adler"]
+    assert holmes.kind == adler.kind == "person"
+    first = quire.text.segments(book.id, holmes.first.ordinal, 1)[0].text
+    assert first.startswith("To Sherlock Holmes") and set(holmes.variants) == {"Sherlock Holmes", "Holmes"}
+    assert holmes.mentions == len(holmes.places) == 7 and adler.mentions == len(adler.places) == 3

@@ -112,6 +112,8 @@ def name_key(name: str) -> str:
     words = [w for w in re.sub(r"['’]s$", "", name).replace(".", " ").split() if w]
     while len(words) > 1 and words[0].lower() in TITLES and words[1].lower() not in _JOINERS:  # "Queen of Hearts"
         words = words[1:]
+    if len(words) > 1 and words[0].lower() in ("the", "a", "an"):  # "The King" opening a line
+        words = words[1:]
     return " ".join(words).casefold()
 
 

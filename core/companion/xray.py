@@ -16,7 +16,7 @@ from typing import Any
 from core.agent.citations import Citation
 from core.books.locator import Locator
 from core.books.textutil import CJK_RUN
-from core.companion.names import TITLES, has_title, name_key, name_mentions
+from core.companion.names import NOT_NAMES, TITLES, has_title, name_key, name_mentions
 from core.companion.names_zh import SPEECH as CHINESE_SPEECH
 from core.companion.names_zh import SURNAMES, chinese_mentions, dictionary_total
 from core.library import Library
@@ -30,6 +30,41 @@ BARE_TITLES = frozenset(("mr", "mrs", "ms", "dr", "st", "sir", "capt", "rev", "m
 PLACE_ENDINGS = frozenset("府城州庄镇村寺庵院园祠山峰庙县省京陵湖江河桥街巷楼阁殿宫")  # 荣国府, 金陵, 未庄
 KEYNESS = 8.0  # a Chinese word the dictionary knows is a name when the book uses it this many times more than usual
 SPEECH = frozenset(("said", "says", "asked", "cried", "replied", "answered", "thought", "whispered", "shouted"))
+# What only a being does, right after its name ("the Dormouse shook itself", "Dinah was"... no: "was" is anything's).
+_DOING = """shook nodded smiled laughed sighed sobbed wept cried frowned looked stared glanced went came ran
+walked hurried jumped sat stood began knew felt wanted wished hoped remembered forgot added continued repeated muttered
+exclaimed screamed shrieked sang called told explained remarked observed interrupted whispered yawned opened"""
+DOING = frozenset(_DOING.split())
+KIN = frozenset(("my", "our", "thy"))  # "our Dinah", "my Mary Ann": a being of the household
+# A name right after what a person is ("the well-known adventuress, Irene Adler"; "her maid, Mary") is a person's.
+_ROLES = """adventuress adventurer lady woman man gentleman girl boy child friend wife husband daughter son
+brother sister mother father uncle aunt cousin nephew niece widow servant maid nurse master mistress clerk merchant
+sailor soldier captain colonel king queen prince princess duke duchess count countess baron nobleman landlady landlord
+client visitor stranger companion colleague partner cabman coachman groom butler housekeeper governess"""
+ROLES = frozenset(_ROLES.split())
+# Forms of address and the words that make them: "Majesty", "Your Majesty", "Doctor", "His Royal Highness" name a
+# rank or a way of speaking to someone, not who (the issue's story collection listed "Majesty" and "Doctor").
+_ADDRESS = """majesty majesties highness highnesses excellency lordship ladyship honour honor worship eminence
+holiness grace sir sire madam madame ma'am mister miss doctor dr mr mrs ms your his her their royal imperial serene
+gracious"""
+ADDRESS = frozenset(_ADDRESS.split())
+# Nationalities, peoples and languages: words a book capitalises that are not anyone's or anywhere's name.
+_DEMONYMS = """english englishman englishmen french frenchman frenchmen german germans bohemian bohemians
+american americans british briton britons scotch scottish scotsman scots irish irishman welsh spanish spaniard
+spaniards italian italians russian russians dutch dutchman danish dane danes swedish swede norwegian polish pole greek
+greeks roman romans latin chinese japanese indian indians egyptian egyptians turkish turk turks persian persians
+arabian arab arabs hebrew hebrews jewish jew jews african africans european europeans asiatic asian australian
+canadian mexican portuguese swiss austrian hungarian prussian saxon saxons norman normans celtic gaelic yankee yankees
+christian christians catholic protestant moorish moor moors tartar tartars cossack hindu moslem muslim mohammedan
+parisian venetian florentine genoese neapolitan castilian flemish belgian bavarian siberian tyrolese"""
+DEMONYMS = frozenset(_DEMONYMS.split())
+# Sections that are not the story: what a publisher or a transcriber adds around it (imprint, licence, lists).
+MATTER = re.compile(
+    r"^\W*(title page|half title|copyright|imprint|colophon|contents|table of contents|bibliography|index|"
+    r"licen[cs]e|the full project gutenberg|project gutenberg|end of (the )?project gutenberg|acknowledge?ments?|"
+    r"about (the|this) (author|book|edition|publisher)|transcriber|other books by|also by|版权|目录|出版说明)",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,13 +148,16 @@ def xray(library: Library, book_id: int, bound: int | None) -> list[XrayEntry]:
         "WHERE m.book_id = ? AND m.ordinal <= ? ORDER BY m.ordinal, m.start",
         (book_id, limit),
     ).fetchall()
+    matter = _matter_sections(library, book_id)
     by_key: dict[str, list[tuple[Any, ...]]] = defaultdict(list)
     for row in rows:
-        by_key[name_key(row[2])].append(tuple(row))
+        if row[6] not in matter:
+            by_key[name_key(row[2])].append(tuple(row))
     latin = {k for k in by_key if not CJK_RUN.search(k)}
-    # A name: mentioned often enough, at least once where a capital is not just a sentence's first word.
+    # A name: mentioned often enough, at least once where a capital is not just a sentence's first word; not a
+    # title or a form of address alone, nor a nationality or a language.
     names = {k for k in latin if len(by_key[k]) >= MIN_MENTIONS and any(not r[3] for r in by_key[k])}
-    names -= {k for k in names if k in BARE_TITLES}
+    names = {k for k in names if k not in BARE_TITLES and k not in DEMONYMS and not _address(k)}
     groups = list(_merge(names, by_key).values())
     chinese = {k: found for k, found in by_key.items() if k not in latin}
     if chinese:
@@ -132,6 +170,17 @@ def xray(library: Library, book_id: int, bound: int | None) -> list[XrayEntry]:
     ]  # fmt: skip
     entries.sort(key=lambda e: (-e.mentions, e.first.ordinal))
     return entries
+
+
+def _address(key: str) -> bool:
+    """Whether a name is only a form of address ("your majesty", "doctor")."""
+    return all(word in ADDRESS for word in key.split())
+
+
+def _matter_sections(library: Library, book_id: int) -> set[int]:
+    """The sections around the story (a title page, an imprint, a licence, a bibliography), by their titles."""
+    rows = library.conn.execute("SELECT idx, title FROM sections WHERE book_id = ?", (book_id,))
+    return {int(idx) for idx, title in rows if title and MATTER.search(title)}
 
 
 def _characters_read(library: Library, book_id: int, limit: int) -> int:
@@ -173,29 +222,85 @@ def _owns(longer: str, key: str) -> bool:
 
 
 def _merge(names: set[str], by_key: dict[str, list[tuple[Any, ...]]]) -> dict[str, list[str]]:
-    """Group a one-word name with the one longer name it ends ("Holmes" with "Sherlock Holmes", "Queen" with "Queen
-    of Hearts"); a word that several longer names end, or a title, stays on its own."""
-    longer = [k for k in names if " " in k]
-    groups: dict[str, list[str]] = {k: [k] for k in names if " " in k}
-    for key in sorted(k for k in names if " " not in k):
-        owners = [k for k in longer if k.split(" ")[0 if key in TITLES else -1] == key]
+    """Group a one-word name with the one longer name it is part of: the one it ends ("Holmes" with "Sherlock
+    Holmes"), the one it starts when that is "X of Y" ("Knave" with "Knave of Hearts") or it is a title ("Queen"
+    with "Queen Anne"), the compound it ends ("Footman" with "Fish-Footman"). A fuller name the book has given only
+    once so far counts too ("To Sherlock Holmes she is always the woman"): the entry takes it from then on. A word
+    that several longer names could own stays on its own."""
+    longer = [k for k in names if " " in k or "-" in k]
+    once = [k for k in by_key if " " in k and k not in names and not CJK_RUN.search(k)]
+    groups: dict[str, list[str]] = {k: [k] for k in longer}
+    for key in sorted(k for k in names if " " not in k and "-" not in k):
+        owners = [k for k in longer if _part_of(key, k) and _shared(key, k, by_key)]
+        owners = owners or [k for k in once if k.split(" ")[-1] == key]
         if len(owners) == 1:
-            groups[owners[0]].append(key)
+            groups.setdefault(owners[0], [owners[0]]).append(key)
         else:
             groups[key] = [key]
     return groups
+
+
+def _part_of(key: str, longer: str) -> bool:
+    words = longer.split(" ")
+    if " " not in longer:
+        return longer.split("-")[-1] == key
+    return words[-1] == key or (words[0] == key and (key in TITLES or (len(words) > 2 and words[1] == "of")))
+
+
+def _shared(key: str, longer: str, by_key: dict[str, list[tuple[Any, ...]]]) -> bool:
+    """Whether the longer name is used often enough beside the word to be the same one: "the Emperor" of a tale
+    is not the "Emperor of Japan" it names twice in eighty mentions of its own."""
+    return " " not in longer or longer.split(" ")[-1] == key or len(by_key[longer]) * 4 >= len(by_key[key])
 
 
 def _entry(keys: list[str], by_key: dict[str, list[tuple[Any, ...]]]) -> XrayEntry:
     """An entry from its names' mention rows (its introducing sentences are filled in after, read together)."""
     found = sorted((row for key in keys for row in by_key[key]), key=lambda r: (r[0], r[1]))
     surfaces = Counter(re.sub(r"['’]s$", "", row[2]) for row in found)
-    common = surfaces.most_common(1)[0][1]  # the name it goes by: the fullest form used at least a quarter as often
-    longest = max(surfaces, key=lambda s: (surfaces[s] * 4 >= common, len(name_key(s).split()), surfaces[s]))
+    # The name it goes by: the fullest form used at least a quarter as often as the commonest, or a first name and
+    # the commonest as soon as the book has given them ("Sherlock Holmes" once, "Holmes" often; not "Old Ahab");
+    # a form of address is never the name ("Your Majesty" for the King).
+    named = [s for s in surfaces if not _address(name_key(s))] or list(surfaces)
+    main = max(named, key=lambda s: surfaces[s])
+    chosen = [s for s in named if surfaces[s] * 4 >= surfaces[main] or _first_name_of(s, main)]
+    longest = max(chosen, key=lambda s: (len(re.split(r"[ -]", name_key(s))), surfaces[s]))
     kind = _chinese_kind(found) if CJK_RUN.search(found[0][2]) else _kind(found)
     places = tuple(Mention(r[0], Locator(r[6], r[7], r[1]), r[2]) for r in found)
     return XrayEntry(longest, kind, tuple(sorted(surfaces, key=lambda s: -surfaces[s])), len(found), places[0], (),
                      places)  # fmt: skip
+
+
+_NOT_FIRST = frozenset(
+    (
+        "old",
+        "young",
+        "little",
+        "poor",
+        "great",
+        "good",
+        "big",
+        "dear",
+        "mad",
+        "black",
+        "white",
+        "red",
+        "saint",
+        "but",
+        "and",
+        "the",
+    )
+)
+
+
+def _first_name_of(surface: str, main: str) -> bool:
+    """Whether ``surface`` is a first name before ``main`` ("Sherlock Holmes" for "Holmes"; not "Old Ahab")."""
+    words = name_key(surface).split()
+    return (
+        len(words) == 2
+        and words[1] == name_key(main)
+        and words[0] not in _NOT_FIRST | TITLES | ADDRESS | NOT_NAMES
+        and not re.search(r"['’]", surface)
+    )
 
 
 def _kind(found: list[tuple[Any, ...]]) -> str:
@@ -203,7 +308,11 @@ def _kind(found: list[tuple[Any, ...]]) -> str:
     titled = any(has_title(row[2]) or row[4] in TITLES for row in found)
     speech = sum(row[4] in SPEECH or row[5] in SPEECH for row in found)
     place = sum(row[4] in PLACE_WORDS for row in found)
-    return "person" if titled or speech else "place" if place * 2 >= len(found) else "term"
+    if titled or speech:
+        return "person"
+    if place * 2 >= len(found):
+        return "place"
+    return "person" if any(row[5] in DOING or row[4] in KIN or row[4] in ROLES for row in found) else "term"
 
 
 def _chinese_kind(found: list[tuple[Any, ...]]) -> str:
