@@ -45,6 +45,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "xray.kind.term": {"en": "term", "zh": "名词"},
     "xray.also": {"en": "Also: {names}", "zh": "又称：{names}"},
     "xray.first": {"en": "First mention", "zh": "首次出现"},
+    "xray.more": {"en": "{n} more", "zh": "另外 {n} 处"},
     "xray.mention": {"en": "Mention {n}", "zh": "第 {n} 处"},
     "xray.describe": {
         "en": "Describe them with AI (sends their sentences so far)",

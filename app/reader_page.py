@@ -473,6 +473,7 @@ def toc_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> 
     return ft.Column([go_to, *unread, listing], expand=True)
 
 
+Places = tuple[Any, ...]  # an X-Ray entry's mentions (core's Mention records)
 XRAY_MENTIONS = 12  # mentions listed under an entry (each opens its place); the count says how many in all
 WHO_IS_CHARS = 40  # a selection this short (and of four words at most) may be a name: "Who is this?" is offered
 
@@ -521,10 +522,17 @@ def xray_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) ->
                 on_click=lambda e, loc=str(entry.first.locator): actions.navigate(loc),
             )
         ]
-        chips += [
-            ft.Chip(label=ft.Text(t("xray.mention", n=n)), on_click=lambda e, loc=str(m.locator): actions.navigate(loc))
-            for n, m in enumerate(entry.places[1:XRAY_MENTIONS], start=2)
-        ]
+        chips += _mention_chips(entry.places[1:XRAY_MENTIONS], 2, actions, t)
+        chip_row = ft.Row(chips, wrap=True, spacing=6, run_spacing=6)
+        rest = entry.places[XRAY_MENTIONS:]
+        if rest:  # every mention the count says is listed: the rest a tap away (hundreds for a main character)
+
+            def show_rest(e: ft.Event[ft.Chip], row: ft.Row = chip_row, rest: Places = rest) -> None:
+                index = row.controls.index(e.control)
+                row.controls[index : index + 1] = _mention_chips(rest, XRAY_MENTIONS + 1, actions, t)
+                row.update()
+
+            chips.append(ft.Chip(label=ft.Text(t("xray.more", n=len(rest))), on_click=show_rest))
         if actions.tell_more is not None:  # the chat, fenced as every answer is
             chips.append(
                 ft.Chip(
@@ -533,7 +541,7 @@ def xray_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) ->
                     on_click=lambda e, name=entry.name, ask=actions.tell_more: ask(name),
                 )
             )
-        details.append(ft.Row(chips, wrap=True, spacing=6, run_spacing=6))
+        details.append(chip_row)
         rows.append(
             ft.ExpansionTile(
                 title=ft.Text(entry.name, weight=ft.FontWeight.W_600),
@@ -551,6 +559,14 @@ def xray_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) ->
             )
         )
     return ft.ListView(rows, spacing=4, expand=True)
+
+
+def _mention_chips(mentions: Places, start: int, actions: ReaderActions, t: Translator) -> list[ft.Control]:
+    """A chip per mention, numbered from ``start``; each opens its place (a jump)."""
+    return [
+        ft.Chip(label=ft.Text(t("xray.mention", n=n)), on_click=lambda e, loc=str(m.locator): actions.navigate(loc))
+        for n, m in enumerate(mentions, start=start)
+    ]
 
 
 def search_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> ft.Control:

@@ -1462,6 +1462,16 @@ def test_the_xray_panel_lists_names_so_far_and_a_mention_is_a_jump_at_both_sizes
             assert app.panel == "xray" and "Alice" in shown and "White Rabbit" in shown, width
             assert not later & set(shown), later & set(shown)
             assert any(s.startswith("Named up to where you have read (") for s in shown)
+            alice = next(c for c in walk(app.page.controls) if isinstance(c, ft.ExpansionTile) and
+                         texts(c.title) == ["Alice"])  # fmt: skip
+            counted = next(e for e in app.reader.xray if e.name == "Alice").mentions
+            chips = [c for c in walk(alice.controls) if isinstance(c, ft.Chip)]
+            more = next(c for c in chips if texts(c) == [f"{counted - 12} more"])  # issue 38: "19 mentions", 12 chips
+            await fire(session, more)
+            listed = [
+                c for c in walk(alice.controls) if isinstance(c, ft.Chip) and "mention" in " ".join(texts(c)).lower()
+            ]
+            assert len(listed) == counted > 12 and texts(listed[-1]) == [f"Mention {counted}"]
             rabbit = next(c for c in walk(app.page.controls) if isinstance(c, ft.ExpansionTile) and
                           texts(c.title) == ["White Rabbit"])  # fmt: skip
             first = next(c for c in walk(rabbit.controls) if isinstance(c, ft.Chip) and "First mention" in texts(c))
