@@ -46,9 +46,40 @@ ALICE: dict[str, tuple[str, tuple[str, ...]]] = {
     "Five": ("person", ()),
     "Caucus-race": ("term", ()),
 }
+# 呐喊 (Lu Xun's first collection, the AZW3 in ../shared): every person, place and named thing it names at least
+# twice, read from the book story by story (role words such as 掌柜 "the shopkeeper" or 老尼姑 "the old nun" are
+# not names; a family's house 赵府 is a place).
+NAHAN: dict[str, tuple[str, tuple[str, ...]]] = {
+    **{name: ("person", ()) for name in (
+        "赵太爷 赵秀才 钱太爷 假洋鬼子 王胡 小Ｄ 吴妈 邹七嫂 赵白眼 赵司晨 赵太太 孔乙己 华大妈 小栓 康大叔 夏三爷 "
+        "驼背五少爷 单四嫂子 宝儿 王九妈 何小仙 七斤 七斤嫂 九斤老太 六斤 赵七爷 八一嫂 张大帅 闰土 水生 宏儿 "
+        "迅哥儿 陈士成 方玄绰 金永生 双喜 阿发 六一公公 八公公 桂生 仲密 仲密夫人 古久先生 陈老五 赵贵翁 易牙 徐锡林 "
+        "金心异 钱玄同 孟子 秋瑾 邹容 三太太 金圣叹"
+    ).split()},
+    "阿Ｑ": ("person", ()),
+    "阿桂": ("person", ("阿贵",)),
+    "老栓": ("person", ("华老栓",)),
+    "阿义": ("person", ("红眼睛阿义",)),
+    "阿五": ("person", ("蓝皮阿五",)),
+    "老拱": ("person", ("红鼻子老拱",)),
+    "杨二嫂": ("person", ("豆腐西施",)),
+    "爱罗先珂": ("person", ()),
+    "夏瑜": ("person", ("瑜儿",)),
+    "孔子": ("person", ("孔丘",)),
+    **{name: ("place", ()) for name in (
+        "未庄 土谷祠 静修庵 鲁镇 丁字街 济世老店 西高峰 平桥村 赵庄 狼子村 日本 东京 中国 北京 Ｓ会馆 钱府"
+    ).split()},
+    "咸亨酒店": ("place", ("咸亨",)),
+    "赵府": ("place", ("赵家",)),
+    **{name: ("term", ()) for name in "论语 三国演义 左传 水浒 自由党 柿油党 革命党 宣统 辛亥 长毛".split()},
+}
 # Floors just under what was measured (issue 38: 0.960, 0.923 and 0.792; before its rules, 0.800, 0.923 and 0.667):
 # a change that loses names or lets titles and nationalities back in fails here.
 PRECISION, RECALL, KINDS = 0.95, 0.90, 0.75
+# 呐喊 as measured (issue 38): precision 0.266, recall 0.620, kinds 0.895. Far from the English figures: jieba's
+# dictionary tags common words as names (花白 "grizzled", 贝壳 "shell", 张开 "open" are ``nr``) and a small book
+# uses them often enough to pass the keyness test; 七斤 alone is cut as two numerals. Held here so it only rises.
+ZH_FLOORS = (0.26, 0.60, 0.85)
 
 
 def score(entries, gold: dict[str, tuple[str, tuple[str, ...]]]) -> tuple[float, float, float, list[str]]:
@@ -78,3 +109,15 @@ def test_alice_at_its_end_lists_its_names_and_little_else(quire: Quire) -> None:
     print(f"\nAlice: {len(entries)} entries, precision {precision:.3f}, recall {recall:.3f}, kinds {kinds:.3f}")
     print("\n".join(wrong))
     assert precision >= PRECISION and recall >= RECALL and kinds >= KINDS, wrong
+
+
+def test_nahan_at_its_end_lists_its_names(quire: Quire) -> None:
+    """The Chinese list, measured and held at what it gives now (see ``ZH_FLOORS``)."""
+    pytest.importorskip("jieba", reason="X-Ray finds Chinese names with jieba's tagger (computers only)")
+    book = quire.import_paths([book_path("formats/luxun-nahan.azw3")])[0].book
+    quire.save_position(book.id, quire.text.segments(book.id, book.segment_count - 1, 1)[0].locator)
+    entries = quire.companion.xray(book.id)
+    precision, recall, kinds, wrong = score(entries, NAHAN)
+    print(f"\n呐喊: {len(entries)} entries, precision {precision:.3f}, recall {recall:.3f}, kinds {kinds:.3f}")
+    print("\n".join(wrong))
+    assert (precision, recall, kinds) >= ZH_FLOORS, wrong
