@@ -69,7 +69,9 @@ def _not_yet(quire: Quire, book: int, question: str, gold: set[str]) -> OfflineA
     starts = [quire.text.ordinal_of(book, places[g]) for g in gold if g in places]
     if not starts or min(starts) <= 1:
         return None
-    quire.save_position(book, quire.text.segments(book, min(starts) - 1, 1)[0].locator)
+    place = quire.text.segments(book, min(starts) - 1, 1)[0].locator
+    quire.save_position(book, place, reading=False)
+    quire.set_furthest(book, place)  # on purpose: a reading place only rises, and an earlier question read further
     return answer_offline(quire, book, question)
 
 
