@@ -29,6 +29,7 @@ from pathlib import Path
 
 from bench.retrieval import LOADERS, Document, answer_form
 from core import Quire
+from core.agent.offline import MIN_ANSWER_ODDS, MIN_ANSWER_OVERLAP
 from core.inside import CANDIDATES, WEIGHTS, OfflineAnswer, Weights, answer_offline, inside, quote_span, rank_sentences
 
 
@@ -79,8 +80,8 @@ def run(dataset: str, data: Path, split: str, mode: str, limit_docs: int | None,
     loaded = load(dataset, data, split)[: limit_docs or None]
     counts = {"first": 0, "any": 0, "passages": 0, "questions": 0, "answered": 0, "answered_first": 0,
               "not_yet": 0, "abstained": 0}  # fmt: skip
-    shares: list[tuple[float, bool]] = []  # (confidence, first quote holds) and, below, not-yet confidences
-    not_yet: list[float] = []
+    shares: list[tuple[float, float, bool]] = []  # (confidence, odds, first quote holds); below, not-yet ones
+    not_yet: list[tuple[float, float]] = []
     cached: list[tuple[Asked, list[str]]] = []  # (question, passage texts) for the grid search
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder:
@@ -98,12 +99,12 @@ def run(dataset: str, data: Path, split: str, mode: str, limit_docs: int | None,
                 counts["first"] += first
                 counts["answered"] += answer.answered
                 counts["answered_first"] += answer.answered and first
-                shares.append((answer.confidence, first))
+                shares.append((answer.confidence, answer.odds, first))
                 later = _not_yet(quire, book.id, item.question, gold_of[item.question])
                 if later is not None:
                     counts["not_yet"] += 1
                     counts["abstained"] += not later.answered
-                    not_yet.append(later.confidence)
+                    not_yet.append((later.confidence, later.odds))
                 counts["any"] += any(holds(c.quote, item.answers) for c in answer.citations)
                 passages = [p.text for p in quire.search(book.id, item.question, k=CANDIDATES)]
                 counts["passages"] += any(holds(p, item.answers) for p in passages)
@@ -140,13 +141,27 @@ def run(dataset: str, data: Path, split: str, mode: str, limit_docs: int | None,
                 {"passage_prior": prior, "min_words": words, "previous": previous, "first": round(hit / total, 3)}
             )
         report["grid"] = sorted(grid, key=lambda g: -g["first"])
-        report["thresholds"] = [
-            {"min_overlap": t, "answered": round(sum(c >= t for c, _ in shares) / total, 3),
-             "first_holds_when_answered": round(sum(ok for c, ok in shares if c >= t) / max(1, sum(c >= t for c, _ in shares)), 3),
-             "abstained_when_not_yet_answerable": round(sum(c < t for c in not_yet) / max(1, len(not_yet)), 3)}
+        latin = dataset == "fairytaleqa"  # English answers also need their odds (core.agent.offline.ANSWER_ODDS)
+        pairs = [
+            (t, MIN_ANSWER_ODDS if latin else 0.0)
             for t in (0.15, 0.2, 0.22, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
-        ]  # fmt: skip
+        ]
+        if latin:
+            pairs += [(MIN_ANSWER_OVERLAP["latin"], o) for o in (0.0, 0.4, 0.45, 0.5, 0.53, 0.55, 0.6, 0.65)]
+        report["thresholds"] = [_trade_off(shares, not_yet, t, o, total) for t, o in pairs]
     return report
+
+
+def _trade_off(
+    shares: list[tuple[float, float, bool]], not_yet: list[tuple[float, float]], overlap: float, odds: float, total: int
+) -> dict:
+    """What a pair of thresholds gives: the share answered, how often the first quote holds the answer then, and
+    the share of the not-yet-answerable questions held back."""
+    answered = [ok for c, o, ok in shares if c >= overlap and o >= odds]
+    held = sum(c < overlap or o < odds for c, o in not_yet)
+    return {"min_overlap": overlap, "min_odds": odds, "answered": round(len(answered) / total, 3),
+            "first_holds_when_answered": round(sum(answered) / max(1, len(answered)), 3),
+            "abstained_when_not_yet_answerable": round(held / max(1, len(not_yet)), 3)}  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:

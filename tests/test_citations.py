@@ -157,3 +157,25 @@ def test_a_sentence_whose_subject_was_named_just_before_it_is_the_answer(tmp_pat
     answer = answer_offline(quire, book.id, "Why did the man not punish his wife?", spoilers=True)
     assert answer.citations[0].quote.startswith("He was too kind-hearted to punish")
     quire.close()
+
+
+IRENE = """# One
+
+The photograph was of Irene Adler, and Holmes kept it. Holmes spoke of Irene Adler often, and of the photograph.
+Irene Adler was a singer of note at the opera in Warsaw. The King had known Irene Adler for years.
+
+# Two
+
+We walked a long way that evening. The streets were wet. At last we came to Briony Lodge, in Serpentine Avenue,
+where she lives. It was a small house with a garden.
+"""
+
+
+def test_sentences_that_only_name_what_was_asked_about_are_not_given_as_the_answer(tmp_path: Path) -> None:
+    """Issue 38: "Where does Irene Adler live?" came back marked as answered, quoting sentences about Irene Adler
+    with no place in them. Naming the question's subject is not answering it: such quotes are the closest passages."""
+    quire = Quire(tmp_path)
+    book = quire.import_bytes(IRENE.encode(), "scandal.md").book
+    answer = answer_offline(quire, book.id, "Where does Irene Adler live?", spoilers=True)
+    assert answer.citations and "Irene Adler" in answer.citations[0].quote and "Briony" not in answer.text
+    assert not answer.answered and answer.notice == "NotAnswered" and answer.odds < 0.5
