@@ -142,13 +142,12 @@ def run(dataset: str, data: Path, split: str, mode: str, limit_docs: int | None,
             )
         report["grid"] = sorted(grid, key=lambda g: -g["first"])
         latin = dataset == "fairytaleqa"  # English answers also need their odds (core.agent.offline.ANSWER_ODDS)
-        pairs = [
-            (t, MIN_ANSWER_ODDS if latin else 0.0)
-            for t in (0.15, 0.2, 0.22, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
-        ]
-        if latin:
-            pairs += [(MIN_ANSWER_OVERLAP["latin"], o) for o in (0.0, 0.4, 0.45, 0.5, 0.53, 0.55, 0.6, 0.65)]
-        report["thresholds"] = [_trade_off(shares, not_yet, t, o, total) for t, o in pairs]
+        odds = MIN_ANSWER_ODDS if latin else 0.0
+        overlaps = (0.15, 0.2, 0.22, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
+        report["thresholds"] = [_trade_off(shares, not_yet, t, odds, total) for t in overlaps]
+        if latin:  # the odds' trade-off at the shipped share
+            at = MIN_ANSWER_OVERLAP["latin"]
+            report["odds"] = [_trade_off(shares, not_yet, at, o, total) for o in (0.0, 0.4, 0.45, 0.5, 0.53, 0.55, 0.6)]
     return report
 
 

@@ -54,8 +54,9 @@ def test_offline_answer_benchmark_scores_the_quotes(capsys: pytest.CaptureFixtur
                          "--mode", "keyword", "--limit-docs", "1", "--tune", "--json"]) == 0  # fmt: skip
     tuned = json.loads(capsys.readouterr().out)
     assert tuned["grid"] and tuned["grid"][0]["first"] >= tuned["grid"][-1]["first"]
-    answered = [row["answered"] for row in tuned["thresholds"]]
-    assert answered == sorted(answered, reverse=True)  # a higher bar answers fewer questions, never more
+    for sweep in ("thresholds", "odds"):  # the share of the question's words, then the odds that the quote answers
+        answered = [row["answered"] for row in tuned[sweep]]
+        assert answered == sorted(answered, reverse=True)  # a higher bar answers fewer questions, never more
 
 
 def test_retrieval_benchmark_reads_cmrc2018(capsys: pytest.CaptureFixture[str]) -> None:
