@@ -707,6 +707,14 @@ def cmd_speak(quire: Quire, args: argparse.Namespace) -> int:
 
 
 def cmd_export(quire: Quire, args: argparse.Namespace) -> int:
+    if args.vault:
+        written = quire.notes.export_vault(args.vault, args.book)
+        for path in written:
+            print(path)
+        print(f"{len(written)} note(s) written or updated in {args.vault}.", file=sys.stderr)
+        return 0
+    if args.book is None:
+        raise QuireError("name a book to export, or give --vault DIR to write every book's highlights as notes")
     fmt = "json" if args.json else args.format
     text = quire.notes.export(args.book, fmt)
     if args.output:
@@ -870,8 +878,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--register", action="store_true", help="setup: create the user on the server first")
     p = add("stats", cmd_stats, "your reading: time, sessions, characters, days and weeks, speed and time left")
     p.add_argument("book", nargs="?", help="one book (default: all)")
-    p = add("export", cmd_export, "export a book's highlights and notes")
-    p.add_argument("book")
+    p = add("export", cmd_export, "export a book's highlights and notes (or, with --vault, every book's)")
+    p.add_argument("book", nargs="?")
+    p.add_argument("--vault", help="an Obsidian vault's folder: a note per book, updated in Quire's part only")
     p.add_argument("--format", choices=["md", "json"], default="md")
     p.add_argument("-o", "--output", help="write to this file instead of standard output")
     return parser

@@ -29,8 +29,18 @@ from pathlib import Path
 
 from bench.retrieval import LOADERS, Document, answer_form
 from core import Quire
-from core.agent.offline import MIN_ANSWER_ODDS, MIN_ANSWER_OVERLAP
-from core.inside import CANDIDATES, WEIGHTS, OfflineAnswer, Weights, answer_offline, inside, quote_span, rank_sentences
+from core.inside import (
+    CANDIDATES,
+    MIN_ANSWER_ODDS,
+    MIN_ANSWER_OVERLAP,
+    WEIGHTS,
+    OfflineAnswer,
+    Weights,
+    answer_offline,
+    inside,
+    quote_span,
+    rank_sentences,
+)
 
 
 @dataclass

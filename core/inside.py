@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from core.agent.offline import CANDIDATES, OfflineAnswer, answer_offline
+from core.agent.offline import CANDIDATES, MIN_ANSWER_ODDS, MIN_ANSWER_OVERLAP, OfflineAnswer, answer_offline
 from core.agent.runner import ReadingAgent
 from core.agent.tools import ReadingSession
 from core.books import Book, parse_book
@@ -33,6 +33,8 @@ __all__ = [
     "DEFAULT_TARGET_TOKENS",
     "LATEST",
     "MAX_CHARS",
+    "MIN_ANSWER_ODDS",
+    "MIN_ANSWER_OVERLAP",
     "MIN_CHARS",
     "WEIGHTS",
     "Book",

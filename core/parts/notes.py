@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from core.books.locator import parse_locator
 from core.errors import QuireError
 from core.export import export_json, export_markdown
 from core.library import Annotations, Bookmark, Highlight, Library
+from core.vault import VaultBook, export_vault
 
 
 class Notes:
@@ -61,3 +64,26 @@ class Notes:
             raise QuireError(f"unknown export format '{format_name}': use md or json")
         titles = {row["idx"]: row["title"] for row in self._library.sections(book.id)}
         return export_markdown(book, highlights, bookmarks, titles)
+
+    def export_vault(self, folder: str | Path, reference: str | int | None = None) -> list[Path]:
+        """Write each book's highlights and notes as a note in an Obsidian vault (one book, or every book with
+        highlights); a note written before is updated in its own part only. The notes that changed."""
+        books = [self._library.resolve(reference)] if reference is not None else None
+        if books is None:
+            marked = {h.book_id for h in self._annotations.highlights(None)}
+            books = [self._library.resolve(book_id) for book_id in sorted(marked)]
+        items = []
+        for book in books:
+            position = self._annotations.position(book.id)
+            titles = {row["idx"]: row["title"] for row in self._library.sections(book.id)}
+            items.append(
+                VaultBook(
+                    book, self._annotations.highlights(book.id), titles, position.furthest_percent if position else 0
+                )
+            )
+        try:
+            return export_vault(Path(folder), items)
+        except OSError as error:
+            raise QuireError(
+                f"cannot write the notes in '{folder}': {error.strerror or error}; choose another folder"
+            ) from None
