@@ -247,6 +247,17 @@ STRINGS: dict[str, dict[str, str]] = {
     "settings.language": {"en": "Language", "zh": "语言"},
     "settings.font_size": {"en": "Font size", "zh": "字号"},
     "common.cancel": {"en": "Cancel", "zh": "取消"},
+    "notes.vault": {"en": "Export to an Obsidian vault", "zh": "导出到 Obsidian 库"},
+    "notes.vault.path": {"en": "The vault's folder", "zh": "Obsidian 库的文件夹"},
+    "notes.vault.about": {
+        "en": "A note per book. Exporting again updates Quire's part of each note and keeps what you wrote around it.",
+        "zh": "每本书一篇笔记。再次导出只更新 Quire 写的部分，你在其外写的内容保持不变。",
+    },
+    "notes.vault.export": {"en": "Export", "zh": "导出"},
+    "notes.vault.done": {
+        "en": "Notes written or updated in {folder}: {n}.",
+        "zh": "已在 {folder} 写入或更新笔记：{n} 篇。",
+    },
     "common.close": {"en": "Close", "zh": "关闭"},
     "common.save": {"en": "Save", "zh": "保存"},
     "color.yellow": {"en": "Yellow", "zh": "黄色"},

@@ -26,6 +26,7 @@ class NotesActions:
     remove_bookmark: Callable[[Bookmark], None] | None = None
     open_word: Callable[[VocabularyWord], object] | None = None  # a vocabulary word: where it was looked up
     forget_word: Callable[[VocabularyWord], None] | None = None
+    export_vault: Callable[[], object] | None = None  # every book's highlights to an Obsidian vault (computers)
 
 
 def _highlight_card(highlight: Highlight, actions: NotesActions, t: Translator) -> ft.Control:
@@ -76,6 +77,15 @@ def _highlight_card(highlight: Highlight, actions: NotesActions, t: Translator) 
     )
 
 
+def _vault_button(actions: NotesActions, t: Translator, disabled: bool) -> list[ft.Control]:
+    export = actions.export_vault
+    if export is None:
+        return []
+    return [
+        ft.OutlinedButton(t("notes.vault"), icon=ft.Icons.HUB_OUTLINED, on_click=lambda e: export(), disabled=disabled)
+    ]
+
+
 def build_notes_list(model: NotesViewModel, actions: NotesActions, t: Translator) -> ft.Control:
     """Every group with its highlights, and an export button; a friendly line when there is nothing yet."""
     groups = model.shown_groups
@@ -89,7 +99,9 @@ def build_notes_list(model: NotesViewModel, actions: NotesActions, t: Translator
                     on_click=lambda e: actions.export(),
                     disabled=not (groups or model.shown_words),
                 ),
-            ]
+                *_vault_button(actions, t, disabled=not groups),
+            ],
+            wrap=True,
         )
     ]
     bookmarks = model.shown_bookmarks

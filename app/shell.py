@@ -35,6 +35,7 @@ from app.settings_page import AIActions, build_settings_screen
 from app.stats_page import build_stats_screen
 from app.sync_controller import SyncController
 from app.theme import apply_theme
+from app.vault_export import export_to_vault
 from core import Bookmark, BookNotFoundError, Highlight, ProviderConfig, Quire, QuireError, VocabularyWord
 from platform_adapters.base import SecretStore
 
@@ -262,6 +263,9 @@ class QuireApp:
             set_color=recolour,
             remove=remove,
             export=lambda: self.page.run_task(self.export_notes, model),
+            export_vault=None
+            if book_id is not None or self.on_phone
+            else lambda: self.page.run_task(export_to_vault, self),
         )
         return self.guard_book(actions) if book_id is not None else actions
 

@@ -332,6 +332,44 @@ def test_library_notes_screen_edits_and_exports_markdown(quire: Quire) -> None:
     run(scenario())
 
 
+def test_the_notes_screen_exports_every_books_highlights_to_an_obsidian_vault(quire: Quire, tmp_path: Path) -> None:
+    """Issue 41: the vault's folder typed in a browser's notes screen, remembered; a second export keeps what the
+    reader wrote in the note."""
+    quire.import_paths([book_path("en/epubjs-alice.epub"), book_path("zh/luxun_nahan.txt")])
+    quire.notes.add_highlight(1, "3.2", note="rabbit")
+    quire.notes.add_highlight(2, "1.3")
+    vault = tmp_path / "vault"
+
+    async def export(session: object, app: QuireApp, folder: str | None) -> None:
+        await fire(session, clickable(app.page.controls, "Export to an Obsidian vault"))
+        dialog = session.page._dialogs.controls[-1]
+        field = next(c for c in _all_in(dialog) if isinstance(c, ft.TextField))
+        if folder is not None:
+            field.value = folder
+        await fire(session, clickable(dialog, "Export"))
+        for _ in range(100):  # written in a worker thread
+            if app.message.startswith(f"Notes written or updated in {vault}:"):
+                return
+            await asyncio.sleep(0.05)
+        raise AssertionError(app.message)
+
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(quire, session)
+        await fire(session, find(app.page.controls, tooltip="All notes"))
+        await export(session, app, str(vault))
+        assert app.message == f"Notes written or updated in {vault}: 2." and app.settings.vault_folder == str(vault)
+        note = vault / "Alice's Adventures in Wonderland.md"
+        note.write_text(note.read_text(encoding="utf-8") + "\nMy own words.\n", encoding="utf-8")
+        quire.notes.add_highlight(1, "4.2", note="later")
+        await export(session, app, None)  # the folder remembered in the box
+        assert app.message == f"Notes written or updated in {vault}: 1."
+        text = note.read_text(encoding="utf-8")
+        assert "later" in text and text.rstrip().endswith("My own words.")
+
+    run(scenario())
+
+
 def test_go_to_a_place_bookmark_list_and_tags(quire: Quire) -> None:
     quire.import_paths([book_path("en/epubjs-alice.epub"), book_path("zh/hongloumeng_120.md")])
 

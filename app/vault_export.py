@@ -1,0 +1,58 @@
+"""Highlights to an Obsidian vault from the notes screen: the vault's folder picked (a computer) or typed (a
+browser, where no folder picker gives a path), remembered for the next time, and the notes written in the
+background (``quire.notes.export_vault``: Quire's part of each note rewritten, the reader's writing kept)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import flet as ft
+
+from app.keys import text_field
+from core import QuireError
+
+if TYPE_CHECKING:
+    from app.host import Host
+
+
+async def export_to_vault(app: Host) -> None:
+    """Ask for the vault's folder, then write every book's highlights there."""
+    t = app.t
+    if not app.page.web:
+        folder = await ft.FilePicker().get_directory_path(dialog_title=t("notes.vault"))
+        if folder:
+            await write_vault(app, folder)
+        return
+    field = text_field(label=t("notes.vault.path"), value=app.settings.vault_folder, autofocus=True, width=420)
+
+    async def export(e: ft.Event[Any]) -> None:
+        app.page.pop_dialog()
+        await write_vault(app, field.value or "")
+
+    app.page.show_dialog(
+        ft.AlertDialog(
+            title=ft.Text(t("notes.vault")),
+            content=ft.Column([ft.Text(t("notes.vault.about"), size=12), field], tight=True),
+            actions=[
+                ft.TextButton(t("common.cancel"), on_click=lambda e: app.page.pop_dialog()),
+                ft.FilledButton(t("notes.vault.export"), on_click=export),
+            ],
+        )
+    )
+
+
+async def write_vault(app: Host, folder: str) -> None:
+    """Write the notes into ``folder`` (remembered in the settings) and say how many changed, or what went wrong."""
+    folder = folder.strip()
+    if not folder:
+        return
+    app.settings.vault_folder = folder
+    app.store.save(app.settings)
+    try:
+        written = await asyncio.to_thread(app.quire.notes.export_vault, Path(folder).expanduser())
+    except QuireError as error:
+        app.notify(str(error))
+        return
+    app.notify(app.t("notes.vault.done", n=len(written), folder=folder))
