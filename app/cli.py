@@ -647,6 +647,22 @@ def cmd_opds(quire: Quire, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_koreader(quire: Quire, args: argparse.Namespace) -> int:
+    """``quire koreader import DIR``: KOReader's highlights and notes from its sidecars, merged into the library."""
+    results = quire.koreader.import_highlights(args.folder)
+    if args.json:
+        _print_json([r.to_dict() for r in results])
+    else:
+        for r in results:
+            if r.problem:
+                print(f"{r.sidecar}: {r.problem}")
+            else:
+                print(f"{r.title}: {r.added} added, {r.kept} already here, {r.left_out} left out")
+        if not results:
+            print(f"No KOReader sidecars (*.sdr/metadata.*.lua) under {args.folder}.")
+    return 1 if results and all(r.problem for r in results) else 0
+
+
 def cmd_kosync(quire: Quire, args: argparse.Namespace) -> int:
     """``kosync setup URL --user U [--register]``, ``kosync off``, or ``kosync [BOOK]`` (exchange progress)."""
     secrets = args.platform.secrets
@@ -872,6 +888,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="add URL | remove N | browse URL-or-N | search URL-or-N QUERY | get FEED-URL-or-N ENTRY_ID")  # fmt: skip
     p.add_argument("--user", help="the catalog's user; the password comes from $QUIRE_OPDS_PASSWORD or a prompt")
     p.add_argument("--title", help="add: the catalog's name (default: its feed's title)")
+    p = add("koreader", cmd_koreader, "KOReader's highlights: import DIR (an e-reader's folder, or one it syncs)")
+    p.add_argument("action", choices=["import"])
+    p.add_argument("folder", help="the folder with the books and their .sdr sidecars")
     p = add("kosync", cmd_kosync, "KOReader progress sync: setup URL --user U [--register], off, or [BOOK]")
     p.add_argument("what", nargs="*", metavar="ARG", help="setup URL | off | BOOK (default: every book opened)")
     p.add_argument("--user", help="setup: the user; the password comes from $QUIRE_KOSYNC_PASSWORD or a prompt")

@@ -25,6 +25,7 @@ from core.parts.chats import Chats
 from core.parts.companion import Companion
 from core.parts.dictionary import Dictionary
 from core.parts.folders import Folders
+from core.parts.koreader import KoreaderSidecars
 from core.parts.kosync import Kosync
 from core.parts.models import Models
 from core.parts.notes import Notes
@@ -91,6 +92,7 @@ class Quire:
         self.catalogs = Catalogs(self._library, self._network, self.import_paths)
         self.folders = Folders(self._library, self._annotations, self.import_paths)
         self.kosync = Kosync(self._library, self._annotations, self._network, self.text)
+        self.koreader = KoreaderSidecars(self._library, self._annotations)
 
     def _default_chunking(self) -> tuple[ChunkProfile, TokenCounter]:
         """Chunks made at import are sized in the default model's tokens (estimated without tokenizers)."""

@@ -26,6 +26,7 @@ PARTS = {
     "catalogs",
     "folders",
     "kosync",
+    "koreader",
 }  # the facade's public parts (core/parts): quire.notes.export(…)
 DOORS = {ROOT / "core" / "inside.py"}  # ``inside()``: the one door for white-box measurements and tests
 

@@ -1,0 +1,156 @@
+"""KOReader's highlights into Quire (issue 41): sidecars written as KOReader writes them, and hostile ones."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import book_path
+
+from app.cli import main
+from core.kosync.document import EpubPointers, partial_md5
+from core.kosync.lua import MAX_DEPTH, SidecarError, parse_sidecar
+from core.services import Quire
+
+pytestmark = pytest.mark.storage
+
+
+def _lua(value: object, indent: int = 0) -> str:
+    """A value as KOReader's dump.lua writes it: ``["key"] = value,`` lines, strings as Lua's %q gives them."""
+    pad = "    " * (indent + 1)
+    if isinstance(value, dict):
+        items = [f"{pad}[{_lua(k)}] = {_lua(v, indent + 1)}," for k, v in value.items()]
+        return "{\n" + "\n".join(items) + "\n" + "    " * indent + "}"
+    if isinstance(value, list):
+        return _lua({i + 1: v for i, v in enumerate(value)}, indent)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    text = str(value).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\\n").replace("\r", "\\r")
+    return f'"{text}"'
+
+
+def _sidecar(book: Path, table: dict) -> Path:
+    folder = book.with_suffix(".sdr")
+    folder.mkdir(exist_ok=True)
+    path = folder / f"metadata{book.suffix}.lua"
+    path.write_text(f"-- {book.name}\nreturn {_lua(table)}\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def reader_folder(tmp_path: Path) -> Path:
+    """An e-reader's books folder: Moby-Dick as KOReader keeps it, with two highlights (one with a note)."""
+    folder = tmp_path / "Books"
+    folder.mkdir()
+    book = folder / "moby-dick.epub"
+    shutil.copyfile(book_path("en/idpf-moby-dick.epub"), book)
+    pointers = EpubPointers(book.read_bytes())
+    loomings = "Call me Ishmael. Some years ago—never mind how long precisely—having little or no money in my purse"
+    chapter = next(href for href in pointers.spine if href and "chapter_001" in href)
+    start = pointers.xpointer(chapter, loomings, 0)
+    annotations = [
+        {"chapter": "Chapter 1. Loomings.", "color": "yellow", "datetime": "2026-11-30 21:04:11",
+         "drawer": "lighten", "note": "The first line.\nA famous one.", "page": start, "pos0": start,
+         "pos1": start.replace(".0", ".16") if start else "", "text": "Call me Ishmael."},
+        {"chapter": "Chapter 1. Loomings.", "datetime": "2026-11-30 21:05:00", "drawer": "underscore",
+         "page": start, "pos0": start, "pos1": start, "text": "having little or no money in my purse"},
+        {"chapter": "Chapter 1. Loomings.", "datetime": "2026-11-30 21:06:00", "page": start},  # a bookmark
+    ]  # fmt: skip
+    _sidecar(book, {
+        "annotations": annotations,
+        "doc_props": {"authors": "Herman Melville", "title": "Moby-Dick", "language": "en"},
+        "partial_md5_checksum": partial_md5(book),
+        "percent_finished": 0.012,
+        "summary": {"status": "reading", "modified": "2026-11-30"},
+        "cre_dom_version": [20240114],
+    })  # fmt: skip
+    return folder
+
+
+def test_koreaders_highlights_and_notes_come_in_once_and_a_deleted_one_stays_deleted(
+    quire: Quire, reader_folder: Path
+) -> None:
+    book = quire.import_paths([book_path("en/idpf-moby-dick.epub")])[0].book.id
+    [result] = quire.koreader.import_highlights(reader_folder)
+    assert (result.book_id, result.added, result.kept, result.left_out, result.problem) == (book, 2, 0, 0, "")
+    highlights = {h.text: h for h in quire.notes.highlights(book)}
+    assert set(highlights) == {"Call me Ishmael.", "having little or no money in my purse"}  # Quire's own text
+    assert highlights["Call me Ishmael."].note == "The first line.\nA famous one."
+    [again] = quire.koreader.import_highlights(reader_folder)
+    assert (again.added, again.kept) == (0, 2) and len(quire.notes.highlights(book)) == 2  # never twice
+    quire.notes.remove_highlight(highlights["having little or no money in my purse"].id)
+    [third] = quire.koreader.import_highlights(reader_folder)
+    assert (third.added, third.kept, third.left_out) == (0, 1, 1)  # deleted in Quire: not brought back
+    assert [h.text for h in quire.notes.highlights(book)] == ["Call me Ishmael."]
+
+
+def test_a_book_is_found_by_its_title_when_its_file_differs(quire: Quire, reader_folder: Path) -> None:
+    book = quire.import_paths([book_path("en/idpf-moby-dick.epub")])[0].book.id
+    sidecar = next(reader_folder.rglob("metadata.epub.lua"))
+    text = sidecar.read_text(encoding="utf-8")
+    sidecar.write_text(text.replace('["partial_md5_checksum"] = "', '["partial_md5_checksum"] = "0'), encoding="utf-8")
+    [result] = quire.koreader.import_highlights(reader_folder)
+    assert result.book_id == book and result.added == 2
+
+
+@pytest.mark.parametrize(
+    ("damage", "says"),
+    [
+        (lambda t: t[: len(t) // 2], "cut short"),
+        (lambda t: t.replace('["doc_props"] = {', '["doc_props"] = os.execute("rm -rf ~") or {'), "where a value"),
+        (lambda t: "return " + "{" * (MAX_DEPTH + 5) + "}" * (MAX_DEPTH + 5), "nested deeper"),
+        (lambda t: "return " + " " * (9 * 1024 * 1024) + "{}", "over 8 MB"),
+        (lambda t: 'return "just a string"', "does not return a table"),
+    ],
+)
+def test_a_hostile_sidecar_gets_one_line_and_nothing_is_written(
+    quire: Quire, reader_folder: Path, damage, says: str
+) -> None:
+    book = quire.import_paths([book_path("en/idpf-moby-dick.epub")])[0].book.id
+    sidecar = next(reader_folder.rglob("metadata.epub.lua"))
+    sidecar.write_text(damage(sidecar.read_text(encoding="utf-8")), encoding="utf-8")
+    [result] = quire.koreader.import_highlights(reader_folder)
+    assert result.problem.startswith("not read:") and says in result.problem and "\n" not in result.problem
+    assert quire.notes.highlights(book) == []
+
+
+def test_wrong_types_inside_a_sidecar_leave_those_entries_out(quire: Quire, reader_folder: Path) -> None:
+    book = quire.import_paths([book_path("en/idpf-moby-dick.epub")])[0].book.id
+    sidecar = next(reader_folder.rglob("metadata.epub.lua"))
+    table = parse_sidecar(sidecar.read_text(encoding="utf-8"))
+    table["annotations"] = [5, "text", {"text": 7}, {"text": ["a"]}, *table["annotations"][:1], {"pos0": {}}]
+    table["doc_props"] = "not a table"
+    _sidecar(reader_folder / "moby-dick.epub", table)
+    [result] = quire.koreader.import_highlights(reader_folder)
+    assert result.problem == "" and result.added == 1 and result.left_out == 2  # a text of 7 and of ["a"]
+    assert [h.text for h in quire.notes.highlights(book)] == ["Call me Ishmael."]
+
+
+def test_the_lua_reader_takes_what_dump_lua_writes_and_runs_nothing() -> None:
+    table = parse_sidecar('-- comment\nreturn {\n  ["a"] = "x\\\ny \\"q\\" \\228\\184\\173",\n  [1] = 1.5, b = -2, '
+                          '["c"] = { true, false, nil, 0x10 }, --[[ block ]] ["d"] = {},\n}\n')  # fmt: skip
+    assert table == {"a": 'x\ny "q" 中', 1: 1.5, "b": -2, "c": [True, False, None, 16], "d": {}}
+    for hostile in ("return { a = b }", "return { [f()] = 1 }", "return {} ; os.exit()", "return { 'a' .. 'b' }"):
+        with pytest.raises(SidecarError):
+            parse_sidecar(hostile)
+
+
+def test_quire_koreader_import_says_what_each_sidecar_gave(
+    quire: Quire, reader_folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    quire.import_paths([book_path("en/idpf-moby-dick.epub")])
+    quire.close()
+    stranger = reader_folder / "unknown.epub"
+    shutil.copyfile(book_path("en/epubjs-alice.epub"), stranger)
+    _sidecar(stranger, {"doc_props": {"title": "Nobody's Book"}, "annotations": []})
+    library = ["--library", str(tmp_path / "quire")]
+    assert main([*library, "koreader", "import", str(reader_folder)]) == 0
+    out = capsys.readouterr().out
+    assert "Moby-Dick: 2 added, 0 already here, 0 left out" in out and "no book in the library matches it" in out
+    assert main([*library, "koreader", "import", str(reader_folder), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [(r["title"], r["kept"]) for r in rows if not r["problem"]] == [("Moby-Dick", 2)]
+    assert main([*library, "koreader", "import", str(tmp_path / "missing")]) == 1
+    assert "is not a folder" in capsys.readouterr().err
