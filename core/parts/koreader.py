@@ -188,8 +188,8 @@ def _find(library: Library, book_id: int, text: str, section: int | None) -> tup
     for i, (_, section_idx, idx, body) in enumerate(rows):
         folded, places = _folded(str(body))
         at = folded.find(head)
-        if at < 0:
-            continue
+        if at < 0 or not (text.startswith(folded[at:]) or folded.startswith(text, at)):
+            continue  # not there, or only its first words are
         start = Locator(int(section_idx), int(idx), places[at])
         rest = text[len(folded) - at :].strip() if len(text) > len(folded) - at else ""
         if not rest:
