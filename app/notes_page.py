@@ -101,7 +101,6 @@ def build_notes_list(model: NotesViewModel, actions: NotesActions, t: Translator
                 ),
                 *_vault_button(actions, t, disabled=not groups),
             ],
-            wrap=True,
         )
     ]
     bookmarks = model.shown_bookmarks
