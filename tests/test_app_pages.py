@@ -346,12 +346,15 @@ def test_the_notes_screen_exports_every_books_highlights_to_an_obsidian_vault(qu
         field = next(c for c in _all_in(dialog) if isinstance(c, ft.TextField))
         if folder is not None:
             field.value = folder
-        await fire(session, clickable(dialog, "Export"))
-        for _ in range(100):  # written in a worker thread
-            if app.message.startswith(f"Notes written or updated in {vault}:"):
-                return
-            await asyncio.sleep(0.05)
-        raise AssertionError(app.message)
+        told = asyncio.Event()  # the notes are written in a worker thread; the app says so when they are
+        shown = app.notify
+        app.notify = lambda text: (shown(text), told.set())  # type: ignore[method-assign]
+        try:
+            await fire(session, clickable(dialog, "Export"))
+            await asyncio.wait_for(told.wait(), timeout=10)
+        finally:
+            del app.notify  # the class's own again
+        assert app.message.startswith(f"Notes written or updated in {vault}:"), app.message
 
     async def scenario() -> None:
         session = await new_session(1440)

@@ -54,7 +54,7 @@ def reader_folder(tmp_path: Path) -> Path:
         {"chapter": "Chapter 1. Loomings.", "color": "yellow", "datetime": "2026-11-30 21:04:11",
          "drawer": "lighten", "note": "The first line.\nA famous one.", "page": start, "pos0": start,
          "pos1": start.replace(".0", ".16") if start else "", "text": "Call me Ishmael."},
-        {"chapter": "Chapter 1. Loomings.", "datetime": "2026-11-30 21:05:00", "drawer": "underscore",
+        {"chapter": "Chapter 1. Loomings.", "color": "red", "datetime": "2026-11-30 21:05:00", "drawer": "underscore",
          "page": start, "pos0": start, "pos1": start, "text": "having little or no money in my purse"},
         {"chapter": "Chapter 1. Loomings.", "datetime": "2026-11-30 21:06:00", "page": start},  # a bookmark
     ]  # fmt: skip
@@ -78,6 +78,7 @@ def test_koreaders_highlights_and_notes_come_in_once_and_a_deleted_one_stays_del
     highlights = {h.text: h for h in quire.notes.highlights(book)}
     assert set(highlights) == {"Call me Ishmael.", "having little or no money in my purse"}  # Quire's own text
     assert highlights["Call me Ishmael."].note == "The first line.\nA famous one."
+    assert highlights["having little or no money in my purse"].color == "pink"  # KOReader's red, as near as Quire has
     [again] = quire.koreader.import_highlights(reader_folder)
     assert (again.added, again.kept) == (0, 2) and len(quire.notes.highlights(book)) == 2  # never twice
     quire.notes.remove_highlight(highlights["having little or no money in my purse"].id)

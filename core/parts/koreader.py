@@ -24,7 +24,8 @@ from core.kosync.lua import MAX_BYTES, SidecarError, parse_sidecar
 from core.library import Annotations, BookRecord, Library
 from core.library import journal as sync_journal
 
-COLORS = {"yellow": "yellow", "green": "green", "blue": "blue", "red": "red", "purple": "purple", "pink": "red",
+# KOReader's highlight colours, as the nearest of Quire's (HIGHLIGHT_COLORS)
+COLORS = {"yellow": "yellow", "green": "green", "blue": "blue", "red": "pink", "purple": "purple", "pink": "pink",
           "orange": "yellow", "olive": "green", "cyan": "blue", "gray": "yellow"}  # fmt: skip
 MAX_SIDECARS = 10_000
 
@@ -61,6 +62,7 @@ class KoreaderSidecars:
         if len(sidecars) > MAX_SIDECARS:
             raise QuireError(f"more than {MAX_SIDECARS:,} sidecars under '{folder}': choose the books' own folder")
         hashes: dict[str, int] | None = None
+        books = self._library.books()  # read once: every sidecar is matched against them
         results = []
         for path in sidecars:
             try:
@@ -71,8 +73,8 @@ class KoreaderSidecars:
                 results.append(SidecarImport(str(path), None, "", problem=f"not read: {error}"))
                 continue
             if hashes is None:
-                hashes = self._partial_hashes()
-            book = self._match(table, hashes)
+                hashes = self._partial_hashes(books)
+            book = self._match(table, hashes, books)
             found = table.get("doc_props")
             props: dict[Any, Any] = found if isinstance(found, dict) else {}
             title = str(props.get("title") or path.parent.name.removesuffix(".sdr"))
@@ -82,16 +84,16 @@ class KoreaderSidecars:
             results.append(self._merge(str(path), book, _annotations(table)))
         return results
 
-    def _partial_hashes(self) -> dict[str, int]:
+    def _partial_hashes(self, books: list[BookRecord]) -> dict[str, int]:
         found = {}
-        for book in self._library.books():
+        for book in books:
             try:
                 found[partial_md5(self._library.file_path(book.id))] = book.id
             except (QuireError, OSError):
                 continue
         return found
 
-    def _match(self, table: dict[Any, Any], hashes: dict[str, int]) -> BookRecord | None:
+    def _match(self, table: dict[Any, Any], hashes: dict[str, int], books: list[BookRecord]) -> BookRecord | None:
         checksum = table.get("partial_md5_checksum")
         if isinstance(checksum, str) and checksum in hashes:
             return self._library.get(hashes[checksum])
@@ -99,7 +101,7 @@ class KoreaderSidecars:
         if not isinstance(props, dict) or not isinstance(props.get("title"), str):
             return None
         title, authors = _fold(props["title"]), _fold(str(props.get("authors") or ""))
-        for book in self._library.books():
+        for book in books:
             if _fold(book.title) == title and (not authors or _fold(", ".join(book.authors)) in authors
                                                or authors in _fold(" ".join(book.authors))):  # fmt: skip
                 return book
@@ -108,12 +110,11 @@ class KoreaderSidecars:
     def _merge(self, sidecar: str, book: BookRecord, annotations: list[dict[Any, Any]]) -> SidecarImport:
         pointers = _pointers(self._library, book)
         existing = {(str(h.start), str(h.end)): h for h in self._annotations.highlights(book.id)}
-        with self._library.transaction() as conn:
-            deleted = {
-                (value.get("start"), value.get("end"))
-                for value in sync_journal.known(conn, f"highlight/{book.content_hash}/").values()
-                if value.get("present") is False
-            }
+        deleted = {
+            (value.get("start"), value.get("end"))
+            for value in sync_journal.known(self._library.conn, f"highlight/{book.content_hash}/").values()
+            if value.get("present") is False
+        }
         added = kept = left_out = 0
         for annotation in annotations:
             if "text" not in annotation:
