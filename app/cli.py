@@ -648,7 +648,19 @@ def cmd_opds(quire: Quire, args: argparse.Namespace) -> int:
 
 
 def cmd_koreader(quire: Quire, args: argparse.Namespace) -> int:
-    """``quire koreader import DIR``: KOReader's highlights and notes from its sidecars, merged into the library."""
+    """``quire koreader import|export DIR``: highlights and notes from KOReader's sidecars, or into them."""
+    if args.action == "export":
+        sent = quire.koreader.export_highlights(args.folder)
+        if args.json:
+            _print_json([r.to_dict() for r in sent])
+        for r in [] if args.json else sent:
+            if r.problem:
+                print(f"{r.sidecar}: {r.problem}")
+            else:
+                print(f"{r.title}: {r.added} added, {r.kept} already there, {r.left_out} left out ({r.sidecar})")
+        if not sent and not args.json:
+            print(f"No book with highlights in the library is under {args.folder} (EPUBs, matched by their file).")
+        return 1 if sent and all(r.problem for r in sent) else 0
     results = quire.koreader.import_highlights(args.folder)
     if args.json:
         _print_json([r.to_dict() for r in results])
@@ -888,8 +900,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="add URL | remove N | browse URL-or-N | search URL-or-N QUERY | get FEED-URL-or-N ENTRY_ID")  # fmt: skip
     p.add_argument("--user", help="the catalog's user; the password comes from $QUIRE_OPDS_PASSWORD or a prompt")
     p.add_argument("--title", help="add: the catalog's name (default: its feed's title)")
-    p = add("koreader", cmd_koreader, "KOReader's highlights: import DIR (an e-reader's folder, or one it syncs)")
-    p.add_argument("action", choices=["import"])
+    p = add("koreader", cmd_koreader, "KOReader's highlights: import DIR or export DIR (an e-reader's folder)")
+    p.add_argument("action", choices=["import", "export"])
     p.add_argument("folder", help="the folder with the books and their .sdr sidecars")
     p = add("kosync", cmd_kosync, "KOReader progress sync: setup URL --user U [--register], off, or [BOOK]")
     p.add_argument("what", nargs="*", metavar="ARG", help="setup URL | off | BOOK (default: every book opened)")

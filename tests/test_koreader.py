@@ -155,3 +155,137 @@ def test_quire_koreader_import_says_what_each_sidecar_gave(
     assert [(r["title"], r["kept"]) for r in rows if not r["problem"]] == [("Moby-Dick", 2)]
     assert main([*library, "koreader", "import", str(tmp_path / "missing")]) == 1
     assert "is not a folder" in capsys.readouterr().err
+
+
+# --- Quire's highlights into KOReader's sidecars (quire koreader export) ---
+
+GRIM = "growing grim about the mouth"
+
+
+def _at(quire: Quire, book: int, words: str) -> tuple[str, str]:
+    """The start and end locators of ``words`` in the first paragraph holding them."""
+    for segment in quire.text.segments(book, 0, 5000):
+        at = segment.text.find(words)
+        if at >= 0:
+            place = segment.locator
+            return str(place.at(at)), str(place.at(at + len(words)))
+    raise AssertionError(f"{words!r} is not in the book")
+
+
+def _marked(quire: Quire) -> int:
+    """Moby-Dick with two highlights of Quire's: one with a note on KOReader's first, one KOReader lacks."""
+    book = quire.import_paths([book_path("en/idpf-moby-dick.epub")])[0].book.id
+    quire.notes.add_highlight(book, *_at(quire, book, "Call me Ishmael."), color="green", note="Quire's note")
+    quire.notes.add_highlight(book, *_at(quire, book, GRIM), color="pink", note="Line one.\nLine \"two\" \\ 二")
+    return book
+
+
+def test_quires_highlights_go_into_koreaders_sidecar_beside_its_own_and_nothing_else_changes(
+    quire: Quire, reader_folder: Path
+) -> None:
+    _marked(quire)
+    sidecar = next(reader_folder.rglob("metadata.epub.lua"))
+    before_text = sidecar.read_text(encoding="utf-8")
+    before = parse_sidecar(before_text)
+    [result] = quire.koreader.export_highlights(reader_folder)
+    assert (result.sidecar, result.added, result.kept, result.left_out, result.problem) == (str(sidecar), 1, 1, 0, "")
+    after = parse_sidecar(sidecar.read_text(encoding="utf-8"))
+    for key in ("doc_props", "partial_md5_checksum", "percent_finished", "summary", "cre_dom_version"):
+        assert after[key] == before[key]  # KOReader's settings, as they were
+    assert after["annotations"][1:3] == before["annotations"][1:3]  # its own highlight (underscore, red) and bookmark
+    first = after["annotations"][0]
+    assert {k: v for k, v in first.items() if k != "note"} == {k: v for k, v in before["annotations"][0].items()
+                                                               if k != "note"}  # fmt: skip
+    assert first["note"] == before["annotations"][0]["note"]  # KOReader's own note is not replaced by Quire's
+    new = after["annotations"][3]
+    xpointer = "/body/DocFragment[7]/body/section/p[1]/span[4]/text()"
+    start = len("Whenever I find myself ")  # the fourth sentence's span: its words, counted in its own text node
+    assert (new["pos0"], new["pos1"]) == (f"{xpointer}.{start}", f"{xpointer}.{start + len(GRIM)}")
+    assert (new["page"], new["text"], new["color"], new["drawer"]) == (new["pos0"], GRIM, "red", "lighten")
+    assert new["note"] == "Line one.\nLine \"two\" \\ 二" and new["chapter"] == "Chapter 1. Loomings."
+    assert after["annotations_externally_modified"] is True  # KOReader re-numbers and re-sorts them on opening
+    assert sidecar.with_name(sidecar.name + ".old").read_text(encoding="utf-8") == before_text  # KOReader's fallback
+
+
+def test_a_sidecar_written_by_export_reads_back_with_nothing_lost_or_doubled(quire: Quire, tmp_path: Path) -> None:
+    book = _marked(quire)
+    folder = tmp_path / "Kobo"
+    folder.mkdir()
+    shutil.copyfile(book_path("en/idpf-moby-dick.epub"), folder / "Moby Dick.epub")
+    [result] = quire.koreader.export_highlights(folder)
+    assert (result.added, result.kept, result.problem) == (2, 0, "")
+    assert result.sidecar == str(folder / "Moby Dick.sdr" / "metadata.epub.lua")  # where KOReader looks for it
+    written = parse_sidecar(Path(result.sidecar).read_text(encoding="utf-8"))
+    assert written["partial_md5_checksum"] == partial_md5(folder / "Moby Dick.epub")
+    [again] = quire.koreader.import_highlights(folder)
+    assert (again.book_id, again.added, again.kept, again.left_out) == (book, 0, 2, 0)  # no doubles here
+    elsewhere = Quire(tmp_path / "another")
+    try:
+        other = elsewhere.import_paths([book_path("en/idpf-moby-dick.epub")])[0].book.id
+        [there] = elsewhere.koreader.import_highlights(folder)
+        assert (there.added, there.left_out) == (2, 0)
+        mine = {(h.start, h.end, h.text, h.note, h.color) for h in quire.notes.highlights(book)}
+        theirs = {(h.start, h.end, h.text, h.note, h.color) for h in elsewhere.notes.highlights(other)}
+        assert theirs == mine  # every span, word, note and colour through KOReader's file
+    finally:
+        elsewhere.close()
+    assert [r.added for r in quire.koreader.export_highlights(folder)] == [0]  # the second time: nothing new
+
+
+def test_a_highlight_deleted_on_the_e_reader_is_not_sent_again(quire: Quire, reader_folder: Path) -> None:
+    _marked(quire)
+    sidecar = next(reader_folder.rglob("metadata.epub.lua"))
+    quire.koreader.export_highlights(reader_folder)
+    table = parse_sidecar(sidecar.read_text(encoding="utf-8"))
+    table["annotations"] = [a for a in table["annotations"] if a.get("text") != GRIM]  # the reader deletes it there
+    _sidecar(reader_folder / "moby-dick.epub", table)
+    [result] = quire.koreader.export_highlights(reader_folder)
+    assert (result.added, result.kept, result.left_out) == (0, 1, 1)
+    assert GRIM not in sidecar.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("damage", "says"),
+    [
+        (lambda t: t[: len(t) // 2], "not read: "),
+        (lambda t: t.replace('["annotations"]', '["highlight"]'), "older than 2024.07"),
+        (lambda t: t.replace('["page"] = "/body', '["page"] = 3, ["x"] = "/body'), "paged document"),
+    ],
+)
+def test_a_sidecar_export_cannot_merge_into_is_left_as_it_was(
+    quire: Quire, reader_folder: Path, damage, says: str
+) -> None:
+    _marked(quire)
+    sidecar = next(reader_folder.rglob("metadata.epub.lua"))
+    sidecar.write_text(damage(sidecar.read_text(encoding="utf-8")), encoding="utf-8")
+    before = sidecar.read_bytes()
+    [result] = quire.koreader.export_highlights(reader_folder)
+    assert says in result.problem and "\n" not in result.problem and result.added == 0
+    assert sidecar.read_bytes() == before and list(sidecar.parent.iterdir()) == [sidecar]
+
+
+def test_a_sidecar_in_koreaders_own_folder_is_found_by_its_checksum(quire: Quire, reader_folder: Path) -> None:
+    _marked(quire)
+    book = reader_folder / "moby-dick.epub"
+    hashed = reader_folder / "koreader" / "hashdocsettings" / "ab" / f"{partial_md5(book)}.sdr"
+    hashed.mkdir(parents=True)
+    (book.with_suffix(".sdr") / "metadata.epub.lua").rename(hashed / "metadata.epub.lua")
+    book.rename(reader_folder / "elsewhere.bin")  # the book file itself is not under the folder given
+    [result] = quire.koreader.export_highlights(reader_folder)
+    assert result.sidecar == str(hashed / "metadata.epub.lua") and result.added == 1
+
+
+def test_quire_koreader_export_says_what_each_sidecar_received(
+    quire: Quire, reader_folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _marked(quire)
+    quire.close()
+    library = ["--library", str(tmp_path / "quire")]
+    assert main([*library, "koreader", "export", str(reader_folder)]) == 0
+    assert "Moby-Dick: 1 added, 1 already there, 0 left out" in capsys.readouterr().out
+    assert main([*library, "koreader", "export", str(reader_folder), "--json"]) == 0
+    assert [(r["added"], r["kept"]) for r in json.loads(capsys.readouterr().out)] == [(0, 2)]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main([*library, "koreader", "export", str(empty)]) == 0
+    assert "No book with highlights" in capsys.readouterr().out

@@ -91,22 +91,48 @@ class EpubPointers:
         if href not in self.spine:
             return None
         start = f"/body/DocFragment[{self.spine.index(href) + 1}]"
-        body = self._body(href)
+        element = self._element(href, text)
+        if element is None:
+            return start
+        return f"{start}{self._path(element, self._body(href))}/text().{offset}"
+
+    def point(self, href: str, text: str, offset: int) -> str | None:
+        """The xpointer of one character of a paragraph (``offset`` into Quire's ``text`` of it), at its text node
+        as crengine addresses it: ``…/p[3]/em/text().4``, or ``…/p/text()[2].7`` for a paragraph's second run of
+        text. crengine keeps a text node's whitespace runs as one space, so the offset counts that way. The
+        paragraph's own xpointer (its start) when its words differ from the XHTML's before that character."""
+        element = self._element(href, text)
+        if element is None:
+            return self.xpointer(href, text, 0)
+        start = f"/body/DocFragment[{self.spine.index(href) + 1}]"
+        nodes, places = _text_nodes(element)
+        folded, wanted = "".join(c for c, _ in places), _fold_upto(text, offset)
+        if not folded.startswith(wanted) or len(wanted) > len(folded):
+            return f"{start}{self._path(element, self._body(href))}/text().0"
+        if len(wanted) == len(folded):  # the paragraph's end: just past its last character
+            node, at = places[-1][1] if places else (0, 0)
+            at += 1
+        else:
+            node, at = places[len(wanted)][1]
+        parent, index, count = nodes[node]
+        step = "text()" if count == 1 else f"text()[{index}]"
+        return f"{start}{self._path(parent, self._body(href))}/{step}.{at}"
+
+    def _element(self, href: str, text: str) -> etree._Element | None:
+        """The innermost block of the chapter whose text starts as ``text`` does."""
+        body = self._body(href) if href in self.spine else None
         wanted = fold(text)
         if body is None or not wanted:
-            return start
+            return None
+        found: etree._Element | None = None
         for element in body.iter():
-            if _local(element) in BLOCKS and fold("".join(element.itertext())).startswith(wanted):
-                deepest = element
-                for inner in element.iter():  # the innermost block holding all of it (a div around one p)
-                    if (
-                        inner is not element
-                        and _local(inner) in BLOCKS
-                        and fold("".join(inner.itertext())).startswith(wanted)
-                    ):
-                        deepest = inner
-                return f"{start}{self._path(deepest, body)}/text().{offset}"
-        return start
+            if element is found or _local(element) not in BLOCKS:
+                continue
+            if fold("".join(element.itertext())).startswith(wanted):
+                if found is not None and found not in element.iterancestors():
+                    break  # past the first match's insides: the innermost block holding it is found
+                found = element
+        return found
 
     @staticmethod
     def _path(element: etree._Element, body: etree._Element) -> str:
@@ -147,3 +173,46 @@ class EpubPointers:
                 break
             node = same[index]
         return Place(href, fold("".join(node.itertext())) if node is not body else "", offset)
+
+
+def _text_nodes(
+    element: etree._Element,
+) -> tuple[list[tuple[etree._Element, int, int]], list[tuple[str, tuple[int, int]]]]:
+    """The text nodes under ``element`` as crengine numbers them (parent, its n-th text child, how many it has),
+    and the element's text folded (no leading space, one space a run) with each character's node and its offset
+    in that node's text (whitespace runs as one space)."""
+    runs: list[tuple[etree._Element, str]] = []
+
+    def walk(node: etree._Element) -> None:
+        if node.text:
+            runs.append((node, node.text))
+        for child in node:
+            if isinstance(child.tag, str):
+                walk(child)
+            if child.tail:
+                runs.append((node, child.tail))
+
+    walk(element)
+    places: list[tuple[str, tuple[int, int]]] = []
+    for number, (_, raw) in enumerate(runs):
+        collapsed = re.sub(r"\s+", " ", raw)
+        for at, char in enumerate(collapsed):
+            if char == " " and (not places or places[-1][0] == " "):
+                continue
+            places.append((char, (number, at)))
+    while places and places[-1][0] == " ":
+        places.pop()
+    kept = sorted({node for _, (node, _) in places})  # blank runs at a block's edges are no text node of crengine's
+    counts: dict[int, int] = {}
+    index: dict[int, int] = {}
+    for node in kept:
+        parent = id(runs[node][0])
+        counts[parent] = counts.get(parent, 0) + 1
+        index[node] = counts[parent]
+    nodes = [(runs[n][0], index.get(n, 1), counts.get(id(runs[n][0]), 1)) for n in range(len(runs))]
+    return nodes, places
+
+
+def _fold_upto(text: str, offset: int) -> str:
+    """``text`` before ``offset``, folded as an element's text is (no leading space, one space a run)."""
+    return re.sub(r"\s+", " ", text[:offset]).lstrip()

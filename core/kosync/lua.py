@@ -1,4 +1,5 @@
-"""KOReader's sidecar files read safely: the Lua table literal its serializer writes, parsed without running Lua.
+"""KOReader's sidecar files read safely and written back: the Lua table literal its serializer writes, parsed
+without running Lua, and written the way KOReader's ``dump.lua`` writes it.
 
 A sidecar (``book.sdr/metadata.epub.lua``) is ``return { ["key"] = value, ... }`` as KOReader's ``dump.lua`` writes
 it: strings in double quotes with Lua's escapes, numbers, booleans, nil and nested tables keyed by strings or
@@ -181,3 +182,62 @@ class _Reader:
                     self.at += 1
             else:
                 raise self.fail(f"an unknown escape '\\{escape}'")
+
+
+def dump_sidecar(table: dict[Any, Any]) -> str:
+    """A sidecar's text as KOReader's ``LuaSettings:flush`` writes it: a comment, ``return``, the table with its keys
+    in order, one ``[key] = value,`` a line, four spaces an indent. ``None`` values are left out (Lua has none)."""
+    out: list[str] = ["-- we can read Lua syntax here!\nreturn "]
+    _dump(table, 0, out)
+    out.append("\n")
+    return "".join(out)
+
+
+def _dump(value: Any, indent: int, out: list[str]) -> None:
+    if isinstance(value, bool):
+        out.append("true" if value else "false")
+    elif isinstance(value, int):
+        out.append(str(value))
+    elif isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise SidecarError("a number Lua cannot read back (NaN or infinity)")
+        out.append(format(value, ".14g"))  # LuaJIT's tostring
+    elif isinstance(value, str):
+        out.append(_quoted(value))
+    elif isinstance(value, (dict, list)):
+        items = value.items() if isinstance(value, dict) else enumerate(value, 1)
+        present = [(k, v) for k, v in items if v is not None]
+        present.sort(key=lambda kv: (isinstance(kv[0], str), kv[0] if isinstance(kv[0], (int, float, str)) else 0))
+        out.append("{")
+        for key, item in present:
+            if not isinstance(key, (str, int, float)) or isinstance(key, bool):
+                raise SidecarError(f"a key Lua cannot hold: {key!r}")
+            out.append("\n" + "    " * (indent + 1) + "[")
+            _dump(key, indent + 1, out)
+            out.append("] = ")
+            _dump(item, indent + 1, out)
+            out.append(",")
+        if present:
+            out.append("\n" + "    " * indent)
+        out.append("}")
+    else:
+        raise SidecarError(f"a value Lua cannot hold: {type(value).__name__}")
+
+
+def _quoted(text: str) -> str:
+    """Lua's ``%q``: quotes and backslashes escaped, a line break as a backslash before it, other control
+    characters as decimal byte escapes (three digits, so a digit after one is not read into it)."""
+    out = ['"']
+    for char in text:
+        if char in '"\\':
+            out.append("\\" + char)
+        elif char == "\n":
+            out.append("\\\n")
+        elif char == "\r":
+            out.append("\\r")
+        elif ord(char) < 32 or ord(char) == 127:
+            out.append(f"\\{ord(char):03d}")
+        else:
+            out.append(char)
+    out.append('"')
+    return "".join(out)

@@ -1,5 +1,5 @@
-"""KOReader's highlights brought into Quire: the sidecars of an e-reader's folder (or one Syncthing shares) read,
-each matched to a book of the library, and its highlights and notes merged in.
+"""KOReader's highlights both ways: the sidecars of an e-reader's folder (or one Syncthing shares) read, each
+matched to a book of the library, and its highlights and notes merged in; and Quire's written into them.
 
 A sidecar (``book.sdr/metadata.<ext>.lua``) is read by ``core.kosync.lua`` (no Lua run; size, depth and count
 bounded). Its book is found by KOReader's partial MD5 (``partial_md5_checksum``, as progress sync names books),
@@ -8,26 +8,39 @@ xpointer names (EPUB), then in the whole book, so the place does not depend on c
 a converted book's highlight lands as well. Merging never doubles: a highlight already here over the same span is
 kept as it is (a note added only where Quire's has none), and one the reader deleted in Quire (its tombstone in
 the sync journal) is not brought back.
+
+Export writes only into the sidecar of the very file Quire has (its partial MD5: next to the book file in the
+folder, or a sidecar elsewhere that names that checksum), since xpointers are paths into that file. It adds what
+KOReader lacks as KOReader's own annotations (``pos0``/``pos1`` xpointers at the text node, ``text``, ``note``,
+``chapter``, ``color``, ``datetime``) and sets ``annotations_externally_modified``, the flag KOReader reads to
+re-number and re-sort them on opening (as KOHighlights does). Everything else in the sidecar is written back as it
+was, the former file kept beside it as ``.old`` (KOReader's own fallback). The uids sent are kept in the sidecar
+(``quire_exported``), so a highlight deleted on the e-reader is not sent again.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import asdict, dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from core.books.locator import Locator
 from core.errors import QuireError
 from core.kosync.document import EpubPointers, partial_md5
-from core.kosync.lua import MAX_BYTES, SidecarError, parse_sidecar
-from core.library import Annotations, BookRecord, Library
+from core.kosync.lua import MAX_BYTES, SidecarError, dump_sidecar, parse_sidecar
+from core.library import Annotations, BookRecord, Highlight, Library
 from core.library import journal as sync_journal
 
 # KOReader's highlight colours, as the nearest of Quire's (HIGHLIGHT_COLORS)
 COLORS = {"yellow": "yellow", "green": "green", "blue": "blue", "red": "pink", "purple": "purple", "pink": "pink",
           "orange": "yellow", "olive": "green", "cyan": "blue", "gray": "yellow"}  # fmt: skip
+EXPORT_COLORS = {"yellow": "yellow", "green": "green", "blue": "blue", "pink": "red", "purple": "purple"}
 MAX_SIDECARS = 10_000
+MAX_FILES = 100_000  # files looked at under an export's folder: an e-reader's whole storage is far fewer
+SENT = "quire_exported"  # the sidecar's list of the highlights Quire wrote into it (their uids)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +54,22 @@ class SidecarImport:
     kept: int = 0
     left_out: int = 0
     problem: str = ""  # one line when the sidecar could not be read or its book not found
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class SidecarExport:
+    """What one sidecar received: the highlights added, those KOReader had, and those left out (with why)."""
+
+    sidecar: str
+    book_id: int
+    title: str
+    added: int = 0
+    kept: int = 0
+    left_out: int = 0  # deleted on the e-reader since Quire sent it, or not placeable in the file
+    problem: str = ""  # one line when the sidecar could not be read or written; nothing was written then
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -83,6 +112,110 @@ class KoreaderSidecars:
                 continue
             results.append(self._merge(str(path), book, _annotations(table)))
         return results
+
+    def export_highlights(self, folder: str | Path) -> list[SidecarExport]:
+        """Write the library's EPUB highlights and notes into the sidecars of the same files under ``folder``."""
+        root = Path(folder)
+        if not root.is_dir():
+            raise QuireError(f"'{folder}' is not a folder: give the folder KOReader's books are in")
+        marked: dict[int, list[Highlight]] = {}
+        for highlight in self._annotations.highlights():
+            marked.setdefault(highlight.book_id, []).append(highlight)
+        books = [b for b in self._library.books() if b.id in marked and b.format == "epub"]
+        by_hash = {v: k for k, v in self._partial_hashes(books).items()}
+        wanted = {checksum: book for book in books if (checksum := by_hash.get(book.id))}
+        targets: dict[Path, tuple[BookRecord, str]] = {}
+        for count, path in enumerate(root.rglob("*")):
+            if count >= MAX_FILES:
+                raise QuireError(f"more than {MAX_FILES:,} files under '{folder}': choose the books' own folder")
+            if path.suffix.lower() == ".epub" and path.is_file():
+                checksum = partial_md5(path)
+                if checksum in wanted:
+                    targets[path.with_suffix(".sdr") / f"metadata{path.suffix}.lua"] = (wanted[checksum], checksum)
+            elif path.name.startswith("metadata.") and path.suffix == ".lua" and path.parent.name.endswith(".sdr"):
+                checksum = _checksum(path)  # also KOReader's docsettings or hashdocsettings folders: it names its file
+                if checksum in wanted:
+                    targets[path] = (wanted[checksum], checksum)
+        return [self._export(path, book, checksum, marked[book.id]) for path, (book, checksum) in sorted(
+            targets.items(), key=lambda item: str(item[0]))]  # fmt: skip
+
+    def _export(self, path: Path, book: BookRecord, checksum: str, highlights: list[Highlight]) -> SidecarExport:
+        def problem(why: str) -> SidecarExport:
+            return SidecarExport(str(path), book.id, book.title, problem=why)
+
+        try:
+            table = parse_sidecar(path.read_text(encoding="utf-8", errors="replace")) if path.is_file() else {}
+            pointers = EpubPointers(self._library.file_path(book.id).read_bytes())
+        except (SidecarError, QuireError, OSError) as error:
+            return problem(f"not read: {error}")
+        found = table.get("annotations", [] if not ({"highlight", "bookmarks"} & set(table)) else None)
+        annotations = [] if found == {} else found
+        if annotations is None:
+            return problem("written by a KOReader older than 2024.07: open the book there once, then export again")
+        if not isinstance(annotations, list) or not all(isinstance(a, dict) for a in annotations):
+            return problem("its annotations are not a list of highlights: left as they are")
+        if annotations and not isinstance(annotations[0].get("page"), str):
+            return problem("its highlights are a paged document's (by page and position): left as they are")
+        there = {}
+        for annotation in annotations:
+            span = self._place(book, annotation, pointers) if "text" in annotation else None
+            if span is not None:
+                there[(str(span[0]), str(span[1]))] = annotation
+        given = table.get(SENT)
+        sent = {str(uid) for uid in (given if isinstance(given, list) else [])}
+        before = set(sent)
+        added = kept = left_out = 0
+        noted = False
+        for highlight in sorted(highlights, key=lambda h: (h.start.sort_key(), h.end.sort_key())):
+            here = there.get((str(highlight.start), str(highlight.end)))
+            if here is not None:
+                kept += 1
+                sent.add(highlight.uid)
+                if highlight.note.strip() and not str(here.get("note") or "").strip():
+                    here["note"], noted = highlight.note, True
+                continue
+            if highlight.uid in sent:
+                left_out += 1  # sent before and gone now: deleted on the e-reader, not sent again
+                continue
+            annotation = self._annotation(book, highlight, pointers)
+            if annotation is None:
+                left_out += 1
+                continue
+            annotations.append(annotation)
+            sent.add(highlight.uid)
+            added += 1
+        if added or noted or sent != before:
+            table["annotations"] = annotations
+            table["annotations_externally_modified"] = True
+            table[SENT] = sorted(sent)
+            table.setdefault("partial_md5_checksum", checksum)
+            try:
+                _write(path, table)
+            except (SidecarError, OSError) as error:
+                return problem(f"not written: {error}")
+        return SidecarExport(str(path), book.id, book.title, added, kept, left_out)
+
+    def _annotation(self, book: BookRecord, highlight: Highlight, pointers: EpubPointers) -> dict[str, Any] | None:
+        """A Quire highlight as one of KOReader's annotations; None when its chapter is not one of the file's."""
+        ends = []
+        for place, edge in ((highlight.start, 0), (highlight.end, 1)):
+            row = self._library.conn.execute(
+                "SELECT s.href, s.title, g.text FROM sections s JOIN segments g ON g.book_id = s.book_id"
+                " AND g.section_idx = s.idx WHERE s.book_id = ? AND s.idx = ? AND g.idx = ?",
+                (book.id, place.section, place.segment),
+            ).fetchone()
+            if row is None:
+                return None
+            text = str(row[2])
+            offset = place.offset if place.offset is not None else (0 if edge == 0 else len(text))
+            ends.append((pointers.point(str(row[0]), text, offset), str(row[1])))
+        (pos0, chapter), (pos1, _) = ends
+        if not pos0 or not pos1 or "/body/" not in pos0[len("/body/DocFragment") :]:
+            return None  # the chapter's start alone is no place for a highlight
+        stamp = datetime.fromisoformat(highlight.created_at).astimezone().strftime("%Y-%m-%d %H:%M:%S")
+        return {"chapter": chapter, "color": EXPORT_COLORS.get(highlight.color, "yellow"), "datetime": stamp,
+                "drawer": "lighten", "note": highlight.note or None, "page": pos0, "pos0": pos0, "pos1": pos1,
+                "text": highlight.text}  # fmt: skip
 
     def _partial_hashes(self, books: list[BookRecord]) -> dict[str, int]:
         found = {}
@@ -160,6 +293,33 @@ class KoreaderSidecars:
             if found is not None:
                 return found
         return None
+
+
+def _checksum(path: Path) -> str | None:
+    """The partial MD5 a sidecar names its book by; None when it cannot be read."""
+    try:
+        if path.stat().st_size > MAX_BYTES:
+            return None
+        found = parse_sidecar(path.read_text(encoding="utf-8", errors="replace")).get("partial_md5_checksum")
+    except (SidecarError, OSError):
+        return None
+    return found if isinstance(found, str) else None
+
+
+def _write(path: Path, table: dict[Any, Any]) -> None:
+    """The sidecar written whole or not at all: checked to read back as written, the former kept as ``.old``."""
+    text = dump_sidecar(table)
+    if dump_sidecar(parse_sidecar(text)) != text:
+        raise SidecarError("the sidecar would not read back as written")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
+    with partial.open("w", encoding="utf-8") as file:
+        file.write(text)
+        file.flush()
+        os.fsync(file.fileno())
+    if path.exists():
+        os.replace(path, path.with_name(path.name + ".old"))
+    os.replace(partial, path)
 
 
 def _annotations(table: dict[Any, Any]) -> list[dict[Any, Any]]:
