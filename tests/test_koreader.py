@@ -176,7 +176,7 @@ def _marked(quire: Quire) -> int:
     """Moby-Dick with two highlights of Quire's: one with a note on KOReader's first, one KOReader lacks."""
     book = quire.import_paths([book_path("en/idpf-moby-dick.epub")])[0].book.id
     quire.notes.add_highlight(book, *_at(quire, book, "Call me Ishmael."), color="green", note="Quire's note")
-    quire.notes.add_highlight(book, *_at(quire, book, GRIM), color="pink", note="Line one.\nLine \"two\" \\ 二")
+    quire.notes.add_highlight(book, *_at(quire, book, GRIM), color="pink", note='Line one.\nLine "two" \\ 二')
     return book
 
 
@@ -202,7 +202,7 @@ def test_quires_highlights_go_into_koreaders_sidecar_beside_its_own_and_nothing_
     start = len("Whenever I find myself ")  # the fourth sentence's span: its words, counted in its own text node
     assert (new["pos0"], new["pos1"]) == (f"{xpointer}.{start}", f"{xpointer}.{start + len(GRIM)}")
     assert (new["page"], new["text"], new["color"], new["drawer"]) == (new["pos0"], GRIM, "red", "lighten")
-    assert new["note"] == "Line one.\nLine \"two\" \\ 二" and new["chapter"] == "Chapter 1. Loomings."
+    assert new["note"] == 'Line one.\nLine "two" \\ 二' and new["chapter"] == "Chapter 1. Loomings."
     assert after["annotations_externally_modified"] is True  # KOReader re-numbers and re-sorts them on opening
     assert sidecar.with_name(sidecar.name + ".old").read_text(encoding="utf-8") == before_text  # KOReader's fallback
 
