@@ -653,14 +653,16 @@ def cmd_koreader(quire: Quire, args: argparse.Namespace) -> int:
         sent = quire.koreader.export_highlights(args.folder)
         if args.json:
             _print_json([r.to_dict() for r in sent])
-        for r in [] if args.json else sent:
-            if r.problem:
-                print(f"{r.sidecar}: {r.problem}")
+        for out in [] if args.json else sent:
+            if out.problem:
+                print(f"{out.sidecar}: {out.problem}")
             else:
-                print(f"{r.title}: {r.added} added, {r.kept} already there, {r.left_out} left out ({r.sidecar})")
+                print(
+                    f"{out.title}: {out.added} added, {out.kept} already there, {out.left_out} left out ({out.sidecar})"
+                )
         if not sent and not args.json:
             print(f"No book with highlights in the library is under {args.folder} (EPUBs, matched by their file).")
-        return 1 if sent and all(r.problem for r in sent) else 0
+        return 1 if sent and all(out.problem for out in sent) else 0
     results = quire.koreader.import_highlights(args.folder)
     if args.json:
         _print_json([r.to_dict() for r in results])
@@ -705,6 +707,29 @@ def cmd_kosync(quire: Quire, args: argparse.Namespace) -> int:
         said = {"sent": f"sent {result.percentage:.0%}", "received": f"now at {result.locator} from {result.device}",
                 "same": "already the same", "nothing": "nothing read yet"}[result.direction]  # fmt: skip
         print(f"{result.title}: {said}")
+    return 0
+
+
+def cmd_readwise(quire: Quire, args: argparse.Namespace) -> int:
+    """``readwise setup [--url URL]`` (the token from $QUIRE_READWISE_TOKEN or a prompt), ``readwise off``, or
+    ``readwise`` (send what is new since the last send)."""
+    secrets = args.platform.secrets
+    if args.action == "setup":
+        token = os.environ.get("QUIRE_READWISE_TOKEN") or _ask_password(
+            "Readwise access token (readwise.io/access_token): ", "QUIRE_READWISE_TOKEN"
+        )
+        found = quire.readwise.setup(token, secrets, **({"url": args.url} if args.url else {}))
+        print(f"Readwise is on ({found['url']}); run 'quire readwise' to send your highlights")
+        return 0
+    if args.action == "off":
+        quire.readwise.turn_off(secrets)
+        print("Readwise is off", file=sys.stderr)
+        return 0
+    result = quire.readwise.send(secrets)
+    if args.json:
+        _print_json(result.to_dict())
+    else:
+        print(f"Sent {result.sent} highlights of {result.books} books to Readwise; {result.unchanged} already there")
     return 0
 
 
@@ -903,6 +928,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("koreader", cmd_koreader, "KOReader's highlights: import DIR or export DIR (an e-reader's folder)")
     p.add_argument("action", choices=["import", "export"])
     p.add_argument("folder", help="the folder with the books and their .sdr sidecars")
+    p = add("readwise", cmd_readwise, "Readwise: setup [--url URL] (token from $QUIRE_READWISE_TOKEN), off, or send")
+    p.add_argument("action", nargs="?", choices=["send", "setup", "off"], default="send")
+    p.add_argument("--url", help="setup: Readwise's address (default https://readwise.io)")
     p = add("kosync", cmd_kosync, "KOReader progress sync: setup URL --user U [--register], off, or [BOOK]")
     p.add_argument("what", nargs="*", metavar="ARG", help="setup URL | off | BOOK (default: every book opened)")
     p.add_argument("--user", help="setup: the user; the password comes from $QUIRE_KOSYNC_PASSWORD or a prompt")

@@ -605,6 +605,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The catalog or server refused the user name or password. Enter them again in Settings.",
         "zh": "书目或服务器拒绝了用户名或密码。请在“设置”中重新输入。",
     },
+    "error.ReadwiseError": {
+        "en": "Readwise could not take the highlights now. What was sent stays sent; try again later.",
+        "zh": "Readwise 暂时无法接收标注。已发送的不会重复发送；请稍后再试。",
+    },
+    "error.ReadwiseRefused": {
+        "en": "Readwise refused the access token. Get a new one at readwise.io/access_token and enter it in Settings.",
+        "zh": "Readwise 拒绝了访问令牌。请在 readwise.io/access_token 获取新令牌，并在“设置”中输入。",
+    },
     "error.SyncFileTooLarge": {
         "en": "A file in the sync folder is far larger than Quire writes there, so it was left unread. "
         "Remove it from the sync folder if you do not know it.",

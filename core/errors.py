@@ -22,8 +22,10 @@
     │   ├── SyncRefused            the server refused the user name or password
     │   ├── SyncStorageFull        the folder or server has no room left
     │   └── SyncFileTooLarge       a file in the sync folder is larger than Quire writes there
-    └── CatalogError               an OPDS catalog or a KOReader sync server could not be used
-        └── CatalogRefused         it refused the user name or password (or asked for one)
+    ├── CatalogError               an OPDS catalog or a KOReader sync server could not be used
+    │   └── CatalogRefused         it refused the user name or password (or asked for one)
+    └── ReadwiseError              Readwise could not take the highlights now (those sent stay sent)
+        └── ReadwiseRefused        it refused the access token, or none is set up
 
 Messages are written for people, for every client (the app, the command line): they say what went wrong and
 what to do next in words that fit both; a client adds its own hints (the CLI names its commands).
@@ -127,3 +129,12 @@ class CatalogError(QuireError):
 
 class CatalogRefused(CatalogError):
     """The catalog or server refused the user name or password, or asked for a login none was given for."""
+
+
+class ReadwiseError(QuireError):
+    """Readwise could not be reached, asked Quire to wait longer than it does, or answered with something else than
+    its API's reply; the highlights sent before stay recorded as sent, the rest are sent next time."""
+
+
+class ReadwiseRefused(ReadwiseError):
+    """Readwise refused the access token (HTTP 401 or 403): a new one comes from readwise.io/access_token."""

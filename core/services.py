@@ -29,6 +29,7 @@ from core.parts.koreader import KoreaderSidecars
 from core.parts.kosync import Kosync
 from core.parts.models import Models
 from core.parts.notes import Notes
+from core.parts.readwise import Readwise
 from core.parts.speech import Speech
 from core.parts.stats import Stats
 from core.parts.sync import Sync
@@ -93,6 +94,7 @@ class Quire:
         self.folders = Folders(self._library, self._annotations, self.import_paths)
         self.kosync = Kosync(self._library, self._annotations, self._network, self.text)
         self.koreader = KoreaderSidecars(self._library, self._annotations)
+        self.readwise = Readwise(self._library, self._annotations, self._network)
 
     def _default_chunking(self) -> tuple[ChunkProfile, TokenCounter]:
         """Chunks made at import are sized in the default model's tokens (estimated without tokenizers)."""

@@ -27,6 +27,7 @@ PARTS = {
     "folders",
     "kosync",
     "koreader",
+    "readwise",
 }  # the facade's public parts (core/parts): quire.notes.export(…)
 DOORS = {ROOT / "core" / "inside.py"}  # ``inside()``: the one door for white-box measurements and tests
 

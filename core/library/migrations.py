@@ -496,6 +496,14 @@ def m017_catalogs(conn: sqlite3.Connection) -> None:
     )
 
 
+def m018_readwise(conn: sqlite3.Connection) -> None:
+    """The highlights sent to Readwise, each with a digest of what was sent (an edited note is sent again)."""
+    _run(
+        conn,
+        "CREATE TABLE IF NOT EXISTS readwise_sent (uid TEXT PRIMARY KEY, digest TEXT NOT NULL, sent_at TEXT NOT NULL)",
+    )
+
+
 def _add_column(conn: sqlite3.Connection, table: str, column: str, declaration: str) -> None:
     """Add a column unless the table has it (a migration may run again on a library rolled back to before it)."""
     if column not in {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}:
@@ -527,6 +535,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (15, "reading days", m015_reading_days),
     (16, "translations", m016_translations),
     (17, "catalogs and folders", m017_catalogs),
+    (18, "readwise", m018_readwise),
 ]
 # Migrations that free a large part of the file: the database is compacted (VACUUM) once after them.
 COMPACT_AFTER = frozenset({9})

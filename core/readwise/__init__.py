@@ -1,0 +1,1 @@
+"""Readwise: highlights sent to its highlights API (v2)."""
