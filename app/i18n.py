@@ -164,6 +164,50 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "发送 {sent} 本、收到 {received} 本的进度。",
     },
     "koreader.moved": {"en": "Opened where you read on {device}.", "zh": "已打开到你在 {device} 上读到的地方。"},
+    "travel.title": {"en": "Highlights elsewhere", "zh": "标注同步到别处"},
+    "travel.koreader.title": {"en": "KOReader highlights", "zh": "KOReader 标注"},
+    "travel.koreader.about": {
+        "en": "The folder KOReader's books are in: an e-reader plugged in over USB, or a folder Syncthing shares "
+        "with it. Import brings its highlights and notes here; export writes yours into its books (EPUB) for "
+        "KOReader to show. Nothing is ever doubled, and nothing else KOReader keeps there changes.",
+        "zh": "KOReader 的书所在的文件夹：用 USB 连接的阅读器，或与它用 Syncthing 共享的文件夹。导入会把那里的标注和笔记带到这里；"
+        "导出会把你的标注写进它的书（EPUB），让 KOReader 显示。不会重复，KOReader 在那里保存的其他内容也不会变。",
+    },
+    "travel.koreader.folder": {"en": "KOReader's books folder", "zh": "KOReader 书籍文件夹"},
+    "travel.koreader.import": {"en": "Import highlights", "zh": "导入标注"},
+    "travel.koreader.export": {"en": "Export highlights", "zh": "导出标注"},
+    "travel.koreader.no_folder": {
+        "en": "Type the folder KOReader's books are in first.",
+        "zh": "请先输入 KOReader 书籍所在的文件夹。",
+    },
+    "travel.koreader.imported": {
+        "en": "From KOReader: {highlights} added, from {books}.",
+        "zh": "来自 KOReader：新增 {highlights}，来自 {books}。",
+    },
+    "travel.koreader.exported": {
+        "en": "To KOReader: {highlights} written, into {books}.",
+        "zh": "写入 KOReader：{highlights}，写进 {books}。",
+    },
+    "travel.koreader.problems": {
+        "en": "{n} of KOReader's files could not be used; the first: {first}",
+        "zh": "有 {n} 个 KOReader 文件无法使用；第一个：{first}",
+    },
+    "travel.readwise.title": {"en": "Readwise", "zh": "Readwise"},
+    "travel.readwise.about": {
+        "en": "Off until you give an access token (readwise.io/access_token; it is kept in the system's secret "
+        "store). Each send carries only what is new or whose note changed. Never in local-only mode.",
+        "zh": "在你提供访问令牌之前保持关闭（readwise.io/access_token；令牌保存在系统的密钥存储中）。每次只发送新的或笔记有改动的标注。"
+        "仅本地模式下从不发送。",
+    },
+    "travel.readwise.token": {"en": "Readwise access token", "zh": "Readwise 访问令牌"},
+    "travel.readwise.connect": {"en": "Connect and send", "zh": "连接并发送"},
+    "travel.readwise.send": {"en": "Send new highlights", "zh": "发送新标注"},
+    "travel.readwise.turn_off": {"en": "Turn off Readwise", "zh": "关闭 Readwise"},
+    "travel.readwise.off": {"en": "Readwise is off.", "zh": "Readwise 已关闭。"},
+    "travel.readwise.sent": {
+        "en": "Sent to Readwise: {highlights}, of {books}; {unchanged} there already.",
+        "zh": "已发送到 Readwise：{books}的 {highlights}；{unchanged} 条已在那里。",
+    },
     "folders.title": {"en": "Folders", "zh": "文件夹"},
     "folders.about": {
         "en": "Import every book in a folder (a calibre library folder comes with calibre's titles, authors, tags "

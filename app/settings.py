@@ -51,6 +51,7 @@ class Settings:
     speech_voice: str = ""  # read-aloud: a system voice's id ("": the book's language's default voice)
     translate_to: str = ""  # translations: a language code ("": the app's language; English for a book in it)
     vault_folder: str = ""  # the Obsidian vault the notes screen last exported to
+    koreader_folder: str = ""  # the folder KOReader's books are in (Settings › Highlights elsewhere)
     provider: dict[str, Any] = field(default_factory=dict)  # a ProviderConfig without its key
     embedding: dict[str, Any] = field(
         default_factory=dict

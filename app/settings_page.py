@@ -11,6 +11,7 @@ import flet as ft
 from app.catalogs import CatalogsController, catalog_settings
 from app.dictionary_settings import DictionarySettings, dictionary_controls
 from app.folder_watch import FolderWatch, folder_controls
+from app.highlight_travel import HighlightTravel, travel_controls
 from app.i18n import Translator
 from app.jobs import IndexLine
 from app.keys import text_field
@@ -314,6 +315,7 @@ def build_settings_screen(
     catalogs: CatalogsController | None = None,
     koreader: KoreaderSync | None = None,
     folders: FolderWatch | None = None,
+    travel: HighlightTravel | None = None,
 ) -> ft.Control:
     """Every setting on one scrolling page (the phone-only ones on phones)."""
 
@@ -397,6 +399,7 @@ def build_settings_screen(
                         else []
                     ),
                     *([ft.Divider(), *koreader_controls(koreader, t)] if koreader is not None else []),
+                    *([ft.Divider(), section("travel.title"), *travel_controls(travel, t)] if travel else []),
                 ],
                 spacing=10,
                 expand=True,

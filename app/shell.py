@@ -19,6 +19,7 @@ from app.device import ReadingDevice, is_phone_app
 from app.dialogs import note_dialog
 from app.dictionary_settings import DictionarySettings
 from app.folder_watch import FolderWatch
+from app.highlight_travel import HighlightTravel
 from app.i18n import Translator
 from app.jobs import Jobs
 from app.keys import KeyRouter
@@ -93,6 +94,7 @@ class QuireApp:
         self.catalogs = CatalogsController(self)
         self.koreader = KoreaderSync(self, lambda: self.reading.model)  # KOReader progress sync (off by default)
         self.folders = FolderWatch(self)  # folders imported and watched for new books
+        self.travel = HighlightTravel(self)  # highlights to and from KOReader's sidecars, and to Readwise
         self.opened = OpenedFiles(self.books.import_picked)  # Android: books opened with Quire or shared to it
         self.device = ReadingDevice(page, lambda: self.on_phone)  # wake lock and haptics on phones
         self.screens: dict[Screen, Callable[[], ft.Control]] = {
@@ -194,6 +196,7 @@ class QuireApp:
             catalogs=self.catalogs,
             koreader=self.koreader,
             folders=None if self.on_phone else self.folders,  # computers (a path typed in a browser's Settings)
+            travel=self.travel,
         )
 
     def _chat_context(self) -> ChatContext:

@@ -289,3 +289,54 @@ def test_quire_koreader_export_says_what_each_sidecar_received(
     empty.mkdir()
     assert main([*library, "koreader", "export", str(empty)]) == 0
     assert "No book with highlights" in capsys.readouterr().out
+
+
+def test_settings_bring_koreaders_highlights_in_write_quires_out_and_send_them_to_readwise(
+    quire: Quire, reader_folder: Path
+) -> None:
+    """Settings › Highlights elsewhere, as a reader uses it: the folder typed, Import, Export, then Readwise."""
+    import asyncio
+
+    from fletkit import clickable, fire, new_session, texts, walk
+    from readwisekit import ReadwiseServer
+
+    from app.shell import QuireApp
+    from platform_adapters.memory import MemorySecrets
+
+    book = _marked(quire)
+
+    async def click(session, app: QuireApp, label: str) -> str:
+        told = asyncio.Event()  # the work runs in a worker thread; the app says so when it is done
+        shown = app.notify
+        app.notify = lambda text: (shown(text), told.set())  # type: ignore[method-assign]
+        try:
+            await fire(session, clickable(app.page.controls, label))
+            await asyncio.wait_for(told.wait(), timeout=20)
+        finally:
+            del app.notify
+        return app.message
+
+    async def scenario(server: ReadwiseServer) -> None:
+        session = await new_session(1440)
+        app = QuireApp(session.page, quire, secrets=MemorySecrets())
+        app.travel.readwise_url = server.url
+        app.render()
+        await fire(session, clickable(app.page.controls, "Settings"))
+        [folder] = [c for c in walk(app.page.controls) if getattr(c, "label", None) == "KOReader's books folder"]
+        folder.value = str(reader_folder)
+        said = await click(session, app, "Import highlights")
+        assert said == "From KOReader: 1 highlight added, from 1 book."
+        assert len(quire.notes.highlights(book)) == 3  # KOReader's "having little…" joined Quire's two
+        assert app.settings.koreader_folder == str(reader_folder)  # remembered for the next time
+        said = await click(session, app, "Export highlights")
+        assert said == "To KOReader: 1 highlight written, into 1 book."
+        [token] = [c for c in walk(app.page.controls) if getattr(c, "label", None) == "Readwise access token"]
+        token.value = "good-token"
+        said = await click(session, app, "Connect and send")
+        assert said == "Sent to Readwise: 3 highlights, of 1 book; 0 there already." and len(server.highlights) == 3
+        assert "Send new highlights" in texts(app.page.controls)
+        await fire(session, clickable(app.page.controls, "Turn off Readwise"))
+        assert quire.readwise.settings() is None and "Connect and send" in texts(app.page.controls)
+
+    with ReadwiseServer() as server:
+        asyncio.run(scenario(server))

@@ -54,11 +54,13 @@ class Readwise:
         token: str,
         secrets: SecretStore,
         *,
-        url: str = READWISE,
+        url: str | None = None,
         transport: httpx.BaseTransport | None = None,
     ) -> dict[str, str]:
-        """Use this access token from now on: Readwise is asked whether it takes it, then it goes to ``secrets``."""
+        """Use this access token from now on: Readwise (at ``url``, readwise.io unless given) is asked whether it
+        takes it, then it goes to ``secrets``."""
         self._refuse_when_local_only()
+        url = url or READWISE
         with ReadwiseClient(token, url=url, network=self._network, transport=transport) as client:
             client.authorize()
         secrets.set(SECRET, token.strip())
