@@ -749,7 +749,7 @@ def cmd_translate(quire: Quire, args: argparse.Namespace) -> int:
 def cmd_speak(quire: Quire, args: argparse.Namespace) -> int:
     if not args.output:
         raise QuireError("say where to write the audio: -o FILE.wav (read-aloud in the app speaks as you read)")
-    spoken = quire.speech.save(args.book, args.output, args.locator, args.n, args.rate)
+    spoken = quire.speech.save(args.book, args.output, args.locator, args.n, args.rate, args.voice)
     if args.json:
         _print_json([s.to_dict() for s in spoken])
         return 0
@@ -912,13 +912,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("locator", help="the paragraph's place, as 'quire show' and citations give it (e.g. 3.5)")
     p.add_argument("--to", help="the language code to translate into (default: English, or Chinese for English)")
     _provider_options(p)
-    p = add("speak", cmd_speak, "read aloud from your place (or LOC) with a system voice into a WAV file")
+    p = add("speak", cmd_speak, "read aloud from your place (or LOC) with a system voice (or --voice joe) into a WAV")
     p.add_argument("book")
     p.add_argument("locator", nargs="?", help="where to start (default: where you are reading)")
     p.add_argument("-n", type=_count(10_000), default=10, help="how many sentences (default 10)")
     p.add_argument("-o", "--output", help="the WAV file to write")
     p.add_argument("--rate", type=_count(600), default=DEFAULT_SPEECH_RATE,
                    help=f"words a minute (default {DEFAULT_SPEECH_RATE})")  # fmt: skip
+    p.add_argument("--voice", choices=["system", "joe"], default="system",
+                   help="system: the system's voice for the book's language; joe: the natural offline voice (English)")  # fmt: skip
     p = add("opds", cmd_opds, "OPDS catalogs (calibre, Calibre-Web…): add, list, remove, browse, search, get")
     p.add_argument("action", nargs="?", choices=["add", "list", "remove", "browse", "search", "get"], default="list")
     p.add_argument("rest", nargs="*", metavar="ARG",

@@ -20,12 +20,14 @@ from core.companion.recap import LATEST, MAX_CHARS, MIN_CHARS
 from core.library import Annotations, Library
 from core.library.db import has_vector_extension, now
 from core.library.fts import fold, index_text
+from core.parts.speech import spoken_spans
 from core.rag import ChunkProfile, ChunkStore, Indexer, ModelStore, Retriever, VectorStore
 from core.rag.chunker import DEFAULT_TARGET_TOKENS, TokenCounter
 from core.rag.chunks import Filters
 from core.rag.sentences import WEIGHTS, Weights, quote_span, rank_sentences, sentence_spans
 from core.rag.vectors import vec_table
 from core.services import Quire
+from core.speech.neural import neural_voice
 
 __all__ = [
     "CANDIDATES",
@@ -52,11 +54,13 @@ __all__ = [
     "has_vector_extension",
     "index_text",
     "inside",
+    "neural_voice",
     "now",
     "parse_book",
     "quote_span",
     "rank_sentences",
     "sentence_spans",
+    "spoken_spans",
     "vec_table",
 ]
 

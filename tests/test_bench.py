@@ -188,3 +188,13 @@ def test_recap_benchmark_scores_events_against_the_lead_baseline(capsys: pytest.
     for summary in report["books"].values():
         assert summary["chapters"] == 10 and summary["events"] > 30 and 0 <= summary["lead"] <= 1
         assert 0 < summary["recap"] <= 1
+
+
+def test_voice_benchmark_measures_the_natural_voice_beside_espeak(capsys: pytest.CaptureFixture[str]) -> None:
+    from bench import voice
+
+    assert voice.main(["--book", str(book_path("en/idpf-moby-dick.epub")), "--sentences", "3", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert rows["sentences"] == 3 and rows["speech s"] > 3
+    assert rows["natural voice: speech s per CPU s"] > 0 and rows["eSpeak NG: speech s per CPU s"] > 0
+    assert rows["first audio, warm s"] <= rows["first audio, cold (model loading) s"]

