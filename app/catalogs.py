@@ -104,7 +104,7 @@ class CatalogsController:
             app.render()
             await self._load_covers(feed)
 
-        app.page.run_task(run)
+        app.workers.later(run)
 
     async def _load_covers(self, feed: OpdsFeed) -> None:
         """Each book's thumbnail, after the list is drawn, one by one (with the catalog's login)."""
@@ -144,7 +144,7 @@ class CatalogsController:
             shown = self.progress_lines.get(entry.id)
             if shown is not None and shown.value != line:
                 shown.value = line
-                app.page.run_task(self._update)
+                app.workers.later(self._update)
 
         async def run() -> None:
             catalog = self.catalog
@@ -171,7 +171,7 @@ class CatalogsController:
                 app.notify(app.t(key, title=result.book.title))
             app.render()
 
-        app.page.run_task(run)
+        app.workers.later(run)
 
 
 def _show_cover(frame: ft.Container, picture: bytes, title: str) -> None:

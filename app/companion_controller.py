@@ -48,7 +48,7 @@ class CompanionController:
             if self.screen.model is model:
                 self.screen.redraw()
 
-        app.page.run_task(run)
+        app.workers.later(run)
 
     def tell_more(self, name: str) -> None:
         """ "Tell me more" on an X-Ray entry: the chat opens and asks the AI about the name, fenced at the furthest
@@ -79,4 +79,4 @@ class CompanionController:
                 self.screen.redraw()
 
         app.notify(app.t("xray.describing"))
-        app.page.run_task(run)
+        app.workers.later(run)

@@ -25,9 +25,10 @@ class ReadingDevice:
     (the services are asynchronous); a device that refuses is logged, never shown as an error to a reader.
     """
 
-    def __init__(self, page: ft.Page, on_phone: Callable[[], bool]) -> None:
+    def __init__(self, page: ft.Page, on_phone: Callable[[], bool], later: Callable[..., object] | None = None) -> None:
         self.page = page
         self.on_phone = on_phone
+        self._later = later or page.run_task  # the app's workers.later: counted, so tests can wait for it
         self.awake = False  # whether this app holds the wake lock now
         self._services: dict[str, ft.Service] = {}  # kept here: the page holds services only weakly
 
@@ -44,7 +45,7 @@ class ReadingDevice:
             except (RuntimeError, TimeoutError) as error:  # the client reported a failure, or did not answer
                 log.warning("%s.%s failed on this device: %s", kind.__name__, method, error)
 
-        self.page.run_task(call)
+        self._later(call)
 
     def reading(self, book_open: bool, keep_screen_on: bool) -> None:
         """Hold the wake lock while a book is open and the setting is on; release it otherwise."""

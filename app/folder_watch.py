@@ -74,7 +74,7 @@ class FolderWatch:
         if self._watching:
             return
         self._watching = True
-        self.app.page.run_task(self._watch)
+        self.app.page.run_task(self._watch)  # a watcher for as long as the app runs: not work to wait for
 
     async def _watch(self) -> None:
         while True:

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from app.notes_page import NotesActions
     from app.screens import Screen
     from app.settings import Settings, SettingsStore
+    from app.workers import Workers
     from core import Quire
 
 A = TypeVar("A")
@@ -33,6 +34,7 @@ class Host(Protocol):
     chat: ChatController
     device: ReadingDevice
     message: str  # the last notice or import summary (screen readers and tests read it)
+    workers: Workers  # background work, and anything scheduled onto the UI loop (``workers.later``)
 
     @property
     def width(self) -> float: ...

@@ -78,7 +78,7 @@ class KoreaderSync:
                 app.notify(app.t("koreader.moved", device=result.device or "KOReader"))
                 app.render()
 
-        app.page.run_task(run)
+        app.workers.later(run)
 
 
 def koreader_controls(koreader: KoreaderSync, t: Translator) -> list[ft.Control]:

@@ -38,13 +38,13 @@ class LibraryController:
         actions = LibraryActions(
             open_book=app.open_book,
             show_details=self.show_details,
-            import_books=lambda: app.page.run_task(self.pick_and_import),
+            import_books=lambda: app.workers.later(self.pick_and_import),
             open_notes=lambda: app.go(Screen.NOTES),
             open_settings=lambda: app.go(Screen.SETTINGS),
             open_stats=lambda: app.go(Screen.STATS),
             changed=app.render,
             refresh=app.page.update,
-            later=app.page.run_task,
+            later=app.workers.later,
         )
         self.model.refresh()
         return build_library_view(self.model, actions, app.t, width=app.width)
@@ -176,7 +176,7 @@ class LibraryController:
             dialog.status.value = app.t("import.reading", n=number, total=files, name=name, page=pages, pages=total)
             dialog.progress.value = (number - 1 + pages / total) / files
             with contextlib.suppress(RuntimeError, AttributeError):  # the session closed: the import goes on unseen
-                app.page.run_task(redraw)
+                app.workers.later(redraw)
 
         return reading
 

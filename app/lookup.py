@@ -76,7 +76,7 @@ class LookupController:
             model.translations[ordinal] = text
             if time.monotonic() - shown[0] >= 0.25:
                 shown[0] = time.monotonic()
-                app.page.run_task(self._redraw, model)
+                app.workers.later(self._redraw, model)
 
         async def run() -> None:
             try:
@@ -97,7 +97,7 @@ class LookupController:
             app.message = text
             await self._redraw(model)
 
-        app.page.run_task(run)
+        app.workers.later(run)
 
     async def _redraw(self, model: object) -> None:
         if self.screen.model is model:  # the same book is still open
@@ -160,4 +160,4 @@ class LookupController:
             app.message = text
             app.page.update()
 
-        app.page.run_task(run)
+        app.workers.later(run)

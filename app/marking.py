@@ -96,13 +96,13 @@ class MarkingController:
             await ft.Clipboard().set(text)
             self.app.notify(self.app.t("reader.copied"))
 
-        self.app.page.run_task(run)
+        self.app.workers.later(run)
 
     def share(self, text: str) -> None:
         async def run() -> None:
             await ft.Share().share_text(text)
 
-        self.app.page.run_task(run)
+        self.app.workers.later(run)
 
     def toggle_bookmark(self) -> None:
         if self.screen.model is not None:

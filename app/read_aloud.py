@@ -100,7 +100,7 @@ class AloudController:
             model.book.id, speaker, self._changed, settings.speech_rate, settings.speech_voice or None
         )
         self.session.play(start)
-        app.page.run_task(self._load_voices, self.session)
+        app.workers.later(self._load_voices, self.session)
 
     async def _load_voices(self, session: ReadAloud) -> None:
         try:
@@ -112,7 +112,7 @@ class AloudController:
 
     def _changed(self) -> None:
         """A sentence started, or the session paused or ended (called on its worker thread)."""
-        self.app.page.run_task(self._follow)
+        self.app.workers.later(self._follow)
 
     async def _follow(self) -> None:
         session, model, app = self.session, self.screen.model, self.app

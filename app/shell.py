@@ -37,6 +37,7 @@ from app.stats_page import build_stats_screen
 from app.sync_controller import SyncController
 from app.theme import apply_theme
 from app.vault_export import export_to_vault
+from app.workers import Workers
 from core import Bookmark, BookNotFoundError, Highlight, ProviderConfig, Quire, QuireError, VocabularyWord
 from platform_adapters.base import SecretStore
 
@@ -85,6 +86,7 @@ class QuireApp:
         self.message = ""  # the last notice or import summary, for tests and screen readers
         self._warmed = False
         self._pushed = ""  # the last address this window added to the browser's history
+        self.workers = Workers(page)  # background work and what it schedules on the UI loop, counted
         self.jobs = Jobs(quire, lambda: self.t, self._jobs_changed)  # indexing and model downloads
         self.books = LibraryController(self)
         self.reading = ReaderController(self)
@@ -96,7 +98,7 @@ class QuireApp:
         self.folders = FolderWatch(self)  # folders imported and watched for new books
         self.travel = HighlightTravel(self)  # highlights to and from KOReader's sidecars, and to Readwise
         self.opened = OpenedFiles(self.books.import_picked)  # Android: books opened with Quire or shared to it
-        self.device = ReadingDevice(page, lambda: self.on_phone)  # wake lock and haptics on phones
+        self.device = ReadingDevice(page, lambda: self.on_phone, self.workers.later)  # wake lock and haptics on phones
         self.screens: dict[Screen, Callable[[], ft.Control]] = {
             Screen.LIBRARY: self.books.view,
             Screen.READER: self.reading.view,
@@ -165,7 +167,7 @@ class QuireApp:
         self.page.update()
         if self.route not in (address(self.page.route), self._pushed):  # a history entry per screen: back goes back
             self._pushed = self.route  # once: a redraw before the browser confirms it must not add a second entry
-            self.page.run_task(self.page.push_route, self.route)
+            self.workers.later(self.page.push_route, self.route)
         self.device.reading(self.screen == Screen.READER, self.settings.keep_screen_on)
         if not self._warmed:  # load the chat's libraries in the background once the first screen is up
             self._warmed = True
@@ -219,7 +221,7 @@ class QuireApp:
             open_settings=lambda: self.go(Screen.SETTINGS),
             notify=self.notify,
             redraw=self.redraw_chat,
-            run_task=self.page.run_task,
+            run_task=self.workers.later,
             show_dialog=self.page.show_dialog,
             close_dialog=self.page.pop_dialog,
             guard=self.guard_book,
@@ -265,10 +267,10 @@ class QuireApp:
             edit_note=edit_note,
             set_color=recolour,
             remove=remove,
-            export=lambda: self.page.run_task(self.export_notes, model),
+            export=lambda: self.workers.later(self.export_notes, model),
             export_vault=None
             if book_id is not None or self.on_phone
-            else lambda: self.page.run_task(export_to_vault, self),
+            else lambda: self.workers.later(export_to_vault, self),
         )
         return self.guard_book(actions) if book_id is not None else actions
 
@@ -345,9 +347,14 @@ class QuireApp:
     def _from_other_session(self, message: object) -> None:
         """Another window of the app (a second browser tab, say) saved the settings: read them and redraw, so
         that the language, the theme and local-only are the same in every window."""
-        if message == SETTINGS_CHANGED:
+        if message != SETTINGS_CHANGED:
+            return
+
+        async def apply() -> None:  # on this window's own loop (the hub may call from its executor's thread)
             self.settings = self.store.load()
             self._apply_settings()
+
+        self.workers.later(apply)
 
     def open_book(self, book_id: int) -> None:
         self.reading.open(book_id)
@@ -372,7 +379,7 @@ class QuireApp:
             elif brought:  # new notes, places or books: drawn from a fresh read
                 self.render()
 
-        self.page.run_task(redraw)
+        self.workers.later(redraw)
 
     async def export_notes(self, model: NotesViewModel) -> None:
         """Save the notes as Markdown: the share sheet on a phone (the app's own folder is out of the reader's
@@ -426,7 +433,7 @@ class QuireApp:
             else:
                 self.redraw_chat()
 
-        self.page.run_task(redraw)
+        self.workers.later(redraw)
 
     def _ai_actions(self) -> AIActions:
         def test_connection(config: ProviderConfig, report: Callable[[str, bool], None]) -> None:
@@ -440,7 +447,7 @@ class QuireApp:
                     message, ok = self.t.error(error), False
                 report(message, ok)
 
-            self.page.run_task(run)
+            self.workers.later(run)
 
         return AIActions(
             test_connection=test_connection,
@@ -504,7 +511,7 @@ class QuireApp:
         if event.state in (ft.AppLifecycleState.PAUSE, ft.AppLifecycleState.RESUME):
             self.sync.start(event.state.value)  # a phone may end the app while paused: send first
         if event.state == ft.AppLifecycleState.RESUME:
-            self.page.run_task(self.opened.take)  # a book opened with Quire from another app brings it back
+            self.workers.later(self.opened.take)  # a book opened with Quire from another app brings it back
 
     def on_key(self, event: ft.KeyboardEvent) -> None:
         """Desktop shortcuts, for the keys the router leaves to the screen: Esc closes a panel, then the book, then

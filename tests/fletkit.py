@@ -140,10 +140,14 @@ def find(root: object, *, text: str | None = None, tooltip: str | None = None, k
 
 
 async def fire(session: Session, control: ft.BaseControl, event: str = "click", data: object = None) -> None:
-    """Deliver an event to a control through the session, then let scheduled tasks run."""
+    """Deliver an event to a control through the session, then wait for the work it started (the app's workers:
+    background work and the redraws it schedules) to end."""
+    from app.workers import Workers
+
     await session.dispatch_event(control._i, event, data)
-    for _ in range(5):
-        await asyncio.sleep(0.01)
+    workers = Workers.of(session.page)
+    if workers is not None:
+        await workers.idle()
 
 
 def clickable(root: object, text: str) -> ft.BaseControl:

@@ -47,7 +47,7 @@ def test_library_grid_list_search_details_and_remove(two_books: Quire) -> None:
         shown = screen(app)
         assert "Moby-Dick" in shown and "2 books" in shown
         assert not any(isinstance(c, ft.Image) for c in _all(app))  # the cards first: their covers come after
-        await asyncio.sleep(0.05)
+        await app.workers.idle()  # the covers come just after the cards
         assert any(isinstance(c, ft.Image) for c in _all(app))  # Moby-Dick's own cover
         await fire(session, find(app.page.controls, tooltip="Show as list"))
         assert app.library.layout == "list" and find(app.page.controls, kind=ft.ListView)
@@ -323,7 +323,7 @@ def test_library_notes_screen_edits_and_exports_markdown(quire: Quire) -> None:
         await fire(session, find(app.page.controls, tooltip="Delete highlight"))
         assert len(quire.notes.highlights()) == 1
         await fire(session, clickable(app.page.controls, "Export Markdown"))
-        await asyncio.sleep(0.1)
+        await app.workers.idle()  # the notes are written in a worker
         exported = quire.folder / "exports" / "quire-notes.md"
         assert exported.exists() and app.message == f"Notes saved to {exported}"
         text = exported.read_text(encoding="utf-8")
@@ -512,7 +512,7 @@ def test_a_pdf_answer_cites_the_printed_page_on_its_chip(quire: Quire) -> None:
         app.chat.draft.value = "What did Alice see running close by her, with pink eyes?"
         await fire(session, find(app.page.controls, tooltip="Send"))
         app.chat.model.wait()
-        await asyncio.sleep(0.05)
+        await app.workers.idle()  # the redraw its end scheduled
         cited = app.chat.model.messages[-1].citations[0]
         assert cited.page and "pink eyes" in cited.quote
         chip = next(c for c in _all(app) if isinstance(c, ft.Chip) and f"[1] p. {cited.page}" in texts(c))
@@ -539,7 +539,7 @@ def test_chat_panel_answers_offline_cites_stops_and_indexes(alice_quire: Quire) 
         app.chat.draft.value = "Where is the White Rabbit going?"
         await fire(session, find(app.page.controls, tooltip="Send"))
         app.chat.model.wait()
-        await asyncio.sleep(0.05)  # the redraw scheduled from the worker thread
+        await app.workers.idle()  # the redraw its end scheduled
         answer = app.chat.model.messages[-1]
         assert answer.status == "complete" and answer.citations and app.chat.draft.value == ""
         assert find(app.page.controls, tooltip="Send") is app.chat.send  # one button across redraws: no lost clicks
@@ -554,7 +554,7 @@ def test_chat_panel_answers_offline_cites_stops_and_indexes(alice_quire: Quire) 
         assert app.chat.model.thread_id is None and app.chat.model.messages == []
         await fire(session, clickable(app.page.controls, "Index now"))
         await asyncio.to_thread(app.jobs.wait)  # the job ends, then asks for a redraw
-        await asyncio.sleep(0.1)
+        await app.workers.idle()  # the redraw its end scheduled
         assert "Indexed for meaning and keywords." in screen(app)
 
     run(scenario())
@@ -600,7 +600,7 @@ def test_the_question_being_typed_survives_redraws_of_the_chat(alice_quire: Quir
         where = f"Where else is “{app.reader.notes.selection.text}” mentioned?"
         await fire(session, clickable(app.page.controls, where))  # a suggestion
         app.chat.model.wait()
-        await asyncio.sleep(0.1)  # the redraws the answer scheduled
+        await app.workers.idle()  # the redraw its end scheduled
         assert app.chat.model.messages[-1].status == "complete"
         redraws = [encode([m.action, m.body]) for m in session.connection.sent[sent:]]
         assert len(redraws) > 2 and all(b"Why is the Hatter" in m for m in redraws if b"Ask about this book" in m)
@@ -637,10 +637,10 @@ def test_a_question_sent_while_an_answer_streams_stays_in_the_box(alice_quire: Q
             await fire(session, app.chat.draft, "submit")  # the answer above still streams
             assert app.chat.draft.value == "Where is he going?" and len(app.chat.model.messages) == 2
             app.chat.model.wait()
-            await asyncio.sleep(0.05)
+            await app.workers.idle()  # the redraw its end scheduled
             await fire(session, app.chat.draft, "submit")
             app.chat.model.wait()
-            await asyncio.sleep(0.05)
+            await app.workers.idle()  # the redraw its end scheduled
             asked = [m.text for m in app.chat.model.messages if m.role == "user"]
             answers = [m.text for m in app.chat.model.messages if m.role == "assistant"]
             assert asked == ["Why is the Rabbit late?", "Where is he going?"] and app.chat.draft.value == ""
@@ -663,7 +663,7 @@ def test_phone_chat_is_a_full_screen_sheet_and_a_citation_closes_it(alice_quire:
         app.chat.draft.value = "What did Alice see running close by her, with pink eyes?"
         await fire(session, find(app.page.controls, tooltip="Send"))
         app.chat.model.wait()
-        await asyncio.sleep(0.05)
+        await app.workers.idle()  # the redraw its end scheduled
         chip = next(c for c in _all(app) if isinstance(c, ft.Chip) and "[1]" in texts(c))
         await fire(session, chip)
         assert app.panel is None and any(isinstance(c, ft.GestureDetector) for c in _all(app))
@@ -689,10 +689,7 @@ def test_ai_settings_test_connection_local_only_downloads_and_indexing(alice_qui
             fields = [c for c in _all(app) if isinstance(c, ft.TextField)]
             fields[0].value, fields[1].value = "test-model", mock.url
             await fire(session, clickable(app.page.controls, "Test connection"))
-            for _ in range(100):
-                if any(s.startswith("connected") for s in screen(app)):
-                    break
-                await asyncio.sleep(0.05)
+            await app.workers.idle()  # the work runs in a worker; its redraw follows
             assert "connected: 2 models, including 'test-model'" in screen(app)
         assert app.settings.provider_config().base_url == mock.url
         local_only = next(c for c in _all(app) if isinstance(c, ft.Switch) and c.label.startswith("Local only"))
@@ -703,7 +700,7 @@ def test_ai_settings_test_connection_local_only_downloads_and_indexing(alice_qui
         download = next(c for c in _all(app) if isinstance(c, ft.ListTile) and missing in texts(c.subtitle)[0])
         await fire(session, download.trailing)
         app.jobs.wait()
-        await asyncio.sleep(0.05)
+        await app.workers.idle()  # the redraw its end scheduled
         refused = STRINGS["error.LocalOnlyError"]["en"]  # the reader's sentence, then what exactly was refused
         assert any(s.startswith(refused) and f"so the download of {missing}" in s for s in screen(app))
         book = next(
@@ -713,7 +710,7 @@ def test_ai_settings_test_connection_local_only_downloads_and_indexing(alice_qui
         )
         await fire(session, book.trailing)
         app.jobs.wait()
-        await asyncio.sleep(0.05)
+        await app.workers.idle()  # the redraw its end scheduled
         assert alice_quire.index_status(1).status == "done" and "Indexed for meaning and keywords." in screen(app)
 
     run(scenario())
@@ -794,7 +791,7 @@ def test_ask_about_a_selected_passage(alice_quire: Quire) -> None:
         alice_quire.ask = recording_ask
         await fire(session, find(app.page.controls, tooltip="Ask about this"))
         app.chat.model.wait()
-        await asyncio.sleep(0.05)
+        await app.workers.idle()  # the redraw its end scheduled
         assert app.panel == "chat" and app.chat.model.messages[0].text == f"Explain this passage: “{selected}”"
         assert app.chat.model.messages[1].status == "complete" and app.chat.model.messages[1].text
         assert asked == [selected]  # the agent gets the passage itself (its selected_text tool reads it)
@@ -868,7 +865,7 @@ def test_on_a_phone_notes_go_to_the_share_sheet_not_a_private_folder(quire: Quir
         assert app.on_phone
         await fire(session, find(app.page.controls, tooltip="All notes"))
         await fire(session, clickable(app.page.controls, "Export Markdown"))
-        await asyncio.sleep(0.1)
+        await app.workers.idle()  # the notes are written in a worker
         [(files, options)] = shared
         text = files[0].data.decode("utf-8")
         assert files[0].name == "quire-notes.md" and "rabbit" in text and options["subject"] == "quire-notes.md"
@@ -891,7 +888,7 @@ def test_on_a_phone_the_screen_stays_on_while_reading_and_page_turns_can_tick(qu
             return [call for call in session.connection.invoked if call[0] != "Page"]
 
         app.open_book(1)
-        await asyncio.sleep(0.05)
+        await app.workers.idle()
         assert invoked() == ([("Wakelock", "enable")] if phone else [])
         await _key(session, "Arrow Right")
         assert ("HapticFeedback", "light_impact") not in invoked()  # off until the reader asks for it
@@ -900,11 +897,11 @@ def test_on_a_phone_the_screen_stays_on_while_reading_and_page_turns_can_tick(qu
         await _key(session, "Arrow Left")
         app.settings.keep_screen_on = False  # switched off while a book is open: the lock goes at once
         app.settings_changed()
-        await asyncio.sleep(0.05)
+        await app.workers.idle()
         app.settings.keep_screen_on = True
         app.settings_changed()
         app.close_book()
-        await asyncio.sleep(0.05)
+        await app.workers.idle()
         return invoked()
 
     monkeypatch.setenv("FLET_PLATFORM", "android")
@@ -964,7 +961,7 @@ def test_ios_offers_the_books_put_in_quires_documents_folder_once(quire: Quire, 
                 and f"Found in Files › On My iPhone › Quire: {offered}. Import them into the library?" in shown
             )
             await fire(session, clickable(dialog, answer))
-            await asyncio.sleep(1.5)
+            await app.workers.idle()  # the import runs in a worker
         return app
 
     app = asyncio.run(scenario("Import", "alice.epub, zh.txt"))
@@ -1015,7 +1012,7 @@ def test_a_tapped_highlight_opens_its_menu_note_colour_copy_delete(quire: Quire)
         marked = next(c for c in _all(app) if isinstance(c, ft.Text) and c.on_selection_change and c.spans)
         await _tap(session, marked, 20)
         await fire(session, find(app.page.controls, tooltip="Copy"))
-        await asyncio.sleep(0.05)
+        await app.workers.idle()
         assert ("Clipboard", "set") in session.connection.invoked
         assert session.connection.arguments[-1]["data"] == first.text[10:30]
         await fire(session, find(app.page.controls, tooltip="Note"))
@@ -1073,6 +1070,8 @@ def test_the_contents_open_scrolled_to_the_current_chapter(quire: Quire) -> None
         await fire(session, find(app.page.controls, tooltip="Contents"))  # closed
         app.reading.navigate(str(chapters[target].locator))
         await fire(session, find(app.page.controls, tooltip="Contents"))  # opened at Chapter 100
+        # The list scrolls itself once the client has it (StartAtList.did_mount, a page task of the control's own,
+        # which no app event announces): a moment for that task to run.
         await asyncio.sleep(0.05)
         calls = zip(session.connection.invoked, session.connection.arguments, strict=True)
         scrolls = [arguments for (_, name), arguments in calls if name == "scroll_to"]
@@ -1189,7 +1188,7 @@ def test_library_grid_cells_are_as_tall_as_their_cards_at_both_sizes(two_books: 
             session = await new_session(width, 844)
             app = start(two_books, session)
             grid = find(app.page.controls, kind=ft.GridView)
-            await asyncio.sleep(0.05)  # the covers come just after the cards
+            await app.workers.idle()  # the covers come just after the cards
             cover = next(c for c in _all(app) if isinstance(c, ft.Image))
             usable = width - 2 * session.page.padding  # the page's padding on either side
             cell = (usable - grid.spacing * (grid.runs_count - 1)) / grid.runs_count
@@ -1239,7 +1238,7 @@ def test_sync_is_set_up_in_settings_and_runs_on_its_own_when_a_book_closes(tmp_p
         lists = [c for c in _all(other) if isinstance(c, ft.ListView)]
         await fire(other_session, clickable(other.page.controls, "Sync now"))
         other.sync.wait()
-        await asyncio.sleep(0.1)
+        await other.workers.idle()  # the redraw its end scheduled
         assert other.sync.ok and other.sync.status.startswith("Synced at ") and "1 book file" in other.sync.status
         assert "Synced at" in " ".join(screen(other)), screen(other)  # the status line was redrawn when the sync ended
         assert [c for c in _all(other) if isinstance(c, ft.ListView)] == lists  # not rebuilt: Settings kept its scroll
@@ -1348,8 +1347,7 @@ def test_a_window_beside_another_follows_its_language_and_lists_in_chinese_punct
         assert second.t.language == "en"
         first.settings.language = "zh"
         first.settings_changed()
-        for _ in range(20):  # the message goes through the app's hub
-            await asyncio.sleep(0.02)
+        await second.workers.until(lambda: second.t.language == "zh")  # the message goes through the app's hub
         assert second.t.language == "zh" and second.settings.language == "zh"
         assert "书库" in " ".join(screen(second))
         from core import SyncReport
@@ -1435,7 +1433,7 @@ def test_the_browsers_back_and_forward_leave_and_reopen_the_book_and_an_address_
             await fire(session, session.page, "route_change", {"route": address})
 
         app.open_book(1)
-        await asyncio.sleep(0.05)
+        await app.workers.idle()
         assert {"route": "/book/1"} in pushed
         app.reader.go_to("5.3")
         app.reader.next_page()
@@ -1544,7 +1542,7 @@ def test_the_story_so_far_is_told_in_the_chat_with_citations_and_stops_at_the_pl
             label = app.t("chat.suggest.recap")
             await fire(session, clickable(app.page.controls, label))
             app.chat.model.wait()
-            await asyncio.sleep(0.05)
+            await app.workers.idle()  # the redraw its end scheduled
             question, answer = app.chat.model.messages[-2:]
             assert question.text == label and answer.status == "complete"
             assert "**Down The Rabbit-Hole**" in answer.text and "**A Caucus-Race And A Long Tale**" in answer.text
@@ -1599,11 +1597,7 @@ def test_a_chinese_books_xray_finds_its_names_in_the_background_and_then_shows_t
         app.open_book(book)
         app.reading.open_panel("xray")
         assert app.reader.xray_scanning and "Finding the names in what you have read…" in screen(app)
-        for _ in range(400):
-            if not app.reader.xray_scanning:
-                break
-            await asyncio.sleep(0.05)
-        await asyncio.sleep(0.05)
+        await app.workers.idle()  # the work runs in a worker; its redraw follows
         tiles = [texts(c.title)[0] for c in _all(app) if isinstance(c, ft.ExpansionTile)]
         assert "孔乙己" in tiles and "Finding the names in what you have read…" not in screen(app)
         app.reading.open_panel(None)
@@ -1633,7 +1627,7 @@ def test_a_book_reopened_after_days_offers_the_story_so_far(alice_quire: Quire) 
         app.open_book(1)
         await fire(session, clickable(app.page.controls, "Previously… the story so far"))
         app.chat.model.wait()
-        await asyncio.sleep(0.05)
+        await app.workers.idle()  # the redraw its end scheduled
         assert app.panel == "chat" and "Previously… the story so far" not in screen(app)
         answer = app.chat.model.messages[-1]
         assert answer.status == "complete" and "**Down The Rabbit-Hole**" in answer.text and answer.citations
@@ -1656,11 +1650,7 @@ def test_the_xray_panel_asks_the_ai_for_a_line_per_name_and_shows_its_citations(
             app.open_book(1)
             app.reading.open_panel("xray")
             await fire(session, clickable(app.page.controls, "Describe them with AI (sends their sentences so far)"))
-            for _ in range(200):
-                if app.reader.xray_lines:
-                    break
-                await asyncio.sleep(0.05)
-            await asyncio.sleep(0.05)
+            await app.workers.idle()  # the work runs in a worker; its redraw follows
             assert set(app.reader.xray_lines) == {"Alice", "Mouse"}
             shown = " ".join(screen(app))
             assert "a girl who follows a White Rabbit down a hole." in shown
@@ -1675,7 +1665,7 @@ def test_the_xray_panel_asks_the_ai_for_a_line_per_name_and_shows_its_citations(
             await fire(session, next(c for c in _all_in(alice.controls) if isinstance(c, ft.Chip)
                                      and texts(c.label) == ["Tell me more"]))  # fmt: skip
             app.chat.model.wait()
-            await asyncio.sleep(0.05)
+            await app.workers.idle()  # the redraw its end scheduled
             asked = "Who or what is Alice, from what I have read so far?"
             assert app.panel == "chat" and app.chat.model.messages[-2].text == asked
             assert app.chat.model.messages[-1].text == "A curious girl."
@@ -1734,10 +1724,7 @@ def test_a_selected_word_opens_its_definition_card_and_goes_to_the_books_vocabul
             app.reading.lookup.define()  # the card again, now with a provider set up
             card = session.page._dialogs.controls[-1]
             await fire(session, clickable(card, "Explain in this context"))
-            for _ in range(200):
-                if app.message.startswith("Here a rabbit"):
-                    break
-                await asyncio.sleep(0.05)
+            await app.workers.idle()  # the work runs in a worker; its redraw follows
             assert "Here a rabbit is the animal Alice follows." in texts(card.content)
             sent = mock.requests[-1]["body"]["messages"][-1]["content"]
             assert "<book_text>" + kept.sentence in sent and '"Rabbit"' in sent
@@ -1850,10 +1837,7 @@ def test_a_paragraph_is_translated_under_itself_kept_and_into_the_language_chose
             app.settings.provider = {"kind": "openai-compatible", "model": "test-model", "base_url": mock.url}
 
             async def translated(text: str) -> list:
-                for _ in range(200):
-                    if app.message == text:
-                        break
-                    await asyncio.sleep(0.05)
+                await app.workers.idle()  # the work runs in a worker; its redraw follows
                 return [c for c in _all(app) if getattr(c, "key", None) == "translation"]
 
             app.reading.marking.select(segment.ordinal, 0, 5)
@@ -1989,25 +1973,16 @@ def test_a_translation_comes_in_as_it_is_written_and_a_stop_keeps_what_came(alic
             segment = next(s for s in app.reader.visible if "tired of sitting" in s.text)
             app.reading.marking.select(segment.ordinal, 0, 5)
             app.reading.lookup.translate()
-            for _ in range(200):
-                await asyncio.sleep(0.05)
-                if app.reader.translations.get(segment.ordinal, "").startswith("爱丽丝开始"):
-                    break
+            await app.workers.until(lambda: app.reader.translations.get(segment.ordinal, "").startswith("爱丽丝开始"))
             assert app.reader.translations[segment.ordinal].startswith("爱丽丝开始")  # drawn as it comes
             app.reading.lookup.translate()  # asked again while it comes: stop
-            for _ in range(100):
-                await asyncio.sleep(0.05)
-                if not app.reading.lookup.translating:
-                    break
+            await app.workers.idle()
             kept = app.reader.translations[segment.ordinal]
             assert kept.endswith(" …") and kept != "爱丽丝开始感到厌倦。 …"  # what came, marked unfinished
             assert [c for c in _all(app) if getattr(c, "key", None) == "translation"]
             app.reading.lookup.translate()  # hidden
             app.reading.lookup.translate()  # asked again: the provider is asked again (a part was not kept)
-            for _ in range(100):
-                await asyncio.sleep(0.05)
-                if app.reader.translations.get(segment.ordinal) == "爱丽丝开始感到厌倦。":
-                    break
+            await app.workers.idle()
             assert app.reader.translations[segment.ordinal] == "爱丽丝开始感到厌倦。" and len(mock.requests) == 2
 
         run(scenario())

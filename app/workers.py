@@ -1,0 +1,115 @@
+"""The app's background work, one way: in the spirit of Textual's ``@work``, a function run in a worker thread
+with its result (or its QuireError) handed to a callback on the UI loop, anything else scheduled onto the UI loop
+from any thread (a redraw a worker asks for), each counted, and ``await workers.idle()`` until all of it is done:
+what the app tests wait on instead of sleeping."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import weakref
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import flet as ft
+
+from core import QuireError
+
+T = TypeVar("T")
+_BY_PAGE: weakref.WeakKeyDictionary[ft.Page, Workers] = weakref.WeakKeyDictionary()
+
+
+class Workers:
+    """``app.workers``: the page's UI loop and the work scheduled onto it, counted until it ends."""
+
+    def __init__(self, page: ft.Page) -> None:
+        self._page = page
+        _BY_PAGE[page] = self
+        self._lock = threading.Lock()
+        self._pending = 0
+        self._quiet: asyncio.Event | None = None  # made on the UI loop, set there when nothing is pending
+        self._ticked: asyncio.Event | None = None  # set there each time a piece of work ends
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    @staticmethod
+    def of(page: ft.Page) -> Workers | None:
+        """The workers of the app on ``page`` (None before the app is made): what a test harness waits on."""
+        return _BY_PAGE.get(page)
+
+    def later(self, handler: Callable[..., Awaitable[Any]], *args: Any, **kwargs: Any) -> Any:
+        """Run the coroutine function on the UI loop (from any thread); its future."""
+        with self._lock:
+            self._pending += 1
+
+        async def counted() -> Any:
+            try:
+                return await handler(*args, **kwargs)
+            finally:
+                self._leave()
+
+        try:
+            return self._page.run_task(counted)
+        except BaseException:
+            self._leave()
+            raise
+
+    def run(
+        self,
+        work: Callable[[], T],
+        done: Callable[[T], object] | None = None,
+        failed: Callable[[QuireError], object] | None = None,
+    ) -> Any:
+        """``work()`` in a worker thread; then ``done(result)`` or ``failed(error)`` (a QuireError) on the UI loop."""
+
+        async def job() -> None:
+            try:
+                result = await asyncio.to_thread(work)
+            except QuireError as error:
+                if failed is None:
+                    raise
+                failed(error)
+                return
+            if done is not None:
+                done(result)
+
+        return self.later(job)
+
+    def _leave(self) -> None:
+        with self._lock:
+            self._pending -= 1
+            quiet = self._pending == 0
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        if self._ticked is not None:
+            loop.call_soon_threadsafe(self._ticked.set)
+        if quiet and self._quiet is not None:
+            loop.call_soon_threadsafe(self._quiet.set)
+
+    def _events(self) -> tuple[asyncio.Event, asyncio.Event]:
+        if self._quiet is None or self._ticked is None:
+            self._loop = asyncio.get_running_loop()
+            self._quiet, self._ticked = asyncio.Event(), asyncio.Event()
+        return self._quiet, self._ticked
+
+    async def idle(self, timeout: float = 60.0) -> None:
+        """Wait until no work scheduled through here is pending, including work that work scheduled."""
+        quiet, _ = self._events()
+        async with asyncio.timeout(timeout):
+            while True:
+                with self._lock:
+                    if self._pending == 0:
+                        return
+                    quiet.clear()
+                await quiet.wait()
+
+    async def until(self, condition: Callable[[], bool], timeout: float = 60.0) -> None:
+        """Wait until ``condition()`` holds, checking it each time a piece of work ends (a streamed answer's
+        redraw, say): for a state on the way, which ``idle`` would wait past."""
+        _, ticked = self._events()
+        async with asyncio.timeout(timeout):
+            while True:
+                ticked.clear()  # cleared before the check: an end after it wakes the wait below
+                if condition():
+                    return
+                await ticked.wait()
