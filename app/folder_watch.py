@@ -74,14 +74,14 @@ class FolderWatch:
         if self._watching:
             return
         self._watching = True
-        self.app.page.run_task(self._watch)  # a watcher for as long as the app runs: not work to wait for
+        self.app.workers.later(self.offer)  # now: work a test can wait for
+        if not (self.app.page.web or self.app.on_phone):  # a computer keeps looking (a browser tab or a phone: once)
+            self.app.page.run_task(self._watch)  # for as long as the app runs: not work to wait for
 
     async def _watch(self) -> None:
         while True:
-            await self.offer()
-            if self.app.page.web or self.app.on_phone:
-                return  # a browser tab or a phone: on start only
             await asyncio.sleep(WATCH_EVERY)
+            await self.offer()
 
     async def offer(self) -> None:
         """The new books of the watched folders, in a dialog: import them, or not now (offered once either way)."""

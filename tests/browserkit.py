@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from waiting import until
+
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -60,16 +62,18 @@ def app_server(
     token = env.get("QUIRE_WEB_TOKEN")
     url = f"http://127.0.0.1:{port}/" + (f"?token={token}" if token else "")
     try:
-        deadline = time.monotonic() + 60
-        while True:
+
+        def serving() -> bool:
             try:
                 with urllib.request.urlopen(url, timeout=2):
-                    break
+                    return True
             except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
+                if process.poll() is not None:
                     log_text = (library.parent / f"app-{port}.log").read_text()
                     raise RuntimeError(f"the app did not start: {log_text}") from None
-                time.sleep(0.2)
+                return False
+
+        until(serving, 60, "the app to serve")
         yield url
     finally:
         process.terminate()

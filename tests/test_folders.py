@@ -120,21 +120,14 @@ def test_the_app_offers_a_watched_folders_new_books_once_on_start(quire: Quire, 
         session = await new_session(1440)
         app = QuireApp(session.page, quire, secrets=MemorySecrets())
         app.render()
-        for _ in range(100):
-            await asyncio.sleep(0.02)
-            if app.folders.offered:
-                break
+        await app.workers.idle()  # the first look at the watched folders
         return app, session
 
     async def scenario() -> None:
         app, session = await start()
         dialog = session.page._dialogs.controls[-1]
         assert texts(dialog.title) == ["1 new book(s) in your folders"] and "· alice.epub" in texts(dialog.content)
-        await fire(session, clickable(dialog, "Import"))
-        for _ in range(100):
-            await asyncio.sleep(0.02)
-            if quire.books():
-                break
+        await fire(session, clickable(dialog, "Import"))  # waits for the import it starts
         assert [b.title for b in quire.books()] == ["Alice's Adventures in Wonderland"]
         app, session = await start()
         assert not app.folders.offered  # offered once

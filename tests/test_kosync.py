@@ -190,18 +190,12 @@ def test_settings_turns_koreader_sync_on_and_opening_a_book_takes_the_kobos_furt
         server.documents[("reader", document)] = {"progress": "/body/DocFragment[10]/body/section/p[12]/text().0",
                                                   "percentage": 0.61, "device": "Kobo Libra 2", "device_id": "k"}  # fmt: skip
         app.open_book(book)
-        for _ in range(200):
-            await asyncio.sleep(0.05)
-            if app.message == "Opened where you read on Kobo Libra 2.":
-                break
+        await app.workers.idle()  # the exchange on opening runs in a worker
         assert app.message == "Opened where you read on Kobo Libra 2." and app.reader.current.locator.section == 9
         assert quire.position(book).furthest.section == 9
         quire.save_position(book, "9.20")  # read on here (as page turns at a reading pace save it)
         app.close_book()
-        for _ in range(200):
-            await asyncio.sleep(0.05)
-            if server.documents[("reader", document)]["device"] == "Quire":
-                break
+        await app.workers.idle()  # and on closing
         assert server.documents[("reader", document)]["device"] == "Quire"  # this device's further place sent
         from app.screens import Screen
 

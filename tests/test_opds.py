@@ -8,13 +8,13 @@ import contextlib
 import json
 import socket
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from conftest import book_path, debian_file
 from httpkit import LocalServer, Reply, Request
+from waiting import until
 
 from app.cli import main as cli
 from core import BookFormatError, CatalogError, CatalogRefused, LocalOnlyError, Quire
@@ -54,10 +54,7 @@ def calibre(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
     )  # fmt: skip
     try:
-        for _ in range(300):
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                break
-            time.sleep(0.1)
+        until(lambda: _listening(port), 30, "calibre's content server")
         yield f"http://127.0.0.1:{port}/opds"
     finally:
         process.terminate()
@@ -292,23 +289,23 @@ def test_the_app_adds_browses_searches_and_downloads_from_calibre(calibre: str, 
         await fire(session, clickable(app.page.controls, "Add catalog"))
         assert app.message == "Added “calibre Library”." and "calibre Library" in texts(app.page.controls)
         await fire(session, clickable(app.page.controls, "Browse"))
-        await _until(lambda: app.catalogs.feed is not None)
+        await app.workers.until(lambda: app.catalogs.feed is not None)
         assert app.screen == "catalog" and "By Title" in texts(app.page.controls)
         await fire(session, clickable(app.page.controls, "By Title"))
-        await _until(lambda: len(app.catalogs.feeds) == 2)
+        await app.workers.until(lambda: len(app.catalogs.feeds) == 2)
         shown = texts(app.page.controls)
         assert "Moby-Dick" in shown and "Alice's Adventures in Wonderland" in shown
         covers = app.catalogs.covers
-        await _until(lambda: covers and all(f.data == "cover" for f in covers.values()))
+        await app.workers.until(lambda: covers and all(f.data == "cover" for f in covers.values()))
         assert all(f.content.src[:2] == b"\xff\xd8" for f in covers.values())  # JPEG thumbnails, with the login
         await fire(session, find(app.page.controls, tooltip="Download “Moby-Dick”"))
         moby = next(e.id for e in app.catalogs.feed.entries if e.title == "Moby-Dick")
-        await _until(lambda: app.catalogs.downloads.get(moby) == "done")
+        await app.workers.until(lambda: app.catalogs.downloads.get(moby) == "done")
         assert [b.title for b in quire.books()] == ["Moby-Dick"] and app.message == "“Moby-Dick” is in your library."
         query = next(c for c in _walk(app) if getattr(c, "label", None) == "Search this catalog")
         query.value = "wonderland"
         await fire(session, query, "submit")
-        await _until(lambda: len(app.catalogs.feeds) == 3)
+        await app.workers.until(lambda: len(app.catalogs.feeds) == 3)
         assert [e.title for e in app.catalogs.feed.entries] == ["Alice's Adventures in Wonderland"]
         for _ in range(3):
             await fire(session, find(app.page.controls, tooltip="Back"))
@@ -323,11 +320,7 @@ def _walk(app) -> list:
     return list(walk(app.page.controls))
 
 
-async def _until(condition, seconds: float = 30.0) -> None:
-    import asyncio
-
-    for _ in range(int(seconds / 0.05)):
-        if condition():
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError("timed out")
+def _listening(port: int) -> bool:
+    with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.2):
+        return True
+    return False

@@ -66,10 +66,7 @@ async def read_aloud():
     app.render()
     app.open_book(book.id)
     app.reading.read_aloud()
-    for _ in range(500):
-        await asyncio.sleep(0.02)
-        if sum(1 for kind, method in session.connection.invoked if method == "speak") >= 3:
-            break
+    await app.workers.until(lambda: sum(1 for kind, method in session.connection.invoked if method == "speak") >= 3)
     app.reading.read_aloud()  # stop
     spoken = [a["text"] for a in session.connection.arguments if "text" in a]
     # "Open with" from another app: the flet-open-with service hands over a copy in the cache, imported once.

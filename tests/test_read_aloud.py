@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import book_path, debian_file
 from fletkit import find, fire, new_session
+from waiting import until
 
 from app.pagination import PageBox
 from app.read_aloud import follow
@@ -32,13 +33,6 @@ def soxi(path: Path) -> float:
     )
 
 
-def until(condition, seconds: float = 30.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
-
-
 def test_sentences_are_said_in_order_and_pause_resume_speed_and_stop_work(alice_quire: Quire, tmp_path: Path) -> None:
     debian_file("/usr/bin/espeak-ng", "espeak-ng")
     speaker = WavSpeaker(tmp_path / "audio")
@@ -53,7 +47,7 @@ def test_sentences_are_said_in_order_and_pause_resume_speed_and_stop_work(alice_
     session.pause()
     assert session.state == "paused" and session.sentence == said and seen[-1] == "paused"
     count = len(speaker.spoken)
-    time.sleep(0.3)
+    time.sleep(0.3)  # a fixed wait: that nothing happens while paused has no event to wait on (longer than a sentence)
     assert len(speaker.spoken) == count  # nothing is said while paused
     session.resume()
     until(lambda: len(speaker.spoken) > count)
@@ -64,7 +58,7 @@ def test_sentences_are_said_in_order_and_pause_resume_speed_and_stop_work(alice_
     session.stop()
     assert session.state == "stopped" and session.sentence is None and session.wait(5)
     stopped_at = len(speaker.spoken)
-    time.sleep(0.3)
+    time.sleep(0.3)  # a fixed wait: nothing said after stopping has no event to wait on either
     assert len(speaker.spoken) == stopped_at
     # sox measures each file: real speech, longer for a longer sentence, shorter per letter at the higher speed
     lengths = {path: soxi(path) for path, _ in speaker.spoken}
@@ -141,10 +135,9 @@ def test_read_aloud_in_the_reader_highlights_pauses_and_stopping_keeps_the_place
         await fire(session, find(app.page.controls, tooltip="Read aloud from here"))
         aloud = app.reading.aloud
         speaker = aloud.session.speaker
-        for _ in range(600):
-            await asyncio.sleep(0.02)
-            if len(speaker.spoken) >= 2 and app.reader.aloud is not None:
-                break
+        await app.workers.until(
+            lambda: len(speaker.spoken) >= 2 and app.reader.aloud is not None
+        )  # a redraw a sentence
         mark = app.reader.aloud
         segment = next(s for s in app.reader.visible if s.ordinal == mark.ordinal)
         assert segment.text[mark.start : mark.end] == aloud.session.sentence.text  # the sentence said is marked
@@ -154,10 +147,7 @@ def test_read_aloud_in_the_reader_highlights_pauses_and_stopping_keeps_the_place
         assert aloud.session.state == "paused" and find(app.page.controls, tooltip="Resume") is not None
         await fire(session, find(app.page.controls, tooltip="Resume"))
         assert aloud.session.state == "playing"
-        for _ in range(600):  # a few sentences on
-            await asyncio.sleep(0.02)
-            if len(speaker.spoken) >= 4:
-                break
+        await app.workers.until(lambda: len(speaker.spoken) >= 4)  # a few sentences on
         reached = app.reader.aloud
         await fire(session, find(app.page.controls, tooltip="Stop reading aloud"))
         assert not aloud.active and app.reader.aloud is None
@@ -192,7 +182,7 @@ def test_the_phone_speaker_speaks_through_the_flet_tts_service(monkeypatch: pyte
         assert [(v.id, v.language) for v in voices] == [("zh-CN-language", "zh-CN")]
         cut = threading.Event()
         said = asyncio.create_task(asyncio.to_thread(speaker.speak, "你好。", "zh-CN", 350, None, cut))
-        await asyncio.sleep(0.2)
+        await asyncio.sleep(0.2)  # a fixed wait: that speak() has not returned yet has no event of its own
         assert not said.done()  # waits while the phone speaks
         cut.set()
         await asyncio.wait_for(said, 5)

@@ -6,7 +6,6 @@ import sqlite3
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +13,7 @@ import pytest
 from conftest import ROOT, book_path
 from dbkit import inside
 from httpkit import LocalServer, Reply, Request
+from waiting import until
 
 from core.errors import IndexCancelled
 from core.library.db import has_vector_extension
@@ -241,17 +241,18 @@ def test_a_killed_indexing_process_resumes_without_duplicates(tmp_path: Path) ->
         [sys.executable, "-c", CHILD, str(tmp_path)], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}
     )
     probe = sqlite3.connect(tmp_path / "library.db", timeout=10)
-    deadline = time.monotonic() + 120
-    done = 0
-    while time.monotonic() < deadline and done < 12:
-        time.sleep(0.05)
+
+    def indexed() -> int:  # the child's progress, as committed to its database
+        assert child.poll() is None, "the child finished before it could be killed: make the book bigger"
         row = (
             probe.execute("SELECT done FROM book_index WHERE book_id = ?", (book.id,)).fetchone()
             if _has_table(probe)
             else None
         )
-        done = row[0] if row else 0
-        assert child.poll() is None, "the child finished before it could be killed: make the book bigger"
+        return row[0] if row else 0
+
+    until(lambda: indexed() >= 12, 120, "the child to index 12 chunks")
+    done = indexed()
     os.kill(child.pid, signal.SIGKILL)
     child.wait()
     probe.close()
@@ -301,9 +302,7 @@ def test_indexing_runs_in_the_background_and_can_be_cancelled(tmp_path: Path) ->
     inside(quire).indexer.batch_size = 4
     seen = []
     task = inside(quire).indexer.start(book.id, quire.models.embedder("all-MiniLM-L6-v2"), progress=seen.append)
-    deadline = time.monotonic() + 60
-    while not seen and task.is_alive() and time.monotonic() < deadline:
-        time.sleep(0.01)
+    until(lambda: seen or not task.is_alive(), 60, "the background task's first progress")
     assert seen, f"no progress from the background task: {task.error!r}"
     task.cancel()
     with pytest.raises(IndexCancelled):

@@ -4,13 +4,13 @@ import asyncio
 import os
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
 from browserkit import ROOT, free_port
+from waiting import until
 
 from app.web_gate import COOKIE, WebGate
 
@@ -132,10 +132,8 @@ def _start(tmp_path: Path, *args: str, env: dict | None = None) -> tuple[subproc
         [sys.executable, "main.py", "--web", "--port", str(port), *args],
         cwd=ROOT, env=environment, stdout=log.open("w"), stderr=subprocess.STDOUT,
     )  # fmt: skip
-    deadline = time.monotonic() + 60
-    while not _listening(port):
-        assert process.poll() is None and time.monotonic() < deadline, log.read_text()
-        time.sleep(0.2)
+    until(lambda: process.poll() is not None or _listening(port), 60, "the app to listen")
+    assert process.poll() is None, log.read_text()
     return process, port, log
 
 
@@ -155,10 +153,7 @@ def test_the_web_ui_listens_on_loopback_only_by_default(tmp_path: Path) -> None:
 def test_serving_the_network_needs_the_token_and_says_so(tmp_path: Path) -> None:
     process, port, log = _start(tmp_path, "--host", "0.0.0.0", env={"QUIRE_WEB_TOKEN": ""})
     try:
-        deadline = time.monotonic() + 30
-        while "?token=" not in log.read_text():
-            assert time.monotonic() < deadline, log.read_text()
-            time.sleep(0.2)
+        until(lambda: "?token=" in log.read_text(), 30, "the address with its token in the log")
         printed = log.read_text()
         assert "WARNING" in printed and "reachable from other computers" in printed
         token = printed.split("?token=", 1)[1].split()[0]
