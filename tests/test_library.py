@@ -470,3 +470,16 @@ def test_covers_move_to_their_own_table_and_still_show(tmp_path: Path) -> None:
     upgraded.remove(alice.id)
     assert conn.execute("SELECT COUNT(*) FROM book_covers").fetchone()[0] == 0  # gone with its book
     upgraded.close()
+
+
+def test_a_title_of_digits_opens_its_book_when_no_book_has_that_id(library: Library, tmp_path: Path) -> None:
+    """Issue 36: digits always meant an id, so a book titled "1984" could not be named by its title."""
+    alice, _ = library.import_file(book_path("en/epubjs-alice.epub"))
+    orwell = tmp_path / "1984.txt"
+    orwell.write_text("It was a bright cold day in April, and the clocks were striking thirteen.\n", encoding="utf-8")
+    nineteen, _ = library.import_file(orwell)
+    assert nineteen.title == "1984" and nineteen.id != 1984
+    assert library.resolve("1984").id == nineteen.id  # no book has the id 1984: the title
+    assert library.resolve(str(alice.id)).id == alice.id and library.resolve(alice.id).id == alice.id  # an id first
+    with pytest.raises(BookNotFoundError, match="no book in the library matches '77'"):
+        library.resolve("77")

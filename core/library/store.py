@@ -212,15 +212,21 @@ class Library:
 
     def resolve(self, reference: str | int) -> BookRecord:
         """Find a book exactly: by id, by its title (whole, or a part that only one title has), or by a prefix of its
-        content hash (4+ hex digits). An empty reference, or one that fits several books, is refused with a list
-        of books to choose from; nothing is ever picked by a wildcard."""
+        content hash (4+ hex digits). Digits are an id first, then a title ("1984" opens Orwell's book when no
+        book has the id 1984). An empty reference, or one that fits several books, is refused with a list of
+        books to choose from; nothing is ever picked by a wildcard."""
+        if isinstance(reference, int):
+            return self.get(reference)
         text = " ".join(str(reference).split())
         if not text:
             raise BookNotFoundError(f"name a book by its id or title{self._choices(self._ids())}")
         if len(text) > MAX_REFERENCE_CHARS:
             raise BookNotFoundError(f"no book in the library matches a reference {len(text):,} characters long")
         if text.isascii() and text.isdigit():
-            return self.get(int(text))
+            if len(text) > 18:  # past SQLite's integers: said as an id that is not there
+                return self.get(int(text))
+            if self.conn.execute("SELECT 1 FROM books WHERE id = ?", (int(text),)).fetchone() is not None:
+                return self.get(int(text))
         titles = self.conn.execute("SELECT id, title FROM books ORDER BY id").fetchall()
         folded = text.casefold()
         exact = [r["id"] for r in titles if " ".join(r["title"].split()).casefold() == folded]
