@@ -14,6 +14,7 @@ from app.i18n import Translator
 from app.jobs import IndexLine
 from app.keys import text_field
 from app.settings import Settings
+from app.workers import Workers
 from core import Quire
 from platform_adapters.base import SecretStore
 
@@ -41,7 +42,7 @@ class ChatContext:
     open_settings: Callable[[], object]
     notify: Callable[[str], object]
     redraw: Callable[[], object]  # the chat panel only (the text beside it stays)
-    run_task: Callable[..., object]  # a coroutine function and its arguments, on the app's event loop
+    workers: Workers  # background work: answers stream in its threads, redraws go onto the UI loop through it
     show_dialog: Callable[[ft.DialogControl], object]
     close_dialog: Callable[[], object]
     guard: Callable[[A], A]  # actions that close the book with a notice if another window removed it
@@ -72,6 +73,7 @@ class ChatController:
                 provider=app.settings().provider_config,
                 secrets=app.secrets,
                 spoilers=lambda: not app.settings().spoiler_protection,
+                spawn=app.workers.thread,
             )
         return self.model
 
@@ -111,7 +113,7 @@ class ChatController:
         async def redraw() -> None:
             self.app.redraw()
 
-        self.app.run_task(redraw)
+        self.app.workers.later(redraw)
 
     def ask(self, reader: ReaderViewModel, question: str, recap: bool = False) -> None:
         if not question.strip():
@@ -142,7 +144,7 @@ class ChatController:
                 rename=lambda: self.rename(reader),
                 delete=change(lambda chat: chat.delete_thread()),
                 regenerate=lambda: self.for_book(reader).regenerate(self.changed),
-                copy=lambda text: app.run_task(self.copy, text),
+                copy=lambda text: app.workers.later(self.copy, text),
                 open_citation=app.open_citation,
                 set_spoilers=self.set_spoiler_protection,
                 start_index=app.start_index,

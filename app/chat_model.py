@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Callable, Generator
 
+from app.workers import start_thread
 from core import (
     AgentEvent,
     Done,
@@ -67,9 +68,11 @@ class ChatViewModel:
         secrets: SecretStore | None = None,
         spoilers: Callable[[], bool] = lambda: False,
         clock: Callable[[], float] = time.monotonic,
+        spawn: Callable[[Callable[[], object], str], threading.Thread] = start_thread,
     ) -> None:
         self.quire = quire
         self.book_id = book_id
+        self.spawn = spawn  # the app's workers.thread: an answer streaming is counted work
         self.provider = provider
         self.secrets = secrets
         self.spoilers = spoilers
@@ -184,8 +187,7 @@ class ChatViewModel:
                 self._current = None
                 on_change()
 
-        self._worker = threading.Thread(target=work, name="quire-chat", daemon=True)
-        self._worker.start()
+        self._worker = self.spawn(work, "quire-chat")
         return self._worker
 
     def stop(self) -> None:

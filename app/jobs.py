@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from app.i18n import Translator
+from app.workers import start_thread
 from core import IndexCancelled, IndexStatus, Quire, QuireError
 
 REDRAW_INTERVAL = 0.5  # seconds between progress redraws
@@ -24,8 +25,15 @@ class IndexLine(NamedTuple):
 class Jobs:
     """Index jobs (one per book) and model downloads, each in a worker thread, with a line to show."""
 
-    def __init__(self, quire: Quire, t: Callable[[], Translator], changed: Callable[[], object]) -> None:
+    def __init__(
+        self,
+        quire: Quire,
+        t: Callable[[], Translator],
+        changed: Callable[[], object],
+        spawn: Callable[[Callable[[], object], str], threading.Thread] = start_thread,
+    ) -> None:
         self.quire = quire
+        self.spawn = spawn  # the app's workers.thread: counted, so a test can wait for the job
         self.t = t  # the current translator (the language may change while a job runs)
         self.changed = changed  # called from worker threads: the UI schedules a redraw
         self.indexing: dict[int, threading.Event] = {}
@@ -40,9 +48,7 @@ class Jobs:
             self.changed()
 
     def _start(self, target: Callable[[], object], name: str) -> None:
-        thread = threading.Thread(target=target, name=name, daemon=True)
-        self._threads.append(thread)
-        thread.start()
+        self._threads.append(self.spawn(target, name))
 
     def wait(self, timeout: float = 300.0) -> None:
         """Wait for every job started so far (tests, and closing the app)."""

@@ -87,11 +87,11 @@ class QuireApp:
         self._warmed = False
         self._pushed = ""  # the last address this window added to the browser's history
         self.workers = Workers(page)  # background work and what it schedules on the UI loop, counted
-        self.jobs = Jobs(quire, lambda: self.t, self._jobs_changed)  # indexing and model downloads
+        self.jobs = Jobs(quire, lambda: self.t, self._jobs_changed, self.workers.thread)  # indexing and model downloads
         self.books = LibraryController(self)
         self.reading = ReaderController(self)
         self.chat = ChatController(self._chat_context())  # the chat panel of the open book
-        self.sync = SyncController(quire, self.store.secrets, lambda: self.t, self._synced)
+        self.sync = SyncController(quire, self.store.secrets, lambda: self.t, self._synced, self.workers.thread)
         self.dictionaries = DictionarySettings(self)
         self.catalogs = CatalogsController(self)
         self.koreader = KoreaderSync(self, lambda: self.reading.model)  # KOReader progress sync (off by default)
@@ -221,7 +221,7 @@ class QuireApp:
             open_settings=lambda: self.go(Screen.SETTINGS),
             notify=self.notify,
             redraw=self.redraw_chat,
-            run_task=self.workers.later,
+            workers=self.workers,
             show_dialog=self.page.show_dialog,
             close_dialog=self.page.pop_dialog,
             guard=self.guard_book,

@@ -10,6 +10,7 @@ import threading
 from collections.abc import Callable
 
 from app.i18n import Translator
+from app.workers import start_thread
 from core import Quire, QuireError, SyncFolderMissing, SyncReport, SyncStatus
 from platform_adapters.base import SecretStore
 
@@ -19,9 +20,15 @@ class SyncController:
     ends, with whether it brought anything that the screen should redraw for."""
 
     def __init__(
-        self, quire: Quire, secrets: SecretStore, t: Callable[[], Translator], changed: Callable[[bool], None]
+        self,
+        quire: Quire,
+        secrets: SecretStore,
+        t: Callable[[], Translator],
+        changed: Callable[[bool], None],
+        spawn: Callable[[Callable[[], object], str], threading.Thread] = start_thread,
     ) -> None:
         self.quire = quire
+        self.spawn = spawn  # the app's workers.thread
         self.secrets = secrets
         self.t = t
         self.changed = changed
@@ -62,8 +69,7 @@ class SyncController:
             return False
         if reason != "now" and not self.quire.sync.is_set_up():
             return False
-        self._thread = threading.Thread(target=self._run, name=f"sync-{reason}", daemon=True)
-        self._thread.start()
+        self._thread = self.spawn(self._run, f"sync-{reason}")
         return True
 
     def wait(self, timeout: float = 120.0) -> None:

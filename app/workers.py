@@ -26,7 +26,8 @@ class Workers:
         self._page = page
         _BY_PAGE[page] = self
         self._lock = threading.Lock()
-        self._pending = 0
+        self._pending = 0  # every piece of work not ended yet
+        self._threads = 0  # of which threads (``thread``): an answer streaming, an index, a sync
         self._quiet: asyncio.Event | None = None  # made on the UI loop, set there when nothing is pending
         self._ticked: asyncio.Event | None = None  # set there each time a piece of work ends
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -53,6 +54,27 @@ class Workers:
             self._leave()
             raise
 
+    def thread(self, target: Callable[[], object], name: str) -> threading.Thread:
+        """``target()`` in a thread of its own, started now and counted until it ends (an answer streaming, an
+        index being built, a sync): for work that reports as it goes rather than once at its end."""
+        with self._lock:
+            self._pending += 1
+            self._threads += 1
+
+        def counted() -> None:
+            try:
+                target()
+            finally:
+                self._leave(thread=True)
+
+        worker = threading.Thread(target=counted, name=name, daemon=True)
+        try:
+            worker.start()
+        except BaseException:
+            self._leave(thread=True)
+            raise
+        return worker
+
     def run(
         self,
         work: Callable[[], T],
@@ -74,9 +96,10 @@ class Workers:
 
         return self.later(job)
 
-    def _leave(self) -> None:
+    def _leave(self, thread: bool = False) -> None:
         with self._lock:
             self._pending -= 1
+            self._threads -= thread
             quiet = self._pending == 0
         loop = self._loop
         if loop is None or loop.is_closed():
@@ -103,6 +126,16 @@ class Workers:
                     quiet.clear()
                 await quiet.wait()
 
+    async def settled(self, timeout: float = 60.0) -> None:
+        """Wait until what was scheduled onto the UI loop has run (the redraws and short jobs an event starts),
+        not the threads still working (an answer still streaming): what a test waits for after an event."""
+
+        def loop_work_done() -> bool:
+            with self._lock:
+                return self._pending == self._threads
+
+        await self.until(loop_work_done, timeout)
+
     async def until(self, condition: Callable[[], bool], timeout: float = 60.0) -> None:
         """Wait until ``condition()`` holds, checking it each time a piece of work ends (a streamed answer's
         redraw, say): for a state on the way, which ``idle`` would wait past."""
@@ -113,3 +146,10 @@ class Workers:
                 if condition():
                     return
                 await ticked.wait()
+
+
+def start_thread(target: Callable[[], object], name: str) -> threading.Thread:
+    """A plain daemon thread, started: what a view-model uses without an app around it (its tests)."""
+    worker = threading.Thread(target=target, name=name, daemon=True)
+    worker.start()
+    return worker

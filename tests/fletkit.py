@@ -140,14 +140,14 @@ def find(root: object, *, text: str | None = None, tooltip: str | None = None, k
 
 
 async def fire(session: Session, control: ft.BaseControl, event: str = "click", data: object = None) -> None:
-    """Deliver an event to a control through the session, then wait for the work it started (the app's workers:
-    background work and the redraws it schedules) to end."""
+    """Deliver an event to a control through the session, then wait for what it scheduled on the UI loop (the
+    app's workers: redraws, short background jobs) to have run; threads it started (an answer streaming) go on."""
     from app.workers import Workers
 
     await session.dispatch_event(control._i, event, data)
     workers = Workers.of(session.page)
     if workers is not None:
-        await workers.idle()
+        await workers.settled()
 
 
 def clickable(root: object, text: str) -> ft.BaseControl:
