@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TypeVar, assert_never
 
 import flet as ft
 
-from app.chat_page import ChatActions, ChatPanelView, ChatStatus, build_chat_panel, update_chat_panel
+from app import chat_intents as intent
+from app.chat_intents import ChatIntent, Post
+from app.chat_page import ChatPanelView, ChatStatus, build_chat_panel, update_chat_panel
 from app.dialogs import rename_dialog
 from app.i18n import Translator
 from app.jobs import IndexLine
@@ -46,6 +48,13 @@ class ChatContext:
     show_dialog: Callable[[ft.DialogControl], object]
     close_dialog: Callable[[], object]
     guard: Callable[[A], A]  # actions that close the book with a notice if another window removed it
+
+
+@dataclass(frozen=True)
+class _Poster:
+    """The panel's one entry point, as a dataclass of one action so the app's guard can wrap it."""
+
+    post: Post
 
 
 class ChatController:
@@ -104,8 +113,8 @@ class ChatController:
 
     def _panel_args(
         self, reader: ReaderViewModel
-    ) -> tuple[ChatViewModel, ChatStatus, ChatActions, Translator, ft.TextField, ft.IconButton]:
-        return self.for_book(reader), self.status(reader), self.actions(reader), self.app.t(), self.draft, self.send
+    ) -> tuple[ChatViewModel, ChatStatus, Post, Translator, ft.TextField, ft.IconButton]:
+        return self.for_book(reader), self.status(reader), self.poster(reader), self.app.t(), self.draft, self.send
 
     def changed(self) -> None:
         """Called from the answer's worker thread: redraw on the app's event loop."""
@@ -124,34 +133,48 @@ class ChatController:
             self.draft.value = ""  # refused (an answer still streams): the question stays in the box, to send again
         self.app.redraw()
 
-    def actions(self, reader: ReaderViewModel) -> ChatActions:
-        app = self.app
+    def poster(self, reader: ReaderViewModel) -> Post:
+        """Where the panel posts its intents: ``handle`` for this book, closing it with a notice if another window
+        removed it meanwhile."""
+        return self.app.guard(_Poster(lambda wanted: self.handle(reader, wanted))).post
 
-        def change(step: Callable[[ChatViewModel], object]) -> Callable[[], None]:
-            def run() -> None:
-                step(self.for_book(reader))
+    def handle(self, reader: ReaderViewModel, wanted: ChatIntent) -> None:
+        """Do what the panel asked for."""
+        app, chat = self.app, self.for_book(reader)
+        match wanted:
+            case intent.Ask(question):
+                self.ask(reader, question)
+            case intent.Recap():
+                self.ask(reader, app.t()("chat.suggest.recap"), recap=True)
+            case intent.Stop():
+                chat.stop()
+            case intent.NewThread():
+                chat.new_thread()
                 app.redraw()
-
-            return run
-
-        return app.guard(
-            ChatActions(
-                ask=lambda question: self.ask(reader, question),
-                recap=lambda: self.ask(reader, app.t()("chat.suggest.recap"), recap=True),
-                stop=lambda: self.for_book(reader).stop(),
-                new_thread=change(lambda chat: chat.new_thread()),
-                open_thread=lambda thread_id: change(lambda chat: chat.open_thread(thread_id))(),
-                rename=lambda: self.rename(reader),
-                delete=change(lambda chat: chat.delete_thread()),
-                regenerate=lambda: self.for_book(reader).regenerate(self.changed),
-                copy=lambda text: app.workers.later(self.copy, text),
-                open_citation=app.open_citation,
-                set_spoilers=self.set_spoiler_protection,
-                start_index=app.start_index,
-                cancel_index=app.cancel_index,
-                open_settings=app.open_settings,
-            )
-        )
+            case intent.OpenThread(thread_id):
+                chat.open_thread(thread_id)
+                app.redraw()
+            case intent.RenameThread():
+                self.rename(reader)
+            case intent.DeleteThread():
+                chat.delete_thread()
+                app.redraw()
+            case intent.Regenerate():
+                chat.regenerate(self.changed)
+            case intent.Copy(text):
+                app.workers.later(self.copy, text)
+            case intent.OpenCitation(citation):
+                app.open_citation(citation)
+            case intent.SetSpoilers(protected):
+                self.set_spoiler_protection(protected)
+            case intent.StartIndex():
+                app.start_index()
+            case intent.CancelIndex():
+                app.cancel_index()
+            case intent.OpenSettings():
+                app.open_settings()
+            case _:
+                assert_never(wanted)
 
     def rename(self, reader: ReaderViewModel) -> None:
         app = self.app

@@ -2,40 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import flet as ft
 
+from app import chat_intents as intent
 from app.a11y import selectable
+from app.chat_intents import Post
 from app.i18n import Translator
 from app.theme import FONT_FAMILIES
 from core import quoted, without_remote_images
 
 if TYPE_CHECKING:  # the chat model loads LangChain: the app imports it on first use, not at start
     from app.chat_model import ChatViewModel
-    from core import Citation, Message, Part
-
-
-@dataclass
-class ChatActions:
-    """What the chat panel can ask the shell to do."""
-
-    ask: Callable[[str], object]
-    recap: Callable[[], object]  # the story so far, up to the furthest place read (offline, cited)
-    stop: Callable[[], object]
-    new_thread: Callable[[], object]
-    open_thread: Callable[[int], None]
-    rename: Callable[[], object]
-    delete: Callable[[], object]
-    regenerate: Callable[[], object]
-    copy: Callable[[str], object]
-    open_citation: Callable[[Citation], None]
-    set_spoilers: Callable[[bool], None]  # True: spoiler protection on
-    start_index: Callable[[], object]
-    cancel_index: Callable[[], object]
-    open_settings: Callable[[], object]
+    from core import Message, Part
 
 
 @dataclass
@@ -102,7 +83,7 @@ def _part(part: Part, t: Translator) -> ft.Control:
     )
 
 
-def _message(message: Message, last: bool, actions: ChatActions, t: Translator) -> ft.Control:
+def _message(message: Message, last: bool, post: Post, t: Translator) -> ft.Control:
     if message.role == "user":
         return ft.Row(
             [
@@ -126,7 +107,7 @@ def _message(message: Message, last: bool, actions: ChatActions, t: Translator) 
                         # numbered in the order they were cited; a PDF's printed page beside the number
                         label=ft.Text(f"[{number}] " + t("chat.page", page=c.page) if c.page else f"[{number}]"),
                         tooltip=t("chat.citation", quote=quoted(c.quote[:160])),
-                        on_click=lambda e, c=c: actions.open_citation(c),
+                        on_click=lambda e, c=c: post(intent.OpenCitation(c)),
                     )
                     for number, c in enumerate(message.citations, start=1)
                 ],
@@ -140,7 +121,7 @@ def _message(message: Message, last: bool, actions: ChatActions, t: Translator) 
     if message.status != "streaming":
         footer.append(
             ft.IconButton(
-                ft.Icons.COPY, tooltip=t("chat.copy"), icon_size=16, on_click=lambda e: actions.copy(message.text)
+                ft.Icons.COPY, tooltip=t("chat.copy"), icon_size=16, on_click=lambda e: post(intent.Copy(message.text))
             )
         )
         if last:
@@ -149,7 +130,7 @@ def _message(message: Message, last: bool, actions: ChatActions, t: Translator) 
                     ft.Icons.REFRESH,
                     tooltip=t("chat.regenerate"),
                     icon_size=16,
-                    on_click=lambda e: actions.regenerate(),
+                    on_click=lambda e: post(intent.Regenerate()),
                 )
             )
     if footer:
@@ -157,13 +138,13 @@ def _message(message: Message, last: bool, actions: ChatActions, t: Translator) 
     return ft.Column(controls, spacing=4)
 
 
-def _header(chat: ChatViewModel, status: ChatStatus, actions: ChatActions, t: Translator) -> list[ft.Control]:
+def _header(chat: ChatViewModel, status: ChatStatus, post: Post, t: Translator) -> list[ft.Control]:
     threads = chat.threads()
     picker = ft.Dropdown(
         value=str(chat.thread_id) if chat.thread_id is not None else None,
         options=[ft.DropdownOption(key=str(th.id), text=th.title) for th in threads],
         hint_text=t("chat.thread.new") if chat.thread_id is None else None,
-        on_select=lambda e: actions.open_thread(int(e.control.value)),
+        on_select=lambda e: post(intent.OpenThread(int(e.control.value))),
         dense=True,
         expand=True,
         disabled=not threads,
@@ -172,8 +153,8 @@ def _header(chat: ChatViewModel, status: ChatStatus, actions: ChatActions, t: Tr
         icon=ft.Icons.MORE_VERT,
         tooltip=t("chat.thread.menu"),
         items=[
-            ft.PopupMenuItem(content=ft.Text(t("chat.thread.rename")), on_click=lambda e: actions.rename()),
-            ft.PopupMenuItem(content=ft.Text(t("chat.thread.delete")), on_click=lambda e: actions.delete()),
+            ft.PopupMenuItem(content=ft.Text(t("chat.thread.rename")), on_click=lambda e: post(intent.RenameThread())),
+            ft.PopupMenuItem(content=ft.Text(t("chat.thread.delete")), on_click=lambda e: post(intent.DeleteThread())),
         ],
         disabled=chat.thread_id is None,
     )
@@ -190,27 +171,29 @@ def _header(chat: ChatViewModel, status: ChatStatus, actions: ChatActions, t: Tr
             else ft.Icons.CLOUD_OUTLINED,
             size=16,
         ),
-        on_click=lambda e: actions.open_settings(),
+        on_click=lambda e: post(intent.OpenSettings()),
         tooltip=t("settings.title"),
     )
     spoilers = ft.Switch(
         label=t("settings.spoilers"),
         value=status.spoiler_protection,
-        on_change=lambda e: actions.set_spoilers(bool(e.control.value)),
+        on_change=lambda e: post(intent.SetSpoilers(bool(e.control.value))),
     )
     index_row: list[ft.Control] = [ft.Text(status.index_text, size=12, expand=True, color=ft.Colors.ON_SURFACE_VARIANT)]
     if status.indexing:
-        index_row.append(ft.TextButton(t("chat.index.cancel"), on_click=lambda e: actions.cancel_index()))
+        index_row.append(ft.TextButton(t("chat.index.cancel"), on_click=lambda e: post(intent.CancelIndex())))
     elif not status.indexed:
         index_row.append(
-            ft.TextButton(t("chat.index.start"), icon=ft.Icons.BOLT, on_click=lambda e: actions.start_index())
+            ft.TextButton(t("chat.index.start"), icon=ft.Icons.BOLT, on_click=lambda e: post(intent.StartIndex()))
         )
     rows: list[ft.Control] = [
         ft.Row(
             [
                 picker,
                 ft.IconButton(
-                    ft.Icons.ADD_COMMENT_OUTLINED, tooltip=t("chat.thread.new"), on_click=lambda e: actions.new_thread()
+                    ft.Icons.ADD_COMMENT_OUTLINED,
+                    tooltip=t("chat.thread.new"),
+                    on_click=lambda e: post(intent.NewThread()),
                 ),
                 menu,
             ]
@@ -235,7 +218,7 @@ class ChatPanelView:
 def build_chat_panel(
     chat: ChatViewModel,
     status: ChatStatus,
-    actions: ChatActions,
+    post: Post,
     t: Translator,
     draft: ft.TextField,
     send: ft.IconButton,
@@ -250,7 +233,7 @@ def build_chat_panel(
     messages = ft.ListView(spacing=10, expand=True, auto_scroll=True)
     root = ft.Column([header, ft.Divider(height=1), messages, ft.Row([draft, send])], expand=True, spacing=6)
     view = ChatPanelView(root, header, messages)
-    update_chat_panel(view, chat, status, actions, t, draft, send)
+    update_chat_panel(view, chat, status, post, t, draft, send)
     return view
 
 
@@ -258,7 +241,7 @@ def update_chat_panel(
     view: ChatPanelView,
     chat: ChatViewModel,
     status: ChatStatus,
-    actions: ChatActions,
+    post: Post,
     t: Translator,
     draft: ft.TextField,
     send: ft.IconButton,
@@ -268,25 +251,31 @@ def update_chat_panel(
     a mouse: the letters typed while an answer streamed went nowhere)."""
     if chat.messages:
         last_answer = max((i for i, m in enumerate(chat.messages) if m.role == "assistant"), default=-1)
-        body: list[ft.Control] = [_message(m, i == last_answer, actions, t) for i, m in enumerate(chat.messages)]
+        body: list[ft.Control] = [_message(m, i == last_answer, post, t) for i, m in enumerate(chat.messages)]
     else:
         body = [ft.Text(t("chat.empty"), color=ft.Colors.ON_SURFACE_VARIANT)]
         body.append(
-            ft.OutlinedButton(t("chat.suggest.recap"), icon=ft.Icons.HISTORY_EDU, on_click=lambda e: actions.recap())
+            ft.OutlinedButton(
+                t("chat.suggest.recap"), icon=ft.Icons.HISTORY_EDU, on_click=lambda e: post(intent.Recap())
+            )
         )
         body += [
-            ft.OutlinedButton(question, on_click=lambda e, q=question: actions.ask(q))
+            ft.OutlinedButton(question, on_click=lambda e, q=question: post(intent.Ask(q)))
             for question in suggestions(t, status.chapter, status.selection, offline=chat.provider() is None)
         ]
-    view.header.controls = _header(chat, status, actions, t)
+    view.header.controls = _header(chat, status, post, t)
     view.messages.controls = body
     draft.label = t("chat.ask")  # a screen reader's name for the box, also once it holds a question
-    draft.on_submit = lambda e: actions.ask(draft.value or "")
+    draft.on_submit = lambda e: post(intent.Ask(draft.value or ""))
     if chat.streaming:
-        send.icon, send.tooltip, send.on_click = ft.Icons.STOP_CIRCLE_OUTLINED, t("chat.stop"), lambda e: actions.stop()
+        send.icon, send.tooltip, send.on_click = (
+            ft.Icons.STOP_CIRCLE_OUTLINED,
+            t("chat.stop"),
+            lambda e: post(intent.Stop()),
+        )
     else:
         send.icon, send.tooltip = ft.Icons.SEND, t("chat.send")
-        send.on_click = lambda e: actions.ask(draft.value or "")
+        send.on_click = lambda e: post(intent.Ask(draft.value or ""))
 
 
 def suggestions(t: Translator, chapter: str, selection: str | None, offline: bool = False) -> list[str]:
