@@ -13,6 +13,7 @@ import flet as ft
 from app.fonts import CJK_FONT
 from app.i18n import Translator
 from app.keys import text_field
+from app.navigation import GoTo, NextPage, PreviousPage, Typed, Where
 from app.pagination import PageBox, Slice
 from app.panels import BY_NAME, PANELS, panel_width
 from app.reader_model import PAGE, SCROLL_PADDING, ReaderViewModel
@@ -38,7 +39,7 @@ class ReaderActions:
     """What the reader view can ask the shell to do."""
 
     back: Callable[[], object]
-    navigate: Callable[[str], object]  # "next", "previous", a locator, or a percentage ("40%")
+    navigate: Callable[[Where], object]  # a page on or back, a locator, a share of the book, typed text
     panel: Callable[[str | None], None]  # open a panel of app.panels by name; None closes
     scrolled: Callable[[float, float], None]  # the fraction of the list's length, and the pixels, scrolled
     select: Callable[[int, int, int], None]  # ordinal, start, end
@@ -281,7 +282,7 @@ def _turn_on_fling(actions: ReaderActions) -> Callable[[ft.DragEndEvent[Any]], N
     def swiped(e: ft.DragEndEvent[Any]) -> None:
         velocity = e.primary_velocity or 0.0
         if abs(velocity) > SWIPE_VELOCITY:
-            actions.navigate("next" if velocity < 0 else "previous")
+            actions.navigate(NextPage() if velocity < 0 else PreviousPage())
 
     return swiped
 
@@ -436,7 +437,7 @@ def toc_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> 
             content_padding=ft.Padding.only(left=12 + 16 * row.depth, right=8),
             dense=True,
             selected=row.locator.section == current,
-            on_click=lambda e, loc=str(row.locator): actions.navigate(loc),
+            on_click=lambda e, loc=row.locator: actions.navigate(GoTo(loc)),
         )
         for row in entries
         if row.locator is not None
@@ -446,7 +447,7 @@ def toc_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> 
         hint_text=t("reader.goto"),
         dense=True,
         prefix_icon=ft.Icons.MY_LOCATION,
-        on_submit=lambda e: actions.navigate(e.control.value or ""),
+        on_submit=lambda e: actions.navigate(Typed(e.control.value or "")),
     )
     at, read = model.shown.percents
     behind = at + 0.5 < read  # the reader went back: they may not have read past here
@@ -506,7 +507,7 @@ def xray_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) ->
                         ft.Chip(
                             label=ft.Text(f"[{c.passage}]"),
                             tooltip=quoted(c.quote[:120]),
-                            on_click=lambda e, loc=str(c.start): actions.navigate(loc),
+                            on_click=lambda e, loc=c.start: actions.navigate(GoTo(loc)),
                         )
                         for c in line.citations
                     ],
@@ -519,7 +520,7 @@ def xray_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) ->
             ft.Chip(
                 label=ft.Text(t("xray.first")),
                 leading=ft.Icon(ft.Icons.FIRST_PAGE, size=16),
-                on_click=lambda e, loc=str(entry.first.locator): actions.navigate(loc),
+                on_click=lambda e, loc=entry.first.locator: actions.navigate(GoTo(loc)),
             )
         ]
         chips += _mention_chips(entry.places[1:XRAY_MENTIONS], 2, actions, t)
@@ -564,7 +565,7 @@ def xray_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) ->
 def _mention_chips(mentions: Places, start: int, actions: ReaderActions, t: Translator) -> list[ft.Control]:
     """A chip per mention, numbered from ``start``; each opens its place (a jump)."""
     return [
-        ft.Chip(label=ft.Text(t("xray.mention", n=n)), on_click=lambda e, loc=str(m.locator): actions.navigate(loc))
+        ft.Chip(label=ft.Text(t("xray.mention", n=n)), on_click=lambda e, loc=m.locator: actions.navigate(GoTo(loc)))
         for n, m in enumerate(mentions, start=start)
     ]
 
@@ -724,10 +725,10 @@ def build_reader_view(
         spacing=0,
     )
     previous = ft.IconButton(
-        ft.Icons.CHEVRON_LEFT, tooltip=t("reader.previous"), on_click=lambda e: actions.navigate("previous")
+        ft.Icons.CHEVRON_LEFT, tooltip=t("reader.previous"), on_click=lambda e: actions.navigate(PreviousPage())
     )
     following = ft.IconButton(
-        ft.Icons.CHEVRON_RIGHT, tooltip=t("reader.next"), on_click=lambda e: actions.navigate("next")
+        ft.Icons.CHEVRON_RIGHT, tooltip=t("reader.next"), on_click=lambda e: actions.navigate(NextPage())
     )
     if phone:  # tools along the bottom, within reach of a thumb
         footer = ft.Row([previous, *tools, following], alignment=ft.MainAxisAlignment.SPACE_BETWEEN)

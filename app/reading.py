@@ -10,6 +10,7 @@ import flet as ft
 from app.companion_controller import CompanionController
 from app.lookup import LookupController
 from app.marking import MarkingController
+from app.navigation import GoTo, GoToPercent, NextPage, PreviousPage, Where
 from app.notes_model import NotesViewModel
 from app.notes_page import build_notes_list
 from app.panels import BY_NAME
@@ -202,29 +203,38 @@ class ReaderController:
             self.lookup.translate()  # the paragraph at the top of the page (or the selection's), under it
             return True
         if key in NEXT_KEYS or key in PREVIOUS_KEYS:
-            self.navigate("next" if key in NEXT_KEYS else "previous")
+            self.navigate(NextPage() if key in NEXT_KEYS else PreviousPage())
             return True
         return False
 
     # -- moving -------------------------------------------------------------------------------------
-    def navigate(self, where: str) -> None:
-        """``next``, ``previous``, a locator ("12.3") or a percentage ("40%")."""
+    def navigate(self, where: Where) -> None:
+        """Turn a page, or jump: to a locator, a share of the book, or what the reader typed (a mistake is said)."""
         model, app = self.model, self.app
         if model is None:
             return
         model.previously = False  # reading on: the offer of the story so far goes
-        if where in ("next", "previous"):
-            model.next_page() if where == "next" else model.previous_page()
-            app.device.page_turned(app.settings.haptic_page_turns)
-        else:
-            try:
-                model.go_to_place(where)
-            except QuireError as error:
-                reason = app.t.error_named(type(error).__name__, str(error), sentence_in_english=False)
-                app.notify(app.t("reader.goto.error", reason=reason))
-                return
-            if self.sheet:
-                self.panel = None
+        match where:
+            case NextPage():
+                model.next_page()
+                app.device.page_turned(app.settings.haptic_page_turns)
+            case PreviousPage():
+                model.previous_page()
+                app.device.page_turned(app.settings.haptic_page_turns)
+            case _:
+                try:
+                    if isinstance(where, GoTo):
+                        model.go_to(where.locator)
+                    elif isinstance(where, GoToPercent):
+                        model.go_to_place(f"{where.percent:g}%")
+                    else:
+                        model.go_to_place(where.text)
+                except QuireError as error:
+                    reason = app.t.error_named(type(error).__name__, str(error), sentence_in_english=False)
+                    app.notify(app.t("reader.goto.error", reason=reason))
+                    return
+                if self.sheet:
+                    self.panel = None
         self.redraw()
 
     def scrolled(self, fraction: float, pixels: float | None = None) -> None:

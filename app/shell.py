@@ -25,6 +25,7 @@ from app.jobs import Jobs
 from app.keys import KeyRouter
 from app.koreader_sync import KoreaderSync
 from app.library_controller import LibraryController
+from app.navigation import GoTo, Typed
 from app.notes_model import NotesViewModel
 from app.notes_page import NotesActions, build_notes_screen
 from app.opened_files import OpenedFiles
@@ -240,7 +241,7 @@ class QuireApp:
             self.render()
 
         def open_bookmark(bookmark: Bookmark) -> None:
-            self.reading.navigate(str(bookmark.locator))
+            self.reading.navigate(GoTo(bookmark.locator))
 
         def remove_bookmark(bookmark: Bookmark) -> None:
             model.remove_bookmark(bookmark.id)
@@ -261,7 +262,7 @@ class QuireApp:
         actions = NotesActions(
             open_bookmark=open_bookmark,
             remove_bookmark=remove_bookmark,
-            open_word=lambda word: self.reading.navigate(word.locator) if word.locator else None,
+            open_word=lambda word: self.reading.navigate(Typed(word.locator)) if word.locator else None,
             forget_word=forget_word,
             open_highlight=self.reading.open_highlight,
             edit_note=edit_note,

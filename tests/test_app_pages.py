@@ -11,8 +11,10 @@ from conftest import book_path
 from fletkit import clickable, find, fire, new_session, texts
 
 from app.i18n import STRINGS
+from app.navigation import GoTo
 from app.notes_model import NotesViewModel
 from app.shell import QuireApp
+from core import Locator
 from core.services import Quire
 from platform_adapters.base import PickedFile
 from platform_adapters.memory import MemorySecrets
@@ -429,7 +431,7 @@ def test_go_to_a_place_bookmark_list_and_tags(quire: Quire) -> None:
         assert len(ordinals) > 20 and ordinals == sorted(ordinals)
         await _key(session, "Escape")
         await fire(session, find(app.page.controls, tooltip="Bookmark"))
-        app.reading.navigate("0.0")
+        app.reading.navigate(GoTo(Locator(0, 0)))
         await fire(session, find(app.page.controls, tooltip="Notes"))
         assert any(s.startswith(here) for s in screen(app))  # the bookmark, with its chapter and text
         bookmark = next(c for c in _all(app) if isinstance(c, ft.ListTile) and c.leading is not None)
@@ -462,7 +464,7 @@ def test_a_text_pdf_shows_its_pages_as_printed_and_keeps_the_place(quire: Quire)
         assert not _tipped(app, "Show the pages as printed")  # an EPUB has no printed pages
         app.close_book()
         app.open_book(1)
-        app.reading.navigate("3.2")  # in chapter 2
+        app.reading.navigate(GoTo(Locator(3, 2)))  # in chapter 2
         here = app.reader.current.ordinal
         await fire(session, find(app.page.controls, tooltip="Show the pages as printed"))
         [viewer] = [c for c in _all(app) if isinstance(c, ft.InteractiveViewer)]
@@ -773,7 +775,7 @@ def test_ask_about_a_selected_passage(alice_quire: Quire) -> None:
         app = start(alice_quire, session)
         app.settings.spoiler_protection = False
         app.open_book(1)
-        app.reading.navigate("3.2")
+        app.reading.navigate(GoTo(Locator(3, 2)))
         paragraph = next(c for c in _all(app) if isinstance(c, ft.Text) and c.on_selection_change and c.value)
         await fire(
             session,
@@ -994,7 +996,7 @@ def test_a_tapped_highlight_opens_its_menu_note_colour_copy_delete(quire: Quire)
         session = await new_session(1440)
         app = start(quire, session)
         app.open_book(1)
-        app.reading.navigate("8.1")
+        app.reading.navigate(GoTo(Locator(8, 1)))
         first = app.reader.current
         quire.notes.add_highlight(
             1, f"{first.locator.segment_locator}:10", f"{first.locator.segment_locator}:30", "yellow"
@@ -1041,7 +1043,7 @@ def test_the_selection_bar_writes_a_note_in_one_step(quire: Quire) -> None:
         session = await new_session(1440)
         app = start(quire, session)
         app.open_book(1)
-        app.reading.navigate("8.1")
+        app.reading.navigate(GoTo(Locator(8, 1)))
         paragraph = next(c for c in _all(app) if isinstance(c, ft.Text) and c.on_selection_change and c.value)
         selection = {"selected_text": "", "selection": {"base_offset": 0, "extent_offset": 12}}
         await fire(session, paragraph, "selection_change", selection)
@@ -1068,7 +1070,7 @@ def test_the_contents_open_scrolled_to_the_current_chapter(quire: Quire) -> None
         chapters = [row for row in app.reader.toc() if row.locator is not None]
         target = next(i for i, row in enumerate(chapters) if row.title.startswith("Chapter 100."))
         await fire(session, find(app.page.controls, tooltip="Contents"))  # closed
-        app.reading.navigate(str(chapters[target].locator))
+        app.reading.navigate(GoTo(chapters[target].locator))
         await fire(session, find(app.page.controls, tooltip="Contents"))  # opened at Chapter 100
         # The list scrolls itself once the client has it (StartAtList.did_mount, a page task of the control's own,
         # which no app event announces): a moment for that task to run.
@@ -1159,7 +1161,7 @@ def test_drawing_a_screen_reads_nothing_from_the_library(two_books: Quire, monke
             app.screens["library"]()
             drawn[f"library {layout}"] = list(queries)
         app.open_book(1)
-        app.reading.navigate("8.1")
+        app.reading.navigate(GoTo(Locator(8, 1)))
         app.reading.search("whale")
         for layout in ("paginated", "scroll"):
             app.settings.layout = layout
@@ -1227,7 +1229,7 @@ def test_sync_is_set_up_in_settings_and_runs_on_its_own_when_a_book_closes(tmp_p
         (app, session) = apps[0]
         app.open_book(1)
         app.sync.wait()
-        app.reading.navigate("5.1")
+        app.reading.navigate(GoTo(Locator(5, 1)))
         app.reader.notes.highlight(
             app.reader.current.locator.at(0), app.reader.current.locator.at(12), "pink", "synced"
         )
@@ -1986,3 +1988,31 @@ def test_a_translation_comes_in_as_it_is_written_and_a_stop_keeps_what_came(alic
             assert app.reader.translations[segment.ordinal] == "爱丽丝开始感到厌倦。" and len(mock.requests) == 2
 
         run(scenario())
+
+
+def test_navigation_is_typed_a_page_a_place_a_share_or_what_the_reader_typed(alice_quire: Quire) -> None:
+    """Issue 36, item 5: the reader's moves are typed (NextPage, PreviousPage, GoTo, GoToPercent, Typed), not
+    strings parsed again; what the reader typed is parsed in one place, and a mistake is said."""
+    from app.navigation import GoToPercent, NextPage, PreviousPage, Typed
+
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(alice_quire, session)
+        app.open_book(1)
+        app.reading.navigate(GoTo(Locator(3, 2)))
+        assert app.reader.current.locator.segment_locator == Locator(3, 2)
+        before = app.reader.page_start
+        app.reading.navigate(NextPage())
+        assert app.reader.page_start > before
+        app.reading.navigate(PreviousPage())
+        assert app.reader.page_start == before
+        app.reading.navigate(GoToPercent(50))
+        middle = app.reader.current.ordinal / app.reader.book.segment_count
+        assert 0.45 < middle < 0.55
+        app.reading.navigate(Typed("10%"))
+        assert 0.05 < app.reader.current.ordinal / app.reader.book.segment_count < 0.15
+        at = app.reader.current.locator
+        app.reading.navigate(Typed("somewhere"))
+        assert app.message.startswith("Not a place in this book") and app.reader.current.locator == at
+
+    run(scenario())

@@ -12,7 +12,9 @@ from conftest import book_path
 from fletkit import clickable, find, fire, new_session, walk
 
 from app.keys import dialog_open, field_focused
+from app.navigation import GoTo
 from app.shell import QuireApp
+from core import Locator
 from core.services import Quire
 from platform_adapters.memory import MemorySecrets
 
@@ -44,7 +46,7 @@ def _reading(quire: Quire, width: int) -> tuple:
         app.settings.layout = "paginated"
         app.render()
         app.open_book(1)
-        app.reading.navigate("3.0")  # the first chapter's text, pages to turn either way
+        app.reading.navigate(GoTo(Locator(3, 0)))  # the first chapter's text, pages to turn either way
         return session, app
 
     return opened
