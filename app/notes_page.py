@@ -3,40 +3,25 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import flet as ft
 
+from app import notes_intents as intent
 from app.i18n import Translator
+from app.notes_intents import NotesHandler, NotesIntent
 from app.notes_model import NotesViewModel
 from app.theme import highlight_color
-from core import HIGHLIGHT_COLORS, Bookmark, Highlight, VocabularyWord
+from core import HIGHLIGHT_COLORS, Highlight, VocabularyWord
 
 
-@dataclass
-class NotesActions:
-    """What the notes view can ask the shell to do."""
-
-    open_highlight: Callable[[Highlight], None]
-    edit_note: Callable[[Highlight], None]
-    set_color: Callable[[Highlight, str], None]
-    remove: Callable[[Highlight], None]
-    export: Callable[[], object]
-    open_bookmark: Callable[[Bookmark], None] | None = None
-    remove_bookmark: Callable[[Bookmark], None] | None = None
-    open_word: Callable[[VocabularyWord], object] | None = None  # a vocabulary word: where it was looked up
-    forget_word: Callable[[VocabularyWord], None] | None = None
-    export_vault: Callable[[], object] | None = None  # every book's highlights to an Obsidian vault (computers)
-
-
-def _highlight_card(highlight: Highlight, actions: NotesActions, t: Translator) -> ft.Control:
+def _highlight_card(highlight: Highlight, post: Callable[[NotesIntent], object], t: Translator) -> ft.Control:
     colors = ft.PopupMenuButton(
         icon=ft.Icons.PALETTE_OUTLINED,
         tooltip=t("notes.color"),
         items=[
             ft.PopupMenuItem(
                 content=ft.Row([ft.Icon(ft.Icons.CIRCLE, color=highlight_color(c)), ft.Text(t(f"color.{c}"))]),
-                on_click=lambda e, c=c: actions.set_color(highlight, c),
+                on_click=lambda e, c=c: post(intent.SetColor(highlight, c)),
             )
             for c in HIGHLIGHT_COLORS
         ],
@@ -48,7 +33,7 @@ def _highlight_card(highlight: Highlight, actions: NotesActions, t: Translator) 
                     ft.Text(highlight.text, max_lines=6, overflow=ft.TextOverflow.ELLIPSIS),
                     border=ft.Border.only(left=ft.BorderSide(4, highlight_color(highlight.color))),
                     padding=ft.Padding.only(left=10),
-                    on_click=lambda e: actions.open_highlight(highlight),
+                    on_click=lambda e: post(intent.OpenHighlight(highlight)),
                     tooltip=t("notes.open"),
                 ),
                 *([ft.Text(highlight.note, italic=True)] if highlight.note.strip() else []),
@@ -57,13 +42,13 @@ def _highlight_card(highlight: Highlight, actions: NotesActions, t: Translator) 
                         ft.TextButton(
                             t("notes.edit") if highlight.note.strip() else t("notes.add"),
                             icon=ft.Icons.EDIT_NOTE,
-                            on_click=lambda e: actions.edit_note(highlight),
+                            on_click=lambda e: post(intent.EditNote(highlight)),
                         ),
                         colors,
                         ft.IconButton(
                             ft.Icons.DELETE_OUTLINE,
                             tooltip=t("notes.delete"),
-                            on_click=lambda e: actions.remove(highlight),
+                            on_click=lambda e: post(intent.RemoveHighlight(highlight)),
                         ),
                     ],
                     spacing=0,
@@ -77,16 +62,20 @@ def _highlight_card(highlight: Highlight, actions: NotesActions, t: Translator) 
     )
 
 
-def _vault_button(actions: NotesActions, t: Translator, disabled: bool) -> list[ft.Control]:
-    export = actions.export_vault
-    if export is None:
+def _vault_button(notes: NotesHandler, t: Translator, disabled: bool) -> list[ft.Control]:
+    if not notes.vault:
         return []
     return [
-        ft.OutlinedButton(t("notes.vault"), icon=ft.Icons.HUB_OUTLINED, on_click=lambda e: export(), disabled=disabled)
+        ft.OutlinedButton(
+            t("notes.vault"),
+            icon=ft.Icons.HUB_OUTLINED,
+            disabled=disabled,
+            on_click=lambda e: notes.post(intent.ExportVault()),
+        )
     ]
 
 
-def build_notes_list(model: NotesViewModel, actions: NotesActions, t: Translator) -> ft.Control:
+def build_notes_list(model: NotesViewModel, notes: NotesHandler, t: Translator) -> ft.Control:
     """Every group with its highlights, and an export button; a friendly line when there is nothing yet."""
     groups = model.shown_groups
     controls: list[ft.Control] = [
@@ -96,10 +85,10 @@ def build_notes_list(model: NotesViewModel, actions: NotesActions, t: Translator
                 ft.OutlinedButton(
                     t("notes.export"),
                     icon=ft.Icons.DOWNLOAD,
-                    on_click=lambda e: actions.export(),
+                    on_click=lambda e: notes.post(intent.ExportMarkdown()),
                     disabled=not (groups or model.shown_words),
                 ),
-                *_vault_button(actions, t, disabled=not groups),
+                *_vault_button(notes, t, disabled=not groups),
             ],
         )
     ]
@@ -111,18 +100,18 @@ def build_notes_list(model: NotesViewModel, actions: NotesActions, t: Translator
                 leading=ft.Icon(ft.Icons.BOOKMARK),
                 title=ft.Text(where, max_lines=2, size=13),
                 dense=True,
-                on_click=(lambda e, b=bookmark: actions.open_bookmark(b)) if actions.open_bookmark else None,
+                on_click=lambda e, b=bookmark: notes.post(intent.OpenBookmark(b)),
                 trailing=ft.IconButton(
                     ft.Icons.DELETE_OUTLINE,
                     tooltip=t("reader.bookmark.remove"),
-                    on_click=(lambda e, b=bookmark: actions.remove_bookmark(b)) if actions.remove_bookmark else None,
+                    on_click=lambda e, b=bookmark: notes.post(intent.RemoveBookmark(b)),
                 ),
             )
             for bookmark, where in bookmarks
         ]
     if model.shown_words:
         controls.append(ft.Text(t("notes.vocabulary"), size=14, weight=ft.FontWeight.W_600, color=ft.Colors.PRIMARY))
-        controls += [_word_tile(word, actions, t) for word in model.shown_words]
+        controls += [_word_tile(word, notes.post, t) for word in model.shown_words]
     if not groups:
         controls.append(ft.Text(t("notes.empty"), color=ft.Colors.ON_SURFACE_VARIANT))
     last_book = None
@@ -131,11 +120,11 @@ def build_notes_list(model: NotesViewModel, actions: NotesActions, t: Translator
             controls.append(ft.Text(group.book_title, size=18, weight=ft.FontWeight.BOLD))
             last_book = group.book_id
         controls.append(ft.Text(group.chapter, size=14, weight=ft.FontWeight.W_600, color=ft.Colors.PRIMARY))
-        controls += [_highlight_card(h, actions, t) for h in group.highlights]
+        controls += [_highlight_card(h, notes.post, t) for h in group.highlights]
     return ft.ListView(controls, spacing=8, expand=True)
 
 
-def _word_tile(word: VocabularyWord, actions: NotesActions, t: Translator) -> ft.Control:
+def _word_tile(word: VocabularyWord, post: Callable[[NotesIntent], object], t: Translator) -> ft.Control:
     """A word of the vocabulary list: its definition's first line and the sentence it was read in."""
     first = next((line.strip() for line in word.definition.splitlines() if line.strip()), "")
     return ft.ListTile(
@@ -143,17 +132,17 @@ def _word_tile(word: VocabularyWord, actions: NotesActions, t: Translator) -> ft
         title=ft.Text(word.word, weight=ft.FontWeight.W_600),
         subtitle=ft.Text(f"{first}\n{' '.join(word.sentence.split())}".strip(), max_lines=3, size=12),
         dense=True,
-        on_click=(lambda e: actions.open_word(word)) if actions.open_word and word.locator else None,
+        on_click=(lambda e: post(intent.OpenWord(word))) if word.locator else None,
         trailing=ft.IconButton(
             ft.Icons.DELETE_OUTLINE,
             tooltip=t("notes.vocabulary.remove"),
-            on_click=(lambda e: actions.forget_word(word)) if actions.forget_word else None,
+            on_click=lambda e: post(intent.ForgetWord(word)),
         ),
     )
 
 
 def build_notes_screen(
-    model: NotesViewModel, actions: NotesActions, t: Translator, on_back: Callable[[], object]
+    model: NotesViewModel, notes: NotesHandler, t: Translator, on_back: Callable[[], object]
 ) -> ft.Control:
     """The library-wide notes screen."""
     return ft.Column(
@@ -164,7 +153,7 @@ def build_notes_screen(
                     ft.Text(t("notes.all"), size=22, weight=ft.FontWeight.BOLD),
                 ]
             ),
-            build_notes_list(model, actions, t),
+            build_notes_list(model, notes, t),
         ],
         expand=True,
     )

@@ -122,7 +122,7 @@ class ReaderController:
         if name == "xray":
             return xray_panel(model, actions, app.t)
         if name == "notes":
-            notes = app.notes_actions(model.book.id)
+            notes = app.notes_handler(model.book.id)
             return build_notes_list(NotesViewModel(app.quire, model.book.id).refresh(), notes, app.t)
         if name == "appearance":
             return ft.ListView(reading_controls(app.settings, app.settings_changed, app.t), spacing=8, expand=True)

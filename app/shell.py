@@ -9,10 +9,11 @@ import importlib
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, assert_never
 
 import flet as ft
 
+from app import notes_intents as intent
 from app.catalogs import CatalogsController, build_catalog_screen
 from app.chat_controller import ChatContext, ChatController
 from app.device import ReadingDevice, is_phone_app
@@ -26,8 +27,9 @@ from app.keys import KeyRouter
 from app.koreader_sync import KoreaderSync
 from app.library_controller import LibraryController
 from app.navigation import GoTo, Typed
+from app.notes_intents import NotesHandler, NotesIntent
 from app.notes_model import NotesViewModel
-from app.notes_page import NotesActions, build_notes_screen
+from app.notes_page import build_notes_screen
 from app.opened_files import OpenedFiles
 from app.reader_model import ReaderViewModel
 from app.reading import ReaderController
@@ -39,7 +41,7 @@ from app.sync_controller import SyncController
 from app.theme import apply_theme
 from app.vault_export import export_to_vault
 from app.workers import Workers
-from core import Bookmark, BookNotFoundError, Highlight, ProviderConfig, Quire, QuireError, VocabularyWord
+from core import BookNotFoundError, Highlight, ProviderConfig, Quire, QuireError
 from platform_adapters.base import SecretStore
 
 if TYPE_CHECKING:
@@ -180,7 +182,7 @@ class QuireApp:
 
     def _notes_screen(self) -> ft.Control:
         return build_notes_screen(
-            NotesViewModel(self.quire).refresh(), self.notes_actions(None), self.t, self.go_library
+            NotesViewModel(self.quire).refresh(), self.notes_handler(None), self.t, self.go_library
         )
 
     def _settings_screen(self) -> ft.Control:
@@ -228,52 +230,51 @@ class QuireApp:
             guard=self.guard_book,
         )
 
-    def notes_actions(self, book_id: int | None) -> NotesActions:
-        """The notes list's actions: library-wide (the notes screen) or one book's (the reader's notes panel)."""
+    def notes_handler(self, book_id: int | None) -> NotesHandler:
+        """A notes list's handler: library-wide (the notes screen) or one book's (the reader's notes panel, which
+        closes the book with a notice if another window removed it)."""
         model = NotesViewModel(self.quire, book_id)
 
-        def recolour(h: Highlight, color: str) -> None:
-            model.set_color(h.id, color)
-            self.render()
+        def handle(wanted: NotesIntent) -> None:
+            match wanted:
+                case intent.OpenHighlight(highlight):
+                    self.reading.open_highlight(highlight)
+                case intent.EditNote(highlight):
 
-        def remove(h: Highlight) -> None:
-            model.remove(h.id)
-            self.render()
+                    def save(text: str, highlight: Highlight = highlight) -> None:
+                        model.set_note(highlight.id, text)
+                        self.page.pop_dialog()
+                        self.render()
 
-        def open_bookmark(bookmark: Bookmark) -> None:
-            self.reading.navigate(GoTo(bookmark.locator))
+                    self.page.show_dialog(note_dialog(highlight, self.t, save, lambda: self.page.pop_dialog()))
+                case intent.SetColor(highlight, color):
+                    model.set_color(highlight.id, color)
+                    self.render()
+                case intent.RemoveHighlight(highlight):
+                    model.remove(highlight.id)
+                    self.render()
+                case intent.ExportMarkdown():
+                    self.workers.later(self.export_notes, model)
+                case intent.ExportVault():
+                    self.workers.later(export_to_vault, self)
+                case intent.OpenBookmark(bookmark):
+                    self.reading.navigate(GoTo(bookmark.locator))
+                case intent.RemoveBookmark(bookmark):
+                    model.remove_bookmark(bookmark.id)
+                    self.render()
+                case intent.OpenWord(word):
+                    if word.locator:
+                        self.reading.navigate(Typed(word.locator))
+                case intent.ForgetWord(word):
+                    model.forget_word(word.word)
+                    self.render()
+                case _:
+                    assert_never(wanted)
 
-        def remove_bookmark(bookmark: Bookmark) -> None:
-            model.remove_bookmark(bookmark.id)
-            self.render()
-
-        def forget_word(word: VocabularyWord) -> None:
-            model.forget_word(word.word)
-            self.render()
-
-        def edit_note(highlight: Highlight) -> None:
-            def save(text: str) -> None:
-                model.set_note(highlight.id, text)
-                self.page.pop_dialog()
-                self.render()
-
-            self.page.show_dialog(note_dialog(highlight, self.t, save, lambda: self.page.pop_dialog()))
-
-        actions = NotesActions(
-            open_bookmark=open_bookmark,
-            remove_bookmark=remove_bookmark,
-            open_word=lambda word: self.reading.navigate(Typed(word.locator)) if word.locator else None,
-            forget_word=forget_word,
-            open_highlight=self.reading.open_highlight,
-            edit_note=edit_note,
-            set_color=recolour,
-            remove=remove,
-            export=lambda: self.workers.later(self.export_notes, model),
-            export_vault=None
-            if book_id is not None or self.on_phone
-            else lambda: self.workers.later(export_to_vault, self),
+        return NotesHandler(
+            handle if book_id is None else self._guarded(handle),
+            vault=book_id is None and not self.on_phone,  # the Obsidian export: the library's notes, computers
         )
-        return self.guard_book(actions) if book_id is not None else actions
 
     # -- a book removed elsewhere -----------------------------------------------------------------
     def guard_book(self, actions: A) -> A:
