@@ -10,12 +10,14 @@ from typing import Any
 
 import flet as ft
 
+from app import reader_intents as intent
 from app.fonts import CJK_FONT
 from app.i18n import Translator
 from app.keys import text_field
-from app.navigation import GoTo, NextPage, PreviousPage, Typed, Where
+from app.navigation import GoTo, NextPage, PreviousPage, Typed
 from app.pagination import PageBox, Slice
 from app.panels import BY_NAME, PANELS, panel_width
+from app.reader_intents import ReaderIntent
 from app.reader_model import PAGE, SCROLL_PADDING, ReaderViewModel
 from app.reader_notes import Mark
 from app.reader_search import SEARCH_PAGE
@@ -36,38 +38,13 @@ SWIPE_VELOCITY = 300  # px/s: a faster horizontal fling turns the page
 
 @dataclass
 class ReaderActions:
-    """What the reader view can ask the shell to do."""
+    """What the reader view asks for (typed intents, posted to one handler), the scroll list's query for the text
+    below it, and what is on offer here."""
 
-    back: Callable[[], object]
-    navigate: Callable[[Where], object]  # a page on or back, a locator, a share of the book, typed text
-    panel: Callable[[str | None], None]  # open a panel of app.panels by name; None closes
-    scrolled: Callable[[float, float], None]  # the fraction of the list's length, and the pixels, scrolled
-    select: Callable[[int, int, int], None]  # ordinal, start, end
-    highlight: Callable[[str], object]  # colour
-    toggle_bookmark: Callable[[], object]
-    ask_about: Callable[[], object]  # ask the chat about the selected passage
-    search: Callable[[str], object]
-    open_hit: Callable[[int], None]  # index into the model's search hits
-    load_more: Callable[[bool], None]  # forward?
+    post: Callable[[ReaderIntent], object]
     extend: Callable[[], list[SegmentRecord]] = lambda: []  # scroll mode: the segments added below the window
-    go_back: Callable[[], object] = lambda: None  # back to where the reader was before the last jump
-    more_hits: Callable[[], object] = lambda: None  # draw the next page of search hits
-    read_up_to_here: Callable[[], object] = lambda: None  # the furthest place read moves back to the current one
-    read_to_here: Callable[[], object] = lambda: None  # the furthest place read moves on to the current one
-    copy: Callable[[str], object] = lambda text: None  # to the clipboard (the selection, a highlight's text)
-    share: Callable[[str], object] | None = None  # the phone's share sheet (None where there is none)
-    recolour_tapped: Callable[[str], object] = lambda color: None  # the tapped highlight's new colour
-    note_tapped: Callable[[], object] = lambda: None  # write or edit the tapped highlight's note
-    note_selection: Callable[[], object] = lambda: None  # highlight the selection and write its note
-    remove_tapped: Callable[[], object] = lambda: None  # delete the tapped highlight
-    page_view: Callable[[bool], None] = lambda on: None  # a text PDF: its pages as printed (True) or the text
-    who_is: Callable[[], object] = lambda: None  # open the X-Ray entry of the selected name
-    define: Callable[[], object] = lambda: None  # the selected word's definition card (the reader's dictionaries)
-    translate: Callable[[], object] | None = None  # the selection's paragraph by the AI provider (None: none set up)
-    describe: Callable[[], object] | None = None  # X-Ray: one line per name by the AI provider (None: none set up)
-    tell_more: Callable[[str], object] | None = None  # X-Ray: ask the chat about a name (None: no provider set up)
-    recap: Callable[[], object] = lambda: None  # "Previously…": the story so far in the chat
-    read_aloud: Callable[[], object] = lambda: None  # start reading aloud from the page, or stop
+    ai: bool = False  # an AI provider is set up: translate, describe, tell me more
+    share: bool = False  # the phone's share sheet
 
 
 def percent_label(percents: tuple[float, float], t: Translator) -> str:
@@ -202,7 +179,12 @@ def _text_area(
         segments = [s for s in model.visible if s.ordinal >= here][:PAGE] if paginated else model.visible
         controls = [
             segment_control(
-                s, settings, marks.get(s.ordinal), dark=dark, on_select=actions.select, image=model.images.of
+                s,
+                settings,
+                marks.get(s.ordinal),
+                dark=dark,
+                on_select=_selecting(actions),
+                image=model.images.of,
             )
             for s in segments
         ]
@@ -213,9 +195,13 @@ def _text_area(
     words = ".pictures" if model.pictures else ""  # a comic's steps are pages, not text
     if not paginated:
         if not model.at_start:
-            controls.insert(0, ft.TextButton(t("reader.earlier" + words), on_click=lambda e: actions.load_more(False)))
+            controls.insert(
+                0, ft.TextButton(t("reader.earlier" + words), on_click=lambda e: actions.post(intent.LoadMore(False)))
+            )
         if not model.at_end and model.window_full:
-            controls.append(ft.TextButton(t("reader.continue" + words), on_click=lambda e: actions.load_more(True)))
+            controls.append(
+                ft.TextButton(t("reader.continue" + words), on_click=lambda e: actions.post(intent.LoadMore(True)))
+            )
 
     def grow() -> None:
         """Near the window's end: the next segments go below it (an append: the scroll position stays)."""
@@ -227,18 +213,25 @@ def _text_area(
             fresh.setdefault(mark.ordinal, []).append(mark)
         new: list[ft.Control] = [
             segment_control(
-                s, settings, fresh.get(s.ordinal), dark=dark, on_select=actions.select, image=model.images.of
+                s,
+                settings,
+                fresh.get(s.ordinal),
+                dark=dark,
+                on_select=_selecting(actions),
+                image=model.images.of,
             )
             for s in added
         ]
         if not model.at_end and model.window_full:
-            new.append(ft.TextButton(t("reader.continue" + words), on_click=lambda e: actions.load_more(True)))
+            new.append(
+                ft.TextButton(t("reader.continue" + words), on_click=lambda e: actions.post(intent.LoadMore(True)))
+            )
         listing.controls.extend(new)
         listing.update()
 
     def scrolled(e: ft.OnScrollEvent) -> None:
         if e.max_scroll_extent:
-            actions.scrolled(max(0.0, min(1.0, e.pixels / e.max_scroll_extent)), e.pixels)
+            actions.post(intent.Scrolled(max(0.0, min(1.0, e.pixels / e.max_scroll_extent)), e.pixels))
         # Within two screens of the end: read on without a button, as Apple Books and Readest do.
         if e.viewport_dimension and e.pixels >= e.max_scroll_extent - 2 * e.viewport_dimension:
             grow()
@@ -282,7 +275,7 @@ def _turn_on_fling(actions: ReaderActions) -> Callable[[ft.DragEndEvent[Any]], N
     def swiped(e: ft.DragEndEvent[Any]) -> None:
         velocity = e.primary_velocity or 0.0
         if abs(velocity) > SWIPE_VELOCITY:
-            actions.navigate(NextPage() if velocity < 0 else PreviousPage())
+            actions.post(NextPage() if velocity < 0 else PreviousPage())
 
     return swiped
 
@@ -310,7 +303,14 @@ def _slice_control(
     """A segment as a page shows it: only its characters ``start``..``end``, marks and selection shifted to fit."""
     segment, start = piece.segment, piece.start
     if start == 0 and piece.end == len(segment.text):
-        return segment_control(segment, settings, marks, dark=dark, on_select=actions.select, image=model.images.of)
+        return segment_control(
+            segment,
+            settings,
+            marks,
+            dark=dark,
+            on_select=_selecting(actions),
+            image=model.images.of,
+        )
     shown = dataclasses.replace(segment, text=piece.text)
     moved = [
         dataclasses.replace(m, start=max(0, m.start - start), end=min(len(piece.text), m.end - start))
@@ -322,7 +322,7 @@ def _slice_control(
         settings,
         moved,
         dark=dark,
-        on_select=lambda ordinal, a, b: actions.select(ordinal, a + start, b + start),
+        on_select=_selecting(actions, start),
         image=model.images.of,
     )
 
@@ -337,43 +337,74 @@ def page_box(settings: Settings, width: float, height: float, panel: str | None,
                    settings.font_family)  # fmt: skip
 
 
+def _selecting(actions: ReaderActions, shift: int = 0) -> Callable[[int, int, int], None]:
+    """A text's selection handler: the selection (its offsets ``shift`` into the paragraph) posted as an intent."""
+
+    def select(ordinal: int, start: int, end: int) -> None:
+        actions.post(intent.Select(ordinal, start + shift, end + shift))
+
+    return select
+
+
+def _colouring(
+    actions: ReaderActions, kind: type[intent.Highlight] | type[intent.RecolourTapped]
+) -> Callable[[str], None]:
+    def colour(color: str) -> None:
+        actions.post(kind(color))
+
+    return colour
+
+
 def selection_bar(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> ft.Control | None:
     """What the reader can do with the selected text (highlight, ask, copy, share) or with the highlight they
     tapped (colour, note, copy, delete); None when neither."""
     if model.notes.selection is not None:
         text = model.notes.selection.text
         label = t("reader.highlight")
-        swatch_tip, on_colour = "reader.highlight.color", actions.highlight
+        swatch_tip, on_colour = "reader.highlight.color", _colouring(actions, intent.Highlight)
         extra = [
             ft.IconButton(
-                ft.Icons.EDIT_NOTE, tooltip=t("reader.note.add"), on_click=lambda e: actions.note_selection()
+                ft.Icons.EDIT_NOTE,
+                tooltip=t("reader.note.add"),
+                on_click=lambda e: actions.post(intent.NoteSelection()),
             ),
-            ft.IconButton(ft.Icons.FORUM_OUTLINED, tooltip=t("reader.ask"), on_click=lambda e: actions.ask_about()),
+            ft.IconButton(
+                ft.Icons.FORUM_OUTLINED, tooltip=t("reader.ask"), on_click=lambda e: actions.post(intent.AskAbout())
+            ),
         ]
-        translate = actions.translate
-        if translate is not None:
+        if actions.ai:
             extra.append(
-                ft.IconButton(ft.Icons.TRANSLATE, tooltip=t("reader.translate"), on_click=lambda e: translate())
+                ft.IconButton(
+                    ft.Icons.TRANSLATE,
+                    tooltip=t("reader.translate"),
+                    on_click=lambda e: actions.post(intent.Translate()),
+                )
             )
         if len(text) <= WHO_IS_CHARS and len(text.split()) <= 4:  # a name or a word, not a passage
             extra[:0] = [
-                ft.IconButton(ft.Icons.MENU_BOOK, tooltip=t("reader.define"), on_click=lambda e: actions.define()),
-                ft.IconButton(ft.Icons.PERSON_SEARCH, tooltip=t("reader.who_is"), on_click=lambda e: actions.who_is()),
+                ft.IconButton(
+                    ft.Icons.MENU_BOOK, tooltip=t("reader.define"), on_click=lambda e: actions.post(intent.Define())
+                ),
+                ft.IconButton(
+                    ft.Icons.PERSON_SEARCH, tooltip=t("reader.who_is"), on_click=lambda e: actions.post(intent.WhoIs())
+                ),
             ]
-        close = lambda e: actions.select(-1, 0, 0)  # noqa: E731
+        close = lambda e: actions.post(intent.Select(-1, 0, 0))  # noqa: E731
     elif model.notes.tapped is not None:
         text = model.notes.tapped.text
         label = t("reader.highlight.menu")
-        swatch_tip, on_colour = "reader.highlight.recolour", actions.recolour_tapped
+        swatch_tip, on_colour = "reader.highlight.recolour", _colouring(actions, intent.RecolourTapped)
         extra = [
-            ft.IconButton(ft.Icons.EDIT_NOTE, tooltip=t("reader.note"), on_click=lambda e: actions.note_tapped()),
+            ft.IconButton(
+                ft.Icons.EDIT_NOTE, tooltip=t("reader.note"), on_click=lambda e: actions.post(intent.NoteTapped())
+            ),
             ft.IconButton(
                 ft.Icons.DELETE_OUTLINE,
                 tooltip=t("reader.highlight.remove"),
-                on_click=lambda e: actions.remove_tapped(),
+                on_click=lambda e: actions.post(intent.RemoveTapped()),
             ),
         ]
-        close = lambda e: actions.select(-1, 0, 0)  # noqa: E731
+        close = lambda e: actions.post(intent.Select(-1, 0, 0))  # noqa: E731
     else:
         return None
     swatches = [
@@ -387,10 +418,15 @@ def selection_bar(model: ReaderViewModel, actions: ReaderActions, t: Translator)
         )
         for color in HIGHLIGHT_COLORS
     ]
-    extra.append(ft.IconButton(ft.Icons.COPY, tooltip=t("reader.copy"), on_click=lambda e: actions.copy(text)))
-    if actions.share is not None:
-        share = actions.share
-        extra.append(ft.IconButton(ft.Icons.SHARE, tooltip=t("reader.share"), on_click=lambda e: share(text)))
+    extra.append(
+        ft.IconButton(ft.Icons.COPY, tooltip=t("reader.copy"), on_click=lambda e: actions.post(intent.Copy(text)))
+    )
+    if actions.share:
+        extra.append(
+            ft.IconButton(
+                ft.Icons.SHARE, tooltip=t("reader.share"), on_click=lambda e: actions.post(intent.Share(text))
+            )
+        )
     bar = ft.Container(
         ft.Row(
             [
@@ -437,7 +473,7 @@ def toc_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> 
             content_padding=ft.Padding.only(left=12 + 16 * row.depth, right=8),
             dense=True,
             selected=row.locator.section == current,
-            on_click=lambda e, loc=row.locator: actions.navigate(GoTo(loc)),
+            on_click=lambda e, loc=row.locator: actions.post(GoTo(loc)),
         )
         for row in entries
         if row.locator is not None
@@ -447,7 +483,7 @@ def toc_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> 
         hint_text=t("reader.goto"),
         dense=True,
         prefix_icon=ft.Icons.MY_LOCATION,
-        on_submit=lambda e: actions.navigate(Typed(e.control.value or "")),
+        on_submit=lambda e: actions.post(Typed(e.control.value or "")),
     )
     at, read = model.shown.percents
     behind = at + 0.5 < read  # the reader went back: they may not have read past here
@@ -456,13 +492,17 @@ def toc_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> 
     if behind:
         unread = [
             ft.TextButton(
-                t("reader.read_up_to_here"), icon=ft.Icons.BOOKMARK_REMOVE, on_click=lambda e: actions.read_up_to_here()
+                t("reader.read_up_to_here"),
+                icon=ft.Icons.BOOKMARK_REMOVE,
+                on_click=lambda e: actions.post(intent.ReadUpToHere()),
             )
         ]
     elif ahead:
         unread = [
             ft.TextButton(
-                t("reader.read_to_here"), icon=ft.Icons.BOOKMARK_ADDED, on_click=lambda e: actions.read_to_here()
+                t("reader.read_to_here"),
+                icon=ft.Icons.BOOKMARK_ADDED,
+                on_click=lambda e: actions.post(intent.ReadToHere()),
             )
         ]
     listing = StartAtList(
@@ -484,9 +524,12 @@ def xray_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) ->
     its other names, the sentences that introduced it, its first mention and its mentions (each a jump there)."""
     _, read = model.shown.percents
     rows: list[ft.Control] = [ft.Text(t("xray.fence", p=f"{read:.0f}"), size=12, color=ft.Colors.ON_SURFACE_VARIANT)]
-    describe = actions.describe
-    if describe is not None and model.xray and not model.xray_lines:
-        rows.append(ft.TextButton(t("xray.describe"), icon=ft.Icons.AUTO_AWESOME, on_click=lambda e: describe()))
+    if actions.ai and model.xray and not model.xray_lines:
+        rows.append(
+            ft.TextButton(
+                t("xray.describe"), icon=ft.Icons.AUTO_AWESOME, on_click=lambda e: actions.post(intent.Describe())
+            )
+        )
     if model.xray_scanning:
         rows.append(ft.Row([ft.ProgressRing(width=16, height=16, stroke_width=2), ft.Text(t("xray.scanning"))]))
     elif not model.xray:
@@ -507,7 +550,7 @@ def xray_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) ->
                         ft.Chip(
                             label=ft.Text(f"[{c.passage}]"),
                             tooltip=quoted(c.quote[:120]),
-                            on_click=lambda e, loc=c.start: actions.navigate(GoTo(loc)),
+                            on_click=lambda e, loc=c.start: actions.post(GoTo(loc)),
                         )
                         for c in line.citations
                     ],
@@ -520,7 +563,7 @@ def xray_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) ->
             ft.Chip(
                 label=ft.Text(t("xray.first")),
                 leading=ft.Icon(ft.Icons.FIRST_PAGE, size=16),
-                on_click=lambda e, loc=entry.first.locator: actions.navigate(GoTo(loc)),
+                on_click=lambda e, loc=entry.first.locator: actions.post(GoTo(loc)),
             )
         ]
         chips += _mention_chips(entry.places[1:XRAY_MENTIONS], 2, actions, t)
@@ -534,12 +577,12 @@ def xray_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) ->
                 row.update()
 
             chips.append(ft.Chip(label=ft.Text(t("xray.more", n=len(rest))), on_click=show_rest))
-        if actions.tell_more is not None:  # the chat, fenced as every answer is
+        if actions.ai:  # the chat, fenced as every answer is
             chips.append(
                 ft.Chip(
                     label=ft.Text(t("xray.tell_more")),
                     leading=ft.Icon(ft.Icons.AUTO_AWESOME, size=16),
-                    on_click=lambda e, name=entry.name, ask=actions.tell_more: ask(name),
+                    on_click=lambda e, name=entry.name: actions.post(intent.TellMore(name)),
                 )
             )
         details.append(chip_row)
@@ -565,7 +608,7 @@ def xray_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) ->
 def _mention_chips(mentions: Places, start: int, actions: ReaderActions, t: Translator) -> list[ft.Control]:
     """A chip per mention, numbered from ``start``; each opens its place (a jump)."""
     return [
-        ft.Chip(label=ft.Text(t("xray.mention", n=n)), on_click=lambda e, loc=m.locator: actions.navigate(GoTo(loc)))
+        ft.Chip(label=ft.Text(t("xray.mention", n=n)), on_click=lambda e, loc=m.locator: actions.post(GoTo(loc)))
         for n, m in enumerate(mentions, start=start)
     ]
 
@@ -578,7 +621,7 @@ def search_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) 
         prefix_icon=ft.Icons.SEARCH,
         autofocus=True,
         dense=True,
-        on_submit=lambda e: actions.search(e.control.value or ""),
+        on_submit=lambda e: actions.post(intent.Search(e.control.value or "")),
     )
     if model.finder.query and not model.finder.hits:
         results: list[ft.Control] = [ft.Text(t("reader.search.none", query=model.finder.query))]
@@ -595,7 +638,7 @@ def search_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) 
                 ),
                 subtitle=ft.Text(hit.snippet.replace("**", ""), max_lines=3),
                 dense=True,
-                on_click=lambda e, i=index: actions.open_hit(i),
+                on_click=lambda e, i=index: actions.post(intent.OpenHit(i)),
             )
             for index, hit in enumerate(model.finder.hits[: model.finder.shown])
         ]
@@ -603,7 +646,8 @@ def search_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) 
         if left > 0:  # lazily: a long list of hits is drawn a page at a time
             results.append(
                 ft.TextButton(
-                    t("reader.search.more", n=f"{min(left, SEARCH_PAGE):,}"), on_click=lambda e: actions.more_hits()
+                    t("reader.search.more", n=f"{min(left, SEARCH_PAGE):,}"),
+                    on_click=lambda e: actions.post(intent.MoreHits()),
                 )
             )
     count = (
@@ -628,7 +672,9 @@ def _panel_frame(
                     [
                         ft.Text(title, size=16, weight=ft.FontWeight.BOLD, expand=True),
                         ft.IconButton(
-                            ft.Icons.CLOSE, tooltip=t("common.close"), on_click=lambda e: actions.panel(None)
+                            ft.Icons.CLOSE,
+                            tooltip=t("common.close"),
+                            on_click=lambda e: actions.post(intent.OpenPanel(None)),
                         ),
                     ]
                 ),
@@ -669,24 +715,25 @@ def build_reader_view(
     phone = width < WIDE
     bookmarked = model.shown.bookmark is not None
     tools = [
-        ft.IconButton(p.icon, tooltip=t(p.title), on_click=lambda e, name=p.name: actions.panel(name)) for p in PANELS
+        ft.IconButton(p.icon, tooltip=t(p.title), on_click=lambda e, name=p.name: actions.post(intent.OpenPanel(name)))
+        for p in PANELS
     ]
     bookmark = ft.IconButton(
         ft.Icons.BOOKMARK if bookmarked else ft.Icons.BOOKMARK_BORDER,
         tooltip=t("reader.bookmark.remove") if bookmarked else t("reader.bookmark"),
-        on_click=lambda e: actions.toggle_bookmark(),
+        on_click=lambda e: actions.post(intent.ToggleBookmark()),
     )
     aloud = ft.IconButton(
         ft.Icons.STOP_CIRCLE_OUTLINED if aloud_bar is not None else ft.Icons.HEADPHONES_OUTLINED,
         tooltip=t("aloud.stop") if aloud_bar is not None else t("aloud.start"),
-        on_click=lambda e: actions.read_aloud(),
+        on_click=lambda e: actions.post(intent.ReadAloud()),
     )
     if model.printed_pages:  # a text PDF where pages can be drawn: as printed, or reflowed
         tools.append(
             ft.IconButton(
                 ft.Icons.ARTICLE_OUTLINED if model.page_view else ft.Icons.PICTURE_AS_PDF_OUTLINED,
                 tooltip=t("reader.page_view.off") if model.page_view else t("reader.page_view.on"),
-                on_click=lambda e: actions.page_view(not model.page_view),
+                on_click=lambda e: actions.post(intent.PageView(not model.page_view)),
             )
         )
     percent = percent_text if percent_text is not None else ft.Text()
@@ -703,7 +750,9 @@ def build_reader_view(
     chapter.max_lines, chapter.overflow = 1, ft.TextOverflow.ELLIPSIS
     header = ft.Row(
         [
-            ft.IconButton(ft.Icons.ARROW_BACK, tooltip=t("library.title"), on_click=lambda e: actions.back()),
+            ft.IconButton(
+                ft.Icons.ARROW_BACK, tooltip=t("library.title"), on_click=lambda e: actions.post(intent.Back())
+            ),
             ft.Column(
                 [
                     ft.Text(
@@ -725,10 +774,10 @@ def build_reader_view(
         spacing=0,
     )
     previous = ft.IconButton(
-        ft.Icons.CHEVRON_LEFT, tooltip=t("reader.previous"), on_click=lambda e: actions.navigate(PreviousPage())
+        ft.Icons.CHEVRON_LEFT, tooltip=t("reader.previous"), on_click=lambda e: actions.post(PreviousPage())
     )
     following = ft.IconButton(
-        ft.Icons.CHEVRON_RIGHT, tooltip=t("reader.next"), on_click=lambda e: actions.navigate(NextPage())
+        ft.Icons.CHEVRON_RIGHT, tooltip=t("reader.next"), on_click=lambda e: actions.post(NextPage())
     )
     if phone:  # tools along the bottom, within reach of a thumb
         footer = ft.Row([previous, *tools, following], alignment=ft.MainAxisAlignment.SPACE_BETWEEN)
@@ -742,7 +791,10 @@ def build_reader_view(
             ft.Row(
                 [
                     ft.TextButton(
-                        t("reader.back_to"), icon=ft.Icons.UNDO, on_click=lambda e: actions.go_back(), key="back-to"
+                        t("reader.back_to"),
+                        icon=ft.Icons.UNDO,
+                        on_click=lambda e: actions.post(intent.GoBack()),
+                        key="back-to",
                     )
                 ],
                 alignment=ft.MainAxisAlignment.CENTER,
@@ -754,7 +806,13 @@ def build_reader_view(
     if model.previously:  # back after days away: the story so far, one tap away
         back_row.append(
             ft.Row(
-                [ft.TextButton(t("reader.previously"), icon=ft.Icons.HISTORY_EDU, on_click=lambda e: actions.recap())],
+                [
+                    ft.TextButton(
+                        t("reader.previously"),
+                        icon=ft.Icons.HISTORY_EDU,
+                        on_click=lambda e: actions.post(intent.Recap()),
+                    )
+                ],
                 alignment=ft.MainAxisAlignment.CENTER,
             )
         )

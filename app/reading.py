@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, assert_never
 
 import flet as ft
 
+from app import reader_intents as intent
 from app.companion_controller import CompanionController
 from app.lookup import LookupController
 from app.marking import MarkingController
-from app.navigation import GoTo, GoToPercent, NextPage, PreviousPage, Where
+from app.navigation import GoTo, GoToPercent, NextPage, PreviousPage, Typed, Where
 from app.notes_model import NotesViewModel
 from app.notes_page import build_notes_list
 from app.panels import BY_NAME
 from app.read_aloud import AloudController
+from app.reader_intents import ReaderIntent
 from app.reader_model import ReaderViewModel
 from app.reader_page import (
     WIDE,
@@ -132,40 +134,81 @@ class ReaderController:
         raise ValueError(f"no panel named {name!r}")
 
     def actions(self) -> ReaderActions:
+        """The view's one entry point (guarded: a book another window removed closes with a notice), the scroll
+        list's query for more text, and what is on offer here."""
         return self.app.guard_book(
             ReaderActions(
-                back=self.app.close_book,
-                navigate=self.navigate,
-                panel=self.open_panel,
-                scrolled=self.scrolled,
-                select=self.marking.select,
-                highlight=self.marking.highlight,
-                toggle_bookmark=self.marking.toggle_bookmark,
-                ask_about=self.marking.ask_about_selection,
-                who_is=self.marking.who_is,
-                define=self.lookup.define,
-                translate=self.lookup.translate if self.app.settings.provider_config() is not None else None,
-                recap=self.companion.recap,
-                read_aloud=self.read_aloud,
-                describe=self.companion.describe if self.app.settings.provider_config() is not None else None,
-                tell_more=self.companion.tell_more if self.app.settings.provider_config() is not None else None,
-                search=self.search,
-                open_hit=self.open_hit,
-                load_more=self.load_more,
+                post=self.handle,
                 extend=self.extend,
-                go_back=self.go_back,
-                read_up_to_here=self.read_up_to_here,
-                read_to_here=self.read_to_here,
-                more_hits=self.more_hits,
-                copy=self.marking.copy,
-                share=self.marking.share if self.app.on_phone else None,
-                recolour_tapped=self.marking.recolour_tapped,
-                note_tapped=self.marking.note_tapped,
-                note_selection=self.marking.note_selection,
-                remove_tapped=self.marking.remove_tapped,
-                page_view=self.set_page_view,
+                ai=self.app.settings.provider_config() is not None,
+                share=self.app.on_phone,
             )
         )
+
+    def handle(self, wanted: ReaderIntent) -> None:
+        """Do what the view asked for."""
+        marking, lookup, companion = self.marking, self.lookup, self.companion
+        match wanted:
+            case NextPage() | PreviousPage() | GoTo() | GoToPercent() | Typed():
+                self.navigate(wanted)
+            case intent.Back():
+                self.app.close_book()
+            case intent.OpenPanel(name):
+                self.open_panel(name)
+            case intent.Scrolled(fraction, pixels):
+                self.scrolled(fraction, pixels)
+            case intent.Select(ordinal, start, end):
+                marking.select(ordinal, start, end)
+            case intent.Highlight(color):
+                marking.highlight(color)
+            case intent.ToggleBookmark():
+                marking.toggle_bookmark()
+            case intent.AskAbout():
+                marking.ask_about_selection()
+            case intent.WhoIs():
+                marking.who_is()
+            case intent.Define():
+                lookup.define()
+            case intent.Translate():
+                lookup.translate()
+            case intent.Recap():
+                companion.recap()
+            case intent.ReadAloud():
+                self.read_aloud()
+            case intent.Describe():
+                companion.describe()
+            case intent.TellMore(name):
+                companion.tell_more(name)
+            case intent.Search(query):
+                self.search(query)
+            case intent.OpenHit(index):
+                self.open_hit(index)
+            case intent.MoreHits():
+                self.more_hits()
+            case intent.LoadMore(forward):
+                self.load_more(forward)
+            case intent.GoBack():
+                self.go_back()
+            case intent.ReadUpToHere():
+                self.read_up_to_here()
+            case intent.ReadToHere():
+                self.read_to_here()
+            case intent.Copy(text):
+                marking.copy(text)
+            case intent.Share(text):
+                marking.share(text)
+            case intent.RecolourTapped(color):
+                marking.recolour_tapped(color)
+            case intent.NoteTapped():
+                marking.note_tapped()
+            case intent.NoteSelection():
+                marking.note_selection()
+            case intent.RemoveTapped():
+                marking.remove_tapped()
+            case intent.PageView(on):
+                self.set_page_view(on)
+            case _:
+                assert_never(wanted)
 
     def redraw(self) -> None:
         self.app.render()

@@ -286,8 +286,8 @@ class QuireApp:
         fields = dataclasses.fields(actions)  # type: ignore[arg-type]  # A: a dataclass of actions
         given = {f.name: getattr(actions, f.name) for f in fields}
         guarded = {
-            name: self._guarded(action) for name, action in given.items() if action is not None
-        }  # None: not here
+            name: self._guarded(action) for name, action in given.items() if callable(action)
+        }  # the actions; flags (what is on offer) and None (not here) stay as they are
         return dataclasses.replace(actions, **guarded)  # type: ignore[type-var]
 
     def _guarded(self, action: Callable[..., Any]) -> Callable[..., Any]:
