@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar, assert_never
+from typing import TYPE_CHECKING, Protocol, TypeVar, assert_never
 
 import flet as ft
 
@@ -28,6 +28,21 @@ if TYPE_CHECKING:  # the chat model loads LangChain, so it is imported on first 
 A = TypeVar("A")
 
 
+class ChatIndex(Protocol):
+    """The index jobs as the chat panel uses them (the app's shell is one)."""
+
+    def index_line(self, book_id: int) -> IndexLine: ...
+    def start_index(self, book_id: int | None = None) -> None: ...
+    def cancel_index(self, book_id: int | None = None) -> None: ...
+
+
+class Dialogs(Protocol):
+    """Showing a dialog and closing it (the page is one)."""
+
+    def show_dialog(self, dialog: ft.DialogControl) -> None: ...
+    def pop_dialog(self) -> ft.DialogControl | None: ...
+
+
 @dataclass(frozen=True)
 class ChatContext:
     """All the chat panel may use of the app around it: the library, the reader's settings, and a few verbs."""
@@ -37,16 +52,13 @@ class ChatContext:
     settings: Callable[[], Settings]
     t: Callable[[], Translator]
     save_settings: Callable[[], object]
-    index_line: Callable[[int], IndexLine]
-    start_index: Callable[[], object]
-    cancel_index: Callable[[], object]
+    index: ChatIndex  # the open book's index: its line, and starting or stopping it
     open_citation: Callable[[Citation], None]
     open_settings: Callable[[], object]
     notify: Callable[[str], object]
     redraw: Callable[[], object]  # the chat panel only (the text beside it stays)
     workers: Workers  # background work: answers stream in its threads, redraws go onto the UI loop through it
-    show_dialog: Callable[[ft.DialogControl], object]
-    close_dialog: Callable[[], object]
+    dialogs: Dialogs
     guard: Callable[[A], A]  # actions that close the book with a notice if another window removed it
 
 
@@ -88,7 +100,7 @@ class ChatController:
 
     def status(self, reader: ReaderViewModel) -> ChatStatus:
         app = self.app
-        index = app.index_line(reader.book.id)
+        index = app.index.index_line(reader.book.id)
         return ChatStatus(
             spoiler_protection=app.settings().spoiler_protection,
             index_text=index.text,
@@ -168,9 +180,9 @@ class ChatController:
             case intent.SetSpoilers(protected):
                 self.set_spoiler_protection(protected)
             case intent.StartIndex():
-                app.start_index()
+                app.index.start_index()
             case intent.CancelIndex():
-                app.cancel_index()
+                app.index.cancel_index()
             case intent.OpenSettings():
                 app.open_settings()
             case _:
@@ -182,10 +194,10 @@ class ChatController:
 
         def save(title: str) -> None:
             chat.rename(title)
-            app.close_dialog()
+            app.dialogs.pop_dialog()
             app.redraw()
 
-        app.show_dialog(rename_dialog(app.t(), chat.title, save, app.close_dialog))
+        app.dialogs.show_dialog(rename_dialog(app.t(), chat.title, save, app.dialogs.pop_dialog))
 
     def set_spoiler_protection(self, on: bool) -> None:
         self.app.settings().spoiler_protection = on

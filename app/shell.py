@@ -22,7 +22,7 @@ from app.dictionary_settings import DictionarySettings
 from app.folder_watch import FolderWatch
 from app.highlight_travel import HighlightTravel
 from app.i18n import Translator
-from app.jobs import Jobs
+from app.jobs import IndexLine, Jobs
 from app.keys import KeyRouter
 from app.koreader_sync import KoreaderSync
 from app.library_controller import LibraryController
@@ -205,28 +205,19 @@ class QuireApp:
         )
 
     def _chat_context(self) -> ChatContext:
-        def start_index() -> None:
-            self.start_index()
-
-        def cancel_index() -> None:
-            self.cancel_index()
-
         return ChatContext(
             quire=self.quire,
             secrets=self.store.secrets,
             settings=lambda: self.settings,
             t=lambda: self.t,
             save_settings=lambda: self.store.save(self.settings),
-            index_line=self.jobs.index_line,
-            start_index=start_index,
-            cancel_index=cancel_index,
+            index=self,
             open_citation=self.reading.open_citation,
             open_settings=lambda: self.go(Screen.SETTINGS),
             notify=self.notify,
             redraw=self.redraw_chat,
             workers=self.workers,
-            show_dialog=self.page.show_dialog,
-            close_dialog=self.page.pop_dialog,
+            dialogs=self.page,
             guard=self.guard_book,
         )
 
@@ -420,6 +411,10 @@ class QuireApp:
             return None
         spec, base_url = remote
         return self.quire.models.use_remote(spec, base_url, self.store.embedding_key(spec.split(":")[0], base_url))
+
+    def index_line(self, book_id: int) -> IndexLine:
+        """What the panels show about a book's index."""
+        return self.jobs.index_line(book_id)
 
     def cancel_index(self, book_id: int | None = None) -> None:
         target = book_id if book_id is not None else (self.reader.book.id if self.reader else None)

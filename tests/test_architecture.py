@@ -161,6 +161,21 @@ def test_no_class_has_more_than_25_public_methods() -> None:
     assert not wide, "split these by what they are for:\n" + "\n".join(wide)
 
 
+def test_no_bag_of_ten_callables_stands_in_for_a_handler() -> None:
+    """Issue 36: screens were wired through bags of callables (ReaderActions had 31, ChatContext 16); a view posts
+    typed intents to one handler now, and a context names what it gives (a protocol, the workers)."""
+    bags = []
+    for path in python_files("app"):
+        for node in ast.walk(parsed(path)):
+            if isinstance(node, ast.ClassDef):
+                fields = [
+                    b for b in node.body if isinstance(b, ast.AnnAssign) and "Callable" in ast.unparse(b.annotation)
+                ]
+                if len(fields) >= 10:
+                    bags.append(f"{path.relative_to(ROOT)} {node.name}: {len(fields)} callables")
+    assert not bags, "post typed intents to one handler instead:\n" + "\n".join(bags)
+
+
 def test_only_the_shell_knows_the_whole_app() -> None:
     """Pages, panels, dialogs and the chat draw from what they are handed; the chat sees a ChatContext only.
 
