@@ -5,7 +5,6 @@ speaker (the flet-tts extension) speaks over Flet's own protocol."""
 import asyncio
 import subprocess
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -46,8 +45,8 @@ def test_sentences_are_said_in_order_and_pause_resume_speed_and_stop_work(alice_
     said = session.sentence
     session.pause()
     assert session.state == "paused" and session.sentence == said and seen[-1] == "paused"
+    assert session.wait(5)  # pausing ends the worker: nothing speaks until resume starts another
     count = len(speaker.spoken)
-    time.sleep(0.3)  # a fixed wait: that nothing happens while paused has no event to wait on (longer than a sentence)
     assert len(speaker.spoken) == count  # nothing is said while paused
     session.resume()
     until(lambda: len(speaker.spoken) > count)
@@ -57,8 +56,7 @@ def test_sentences_are_said_in_order_and_pause_resume_speed_and_stop_work(alice_
     until(lambda: len(speaker.spoken) >= before + 2)
     session.stop()
     assert session.state == "stopped" and session.sentence is None and session.wait(5)
-    stopped_at = len(speaker.spoken)
-    time.sleep(0.3)  # a fixed wait: nothing said after stopping has no event to wait on either
+    stopped_at = len(speaker.spoken)  # the worker has ended (session.wait above): nothing speaks any more
     assert len(speaker.spoken) == stopped_at
     # sox measures each file: real speech, longer for a longer sentence, shorter per letter at the higher speed
     lengths = {path: soxi(path) for path, _ in speaker.spoken}
@@ -182,8 +180,8 @@ def test_the_phone_speaker_speaks_through_the_flet_tts_service(monkeypatch: pyte
         assert [(v.id, v.language) for v in voices] == [("zh-CN-language", "zh-CN")]
         cut = threading.Event()
         said = asyncio.create_task(asyncio.to_thread(speaker.speak, "你好。", "zh-CN", 350, None, cut))
-        await asyncio.sleep(0.2)  # a fixed wait: that speak() has not returned yet has no event of its own
-        assert not said.done()  # waits while the phone speaks
+        await asyncio.to_thread(until, lambda: ("TextToSpeech", "speak") in connection.invoked, 10, "the phone asked")
+        assert not said.done()  # the phone was asked to speak and has not answered: speak() waits
         cut.set()
         await asyncio.wait_for(said, 5)
         calls = [c for c in connection.invoked if c[0] == "TextToSpeech"]
