@@ -1,7 +1,7 @@
-"""The app's background work, one way: in the spirit of Textual's ``@work``, a function run in a worker thread
-with its result (or its QuireError) handed to a callback on the UI loop, anything else scheduled onto the UI loop
-from any thread (a redraw a worker asks for), each counted, and ``await workers.idle()`` until all of it is done:
-what the app tests wait on instead of sleeping."""
+"""The app's background work, one way, in the spirit of Textual's ``@work``: coroutines scheduled onto the UI loop
+from any thread (a redraw a worker asks for, a short job), threads for work that reports as it goes (an answer
+streaming, an index, a sync), each counted until it ends; ``await workers.idle()``, ``settled()`` and
+``until(condition)`` are what the app tests wait on instead of sleeping."""
 
 from __future__ import annotations
 
@@ -9,13 +9,10 @@ import asyncio
 import threading
 import weakref
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import flet as ft
 
-from core import QuireError
-
-T = TypeVar("T")
 _BY_PAGE: weakref.WeakKeyDictionary[ft.Page, Workers] = weakref.WeakKeyDictionary()
 
 
@@ -74,27 +71,6 @@ class Workers:
             self._leave(thread=True)
             raise
         return worker
-
-    def run(
-        self,
-        work: Callable[[], T],
-        done: Callable[[T], object] | None = None,
-        failed: Callable[[QuireError], object] | None = None,
-    ) -> Any:
-        """``work()`` in a worker thread; then ``done(result)`` or ``failed(error)`` (a QuireError) on the UI loop."""
-
-        async def job() -> None:
-            try:
-                result = await asyncio.to_thread(work)
-            except QuireError as error:
-                if failed is None:
-                    raise
-                failed(error)
-                return
-            if done is not None:
-                done(result)
-
-        return self.later(job)
 
     def _leave(self, thread: bool = False) -> None:
         with self._lock:

@@ -340,3 +340,19 @@ def test_settings_bring_koreaders_highlights_in_write_quires_out_and_send_them_t
 
     with ReadwiseServer() as server:
         asyncio.run(scenario(server))
+
+
+def test_a_selection_that_took_a_space_either_side_still_meets_its_koreader_twin(quire: Quire, tmp_path: Path) -> None:
+    """Found running the command by hand: a highlight ending in a space was written out, then read back as another
+    highlight (KOReader's placed by its words, without the space), and the next export took it for deleted there."""
+    book = quire.import_paths([book_path("en/idpf-moby-dick.epub")])[0].book.id
+    start, end = _at(quire, book, "Call me Ishmael. ")
+    quire.notes.add_highlight(book, start, end, note="with its space")
+    folder = tmp_path / "Kobo"
+    folder.mkdir()
+    shutil.copyfile(book_path("en/idpf-moby-dick.epub"), folder / "moby.epub")
+    assert [r.added for r in quire.koreader.export_highlights(folder)] == [1]
+    [back] = quire.koreader.import_highlights(folder)
+    assert (back.added, back.kept) == (0, 1) and len(quire.notes.highlights(book)) == 1  # not doubled
+    [again] = quire.koreader.export_highlights(folder)
+    assert (again.added, again.kept, again.left_out) == (0, 1, 0)  # the same highlight, not one deleted there

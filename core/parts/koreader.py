@@ -95,9 +95,7 @@ class KoreaderSidecars:
         results = []
         for path in sidecars:
             try:
-                if path.stat().st_size > MAX_BYTES:
-                    raise SidecarError(f"over {MAX_BYTES // (1024 * 1024)} MB: not a sidecar KOReader writes")
-                table = parse_sidecar(path.read_text(encoding="utf-8", errors="replace"))
+                table = _read(path)
             except (SidecarError, OSError) as error:
                 results.append(SidecarImport(str(path), None, "", problem=f"not read: {error}"))
                 continue
@@ -144,7 +142,7 @@ class KoreaderSidecars:
             return SidecarExport(str(path), book.id, book.title, problem=why)
 
         try:
-            table = parse_sidecar(path.read_text(encoding="utf-8", errors="replace")) if path.is_file() else {}
+            table = _read(path) if path.is_file() else {}
             pointers = EpubPointers(self._library.file_path(book.id).read_bytes())
         except (SidecarError, QuireError, OSError) as error:
             return problem(f"not read: {error}")
@@ -167,7 +165,7 @@ class KoreaderSidecars:
         added = kept = left_out = 0
         noted = False
         for highlight in sorted(highlights, key=lambda h: (h.start.sort_key(), h.end.sort_key())):
-            here = there.get((str(highlight.start), str(highlight.end)))
+            here = there.get(_words(highlight))
             if here is not None:
                 kept += 1
                 sent.add(highlight.uid)
@@ -242,7 +240,7 @@ class KoreaderSidecars:
 
     def _merge(self, sidecar: str, book: BookRecord, annotations: list[dict[Any, Any]]) -> SidecarImport:
         pointers = _pointers(self._library, book)
-        existing = {(str(h.start), str(h.end)): h for h in self._annotations.highlights(book.id)}
+        existing = {_words(h): h for h in self._annotations.highlights(book.id)}
         deleted = {
             (value.get("start"), value.get("end"))
             for value in sync_journal.known(self._library.conn, f"highlight/{book.content_hash}/").values()
@@ -295,12 +293,29 @@ class KoreaderSidecars:
         return None
 
 
+def _words(highlight: Highlight) -> tuple[str, str]:
+    """A highlight's span without the spaces at its edges: how a highlight placed by its words (KOReader's, found by
+    ``_find``) is compared with Quire's, whose selection may have taken a space either side."""
+    start, end, text = highlight.start, highlight.end, highlight.text
+    lead, trail = len(text) - len(text.lstrip()), len(text) - len(text.rstrip())
+    if lead and start.offset is not None:
+        start = start.at(start.offset + lead)
+    if trail and end.offset is not None and end.offset >= trail:
+        end = end.at(end.offset - trail)
+    return str(start), str(end)
+
+
+def _read(path: Path) -> dict[Any, Any]:
+    """A sidecar's table; SidecarError when it is too big to be one (checked before reading it) or does not parse."""
+    if path.stat().st_size > MAX_BYTES:
+        raise SidecarError(f"over {MAX_BYTES // (1024 * 1024)} MB: not a sidecar KOReader writes")
+    return parse_sidecar(path.read_text(encoding="utf-8", errors="replace"))
+
+
 def _checksum(path: Path) -> str | None:
     """The partial MD5 a sidecar names its book by; None when it cannot be read."""
     try:
-        if path.stat().st_size > MAX_BYTES:
-            return None
-        found = parse_sidecar(path.read_text(encoding="utf-8", errors="replace")).get("partial_md5_checksum")
+        found = _read(path).get("partial_md5_checksum")
     except (SidecarError, OSError):
         return None
     return found if isinstance(found, str) else None

@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 
 from core.errors import LocalOnlyError, ReadwiseRefused
-from core.library import Annotations, Highlight, Library
+from core.library import Annotations, BookRecord, Highlight, Library
 from core.library.db import now
 from core.network_policy import NetworkPolicy
 from core.readwise.client import READWISE, ReadwiseClient
@@ -98,18 +98,20 @@ class Readwise:
         if found is None or not token:
             raise ReadwiseRefused("Readwise is not set up: give an access token first (quire readwise setup)")
         waiting, unchanged = self._waiting()
-        books: set[int] = set()
+        books: dict[int, BookRecord] = {}
         options: dict[str, Any] = {"sleep": sleep} if sleep is not None else {}
         with ReadwiseClient(token, url=found["url"], network=self._network, transport=transport, **options) as client:
             for start in range(0, len(waiting), BATCH):
                 batch = waiting[start : start + BATCH]
-                client.create([self._payload(h) for h, _ in batch])
+                for highlight, _ in batch:  # each book read once, not once a highlight
+                    if highlight.book_id not in books:
+                        books[highlight.book_id] = self._library.get(highlight.book_id)
+                client.create([self._payload(h, books[h.book_id]) for h, _ in batch])
                 with self._library.transaction() as conn:  # recorded a batch at a time: a cut send goes on later
                     conn.executemany(
                         "INSERT OR REPLACE INTO readwise_sent (uid, digest, sent_at) VALUES (?, ?, ?)",
                         [(h.uid, digest, now()) for h, digest in batch],
                     )
-                books.update(h.book_id for h, _ in batch)
         return ReadwiseSend(len(waiting), len(books), unchanged)
 
     def _refuse_when_local_only(self) -> None:
@@ -127,8 +129,7 @@ class Readwise:
                 waiting.append((highlight, digest))
         return waiting, unchanged
 
-    def _payload(self, highlight: Highlight) -> dict[str, Any]:
-        book = self._library.get(highlight.book_id)
+    def _payload(self, highlight: Highlight, book: BookRecord) -> dict[str, Any]:
         row = self._library.conn.execute(
             "SELECT ordinal FROM segments WHERE book_id = ? AND section_idx = ? AND idx = ?",
             (highlight.book_id, highlight.start.section, highlight.start.segment),
