@@ -21,23 +21,26 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 import sys
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from bench.retrieval import LOADERS, Document, answer_form
 from core import Quire
 from core.inside import (
     CANDIDATES,
-    MIN_ANSWER_ODDS,
-    MIN_ANSWER_OVERLAP,
+    ODDS_FEATURES,
     WEIGHTS,
     OfflineAnswer,
     Weights,
     answer_offline,
     inside,
+    odds_features,
     quote_span,
     rank_sentences,
 )
@@ -73,9 +76,10 @@ def first_sentence(question: str, passages: list[str], weights: Weights) -> str:
     return passages[ranked[0].passage][a:b]
 
 
-def _not_yet(quire: Quire, book: int, question: str, gold: set[str]) -> OfflineAnswer | None:
+def _not_yet(quire: Quire, book: int, question: str, gold: set[str]) -> tuple[OfflineAnswer, list[str]] | None:
     """The question asked with the reading place just before its answer's section (spoiler protection on): what
-    was read cannot answer it. None when the answer is in the first section (nothing before it to read)."""
+    was read cannot answer it, and the passages it read. None when the answer is in the first section (nothing
+    before it to read)."""
     places = {row.title: row.locator for row in quire.text.toc(book) if row.locator is not None}
     starts = [quire.text.ordinal_of(book, places[g]) for g in gold if g in places]
     if not starts or min(starts) <= 1:
@@ -83,7 +87,8 @@ def _not_yet(quire: Quire, book: int, question: str, gold: set[str]) -> OfflineA
     place = quire.text.segments(book, min(starts) - 1, 1)[0].locator
     quire.save_position(book, place, reading=False)
     quire.set_furthest(book, place)  # on purpose: a reading place only rises, and an earlier question read further
-    return answer_offline(quire, book, question)
+    read = quire.search(book, question, k=CANDIDATES, before=min(starts) - 1)
+    return answer_offline(quire, book, question), [p.text for p in read]
 
 
 def run(dataset: str, data: Path, split: str, mode: str, limit_docs: int | None, tune: bool) -> dict:
@@ -93,6 +98,7 @@ def run(dataset: str, data: Path, split: str, mode: str, limit_docs: int | None,
     shares: list[tuple[float, float, bool]] = []  # (confidence, odds, first quote holds); below, not-yet ones
     not_yet: list[tuple[float, float]] = []
     cached: list[tuple[Asked, list[str]]] = []  # (question, passage texts) for the grid search
+    fitting: list[tuple[tuple[float, ...], float, float]] = []  # (odds features, first quote holds, weight)
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder:
         quire = Quire(Path(folder))
@@ -110,13 +116,22 @@ def run(dataset: str, data: Path, split: str, mode: str, limit_docs: int | None,
                 counts["answered"] += answer.answered
                 counts["answered_first"] += answer.answered and first
                 shares.append((answer.confidence, answer.odds, first))
+                passages = [p.text for p in quire.search(book.id, item.question, k=CANDIDATES)]
+                if tune and answer.citations:
+                    features = odds_features(
+                        item.question, rank_sentences(item.question, passages), answer.citations[0].quote
+                    )
+                    fitting.append((features, float(first), 1.0))
                 later = _not_yet(quire, book.id, item.question, gold_of[item.question])
                 if later is not None:
                     counts["not_yet"] += 1
-                    counts["abstained"] += not later.answered
-                    not_yet.append((later.confidence, later.odds))
+                    counts["abstained"] += not later[0].answered
+                    not_yet.append((later[0].confidence, later[0].odds))
+                    if tune and later[0].citations:
+                        ranked = rank_sentences(item.question, later[1])
+                        features = odds_features(item.question, ranked, later[0].citations[0].quote)
+                        fitting.append((features, 0.0, NOT_YET_WEIGHT))  # it should be held back
                 counts["any"] += any(holds(c.quote, item.answers) for c in answer.citations)
-                passages = [p.text for p in quire.search(book.id, item.question, k=CANDIDATES)]
                 counts["passages"] += any(holds(p, item.answers) for p in passages)
                 if tune:
                     cached.append((item, passages))
@@ -151,14 +166,42 @@ def run(dataset: str, data: Path, split: str, mode: str, limit_docs: int | None,
                 {"passage_prior": prior, "min_words": words, "previous": previous, "first": round(hit / total, 3)}
             )
         report["grid"] = sorted(grid, key=lambda g: -g["first"])
-        latin = dataset == "fairytaleqa"  # English answers also need their odds (core.agent.offline.ANSWER_ODDS)
-        odds = MIN_ANSWER_ODDS if latin else 0.0
-        overlaps = (0.15, 0.2, 0.22, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
-        report["thresholds"] = [_trade_off(shares, not_yet, t, odds, total) for t in overlaps]
-        if latin:  # the odds' trade-off at the shipped share
-            at = MIN_ANSWER_OVERLAP["latin"]
-            report["odds"] = [_trade_off(shares, not_yet, at, o, total) for o in (0.0, 0.4, 0.45, 0.5, 0.53, 0.55, 0.6)]
+        if dataset == "fairytaleqa":  # English answers by their odds: fit them, and list the threshold's trade-off
+            weights = fit_odds(fitting)
+            report["answer_odds"] = dict(zip(ODDS_FEATURES, (round(w, 3) for w in weights), strict=True))
+            fitted = [(1.0, _logistic(weights, f), bool(ok)) for f, ok, w in fitting if w == 1.0]
+            held = [_logistic(weights, f) for f, _, w in fitting if w != 1.0]
+            odds = (0.4, 0.45, 0.5, 0.55, 0.6)
+            report["thresholds"] = [_trade_off(fitted, [(1.0, h) for h in held], 0.0, o, total) for o in odds]
+        else:
+            overlaps = (0.15, 0.2, 0.22, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
+            report["thresholds"] = [_trade_off(shares, not_yet, t, 0.0, total) for t in overlaps]
     return report
+
+
+NOT_YET_WEIGHT = 0.3  # how much a question asked before its answer was read counts in the odds' fit
+
+
+def fit_odds(rows: list[tuple[tuple[float, ...], float, float]], l2: float = 1.0) -> list[float]:
+    """Logistic regression (Newton's method, L2 on standardised features) of whether the first quote holds the
+    answer; the weights on the raw features, in the order of ``ODDS_FEATURES`` (the first is the bias)."""
+    x = np.array([f for f, _, _ in rows])
+    y = np.array([ok for _, ok, _ in rows])
+    weight = np.array([w for _, _, w in rows])
+    mean = np.average(x[:, 1:], axis=0, weights=weight)
+    spread = np.sqrt(np.average((x[:, 1:] - mean) ** 2, axis=0, weights=weight)) + 1e-9
+    z = np.hstack([x[:, :1], (x[:, 1:] - mean) / spread])
+    w = np.zeros(z.shape[1])
+    for _ in range(30):
+        p = 1 / (1 + np.exp(-z @ w))
+        hessian = z.T @ (z * (weight * p * (1 - p))[:, None]) + l2 * np.eye(len(w))
+        w -= np.linalg.solve(hessian, z.T @ (weight * (p - y)) + l2 * w)
+    raw = w[1:] / spread
+    return [float(w[0] - raw @ mean), *map(float, raw)]
+
+
+def _logistic(weights: list[float], features: tuple[float, ...]) -> float:
+    return 1 / (1 + math.exp(-sum(w * x for w, x in zip(weights, features, strict=True))))
 
 
 def _trade_off(
@@ -200,8 +243,10 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"  abstained, {report['not_yet_answerable']} not yet answerable   {report['abstained_when_not_yet_answerable']:.3f}"
     )
+    if "answer_odds" in report:
+        print("  ANSWER_ODDS fitted: " + json.dumps(report["answer_odds"]))
     for row in report.get("thresholds", []):
-        print(f"  min overlap {row['min_overlap']:<5} answered {row['answered']:.3f}  precision "
+        print(f"  min overlap {row['min_overlap']:<5} min odds {row['min_odds']:<5} answered {row['answered']:.3f}  precision "
               f"{row['first_holds_when_answered']:.3f}  abstained {row['abstained_when_not_yet_answerable']:.3f}")  # fmt: skip
     for row in report.get("grid", [])[:8]:
         print(f"  prior {row['passage_prior']:<5} min_words {row['min_words']:<3} previous {row['previous']:<4} "

@@ -11,7 +11,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from core.agent.offline import CANDIDATES, MIN_ANSWER_ODDS, MIN_ANSWER_OVERLAP, OfflineAnswer, answer_offline
+from core.agent.offline import (
+    CANDIDATES,
+    MIN_ANSWER_ODDS,
+    MIN_ANSWER_OVERLAP,
+    ODDS_FEATURES,
+    OfflineAnswer,
+    answer_offline,
+    odds_features,
+)
 from core.agent.runner import ReadingAgent
 from core.agent.tools import ReadingSession
 from core.books import Book, parse_book
@@ -38,6 +46,7 @@ __all__ = [
     "MIN_ANSWER_ODDS",
     "MIN_ANSWER_OVERLAP",
     "MIN_CHARS",
+    "ODDS_FEATURES",
     "WEIGHTS",
     "Book",
     "Filters",
@@ -56,6 +65,7 @@ __all__ = [
     "inside",
     "neural_voice",
     "now",
+    "odds_features",
     "parse_book",
     "quote_span",
     "rank_sentences",

@@ -4,6 +4,7 @@ import json
 import os
 from pathlib import Path
 
+import numpy as np
 import pytest
 from conftest import book_path, shared_path
 
@@ -54,9 +55,25 @@ def test_offline_answer_benchmark_scores_the_quotes(capsys: pytest.CaptureFixtur
                          "--mode", "keyword", "--limit-docs", "1", "--tune", "--json"]) == 0  # fmt: skip
     tuned = json.loads(capsys.readouterr().out)
     assert tuned["grid"] and tuned["grid"][0]["first"] >= tuned["grid"][-1]["first"]
-    for sweep in ("thresholds", "odds"):  # the share of the question's words, then the odds that the quote answers
-        answered = [row["answered"] for row in tuned[sweep]]
-        assert answered == sorted(answered, reverse=True)  # a higher bar answers fewer questions, never more
+    answered = [row["answered"] for row in tuned["thresholds"]]  # by the odds, fitted on the questions it read
+    assert answered == sorted(answered, reverse=True)  # a higher bar answers fewer questions, never more
+    assert list(tuned["answer_odds"]) == list(answers.ODDS_FEATURES)
+
+
+def test_the_answer_odds_fit_finds_what_tells_a_right_quote() -> None:
+    """The fit behind ``ANSWER_ODDS``: on rows where one feature decides the label and another is noise, that
+    feature gets the weight, on its raw scale; rows of weight 0 change nothing."""
+    from bench import answers
+
+    rng = np.random.default_rng(7)
+    rows = []
+    for _ in range(600):
+        telling, noise = rng.random(), rng.random()
+        rows.append(((1.0, telling * 10, noise), float(rng.random() < telling), 1.0))
+    weights = answers.fit_odds(rows)
+    assert weights[1] > 0.3 and abs(weights[2]) < 0.6 * weights[1] * 10
+    ignored = [((1.0, 9.0, 0.5), 0.0, 0.0)] * 50
+    assert answers.fit_odds(rows + ignored) == pytest.approx(weights, rel=1e-6)
 
 
 def test_retrieval_benchmark_reads_cmrc2018(capsys: pytest.CaptureFixture[str]) -> None:

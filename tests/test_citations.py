@@ -122,15 +122,17 @@ def test_an_offline_answer_says_when_what_was_read_does_not_answer(
     quire.save_position(1, quire.text.toc(1)[8].locator)  # early on: Ahab has not come on deck
     quire.close()
     capsys.readouterr()
-    assert main(["ask", "1", "Why does Ahab hate the white whale so much?", "--json", *lib]) == 0
+    assert main(["ask", "1", "What was Ahab's leg made of?", "--json", *lib]) == 0
     events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert events[-1] == {"type": "done", "reason": "finished", "answered": False}
     notice = next(e for e in events if e["type"] == "error")
     assert notice["error_type"] == "NotAnswered" and notice["message"].startswith("What you have read so far")
     assert any(e["type"] == "citation" for e in events)  # the closest passages, still cited
-    assert main(["ask", "1", "Why does Ahab hate the white whale so much?", "--spoilers", "--json", *lib]) == 0
+    assert main(["ask", "1", "What was Ahab's leg made of?", "--spoilers", "--json", *lib]) == 0
     events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert events[-1]["answered"] is True and not any(e["type"] == "error" for e in events)
+    first = next(e for e in events if e["type"] == "citation")
+    assert "the carpenter made him another leg" in first["quote"]
 
 
 def test_the_pink_eyed_rabbit_is_an_answer_and_a_later_chapter_is_not(tmp_path: Path) -> None:
@@ -155,7 +157,9 @@ def test_a_sentence_whose_subject_was_named_just_before_it_is_the_answer(tmp_pat
     quire = Quire(tmp_path)
     book = quire.import_bytes(f"<html><body>{body}</body></html>".encode(), "sparrow.html").book
     answer = answer_offline(quire, book.id, "Why did the man not punish his wife?", spoilers=True)
-    assert answer.citations[0].quote.startswith("He was too kind-hearted to punish")
+    first = answer.citations[0].quote
+    assert "He was too kind-hearted to punish" in first
+    assert first.index("He was too kind-hearted") > 0 and "man" in first.split("He was")[0]  # who "he" is
     quire.close()
 
 
