@@ -14,7 +14,7 @@ own, so no two are the same book, and Alice's 36 KB JPEG as its cover) and measu
 - the memory the first offline answer adds (LangChain must not load for it);
 - the database file's size per book, and the full-text index's part of it (SQLite's dbstat);
 - a sync receiving 20 new highlights per book (10,000 at most) against reading the log lines and inserting them
-  bare;
+  bare, in a process of its own that loads only what ``quire sync`` loads (``bench.sync_receive``);
 - with ``--start`` (Playwright and Chromium): wall-clock seconds from launching ``main.py --web`` on this library
   to its first book card shown in the browser, against a bare Flet app launched and shown the same way (as
   ``bench.ui`` does with two books), the median of three launches each (``--launches``).
@@ -110,36 +110,15 @@ def _partition_rows(conn, desktop: VectorStore, query: np.ndarray, book: int, nu
 
 def sync_row(folder: Path, highlights: int) -> dict:
     """A device receiving ``highlights`` new highlights of Moby-Dick through a sync folder (process CPU), beside
-    the bare work: reading the log files' lines as JSON and inserting them into a table in one transaction."""
-    import sqlite3
+    the bare work, measured in a process of its own that loads only what ``quire sync`` loads
+    (``bench.sync_receive``)."""
+    import subprocess
 
-    shared = folder / "shared"
-    shared.mkdir(parents=True)
-    writer = Quire(folder / "writer")
-    writer.import_paths([MOBY])
-    writer.sync.setup(str(shared))
-    segments = [s for s in writer.text.segments(1, 0, 3000) if s.text.strip()]
-    for n in range(highlights):
-        writer.notes.add_highlight(1, str(segments[n % len(segments)].locator), None, "yellow", f"note {n}")
-    writer.sync.run()
-    writer.close()
-    reader = Quire(folder / "reader")
-    reader.import_paths([MOBY])
-    reader.sync.setup(str(shared))
-    started = time.process_time()
-    reader.sync.run()
-    receive = time.process_time() - started
-    assert len(reader.notes.highlights(1)) == highlights
-    reader.close()
-    started = time.process_time()
-    bare = sqlite3.connect(folder / "bare.db")
-    bare.execute("CREATE TABLE records (line TEXT)")
-    lines = [json.dumps(json.loads(line)) for path in (shared / "log").glob("*.jsonl")
-             for line in path.read_text(encoding="utf-8").splitlines()]  # fmt: skip
-    with bare:
-        bare.executemany("INSERT INTO records VALUES (?)", [(line,) for line in lines])
-    bare.close()
-    return _row(f"sync receiving {highlights} new highlights (s)", receive, time.process_time() - started, 5.0)
+    command = [sys.executable, "-m", "bench.sync_receive", "--book", str(MOBY.resolve()),
+               "--highlights", str(highlights), "--folder", str(folder)]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, check=True, cwd=Path(__file__).parent.parent)
+    measured = json.loads(done.stdout)
+    return _row(f"sync receiving {highlights} new highlights (s)", measured["receive"], measured["bare"], 5.0)
 
 
 def _table_bytes(conn) -> dict[str, int]:

@@ -159,6 +159,24 @@ def test_scale_benchmark_prints_each_measure_beside_its_baseline(capsys: pytest.
     kept = next(row for name, row in rows.items() if name.startswith("numpy matrices kept"))
     assert kept["met"]  # the cache stays inside its bound
     assert next(row for name, row in rows.items() if "first offline answer" in name)["met"]
+    assert next(row for name, row in rows.items() if name.startswith("sync receiving 120"))["ratio"] > 0
+
+
+def test_a_sync_is_timed_in_a_process_that_loads_what_quire_sync_loads(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The sync row's own process: every highlight arrives, and neither the agent nor LangChain is loaded (their
+    5,000 modules made each full garbage collection of the sync several times longer than on a device)."""
+    import subprocess
+    import sys
+
+    book = book_path("en/idpf-moby-dick.epub")
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.sync_receive", "--book", str(book), "--highlights", "40", "--folder",
+         str(tmp_path)], capture_output=True, text=True, check=True, cwd=Path(__file__).parent.parent,
+    )  # fmt: skip
+    measured = json.loads(done.stdout)
+    assert measured["receive"] > 0 and measured["bare"] > 0 and measured["modules"] < 1500
 
 
 @pytest.mark.e2e

@@ -57,6 +57,11 @@ def format_locator(locator: Locator) -> str:
     return base if locator.offset is None else f"{base}:{locator.offset}"
 
 
+def is_locator(text: str) -> bool:
+    """Whether the text is a locator as :func:`parse_locator` reads it (checked without building one)."""
+    return _PATTERN.match(text.strip()) is not None
+
+
 def parse_locator(text: str) -> Locator:
     """Parse ``"S.G"`` or ``"S.G:C"``; raise LocatorError with an example when malformed."""
     match = _PATTERN.match(text.strip())

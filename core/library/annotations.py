@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import sqlite3
 import urllib.parse
+from collections.abc import Sequence
 
 from core.books.locator import Locator, parse_locator
 from core.errors import LocatorError, QuireError
 from core.library import journal as sync_journal
 from core.library.db import inserted_id, now
-from core.library.records import Bookmark, Highlight, Position, SegmentRecord, slices
+from core.library.records import Bookmark, Highlight, Position, Spannable, slices
 from core.library.stats import count_reading
 from core.library.store import Library
 
@@ -209,7 +210,7 @@ class Annotations:
         """Many highlights made elsewhere, each ``(uid, start, end, color, note)``, as sync brings them: the book's
         text read once and one transaction for all (one by one, 10,000 took 2.5 s). Nothing is journaled (they
         are not this reader's act). Returns what could not be placed, one line each; the others are added."""
-        segments = self.library.segments(book_id, 0, -1)  # SQLite: a negative LIMIT is no limit
+        segments = self.library.placed_texts(book_id)
         at = {(s.locator.section, s.locator.segment): s for s in segments}
         position = {s.ordinal: i for i, s in enumerate(segments)}
         rows, problems, stamp = [], [], now()
@@ -352,7 +353,7 @@ _INSERT_HIGHLIGHT = """INSERT INTO highlights (book_id, start_locator, end_locat
     created_at, updated_at, uid) VALUES (?,?,?,?,?,?,?,?,?,?)"""
 
 
-def _covered(segments: list[SegmentRecord], start: Locator, end: Locator, first: int, last: int) -> str:
+def _covered(segments: Sequence[Spannable], start: Locator, end: Locator, first: int, last: int) -> str:
     """The text from ``start`` to ``end`` in these segments (ordinals ``first`` to ``last``), joined by newlines."""
     return "\n".join(segment.text[a:b] for segment, a, b in slices(segments, start, end, first, last))
 

@@ -6,7 +6,7 @@ import json
 import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from core.books.locator import Locator
 from core.books.model import ALT_TEXT
@@ -119,9 +119,29 @@ class SegmentRecord:
         }
 
 
-def slices(
-    segments: Iterable[SegmentRecord], start: Locator, end: Locator, first: int, last: int
-) -> Iterator[tuple[SegmentRecord, int, int]]:
+class Spannable(Protocol):
+    """What :func:`slices` reads of a segment: its place in reading order and its text."""
+
+    @property
+    def ordinal(self) -> int: ...
+
+    @property
+    def text(self) -> str: ...
+
+
+S = TypeVar("S", bound=Spannable)
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedText:
+    """A segment's locator, ordinal and text, and nothing else: what placing many highlights reads of a book."""
+
+    locator: Locator
+    ordinal: int
+    text: str
+
+
+def slices(segments: Iterable[S], start: Locator, end: Locator, first: int, last: int) -> Iterator[tuple[S, int, int]]:
     """The part of each segment that the span ``start``..``end`` covers, as (segment, begin, stop).
 
     ``first`` and ``last`` are the ordinals of the segments ``start`` and ``end`` point into; an offset of

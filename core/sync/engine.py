@@ -128,9 +128,10 @@ class Syncer:
     def _entries(self) -> dict[str, Entry]:
         return {r[0]: json.loads(r[1]) for r in self.library.conn.execute("SELECT key, entry FROM sync_state")}
 
-    def merged(self) -> Records:
-        """The merged state: every record as all devices' changes so far make it."""
-        return {key: value_of(key, entry) for key, entry in self._entries().items()}
+    def merged(self, entries: dict[str, Entry] | None = None) -> Records:
+        """The merged state: every record as all devices' changes so far make it (from ``entries`` when the caller
+        holds them as stored: one sync reads them once)."""
+        return {key: value_of(key, entry) for key, entry in (self._entries() if entries is None else entries).items()}
 
     def _fold(self, conn: Any, entries: dict[str, Entry], changes: list[Change], clock: HybridClock) -> int:
         """Merge changes into the stored state (in the caller's transaction); how many changed something."""
@@ -159,22 +160,23 @@ class Syncer:
         names = self.target.list("log")
         self._heal(names, report)
         self._pull(names, entries, clock, report)
-        self._show(report)
+        self._show(report, entries)
         self._push(report)
-        self._compact()
+        self._compact(entries)
         if self.book_files:
-            self._books(report)
+            self._books(report, entries)
         with self.library.transaction() as conn:
             sync_journal.save_clock(conn, clock.value)
             report.finished_at = now()
             self._set_meta(conn, "last_report", json.dumps(report.to_dict(), ensure_ascii=False))
         return report
 
-    def _show(self, report: SyncReport) -> None:
-        """Make the library show the merged state, except records the reader edited since this sync began."""
+    def _show(self, report: SyncReport, entries: dict[str, Entry]) -> None:
+        """Make the library show the merged state (``entries``, kept as stored by every fold of this sync, so not
+        read again), except records the reader edited since this sync began."""
         waiting = {r[0] for r in self.library.conn.execute("SELECT key FROM sync_pending")}
         local = snapshot(self.library, self.annotations)[0]
-        report.warnings += materialize(self.library, self.annotations, self.merged(), local, waiting)
+        report.warnings += materialize(self.library, self.annotations, self.merged(entries), local, waiting)
 
     def status(self, user: str = "") -> SyncStatus:
         """The last sync's report, what waits to be sent, this device's name and what it sends."""
@@ -355,14 +357,13 @@ class Syncer:
         report.files_read += 1
         return covered
 
-    def _compact(self) -> None:
+    def _compact(self, entries: dict[str, Entry]) -> None:
         """Once this device has many log files, write a snapshot of the merged state and delete its own files
         that the snapshot holds (only its own: no other device's file is touched, so no lock is needed)."""
         seq = int(self._meta("seq") or 0)
         own = [int(m.group(2)) for name in self._own_files if (m := LOG_FILE.match(name))]
         if len(own) < self.compact_after or self.library.conn.execute("SELECT 1 FROM sync_outbox").fetchone():
             return
-        entries = self._entries()
         held = {"device": self.device, "seq": seq, "entries": entries, "sha256": _digest(entries)}
         body = json.dumps(held, ensure_ascii=False)
         self.target.write(f"snapshot/{self.device}-{seq:08d}.json", body.encode("utf-8"))
@@ -390,7 +391,7 @@ class Syncer:
                 conn.execute("INSERT OR REPLACE INTO sync_sent VALUES (?, ?)", (seq, bytes(body)))
             report.sent += max(0, bytes(body).count(b"\n") - 1)  # the header line is not a change
 
-    def _books(self, report: SyncReport) -> None:
+    def _books(self, report: SyncReport, entries: dict[str, Entry]) -> None:
         """Send the book files the target lacks or holds damaged; import those only other devices have, each
         checked against the content hash its name carries (a damaged one is deleted, so a holder sends it again)."""
         remote = self.target.list("files")
@@ -407,7 +408,7 @@ class Syncer:
             self.target.write(f"files/{name}", path.read_bytes())
             report.books_sent.append(book.title)
         here = {b.content_hash for b in self.library.books()}
-        merged = self.merged()
+        merged = self.merged(entries)
         wanted = [
             book_of(key)
             for key, value in merged.items()
@@ -429,7 +430,7 @@ class Syncer:
             self.import_bytes(data, f"{title}.{held[h].rsplit('.', 1)[1]}")
             report.books_received.append(str(title))
         if report.books_received:  # their notes and places arrived before them: show them now
-            self._show(report)
+            self._show(report, entries)
 
 
 def _digest(entries: Any) -> str:

@@ -127,9 +127,12 @@ def apply_records(
     problems: list[str] = []
     highlights = {h.uid: h for h in annotations.highlights(book.id)}
     bookmarks = {b.uid: b for b in annotations.bookmarks(book.id)}
-    fresh = [(key, value) for key, value in records if _is_new_highlight(key, value, highlights)]
+    fresh: list[tuple[str, dict[str, Any]]] = []
+    rest: list[tuple[str, dict[str, Any]]] = []
+    for record in records:
+        (fresh if _is_new_highlight(*record, highlights) else rest).append(record)
     if len(fresh) >= MANY_HIGHLIGHTS:  # read the book once and write them together
-        records = [r for r in records if not _is_new_highlight(*r, highlights)]
+        records = rest
         wanted = []
         for key, value in fresh:
             try:

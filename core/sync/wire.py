@@ -18,8 +18,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from core.books.locator import parse_locator
-from core.errors import QuireError
+from core.books.locator import is_locator
 from core.library.annotations import HIGHLIGHT_COLORS, MAX_LABEL_CHARS, MAX_NOTE_CHARS
 from core.library.journal import upgrade_key
 from core.sync.merge import Change
@@ -49,10 +48,8 @@ _DEVICE_NAME = re.compile(rf"^{_DEVICE}$")
 
 
 def _locator(text: str) -> str:
-    try:
-        parse_locator(text)
-    except QuireError as error:
-        raise ValueError(str(error)[:80]) from None
+    if not is_locator(text):
+        raise ValueError(f"{text[:40]!r} is not a locator")
     return text
 
 
