@@ -10,7 +10,7 @@ from core.books.locator import Locator, parse_locator
 from core.errors import LocatorError, QuireError
 from core.library import journal as sync_journal
 from core.library.db import inserted_id, now
-from core.library.records import Bookmark, Highlight, Position, Spannable, slices
+from core.library.records import Bookmark, Highlight, PlacedText, Position, Spannable, slices
 from core.library.stats import count_reading
 from core.library.store import Library
 
@@ -210,7 +210,10 @@ class Annotations:
         """Many highlights made elsewhere, each ``(uid, start, end, color, note)``, as sync brings them: the book's
         text read once and one transaction for all (one by one, 10,000 took 2.5 s). Nothing is journaled (they
         are not this reader's act). Returns what could not be placed, one line each; the others are added."""
-        segments = self.library.placed_texts(book_id)
+        read = self.conn.execute(  # a light read of the whole book: no section titles, no page labels
+            "SELECT section_idx, idx, ordinal, text FROM segments WHERE book_id = ? ORDER BY ordinal", (book_id,)
+        )
+        segments = [PlacedText(Locator(section, idx), ordinal, text) for section, idx, ordinal, text in read]
         at = {(s.locator.section, s.locator.segment): s for s in segments}
         position = {s.ordinal: i for i, s in enumerate(segments)}
         rows, problems, stamp = [], [], now()

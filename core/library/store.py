@@ -21,7 +21,7 @@ from core.errors import BookNotFoundError, LibraryError, LocatorError, QuireErro
 from core.library import journal as sync_journal
 from core.library.db import book_rows, busy_is_library_error, connect, inserted_id, now
 from core.library.fts import index_text, make_snippet, match_expression
-from core.library.records import BookRecord, PlacedText, SearchHit, SegmentRecord, TocRow
+from core.library.records import BookRecord, SearchHit, SegmentRecord, TocRow
 
 MAX_REFERENCE_CHARS = 1_000  # longer than any title: a reference this long matches nothing
 MAX_IMAGE_BYTES = 16 * 1024 * 1024  # an illustration larger than this is shown as its caption only
@@ -461,14 +461,6 @@ class Library:
             (book_id, start_ordinal, limit),
         ).fetchall()
         return self._segment_records(rows)
-
-    def placed_texts(self, book_id: int) -> list[PlacedText]:
-        """Every segment's locator, ordinal and text in reading order: a light read of a whole book (no section
-        titles, no page labels) for placing many spans at once."""
-        rows = self.conn.execute(
-            "SELECT section_idx, idx, ordinal, text FROM segments WHERE book_id = ? ORDER BY ordinal", (book_id,)
-        )
-        return [PlacedText(Locator(section, idx), ordinal, text) for section, idx, ordinal, text in rows]
 
     def section_segments(self, book_id: int, section: int) -> list[SegmentRecord]:
         """All segments of one section."""
