@@ -160,23 +160,24 @@ class Syncer:
         names = self.target.list("log")
         self._heal(names, report)
         self._pull(names, entries, clock, report)
-        self._show(report, entries)
+        merged = self.merged(entries)
+        self._show(report, merged)
         self._push(report)
         self._compact(entries)
         if self.book_files:
-            self._books(report, entries)
+            self._books(report, merged)
         with self.library.transaction() as conn:
             sync_journal.save_clock(conn, clock.value)
             report.finished_at = now()
             self._set_meta(conn, "last_report", json.dumps(report.to_dict(), ensure_ascii=False))
         return report
 
-    def _show(self, report: SyncReport, entries: dict[str, Entry]) -> None:
-        """Make the library show the merged state (``entries``, kept as stored by every fold of this sync, so not
-        read again), except records the reader edited since this sync began."""
+    def _show(self, report: SyncReport, merged: Records) -> None:
+        """Make the library show the merged state (made from the entries every fold of this sync kept as stored,
+        so not read again), except records the reader edited since this sync began."""
         waiting = {r[0] for r in self.library.conn.execute("SELECT key FROM sync_pending")}
         local = snapshot(self.library, self.annotations)[0]
-        report.warnings += materialize(self.library, self.annotations, self.merged(entries), local, waiting)
+        report.warnings += materialize(self.library, self.annotations, merged, local, waiting)
 
     def status(self, user: str = "") -> SyncStatus:
         """The last sync's report, what waits to be sent, this device's name and what it sends."""
@@ -391,7 +392,7 @@ class Syncer:
                 conn.execute("INSERT OR REPLACE INTO sync_sent VALUES (?, ?)", (seq, bytes(body)))
             report.sent += max(0, bytes(body).count(b"\n") - 1)  # the header line is not a change
 
-    def _books(self, report: SyncReport, entries: dict[str, Entry]) -> None:
+    def _books(self, report: SyncReport, merged: Records) -> None:
         """Send the book files the target lacks or holds damaged; import those only other devices have, each
         checked against the content hash its name carries (a damaged one is deleted, so a holder sends it again)."""
         remote = self.target.list("files")
@@ -408,7 +409,6 @@ class Syncer:
             self.target.write(f"files/{name}", path.read_bytes())
             report.books_sent.append(book.title)
         here = {b.content_hash for b in self.library.books()}
-        merged = self.merged(entries)
         wanted = [
             book_of(key)
             for key, value in merged.items()
@@ -430,7 +430,7 @@ class Syncer:
             self.import_bytes(data, f"{title}.{held[h].rsplit('.', 1)[1]}")
             report.books_received.append(str(title))
         if report.books_received:  # their notes and places arrived before them: show them now
-            self._show(report, entries)
+            self._show(report, merged)
 
 
 def _digest(entries: Any) -> str:
