@@ -13,8 +13,6 @@ from dataclasses import dataclass
 
 from core.agent.offline import (
     CANDIDATES,
-    MIN_ANSWER_ODDS,
-    MIN_ANSWER_OVERLAP,
     ODDS_FEATURES,
     OfflineAnswer,
     answer_offline,
@@ -43,8 +41,6 @@ __all__ = [
     "DEFAULT_TARGET_TOKENS",
     "LATEST",
     "MAX_CHARS",
-    "MIN_ANSWER_ODDS",
-    "MIN_ANSWER_OVERLAP",
     "MIN_CHARS",
     "ODDS_FEATURES",
     "WEIGHTS",

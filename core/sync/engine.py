@@ -128,11 +128,6 @@ class Syncer:
     def _entries(self) -> dict[str, Entry]:
         return {r[0]: json.loads(r[1]) for r in self.library.conn.execute("SELECT key, entry FROM sync_state")}
 
-    def merged(self, entries: dict[str, Entry] | None = None) -> Records:
-        """The merged state: every record as all devices' changes so far make it (from ``entries`` when the caller
-        holds them as stored: one sync reads them once)."""
-        return {key: value_of(key, entry) for key, entry in (self._entries() if entries is None else entries).items()}
-
     def _fold(self, conn: Any, entries: dict[str, Entry], changes: list[Change], clock: HybridClock) -> int:
         """Merge changes into the stored state (in the caller's transaction); how many changed something."""
         altered = 0
@@ -160,7 +155,7 @@ class Syncer:
         names = self.target.list("log")
         self._heal(names, report)
         self._pull(names, entries, clock, report)
-        merged = self.merged(entries)
+        merged = {key: value_of(key, entry) for key, entry in entries.items()}  # every record as all devices left it
         self._show(report, merged)
         self._push(report)
         self._compact(entries)
