@@ -162,9 +162,11 @@ class ChatController:
                 chat.stop()
             case intent.NewThread():
                 chat.new_thread()
+                self.draft.take_focus()  # the reader's next words go into the box, not to the button clicked
                 app.redraw()
             case intent.OpenThread(thread_id):
                 chat.open_thread(thread_id)
+                self.draft.take_focus()
                 app.redraw()
             case intent.RenameThread():
                 self.rename(reader)

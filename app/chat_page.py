@@ -10,6 +10,7 @@ import flet as ft
 from app import chat_intents as intent
 from app.a11y import selectable
 from app.chat_intents import Post
+from app.drawn import Drawn
 from app.i18n import Translator
 from app.theme import FONT_FAMILIES
 from core import quoted, without_remote_images
@@ -208,11 +209,12 @@ def _header(chat: ChatViewModel, status: ChatStatus, post: Post, t: Translator) 
 
 @dataclass
 class ChatPanelView:
-    """A drawn chat panel: ``root`` goes into the page; ``header`` and ``messages`` are redrawn in place."""
+    """A drawn chat panel: ``root`` goes into the page; ``body`` (the header and the messages) is redrawn in place
+    from ``state``, the latest arguments of ``update_chat_panel``."""
 
     root: ft.Column
-    header: ft.Column
-    messages: ft.ListView
+    body: Drawn
+    state: list[tuple[ChatViewModel, ChatStatus, Post, Translator]]
 
 
 def build_chat_panel(
@@ -224,31 +226,21 @@ def build_chat_panel(
     send: ft.IconButton,
 ) -> ChatPanelView:
     """The whole panel. ``draft`` (the question box) and ``send`` (send, or stop while an answer streams) are
-    kept by the controller across redraws: typing survives them, and a click on Stop is not lost to a button
-    that streaming text replaces ten times a second. Their row and the panel are new each time the reader's
-    screen is built: Flet keeps a control it has seen move between two kept parents out of its index, and the box
-    would stop hearing the browser (measured: the question typed after a citation click arrived empty). Between
-    two builds, ``update_chat_panel`` redraws the header and the messages and leaves the box's row alone."""
-    header = ft.Column(spacing=6)
-    messages = ft.ListView(spacing=10, expand=True, auto_scroll=True)
-    root = ft.Column([header, ft.Divider(height=1), messages, ft.Row([draft, send])], expand=True, spacing=6)
-    view = ChatPanelView(root, header, messages)
+    kept by the controller across redraws: typing survives them. Their row and the panel are new each time the
+    reader's screen is built: Flet keeps a control it has seen move between two kept parents out of its index, and
+    the box would stop hearing the browser (measured: the question typed after a citation click arrived empty).
+    Between two builds, ``update_chat_panel`` redraws the header and the messages through Flet's renderer, which
+    changes on the client only what changed (see app/drawn.py), and leaves the box's row alone."""
+    state: list[tuple[ChatViewModel, ChatStatus, Post, Translator]] = [(chat, status, post, t)]
+    body = Drawn(lambda: _body(*state[0]))
+    root = ft.Column([body.control, ft.Row([draft, send])], expand=True, spacing=6)
+    view = ChatPanelView(root, body, state)
     update_chat_panel(view, chat, status, post, t, draft, send)
     return view
 
 
-def update_chat_panel(
-    view: ChatPanelView,
-    chat: ChatViewModel,
-    status: ChatStatus,
-    post: Post,
-    t: Translator,
-    draft: ft.TextField,
-    send: ft.IconButton,
-) -> None:
-    """Redraw the panel's header and messages in place. The box's row is not touched: a new row around the box
-    takes the keyboard focus from it, and streamed text redraws ten times a second (measured in Chromium with
-    a mouse: the letters typed while an answer streamed went nowhere)."""
+def _body(chat: ChatViewModel, status: ChatStatus, post: Post, t: Translator) -> ft.Control:
+    """The header and the messages, as the chat and the shell say now."""
     if chat.messages:
         last_answer = max((i for i, m in enumerate(chat.messages) if m.role == "assistant"), default=-1)
         body: list[ft.Control] = [_message(m, i == last_answer, post, t) for i, m in enumerate(chat.messages)]
@@ -263,8 +255,31 @@ def update_chat_panel(
             ft.OutlinedButton(question, on_click=lambda e, q=question: post(intent.Ask(q)))
             for question in suggestions(t, status.chapter, status.selection, offline=chat.provider() is None)
         ]
-    view.header.controls = _header(chat, status, post, t)
-    view.messages.controls = body
+    return ft.Column(
+        [
+            ft.Column(_header(chat, status, post, t), spacing=6),
+            ft.Divider(height=1),
+            ft.ListView(body, spacing=10, expand=True, auto_scroll=True),
+        ],
+        expand=True,
+        spacing=6,
+    )
+
+
+def update_chat_panel(
+    view: ChatPanelView,
+    chat: ChatViewModel,
+    status: ChatStatus,
+    post: Post,
+    t: Translator,
+    draft: ft.TextField,
+    send: ft.IconButton,
+) -> None:
+    """Redraw the panel's header and messages in place. The box's row is not touched: a new row around the box
+    takes the keyboard focus from it, and streamed text redraws ten times a second (measured in Chromium with
+    a mouse: the letters typed while an answer streamed went nowhere)."""
+    view.state[0] = (chat, status, post, t)
+    view.body.redraw()
     draft.label = t("chat.ask")  # a screen reader's name for the box, also once it holds a question
     draft.on_submit = lambda e: post(intent.Ask(draft.value or ""))
     if chat.streaming:

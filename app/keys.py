@@ -17,15 +17,16 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import flet as ft
 
 ESCAPE = "Escape"
+F = TypeVar("F", bound=ft.TextField)
 _focused: weakref.WeakKeyDictionary[ft.Page, set[int]] = weakref.WeakKeyDictionary()
 
 
-def track(field: ft.TextField) -> ft.TextField:
+def track(field: F) -> F:
     """``field``, its focus counted by the router of the window it is in (its own focus handlers still run)."""
     own_focus: Callable[..., Any] | None = field.on_focus
     own_blur: Callable[..., Any] | None = field.on_blur
@@ -104,7 +105,24 @@ class KeyRouter:
         return True
 
 
-def text_field(**options: Any) -> ft.TextField:
+@ft.control("TextField")  # type: ignore[arg-type]  # Flet's decorator is typed for its own classes only
+class TextField(ft.TextField):
+    """Flet's text field, with a focus that also reaches a field where Shift+Enter makes a new line.
+
+    Flet's ``focus()`` asks the client to focus the field's plain focus node, but a ``shift_enter`` field listens on
+    another one, so the call does nothing there (flet ``packages/flet/lib/src/controls/textfield.dart``,
+    ``_invokeMethod``: measured in Chromium, the chat's box never took the focus). The client also reads a ``focus``
+    property and, each time its value changes, focuses the node the field uses: :meth:`take_focus` sets it.
+    """
+
+    focus: str | None = None  # type: ignore[assignment]  # the client's focus request (a new value asks again)
+
+    def take_focus(self) -> None:
+        """Ask the client to put the keyboard into this field (sent with the next update)."""
+        self.focus = str(int(self.focus or 0) + 1)
+
+
+def text_field(**options: Any) -> TextField:
     """A text field whose focus the router knows, and with a name a screen reader reads: every field of the app is
     made here.
 
@@ -117,4 +135,4 @@ def text_field(**options: Any) -> ft.TextField:
         if not hint:
             raise ValueError("a text field needs a label or a hint: a screen reader names the field by it")
         options["label"] = hint
-    return track(ft.TextField(**options))
+    return track(TextField(**options))

@@ -293,6 +293,54 @@ class Screen:
         return image.getpixel((x, y))
 
 
+class MouseScreen:
+    """The app as most people use it: a mouse on the canvas, the semantics tree never switched on.
+
+    Switched on (as :class:`Screen` does, to find things by their labels), Flutter's web build moves the DOM focus
+    to the page's body about 0.65 s after a click, whatever the app does (measured with a button that changes
+    nothing): a field given the keyboard by the app in between loses it then. A person with a mouse never meets
+    that. With no labels to wait on, a step waits until the screen looks like a photograph of the same step taken
+    on a :class:`Screen` of the same size (where the places to click are found too).
+    """
+
+    def __init__(self, page) -> None:
+        self.page = page
+
+    def until_like(self, reference: Path, what: str) -> None:
+        """Wait until the screen looks like ``reference`` (a hover's tooltip or a caret may differ)."""
+        from io import BytesIO
+
+        from PIL import Image, ImageChops, ImageStat
+
+        with Image.open(reference) as image:
+            wanted = image.convert("L").resize((360, 240))
+
+        def like() -> bool:
+            with Image.open(BytesIO(self.page.screenshot())) as image:
+                now = image.convert("L").resize((360, 240))
+            return ImageStat.Stat(ImageChops.difference(now, wanted)).mean[0] < 2.0
+
+        try:
+            until(like, 60, what)
+        except AssertionError:
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            self.page.screenshot(path=str(ARTIFACTS / f"{reference.stem}-instead.png"))  # what it showed instead
+            raise
+
+    def focused_text(self) -> str | None:
+        """What the field with the keyboard focus holds (None when no field has it)."""
+        return self.page.evaluate(
+            "['TEXTAREA', 'INPUT'].includes(document.activeElement && document.activeElement.tagName)"
+            " ? document.activeElement.value : null"
+        )
+
+
+def centre(node) -> tuple[float, float]:
+    """The middle of a located node."""
+    box = node.bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
 def brightest(path: Path, box: tuple[int, int, int, int]) -> int:
     """The brightest pixel (0-255, mean of R, G, B) inside ``box`` (left, top, right, bottom) of a screenshot."""
     from PIL import Image

@@ -98,7 +98,7 @@ def walk(root: object) -> Iterator[ft.BaseControl]:
         seen.add(id(item))
         yield item
         for name in ("controls", "content", "title", "subtitle", "leading", "trailing", "actions", "segments",
-                     "items", "label", "spans"):  # fmt: skip
+                     "items", "label", "spans", "_b"):  # fmt: skip  # _b: what a component (app/drawn.py) drew
             child = getattr(item, name, None)
             if isinstance(child, (list, ft.BaseControl)):
                 stack.append(child)

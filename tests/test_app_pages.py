@@ -536,7 +536,7 @@ def test_chat_panel_answers_offline_cites_stops_and_indexes(alice_quire: Quire) 
         assert "Who are the main characters so far?" not in shown  # no summary is promised that offline cannot give
         assert "Not indexed yet: the chat searches by keywords meanwhile." in shown
         protection = next(c for c in _all(app) if isinstance(c, ft.Switch) and c.label == "Spoiler protection")
-        protection.value = False
+        session.apply_patch(protection._i, {"value": False})  # as the client sends it (a drawn control is frozen)
         await fire(session, protection, "change")
         assert app.settings.spoiler_protection is False
         app.chat.draft.value = "Where is the White Rabbit going?"
