@@ -721,6 +721,39 @@ def _shot(page, name: str) -> Path:
     return path
 
 
+def test_after_each_reader_panel_is_opened_and_closed_the_page_is_a_full_page_at_both_sizes(
+    browser, tmp_path: Path
+) -> None:
+    """Issue 36: in the Pages layout, 61% into a story collection, Search opened and closed left a page of one line
+    (next and previous came back to it). Not seen again here (the layout is measured per width since); this holds
+    every panel to it at both sizes, each closed with its own close button: the page drawn after is as full as the
+    one before (a line is a tenth of it)."""
+    library = tmp_path / "lib"
+    Quire(library).import_paths([book_path("en/idpf-childrens-literature.epub")])
+    (library / "settings.json").write_text(json.dumps({"layout": "paginated"}), encoding="utf-8")
+    with app_server(library) as url:
+        for name, size in (("desktop", (1440, 900)), ("phone", (390, 844))):
+            page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+            screen = Screen(page, f"panels-{name}").open(f"{url}book/1")
+            screen.wait_text("Contents")
+            if not screen.box("Go to").count():  # a computer opens a book with its contents beside it
+                screen.click_label("Contents")
+            screen.type_into("Go to", "61%")
+            page.keyboard.press("Enter")
+            screen.wait_text("At 61%")
+            if screen.box("Go to").count():
+                screen.click_label("Close")
+            full = ink(screen.shot("0-at-61"))
+            assert full > 0.05, "the page at 61% is drawn full to begin with"
+            for panel in ("Contents", "Search", "Notes", "X-Ray", "Appearance", "Ask the book"):
+                screen.click_label(panel)
+                screen.click_label("Close")
+                screen.wait_text("At 61%")
+                after = ink(screen.shot(f"after-{panel}"))
+                assert after > 0.8 * full, f"after {panel} the page holds {after / full:.0%} of what it held"
+            page.close()
+
+
 def test_settings_keeps_its_place_has_folders_and_names_every_field_at_both_sizes(browser, tmp_path: Path) -> None:
     """Issue 36: "Add catalog" jumped Settings back to its top; the browser's Settings had no Folders; fields and
     selectable texts had no name for a screen reader."""
