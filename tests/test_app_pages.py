@@ -8,10 +8,11 @@ from pathlib import Path
 import flet as ft
 import pytest
 from conftest import book_path
+from flet.messaging.protocol import MessageAction
 from fletkit import clickable, find, fire, new_session, texts
 
 from app.i18n import STRINGS
-from app.navigation import GoTo
+from app.navigation import GoTo, NextPage, PreviousPage
 from app.notes_model import NotesViewModel
 from app.reader_intents import Scrolled
 from app.shell import QuireApp
@@ -2015,5 +2016,55 @@ def test_navigation_is_typed_a_page_a_place_a_share_or_what_the_reader_typed(ali
         at = app.reader.current.locator
         app.reading.navigate(Typed("somewhere"))
         assert app.message.startswith("Not a place in this book") and app.reader.current.locator == at
+
+    run(scenario())
+
+
+def test_a_page_turn_in_a_chapter_draws_only_the_page_with_its_marks_and_selection_right_after(quire: Quire) -> None:
+    """Issue 36: a turn drew the whole screen (Moby-Dick's contents beside it were 6,400 controls sent again at every
+    turn, and the list scrolled back to the chapter). Now a turn that changes nothing around the page sends the page
+    and the two status lines; the contents, the header and the tools stay the controls they were. Both ways: forward
+    onto a page with a highlight, selecting there at once, and back."""
+    quire.import_paths([book_path("en/idpf-moby-dick.epub")])
+
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(quire, session)
+        app.settings.layout = "paginated"
+        app.open_book(1)
+        app.reading.navigate(GoTo(Locator(10, 0)))  # a long chapter: turns stay in it
+        assert app.panel == "toc"
+        first = app.reader.current.ordinal
+        app.reading.navigate(NextPage())
+        second, top = app.reader.current, app.reader.page()[0]  # the next page begins with ``top``
+        app.reading.navigate(PreviousPage())
+        assert app.reader.current.ordinal == first
+        where = top.segment.locator
+        quire.notes.add_highlight(1, f"{where}:{top.start}", f"{where}:{top.start + 12}", "yellow")
+        app.render()  # the highlight, made by another window, drawn
+        listing, tools = app.reading.toc.listing, find(app.page.controls, tooltip="Search in book")
+        sent = len(session.connection.sent)
+        await _key(session, "Arrow Right")
+        assert app.reader.current.locator == second.locator
+        assert app.reading.toc.listing is listing and find(app.page.controls, tooltip="Search in book") is tools
+        patched = [m.body.id for m in session.connection.sent[sent:] if m.action == MessageAction.PATCH_CONTROL]
+        reading = app.reading
+        assert reading.page_slot._i in patched  # the page, and at most the two lines: nothing else was compared
+        assert set(patched) <= {reading.page_slot._i, reading.percent_text._i, reading.chapter_text._i}
+        marked = next(c for c in _all(app) if isinstance(c, ft.Text) and c.on_selection_change and c.spans)
+        assert any(span.style and span.style.bgcolor for span in marked.spans)  # the highlight, drawn on the new page
+        paragraph = next(c for c in _all(app) if isinstance(c, ft.Text) and c.on_selection_change and c.value)
+        await fire(
+            session,
+            paragraph,
+            "selection_change",
+            {"selected_text": "", "selection": {"base_offset": 0, "extent_offset": 9}},
+        )
+        selected = app.reader.notes.selection
+        assert selected is not None and "Highlight" in screen(app)
+        assert selected.text == (paragraph.value or "")[:9]
+        await _key(session, "Arrow Left")  # a selection is on screen: the whole screen is drawn, without it
+        assert app.reader.current.ordinal == first and app.reader.notes.selection is None
+        assert "Highlight" not in screen(app)
 
     run(scenario())
