@@ -10,7 +10,7 @@ import flet as ft
 from app.a11y import selectable
 from app.i18n import Translator
 from app.keys import text_field
-from app.library_model import LibraryViewModel
+from app.screens.library.model import LibraryViewModel
 from core import Highlight
 
 NOTE_WIDTH = 420

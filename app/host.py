@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 if TYPE_CHECKING:
     import flet as ft
 
-    from app.chat_controller import ChatController
     from app.device import ReadingDevice
     from app.i18n import Translator
-    from app.notes_intents import NotesHandler
     from app.screens import Screen
+    from app.screens.chat.controller import ChatController
+    from app.screens.notes.intents import NotesHandler
     from app.settings import Settings, SettingsStore
     from app.workers import Workers
     from core import Quire

@@ -13,39 +13,39 @@ from typing import TYPE_CHECKING, Any, TypeVar, assert_never
 
 import flet as ft
 
-from app import notes_intents as intent
-from app.catalogs import CatalogsController, build_catalog_screen
-from app.chat_controller import ChatContext, ChatController
 from app.device import ReadingDevice, is_phone_app
 from app.dialogs import note_dialog
-from app.dictionary_settings import DictionarySettings
-from app.folder_watch import FolderWatch
-from app.highlight_travel import HighlightTravel
 from app.i18n import Translator
 from app.jobs import IndexLine, Jobs
 from app.keys import KeyRouter
-from app.koreader_sync import KoreaderSync
-from app.library_controller import LibraryController
-from app.navigation import GoTo, Typed
-from app.notes_intents import NotesHandler, NotesIntent
-from app.notes_model import NotesViewModel
-from app.notes_page import build_notes_screen
 from app.opened_files import OpenedFiles
-from app.reader_model import ReaderViewModel
-from app.reading import ReaderController
 from app.screens import Screen
+from app.screens.chat.controller import ChatContext, ChatController
+from app.screens.library.controller import LibraryController
+from app.screens.notes import intents as intent
+from app.screens.notes.intents import NotesHandler, NotesIntent
+from app.screens.notes.model import NotesViewModel
+from app.screens.notes.vault import export_to_vault
+from app.screens.notes.view import build_notes_screen
+from app.screens.reader.controller import ReaderController
+from app.screens.reader.model import ReaderViewModel
+from app.screens.reader.navigation import GoTo, Typed
+from app.screens.settings.catalogs import CatalogsController, build_catalog_screen
+from app.screens.settings.dictionaries import DictionarySettings
+from app.screens.settings.folders import FolderWatch
+from app.screens.settings.highlights import HighlightTravel
+from app.screens.settings.koreader import KoreaderSync
+from app.screens.settings.sync import SyncController
+from app.screens.settings.view import AIActions, build_settings_screen
+from app.screens.stats.view import build_stats_screen
 from app.settings import Settings, SettingsStore
-from app.settings_page import AIActions, build_settings_screen
-from app.stats_page import build_stats_screen
-from app.sync_controller import SyncController
 from app.theme import apply_theme
-from app.vault_export import export_to_vault
 from app.workers import Workers
 from core import BookNotFoundError, Highlight, ProviderConfig, Quire, QuireError
 from platform_adapters.base import SecretStore
 
 if TYPE_CHECKING:
-    from app.library_model import LibraryViewModel
+    from app.screens.library.model import LibraryViewModel
 
 A = TypeVar("A")  # a dataclass of actions
 BACKGROUND_STATES = {
@@ -175,7 +175,7 @@ class QuireApp:
         if not self._warmed:  # load the chat's libraries in the background once the first screen is up
             self._warmed = True
             self.folders.start()  # the watched folders' new books, offered
-            threading.Thread(target=importlib.import_module, args=("app.chat_model",), daemon=True).start()
+            threading.Thread(target=importlib.import_module, args=("app.screens.chat.model",), daemon=True).start()
 
     def _stats_screen(self) -> ft.Control:
         return build_stats_screen(self.quire.stats.report(), self.t, self.go_library, self.width)

@@ -38,7 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
-from app.library_model import LibraryViewModel
+from app.screens.library.model import LibraryViewModel
 from bench.common import MOBY, rss_mb
 from core import Quire
 from core.inside import Filters, VectorStore, has_vector_extension, inside, parse_book

@@ -8,7 +8,7 @@ import pytest
 from conftest import book_path
 
 from app.i18n import Translator
-from app.library_model import LibraryViewModel
+from app.screens.library.model import LibraryViewModel
 from core.services import Quire
 from main import parse_args
 
@@ -192,7 +192,7 @@ def test_covers_are_sent_just_after_the_cards_and_at_once_when_drawn_again(quire
     start 1.9 times a bare Flet app's). A coverless book keeps its coloured card; a redraw shows covers at once."""
     import asyncio
 
-    from app.library_page import LibraryActions, build_library_view
+    from app.screens.library.view import LibraryActions, build_library_view
 
     names = ["en/epubjs-alice.epub", "formats/epubjs-alice.fb2", "formats/luxun-nahan.azw3"]
     books = [r.book for r in quire.import_paths([book_path(name) for name in names])]

@@ -12,9 +12,9 @@ from flet.messaging.protocol import MessageAction
 from fletkit import clickable, find, fire, new_session, texts
 
 from app.i18n import STRINGS
-from app.navigation import GoTo, NextPage, PreviousPage
-from app.notes_model import NotesViewModel
-from app.reader_intents import Scrolled
+from app.screens.notes.model import NotesViewModel
+from app.screens.reader.intents import Scrolled
+from app.screens.reader.navigation import GoTo, NextPage, PreviousPage
 from app.shell import QuireApp
 from core import Locator
 from core.services import Quire
@@ -131,9 +131,9 @@ def test_import_shows_progress_and_a_line_per_file(quire: Quire) -> None:
 
 
 def test_a_pdf_import_shows_the_pages_read(quire: Quire, monkeypatch: pytest.MonkeyPatch) -> None:
-    import app.library_controller
+    import app.screens.library.controller
 
-    monkeypatch.setattr(app.library_controller, "PROGRESS_INTERVAL", 0.0)  # every page redrawn, so each is seen
+    monkeypatch.setattr(app.screens.library.controller, "PROGRESS_INTERVAL", 0.0)  # every page redrawn, so each is seen
     pdf = book_path("formats/libtasn1-manual-pdftex.pdf")
 
     async def scenario() -> None:
@@ -1133,9 +1133,9 @@ def test_drawing_a_screen_reads_nothing_from_the_library(two_books: Quire, monke
     """View-models read the library in ``refresh()``; the pages draw what they hold (issue 12, "The shape")."""
     from dbkit import inside
 
-    from app.library_model import LibraryViewModel
-    from app.notes_model import NotesViewModel
-    from app.reader_model import ReaderViewModel
+    from app.screens.library.model import LibraryViewModel
+    from app.screens.notes.model import NotesViewModel
+    from app.screens.reader.model import ReaderViewModel
 
     two_books.notes.add_highlight(1, "8.1:0", "8.1:20", "yellow", "a note")
     queries: list[str] = []
@@ -1185,7 +1185,7 @@ def test_drawing_a_screen_reads_nothing_from_the_library(two_books: Quire, monke
 
 def test_library_grid_cells_are_as_tall_as_their_cards_at_both_sizes(two_books: Quire) -> None:
     """The phone grid had a tall empty band between rows: cells took their height from their width."""
-    from app.library_page import CARD_TEXT
+    from app.screens.library.view import CARD_TEXT
 
     async def scenario() -> None:
         for width in (390, 1440):
@@ -1808,7 +1808,7 @@ def test_the_statistics_screen_shows_the_days_weeks_and_books_read(alice_quire: 
         assert [label.label.value for label in chart.left_axis.labels] == ["8 min", "15 min"]
         monday = this_week.tooltip[5:10]  # the dates under the bars: every week's here, every other's on a phone
         assert len(chart.bottom_axis.labels) == 12 and chart.bottom_axis.labels[-1].label.value == monday
-        from app.stats_page import weekly_chart
+        from app.screens.stats.view import weekly_chart
 
         narrow = weekly_chart(alice_quire.stats.report(), app.t, 366)
         assert narrow.width == 366 and [label.value for label in narrow.bottom_axis.labels] == [1, 3, 5, 7, 9, 11]
@@ -1995,7 +1995,7 @@ def test_a_translation_comes_in_as_it_is_written_and_a_stop_keeps_what_came(alic
 def test_navigation_is_typed_a_page_a_place_a_share_or_what_the_reader_typed(alice_quire: Quire) -> None:
     """Issue 36, item 5: the reader's moves are typed (NextPage, PreviousPage, GoTo, GoToPercent, Typed), not
     strings parsed again; what the reader typed is parsed in one place, and a mistake is said."""
-    from app.navigation import GoToPercent, NextPage, PreviousPage, Typed
+    from app.screens.reader.navigation import GoToPercent, NextPage, PreviousPage, Typed
 
     async def scenario() -> None:
         session = await new_session(1440)

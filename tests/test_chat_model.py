@@ -7,7 +7,7 @@ import threading
 
 from openai_mock import OpenAIMock, tool_call_deltas
 
-from app.chat_model import ChatViewModel, PartReducer
+from app.screens.chat.model import ChatViewModel, PartReducer
 from core.agent.citations import Citation
 from core.agent.events import (
     CitationEvent,

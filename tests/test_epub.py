@@ -207,7 +207,7 @@ def test_alt_text_names_a_picture_for_screen_readers_and_is_never_shown_as_its_c
     caption is the book's (figcaption); alt text is what a screen reader says for the picture."""
     import flet as ft
 
-    from app.reader_page import segment_control
+    from app.screens.reader.view import segment_control
     from app.settings import Settings
     from core.services import Quire
 

@@ -12,7 +12,7 @@ from conftest import book_path
 from fletkit import clickable, find, fire, new_session, walk
 
 from app.keys import dialog_open, field_focused
-from app.navigation import GoTo
+from app.screens.reader.navigation import GoTo
 from app.shell import QuireApp
 from core import Locator
 from core.services import Quire

@@ -12,9 +12,9 @@ from conftest import book_path, debian_file
 from fletkit import find, fire, new_session
 from waiting import until
 
-from app.pagination import PageBox
-from app.read_aloud import follow
-from app.reader_model import ReaderViewModel
+from app.screens.reader.model import ReaderViewModel
+from app.screens.reader.pagination import PageBox
+from app.screens.reader.read_aloud import follow
 from app.shell import QuireApp
 from core import Quire, VoiceUnavailable
 from core.inside import sentence_spans

@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 from conftest import book_path
 
-from app.reader_model import PAGE, WINDOW, ReaderViewModel
-from app.reader_notes import Mark
-from app.reader_place import IDLE_CAP_SECONDS
+from app.screens.reader.model import PAGE, WINDOW, ReaderViewModel
+from app.screens.reader.notes import Mark
+from app.screens.reader.place import IDLE_CAP_SECONDS
 from core.books import Locator
 from core.services import Quire
 
@@ -58,7 +58,7 @@ def test_position_is_restored_exactly_and_reading_time_counts_only_activity(moby
 
 
 def _paged(quire: Quire, clock: Clock) -> ReaderViewModel:
-    from app.reader_page import page_box
+    from app.screens.reader.view import page_box
     from app.settings import Settings
 
     reader = ReaderViewModel(quire, 1, clock)
@@ -204,7 +204,7 @@ def test_in_book_search_lists_every_match_in_book_order_and_marks_each_whole(tmp
 def test_turning_pages_through_a_chapter_shows_every_character_once(
     moby: Quire, size: tuple[int, int], font_size: int
 ) -> None:
-    from app.reader_page import page_box
+    from app.screens.reader.view import page_box
     from app.settings import Settings
 
     settings = Settings(font_size=font_size, layout="paginated")
@@ -249,7 +249,7 @@ def test_turning_back_from_a_place_inside_a_chapter_shows_the_pages_turned_from(
 ) -> None:
     """Next, Next, Prev, Prev on a phone re-cut the pages, repeating 8-10 lines of the page just shown, when the
     reader had come to the chapter's middle (a saved place, a jump); then Prev, Prev, Next, Next the other way."""
-    from app.reader_page import page_box
+    from app.screens.reader.view import page_box
     from app.settings import Settings
 
     settings = Settings(font_size=font_size, line_height=line_height, layout="paginated")
@@ -284,10 +284,10 @@ def test_turning_back_from_a_place_inside_a_chapter_shows_the_pages_turned_from(
 
 
 def test_a_page_fills_its_box_without_overflowing_it(moby: Quire) -> None:
-    from app.pagination import _geometry
-    from app.reader_page import page_box
+    from app.screens.reader.pagination import _geometry
+    from app.screens.reader.text_metrics import wrap
+    from app.screens.reader.view import page_box
     from app.settings import Settings
-    from app.text_metrics import wrap
 
     box = page_box(Settings(layout="paginated"), 1440, 900, None, back_row=False)
     reader = ReaderViewModel(moby, 1)
@@ -306,10 +306,10 @@ def test_a_page_fills_its_box_without_overflowing_it(moby: Quire) -> None:
 
 def test_a_page_with_a_picture_counts_the_picture_at_its_own_size(tmp_path: Path) -> None:
     """Alice's first chapter opens with a 160 px drawing: the rest of the page is text, not a blank band."""
-    from app.pagination import IMAGE_SHARE, _geometry, image_height
-    from app.reader_page import page_box
+    from app.screens.reader.pagination import IMAGE_SHARE, _geometry, image_height
+    from app.screens.reader.text_metrics import wrap
+    from app.screens.reader.view import page_box
     from app.settings import Settings
-    from app.text_metrics import wrap
 
     quire = Quire(tmp_path / "lib")
     quire.import_paths([book_path("en/epubjs-alice.epub")])
@@ -352,9 +352,9 @@ def test_an_image_size_is_read_from_its_header_and_unknown_when_it_cannot_be(tmp
 def test_scroll_mode_saves_the_paragraph_at_the_top_of_the_screen_by_measured_heights(moby: Quire) -> None:
     """The place was the fraction of an estimated length times the window's size: after the window grew it
     saved a paragraph far below the screen ("At 45%" over text at 20%)."""
-    from app.pagination import segment_height
-    from app.reader_model import SCROLL_PADDING
-    from app.reader_page import page_box
+    from app.screens.reader.model import SCROLL_PADDING
+    from app.screens.reader.pagination import segment_height
+    from app.screens.reader.view import page_box
     from app.settings import Settings
 
     reader = ReaderViewModel(moby, 1)

@@ -7,7 +7,7 @@ import pytest
 from conftest import book_path
 from test_reader_model import Clock
 
-from app.reader_model import ReaderViewModel
+from app.screens.reader.model import ReaderViewModel
 from core.library.reading import MAX_CHARS_PER_SECOND, MIN_DWELL_SECONDS, RESUME_PAGES, ReadingTracker
 from core.services import Quire
 

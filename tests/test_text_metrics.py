@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from app.text_metrics import METRICS, SOURCES, Font, build_table, wrap
+from app.screens.reader.text_metrics import METRICS, SOURCES, Font, build_table, wrap
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
 

@@ -156,7 +156,7 @@ def test_the_ai_describes_names_from_the_sentences_before_the_place_only_and_cit
 
 
 def test_the_reader_reads_xray_again_only_when_the_furthest_place_moves(quire: Quire, moby: int, monkeypatch) -> None:
-    from app.reader_model import ReaderViewModel
+    from app.screens.reader.model import ReaderViewModel
 
     quire.save_position(moby, quire.text.segments(moby, 300, 1)[0].locator)
     reader = ReaderViewModel(quire, moby)

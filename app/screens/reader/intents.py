@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.navigation import Where
+from app.screens.reader.navigation import Where
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,16 +7,16 @@ from typing import TYPE_CHECKING
 
 import flet as ft
 
-from app import chat_intents as intent
 from app.a11y import selectable
-from app.chat_intents import Post
 from app.drawn import Drawn
 from app.i18n import Translator
+from app.screens.chat import intents as intent
+from app.screens.chat.intents import Post
 from app.theme import FONT_FAMILIES
 from core import quoted, without_remote_images
 
 if TYPE_CHECKING:  # the chat model loads LangChain: the app imports it on first use, not at start
-    from app.chat_model import ChatViewModel
+    from app.screens.chat.model import ChatViewModel
     from core import Message, Part
 
 

@@ -13,9 +13,9 @@ import flet as ft
 
 from app.dialogs import ImportDialog, build_details_dialog, confirm_remove_dialog, inbox_dialog
 from app.inbox import DocumentsInbox
-from app.library_model import LibraryViewModel
-from app.library_page import LibraryActions, build_library_view
 from app.screens import Screen
+from app.screens.library.model import LibraryViewModel
+from app.screens.library.view import LibraryActions, build_library_view
 from core import SUPPORTED, QuireError, ReadProgress
 from platform_adapters.base import PickedFile
 from platform_adapters.mobile import phone_os

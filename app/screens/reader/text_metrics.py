@@ -18,7 +18,7 @@ from pathlib import Path
 
 from core import is_cjk
 
-METRICS = Path(__file__).resolve().parents[1] / "assets" / "fonts" / "metrics.json"
+METRICS = Path(__file__).resolve().parents[3] / "assets" / "fonts" / "metrics.json"
 RANGES = ((0x20, 0x250), (0x2000, 0x2070), (0x3000, 0x3040), (0xFF00, 0xFF70))  # widths kept for these
 SOURCES = {  # family -> font file the widths come from (a path inside assets/, or a system font)
     "serif": "fonts/LiberationSerif-Regular.ttf",

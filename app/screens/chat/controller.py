@@ -8,21 +8,21 @@ from typing import TYPE_CHECKING, Protocol, TypeVar, assert_never
 
 import flet as ft
 
-from app import chat_intents as intent
-from app.chat_intents import ChatIntent, Post
-from app.chat_page import ChatPanelView, ChatStatus, build_chat_panel, update_chat_panel
 from app.dialogs import rename_dialog
 from app.i18n import Translator
 from app.jobs import IndexLine
 from app.keys import text_field
+from app.screens.chat import intents as intent
+from app.screens.chat.intents import ChatIntent, Post
+from app.screens.chat.view import ChatPanelView, ChatStatus, build_chat_panel, update_chat_panel
 from app.settings import Settings
 from app.workers import Workers
 from core import Quire
 from platform_adapters.base import SecretStore
 
 if TYPE_CHECKING:  # the chat model loads LangChain, so it is imported on first use
-    from app.chat_model import ChatViewModel
-    from app.reader_model import ReaderViewModel
+    from app.screens.chat.model import ChatViewModel
+    from app.screens.reader.model import ReaderViewModel
     from core import Citation
 
 A = TypeVar("A")
@@ -84,7 +84,7 @@ class ChatController:
 
     def for_book(self, reader: ReaderViewModel) -> ChatViewModel:
         """The chat of the open book (the latest thread when it is first shown)."""
-        from app.chat_model import ChatViewModel
+        from app.screens.chat.model import ChatViewModel
 
         if self.model is None or self.model.book_id != reader.book.id:
             app = self.app

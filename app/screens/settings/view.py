@@ -8,16 +8,16 @@ from typing import Any
 
 import flet as ft
 
-from app.catalogs import CatalogsController, catalog_settings
-from app.dictionary_settings import DictionarySettings, dictionary_controls
-from app.folder_watch import FolderWatch, folder_controls
-from app.highlight_travel import HighlightTravel, travel_controls
 from app.i18n import Translator
 from app.jobs import IndexLine
 from app.keys import text_field
-from app.koreader_sync import KoreaderSync, koreader_controls
+from app.screens.settings.catalogs import CatalogsController, catalog_settings
+from app.screens.settings.dictionaries import DictionarySettings, dictionary_controls
+from app.screens.settings.folders import FolderWatch, folder_controls
+from app.screens.settings.highlights import HighlightTravel, travel_controls
+from app.screens.settings.koreader import KoreaderSync, koreader_controls
+from app.screens.settings.sync import SyncController
 from app.settings import FONTS, LAYOUTS, THEMES, Settings, SettingsStore
-from app.sync_controller import SyncController
 from core import DEFAULT_BASE_URLS, PROVIDERS, REMOTE_EMBEDDERS, ProviderConfig, Quire, QuireError
 
 

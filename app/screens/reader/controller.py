@@ -7,19 +7,20 @@ from typing import TYPE_CHECKING, assert_never
 
 import flet as ft
 
-from app import reader_intents as intent
-from app.companion_controller import CompanionController
 from app.keys import on_screen
-from app.lookup import LookupController
-from app.marking import MarkingController
-from app.navigation import GoTo, GoToPercent, NextPage, PreviousPage, Typed, Where
-from app.notes_model import NotesViewModel
-from app.notes_page import build_notes_list
 from app.panels import BY_NAME
-from app.read_aloud import AloudController
-from app.reader_intents import ReaderIntent
-from app.reader_model import ReaderViewModel
-from app.reader_page import (
+from app.screens import Screen
+from app.screens.notes.model import NotesViewModel
+from app.screens.notes.view import build_notes_list
+from app.screens.reader import intents as intent
+from app.screens.reader.companion import CompanionController
+from app.screens.reader.intents import ReaderIntent
+from app.screens.reader.lookup import LookupController
+from app.screens.reader.marking import MarkingController
+from app.screens.reader.model import ReaderViewModel
+from app.screens.reader.navigation import GoTo, GoToPercent, NextPage, PreviousPage, Typed, Where
+from app.screens.reader.read_aloud import AloudController
+from app.screens.reader.view import (
     WIDE,
     ReaderActions,
     TocParts,
@@ -34,8 +35,7 @@ from app.reader_page import (
     toc_parts,
     xray_panel,
 )
-from app.screens import Screen
-from app.settings_page import reading_controls
+from app.screens.settings.view import reading_controls
 from core import Highlight, QuireError, SegmentRecord
 
 if TYPE_CHECKING:  # the chat model loads LangChain: imported in the background after the first screen

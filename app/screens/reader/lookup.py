@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import flet as ft
 
 from app.a11y import relabel, selectable
-from app.marking import ReaderScreen
+from app.screens.reader.marking import ReaderScreen
 from core import Definition, QuireError, sentence_around
 
 if TYPE_CHECKING:

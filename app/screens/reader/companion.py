@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
-from app.marking import ReaderScreen
+from app.screens.reader.marking import ReaderScreen
 from core import QuireError
 
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ import flet as ft
 
 from app.i18n import Translator
 from app.keys import text_field
-from app.library_model import SORTS, BookRow, LibraryViewModel
+from app.screens.library.model import SORTS, BookRow, LibraryViewModel
 
 COVER_WIDTH = 132
 COVER_HEIGHT = 192

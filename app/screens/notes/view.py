@@ -6,10 +6,10 @@ from collections.abc import Callable
 
 import flet as ft
 
-from app import notes_intents as intent
 from app.i18n import Translator
-from app.notes_intents import NotesHandler, NotesIntent
-from app.notes_model import NotesViewModel
+from app.screens.notes import intents as intent
+from app.screens.notes.intents import NotesHandler, NotesIntent
+from app.screens.notes.model import NotesViewModel
 from app.theme import highlight_color
 from core import HIGHLIGHT_COLORS, Highlight, VocabularyWord
 

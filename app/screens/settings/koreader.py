@@ -15,7 +15,7 @@ from core import QuireError
 
 if TYPE_CHECKING:
     from app.host import Host
-    from app.reader_model import ReaderViewModel
+    from app.screens.reader.model import ReaderViewModel
 
 
 class KoreaderSync:

@@ -10,17 +10,17 @@ from typing import Any
 
 import flet as ft
 
-from app import reader_intents as intent
 from app.fonts import CJK_FONT
 from app.i18n import Translator
 from app.keys import text_field
-from app.navigation import GoTo, NextPage, PreviousPage, Typed
-from app.pagination import PageBox, Slice
 from app.panels import BY_NAME, PANELS, panel_width
-from app.reader_intents import ReaderIntent
-from app.reader_model import PAGE, SCROLL_PADDING, ReaderViewModel
-from app.reader_notes import Mark
-from app.reader_search import SEARCH_PAGE
+from app.screens.reader import intents as intent
+from app.screens.reader.intents import ReaderIntent
+from app.screens.reader.model import PAGE, SCROLL_PADDING, ReaderViewModel
+from app.screens.reader.navigation import GoTo, NextPage, PreviousPage, Typed
+from app.screens.reader.notes import Mark
+from app.screens.reader.pagination import PageBox, Slice
+from app.screens.reader.search import SEARCH_PAGE
 from app.settings import Settings
 from app.theme import FONT_FAMILIES, highlight_color
 from core import HIGHLIGHT_COLORS, SegmentRecord, quoted

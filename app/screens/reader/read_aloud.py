@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 
 import flet as ft
 
-from app.marking import ReaderScreen
 from app.phone_speech import PhoneSpeaker
-from app.reader_model import ReaderViewModel
-from app.reader_notes import Mark
+from app.screens.reader.marking import ReaderScreen
+from app.screens.reader.model import ReaderViewModel
+from app.screens.reader.notes import Mark
 from app.theme import ALOUD
 from core import (
     DEFAULT_SPEECH_RATE,

@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from app.text_metrics import Font, wrap
+from app.screens.reader.text_metrics import Font, wrap
 from core import SegmentRecord
 
 FETCH = 40  # segments read from the library at a time while laying out

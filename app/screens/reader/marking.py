@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Protocol
 import flet as ft
 
 from app.dialogs import note_dialog
-from app.reader_model import ReaderViewModel
-from app.reader_page import ReaderActions, selection_bar
+from app.screens.reader.model import ReaderViewModel
+from app.screens.reader.view import ReaderActions, selection_bar
 
 if TYPE_CHECKING:
     from app.host import Host

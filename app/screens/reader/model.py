@@ -7,11 +7,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
-from app.pagination import PageBox, Pages, Slice, segment_height
-from app.reader_images import BookImages
-from app.reader_notes import Mark, PageNotes
-from app.reader_place import ReadingPlace
-from app.reader_search import BookSearch
+from app.screens.reader.images import BookImages
+from app.screens.reader.notes import Mark, PageNotes
+from app.screens.reader.pagination import PageBox, Pages, Slice, segment_height
+from app.screens.reader.place import ReadingPlace
+from app.screens.reader.search import BookSearch
 from core import (
     Bookmark,
     Description,
