@@ -1106,7 +1106,7 @@ def test_the_library_filters_as_the_reader_types(two_books: Quire) -> None:
 
 
 def test_every_listed_panel_has_its_tool_and_opens_beside_the_text(quire: Quire) -> None:
-    from app.panels import PANELS
+    from app.screens.reader.panels import PANELS
 
     quire.import_paths([book_path("en/epubjs-alice.epub")])
 
@@ -2042,11 +2042,11 @@ def test_a_page_turn_in_a_chapter_draws_only_the_page_with_its_marks_and_selecti
         where = top.segment.locator
         quire.notes.add_highlight(1, f"{where}:{top.start}", f"{where}:{top.start + 12}", "yellow")
         app.render()  # the highlight, made by another window, drawn
-        listing, tools = app.reading.toc.listing, find(app.page.controls, tooltip="Search in book")
+        listing, tools = app.reading.kept["toc"].listing, find(app.page.controls, tooltip="Search in book")
         sent = len(session.connection.sent)
         await _key(session, "Arrow Right")
         assert app.reader.current.locator == second.locator
-        assert app.reading.toc.listing is listing and find(app.page.controls, tooltip="Search in book") is tools
+        assert app.reading.kept["toc"].listing is listing and find(app.page.controls, tooltip="Search in book") is tools
         patched = [m.body.id for m in session.connection.sent[sent:] if m.action == MessageAction.PATCH_CONTROL]
         reading = app.reading
         assert reading.page_slot._i in patched  # the page, and at most the two lines: nothing else was compared

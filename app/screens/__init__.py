@@ -1,4 +1,4 @@
-"""The app's screens, by name: one window shows one of them (the reader's panels are listed in app/panels.py)."""
+"""The app's screens, by name: one window shows one of them (the reader's panels: app/screens/reader/panels/)."""
 
 from __future__ import annotations
 

@@ -8,10 +8,7 @@ from typing import TYPE_CHECKING, assert_never
 import flet as ft
 
 from app.keys import on_screen
-from app.panels import BY_NAME
 from app.screens import Screen
-from app.screens.notes.model import NotesViewModel
-from app.screens.notes.view import build_notes_list
 from app.screens.reader import intents as intent
 from app.screens.reader.companion import CompanionController
 from app.screens.reader.intents import ReaderIntent
@@ -19,23 +16,19 @@ from app.screens.reader.lookup import LookupController
 from app.screens.reader.marking import MarkingController
 from app.screens.reader.model import ReaderViewModel
 from app.screens.reader.navigation import GoTo, GoToPercent, NextPage, PreviousPage, Typed, Where
+from app.screens.reader.panels import BY_NAME, appearance, chat, notes, search, toc, xray
+from app.screens.reader.panels.shape import Body
 from app.screens.reader.read_aloud import AloudController
 from app.screens.reader.view import (
     WIDE,
     ReaderActions,
-    TocParts,
     build_reader_view,
     chapter_label,
     page_area,
     page_box,
     percent_label,
-    search_panel,
     status_labels,
-    toc_panel,
-    toc_parts,
-    xray_panel,
 )
-from app.screens.settings.view import reading_controls
 from core import Highlight, QuireError, SegmentRecord
 
 if TYPE_CHECKING:  # the chat model loads LangChain: imported in the background after the first screen
@@ -46,18 +39,28 @@ NEXT_KEYS = {"Arrow Right", "Arrow Down", "Page Down", " "}
 PREVIOUS_KEYS = {"Arrow Left", "Arrow Up", "Page Up"}
 
 
+BODIES: dict[str, Body] = {
+    "toc": toc.body,
+    "search": search.body,
+    "notes": notes.body,
+    "xray": xray.body,
+    "appearance": appearance.body,
+    "chat": chat.body,
+}  # every panel of BY_NAME (tests/test_app_pages.py opens each)
+
+
 class ReaderController:
     """The reader screen. ``model`` is the open book (None when none is); ``panel`` the open panel's name."""
 
     def __init__(self, app: Host) -> None:
         self.app = app
         self.model: ReaderViewModel | None = None
-        self.panel: str | None = None  # see app.panels
+        self.panel: str | None = None  # see app.screens.reader.panels
         self.selection_slot = ft.Container()  # the selection or highlight bar, updated on its own
         self.percent_text = ft.Text()  # "n% read", updated on its own while scrolling
         self.chapter_text = ft.Text()  # the chapter's name under the title, likewise
         self.page_slot = ft.Container()  # the page: a turn that changes nothing around it draws only this
-        self.toc: TocParts | None = None  # the contents' field and list, kept while pages turn in a chapter
+        self.kept: dict[str, object] = {}  # what a panel keeps between drawings (the contents: while in a chapter)
         self.marking = MarkingController(app, self)  # the selection bar, highlights and the bookmark
         self.companion = CompanionController(app, self)  # the story so far, and X-Ray's lines by the AI
         self.lookup = LookupController(app, self)  # a selected word's definition card
@@ -121,27 +124,14 @@ class ReaderController:
         )
 
     def panel_body(self, name: str, actions: ReaderActions) -> ft.Control:
-        """The body of a panel from ``app.panels``."""
+        """The body of a panel (``app.screens.reader.panels``)."""
         model, app = self.model, self.app
         assert model is not None
         if name in ("search", "chat", "xray") and model.pictures:  # a comic, a scan: pictures only
             return ft.Text(app.t(f"reader.no_text.{name}"), color=ft.Colors.ON_SURFACE_VARIANT)
-        if name == "toc":
-            self.toc = toc_parts(model, actions, app.t, self.toc)
-            return toc_panel(model, actions, app.t, self.toc)
-        if name == "search":
-            return search_panel(model, actions, app.t)
-        if name == "xray":
-            return xray_panel(model, actions, app.t)
-        if name == "notes":
-            notes = app.notes_handler(model.book.id)
-            return build_notes_list(NotesViewModel(app.quire, model.book.id).refresh(), notes, app.t)
-        if name == "appearance":
-            return ft.ListView(reading_controls(app.settings, app.settings_changed, app.t), spacing=8, expand=True)
-        if name == "chat":
-            app.chat.fill(model)
-            return app.chat.slot
-        raise ValueError(f"no panel named {name!r}")
+        if name not in BODIES:
+            raise ValueError(f"no panel named {name!r}")
+        return BODIES[name](model, actions, self)
 
     def actions(self) -> ReaderActions:
         """The view's one entry point (guarded: a book another window removed closes with a notice), the scroll
@@ -281,7 +271,7 @@ class ReaderController:
                 if self._turned(around):
                     return
             case _:
-                self.toc = None  # the contents drawn anew, scrolled to the chapter; their field lets the keyboard go
+                self.kept.pop("toc", None)  # the contents drawn anew, scrolled to the chapter; their field lets go
                 try:
                     if isinstance(where, GoTo):
                         model.go_to(where.locator)

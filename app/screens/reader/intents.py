@@ -15,7 +15,7 @@ class Back:
 
 @dataclass(frozen=True, slots=True)
 class OpenPanel:
-    name: str | None  # a panel of app.panels by name; None closes the open one (the same name toggles it)
+    name: str | None  # a panel (app.screens.reader.panels) by name; None closes the open one, the same name toggles it
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,18 +12,16 @@ import flet as ft
 
 from app.fonts import CJK_FONT
 from app.i18n import Translator
-from app.keys import text_field
-from app.panels import BY_NAME, PANELS, panel_width
 from app.screens.reader import intents as intent
 from app.screens.reader.intents import ReaderIntent
 from app.screens.reader.model import PAGE, SCROLL_PADDING, ReaderViewModel
-from app.screens.reader.navigation import GoTo, NextPage, PreviousPage, Typed
+from app.screens.reader.navigation import NextPage, PreviousPage
 from app.screens.reader.notes import Mark
 from app.screens.reader.pagination import PageBox, Slice
-from app.screens.reader.search import SEARCH_PAGE
+from app.screens.reader.panels import BY_NAME, PANELS, panel_width
 from app.settings import Settings
 from app.theme import FONT_FAMILIES, highlight_color
-from core import HIGHLIGHT_COLORS, SegmentRecord, quoted
+from core import HIGHLIGHT_COLORS, SegmentRecord
 
 WIDE = 900  # px: from here panels open beside the text instead of over it
 TEXT_WIDTH = 720
@@ -32,7 +30,7 @@ TEXT_WIDTH = 720
 DESK_CHROME = 176
 PHONE_CHROME = 190
 BACK_ROW = 48
-TOC_ROW = 48  # px: a dense one-line contents row
+WHO_IS_CHARS = 40  # a selection this short (and of four words at most) may be a name: "Who is this?" is offered
 SWIPE_VELOCITY = 300  # px/s: a faster horizontal fling turns the page
 
 
@@ -446,244 +444,6 @@ def selection_bar(model: ReaderViewModel, actions: ReaderActions, t: Translator)
         padding=4,
     )
     return ft.Row([bar], alignment=ft.MainAxisAlignment.CENTER)
-
-
-@ft.control
-class StartAtList(ft.ListView):
-    """A list that, once on screen, scrolls to ``start_offset`` (the contents open at the current chapter)."""
-
-    start_offset: float = 0
-
-    def did_mount(self) -> None:
-        super().did_mount()  # type: ignore[no-untyped-call]  # Flet's own is unannotated
-        if self.start_offset > 0:
-            self.page.run_task(self.scroll_to, offset=self.start_offset)
-
-
-@dataclass
-class TocParts:
-    """The contents panel's parts that stay on screen while pages turn in one chapter: the "Go to" field (what is
-    typed in it stays) and the list (where the reader scrolled it stays). Made again when the chapter changes."""
-
-    key: tuple[object, ...]
-    go_to: ft.TextField
-    listing: ft.Control
-
-
-def toc_parts(model: ReaderViewModel, actions: ReaderActions, t: Translator, kept: TocParts | None) -> TocParts:
-    """``kept`` when it was made for this book, chapter and language; else new parts (a jump asks for new ones:
-    the "Go to" field that took it lets the keyboard go, and the arrows turn pages again)."""
-    current = model.current.locator.section if model.current else -1
-    key = (model.book.id, current, t.language, len(model.shown.toc))
-    if kept is not None and kept.key == key:
-        return kept
-    entries = [row for row in model.shown.toc if row.locator is not None]
-    rows: list[ft.Control] = [
-        ft.ListTile(
-            title=ft.Text(
-                row.title,
-                max_lines=1,
-                overflow=ft.TextOverflow.ELLIPSIS,
-                tooltip=row.title if len(row.title) > 32 else None,
-                weight=ft.FontWeight.BOLD if row.locator.section == current else None,
-            ),
-            content_padding=ft.Padding.only(left=12 + 16 * row.depth, right=8),
-            dense=True,
-            selected=row.locator.section == current,
-            on_click=lambda e, loc=row.locator: actions.post(GoTo(loc)),
-        )
-        for row in entries
-        if row.locator is not None
-    ]
-    here = next((i for i, row in enumerate(entries) if row.locator and row.locator.section == current), 0)
-    go_to = text_field(
-        hint_text=t("reader.goto"),
-        dense=True,
-        prefix_icon=ft.Icons.MY_LOCATION,
-        on_submit=lambda e: actions.post(Typed(e.control.value or "")),
-    )
-    listing = StartAtList(
-        rows or [ft.Text(t("reader.toc.empty"))],
-        expand=True,
-        item_extent=TOC_ROW,  # every row the same height: the current one's offset is known before drawing
-        start_offset=max(0, here - 3) * TOC_ROW,  # a few chapters above it stay in view
-    )
-    return TocParts(key, go_to, listing)
-
-
-def toc_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator, parts: TocParts) -> ft.Control:
-    """The table of contents; the current chapter is marked, and the list opens scrolled to it. ``parts`` (from
-    :func:`toc_parts`) are kept while pages turn in a chapter: each turn drew Moby-Dick's 6,400 contents controls
-    anew (60% of a page turn's time on the server) and scrolled the list back to the chapter."""
-    at, read = model.shown.percents
-    behind = at + 0.5 < read  # the reader went back: they may not have read past here
-    ahead = at > read + 0.5  # the reader jumped ahead: reading there does not count until they say so, or read on
-    unread = []
-    if behind:
-        unread = [
-            ft.TextButton(
-                t("reader.read_up_to_here"),
-                icon=ft.Icons.BOOKMARK_REMOVE,
-                on_click=lambda e: actions.post(intent.ReadUpToHere()),
-            )
-        ]
-    elif ahead:
-        unread = [
-            ft.TextButton(
-                t("reader.read_to_here"),
-                icon=ft.Icons.BOOKMARK_ADDED,
-                on_click=lambda e: actions.post(intent.ReadToHere()),
-            )
-        ]
-    return ft.Column([parts.go_to, *unread, parts.listing], expand=True)
-
-
-Places = tuple[Any, ...]  # an X-Ray entry's mentions (core's Mention records)
-XRAY_MENTIONS = 12  # mentions listed under an entry (each opens its place); the count says how many in all
-WHO_IS_CHARS = 40  # a selection this short (and of four words at most) may be a name: "Who is this?" is offered
-
-
-def xray_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> ft.Control:
-    """X-Ray: the people, places and terms named up to the furthest place read, most mentioned first. Each opens to
-    its other names, the sentences that introduced it, its first mention and its mentions (each a jump there)."""
-    _, read = model.shown.percents
-    rows: list[ft.Control] = [ft.Text(t("xray.fence", p=f"{read:.0f}"), size=12, color=ft.Colors.ON_SURFACE_VARIANT)]
-    if actions.ai and model.xray and not model.xray_lines:
-        rows.append(
-            ft.TextButton(
-                t("xray.describe"), icon=ft.Icons.AUTO_AWESOME, on_click=lambda e: actions.post(intent.Describe())
-            )
-        )
-    if model.xray_scanning:
-        rows.append(ft.Row([ft.ProgressRing(width=16, height=16, stroke_width=2), ft.Text(t("xray.scanning"))]))
-    elif not model.xray:
-        cjk = model.book.language.split("-")[0].lower() in ("zh", "ja", "ko")
-        rows.append(
-            ft.Text(t("xray.none.cjk" if cjk and not model.quire.companion.finds_chinese_names else "xray.none"))
-        )
-    focused = [e for e in model.xray if e.name == model.xray_focus]  # "Who is this?": the entry asked about first
-    for entry in focused + [e for e in model.xray if e.name != model.xray_focus]:
-        others = [v for v in entry.variants if v != entry.name]
-        details: list[ft.Control] = [ft.Text(t("xray.also", names=", ".join(others)), size=12)] if others else []
-        line = model.xray_lines.get(entry.name)
-        if line is not None:  # the AI's line, tied by its numbers to the sentences it was sent
-            details.append(ft.Text(line.text, size=13, weight=ft.FontWeight.W_500))
-            details.append(
-                ft.Row(
-                    [
-                        ft.Chip(
-                            label=ft.Text(f"[{c.passage}]"),
-                            tooltip=quoted(c.quote[:120]),
-                            on_click=lambda e, loc=c.start: actions.post(GoTo(loc)),
-                        )
-                        for c in line.citations
-                    ],
-                    wrap=True,
-                    spacing=6,
-                )
-            )
-        details += [ft.Text(quoted(sentence), size=13, italic=True, selectable=True) for sentence in entry.introduced]
-        chips: list[ft.Control] = [
-            ft.Chip(
-                label=ft.Text(t("xray.first")),
-                leading=ft.Icon(ft.Icons.FIRST_PAGE, size=16),
-                on_click=lambda e, loc=entry.first.locator: actions.post(GoTo(loc)),
-            )
-        ]
-        chips += _mention_chips(entry.places[1:XRAY_MENTIONS], 2, actions, t)
-        chip_row = ft.Row(chips, wrap=True, spacing=6, run_spacing=6)
-        rest = entry.places[XRAY_MENTIONS:]
-        if rest:  # every mention the count says is listed: the rest a tap away (hundreds for a main character)
-
-            def show_rest(e: ft.Event[ft.Chip], row: ft.Row = chip_row, rest: Places = rest) -> None:
-                index = row.controls.index(e.control)
-                row.controls[index : index + 1] = _mention_chips(rest, XRAY_MENTIONS + 1, actions, t)
-                row.update()
-
-            chips.append(ft.Chip(label=ft.Text(t("xray.more", n=len(rest))), on_click=show_rest))
-        if actions.ai:  # the chat, fenced as every answer is
-            chips.append(
-                ft.Chip(
-                    label=ft.Text(t("xray.tell_more")),
-                    leading=ft.Icon(ft.Icons.AUTO_AWESOME, size=16),
-                    on_click=lambda e, name=entry.name: actions.post(intent.TellMore(name)),
-                )
-            )
-        details.append(chip_row)
-        rows.append(
-            ft.ExpansionTile(
-                title=ft.Text(entry.name, weight=ft.FontWeight.W_600),
-                subtitle=ft.Text(
-                    (model.xray_lines[entry.name].text + " · " if entry.name in model.xray_lines else "")
-                    + t("xray.mentions", n=entry.mentions, kind=t(f"xray.kind.{entry.kind}")),
-                    size=12,
-                    max_lines=2,
-                ),
-                controls=[
-                    ft.Container(ft.Column(details, spacing=6), padding=ft.Padding.only(left=16, right=8, bottom=8))
-                ],
-                dense=True,
-                expanded=entry.name == model.xray_focus,
-            )
-        )
-    return ft.ListView(rows, spacing=4, expand=True)
-
-
-def _mention_chips(mentions: Places, start: int, actions: ReaderActions, t: Translator) -> list[ft.Control]:
-    """A chip per mention, numbered from ``start``; each opens its place (a jump)."""
-    return [
-        ft.Chip(label=ft.Text(t("xray.mention", n=n)), on_click=lambda e, loc=m.locator: actions.post(GoTo(loc)))
-        for n, m in enumerate(mentions, start=start)
-    ]
-
-
-def search_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> ft.Control:
-    """A search field and the hits as snippets; a hit opens its passage with the words marked."""
-    field = text_field(
-        value=model.finder.query,
-        hint_text=t("reader.search"),
-        prefix_icon=ft.Icons.SEARCH,
-        autofocus=True,
-        dense=True,
-        on_submit=lambda e: actions.post(intent.Search(e.control.value or "")),
-    )
-    if model.finder.query and not model.finder.hits:
-        results: list[ft.Control] = [ft.Text(t("reader.search.none", query=model.finder.query))]
-    else:
-        results = [
-            ft.ListTile(
-                title=ft.Text(
-                    t("reader.search.ahead", chapter=hit.section_title)
-                    if model.finder.is_ahead(hit)
-                    else hit.section_title,
-                    size=12,
-                    color=ft.Colors.TERTIARY if model.finder.is_ahead(hit) else ft.Colors.ON_SURFACE_VARIANT,
-                    max_lines=1,
-                ),
-                subtitle=ft.Text(hit.snippet.replace("**", ""), max_lines=3),
-                dense=True,
-                on_click=lambda e, i=index: actions.post(intent.OpenHit(i)),
-            )
-            for index, hit in enumerate(model.finder.hits[: model.finder.shown])
-        ]
-        left = len(model.finder.hits) - model.finder.shown
-        if left > 0:  # lazily: a long list of hits is drawn a page at a time
-            results.append(
-                ft.TextButton(
-                    t("reader.search.more", n=f"{min(left, SEARCH_PAGE):,}"),
-                    on_click=lambda e: actions.post(intent.MoreHits()),
-                )
-            )
-    count = (
-        [
-            ft.Text(
-                t("reader.search.count", n=f"{model.finder.matches:,}", places=f"{len(model.finder.hits):,}"), size=12
-            )
-        ]
-        if model.finder.hits
-        else []
-    )
-    return ft.Column([field, *count, ft.ListView(results, expand=True)], expand=True)
 
 
 def _panel_frame(

@@ -1,4 +1,9 @@
-"""The reader's side panels, listed once: what each is called, its tool icon, where and how wide it opens."""
+"""The reader's side panels, listed once: what each is called, its tool icon, where and how wide it opens.
+
+Each panel's body is one module of this package (``toc``, ``search``, ``notes``, ``xray``, ``appearance``,
+``chat``) with one function, ``body(model, actions, reader) -> Control`` (``shape.Body``): the open book, the
+view's one entry point, and ``shape.Reader``, what a panel may use of the reader's controller.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,7 @@ import flet as ft
 
 @dataclass(frozen=True, slots=True)
 class Panel:
-    """One reader panel. Its body is built by the reader controller's ``panel_body(name)``."""
+    """One reader panel. Its body is the ``body`` of the module of this package named ``name``."""
 
     name: str
     title: str  # i18n key of its title and of its tool's tooltip

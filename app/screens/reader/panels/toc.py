@@ -1,0 +1,117 @@
+"""The contents panel: the "Go to" field and the chapters, the current one marked and scrolled to."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import flet as ft
+
+from app.keys import text_field
+from app.screens.reader import intents as intent
+from app.screens.reader.navigation import GoTo, Typed
+from app.screens.reader.view import ReaderActions
+
+if TYPE_CHECKING:
+    from app.i18n import Translator
+    from app.screens.reader.model import ReaderViewModel
+    from app.screens.reader.panels.shape import Reader
+
+TOC_ROW = 48  # px: a dense one-line contents row
+
+
+@ft.control
+class StartAtList(ft.ListView):
+    """A list that, once on screen, scrolls to ``start_offset`` (the contents open at the current chapter)."""
+
+    start_offset: float = 0
+
+    def did_mount(self) -> None:
+        super().did_mount()  # type: ignore[no-untyped-call]  # Flet's own is unannotated
+        if self.start_offset > 0:
+            self.page.run_task(self.scroll_to, offset=self.start_offset)
+
+
+@dataclass
+class TocParts:
+    """The contents panel's parts that stay on screen while pages turn in one chapter: the "Go to" field (what is
+    typed in it stays) and the list (where the reader scrolled it stays). Made again when the chapter changes."""
+
+    key: tuple[object, ...]
+    go_to: ft.TextField
+    listing: ft.Control
+
+
+def toc_parts(model: ReaderViewModel, actions: ReaderActions, t: Translator, kept: TocParts | None) -> TocParts:
+    """``kept`` when it was made for this book, chapter and language; else new parts (a jump asks for new ones:
+    the "Go to" field that took it lets the keyboard go, and the arrows turn pages again)."""
+    current = model.current.locator.section if model.current else -1
+    key = (model.book.id, current, t.language, len(model.shown.toc))
+    if kept is not None and kept.key == key:
+        return kept
+    entries = [row for row in model.shown.toc if row.locator is not None]
+    rows: list[ft.Control] = [
+        ft.ListTile(
+            title=ft.Text(
+                row.title,
+                max_lines=1,
+                overflow=ft.TextOverflow.ELLIPSIS,
+                tooltip=row.title if len(row.title) > 32 else None,
+                weight=ft.FontWeight.BOLD if row.locator.section == current else None,
+            ),
+            content_padding=ft.Padding.only(left=12 + 16 * row.depth, right=8),
+            dense=True,
+            selected=row.locator.section == current,
+            on_click=lambda e, loc=row.locator: actions.post(GoTo(loc)),
+        )
+        for row in entries
+        if row.locator is not None
+    ]
+    here = next((i for i, row in enumerate(entries) if row.locator and row.locator.section == current), 0)
+    go_to = text_field(
+        hint_text=t("reader.goto"),
+        dense=True,
+        prefix_icon=ft.Icons.MY_LOCATION,
+        on_submit=lambda e: actions.post(Typed(e.control.value or "")),
+    )
+    listing = StartAtList(
+        rows or [ft.Text(t("reader.toc.empty"))],
+        expand=True,
+        item_extent=TOC_ROW,  # every row the same height: the current one's offset is known before drawing
+        start_offset=max(0, here - 3) * TOC_ROW,  # a few chapters above it stay in view
+    )
+    return TocParts(key, go_to, listing)
+
+
+def toc_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator, parts: TocParts) -> ft.Control:
+    """The table of contents; the current chapter is marked, and the list opens scrolled to it. ``parts`` (from
+    :func:`toc_parts`) are kept while pages turn in a chapter: each turn drew Moby-Dick's 6,400 contents controls
+    anew (60% of a page turn's time on the server) and scrolled the list back to the chapter."""
+    at, read = model.shown.percents
+    behind = at + 0.5 < read  # the reader went back: they may not have read past here
+    ahead = at > read + 0.5  # the reader jumped ahead: reading there does not count until they say so, or read on
+    unread = []
+    if behind:
+        unread = [
+            ft.TextButton(
+                t("reader.read_up_to_here"),
+                icon=ft.Icons.BOOKMARK_REMOVE,
+                on_click=lambda e: actions.post(intent.ReadUpToHere()),
+            )
+        ]
+    elif ahead:
+        unread = [
+            ft.TextButton(
+                t("reader.read_to_here"),
+                icon=ft.Icons.BOOKMARK_ADDED,
+                on_click=lambda e: actions.post(intent.ReadToHere()),
+            )
+        ]
+    return ft.Column([parts.go_to, *unread, parts.listing], expand=True)
+
+
+def body(model: ReaderViewModel, actions: ReaderActions, reader: Reader) -> ft.Control:
+    kept = reader.kept.get("toc")
+    parts = toc_parts(model, actions, reader.app.t, kept if isinstance(kept, TocParts) else None)
+    reader.kept["toc"] = parts
+    return toc_panel(model, actions, reader.app.t, parts)

@@ -1,0 +1,118 @@
+"""The X-Ray panel: the people, places and terms met so far, each with where it is mentioned."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import flet as ft
+
+from app.screens.reader import intents as intent
+from app.screens.reader.navigation import GoTo
+from app.screens.reader.view import ReaderActions
+from core import quoted
+
+if TYPE_CHECKING:
+    from app.i18n import Translator
+    from app.screens.reader.model import ReaderViewModel
+    from app.screens.reader.panels.shape import Reader
+
+Places = tuple[Any, ...]  # an X-Ray entry's mentions (core's Mention records)
+XRAY_MENTIONS = 12  # mentions listed under an entry (each opens its place); the count says how many in all
+
+
+def xray_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> ft.Control:
+    """X-Ray: the people, places and terms named up to the furthest place read, most mentioned first. Each opens to
+    its other names, the sentences that introduced it, its first mention and its mentions (each a jump there)."""
+    _, read = model.shown.percents
+    rows: list[ft.Control] = [ft.Text(t("xray.fence", p=f"{read:.0f}"), size=12, color=ft.Colors.ON_SURFACE_VARIANT)]
+    if actions.ai and model.xray and not model.xray_lines:
+        rows.append(
+            ft.TextButton(
+                t("xray.describe"), icon=ft.Icons.AUTO_AWESOME, on_click=lambda e: actions.post(intent.Describe())
+            )
+        )
+    if model.xray_scanning:
+        rows.append(ft.Row([ft.ProgressRing(width=16, height=16, stroke_width=2), ft.Text(t("xray.scanning"))]))
+    elif not model.xray:
+        cjk = model.book.language.split("-")[0].lower() in ("zh", "ja", "ko")
+        rows.append(
+            ft.Text(t("xray.none.cjk" if cjk and not model.quire.companion.finds_chinese_names else "xray.none"))
+        )
+    focused = [e for e in model.xray if e.name == model.xray_focus]  # "Who is this?": the entry asked about first
+    for entry in focused + [e for e in model.xray if e.name != model.xray_focus]:
+        others = [v for v in entry.variants if v != entry.name]
+        details: list[ft.Control] = [ft.Text(t("xray.also", names=", ".join(others)), size=12)] if others else []
+        line = model.xray_lines.get(entry.name)
+        if line is not None:  # the AI's line, tied by its numbers to the sentences it was sent
+            details.append(ft.Text(line.text, size=13, weight=ft.FontWeight.W_500))
+            details.append(
+                ft.Row(
+                    [
+                        ft.Chip(
+                            label=ft.Text(f"[{c.passage}]"),
+                            tooltip=quoted(c.quote[:120]),
+                            on_click=lambda e, loc=c.start: actions.post(GoTo(loc)),
+                        )
+                        for c in line.citations
+                    ],
+                    wrap=True,
+                    spacing=6,
+                )
+            )
+        details += [ft.Text(quoted(sentence), size=13, italic=True, selectable=True) for sentence in entry.introduced]
+        chips: list[ft.Control] = [
+            ft.Chip(
+                label=ft.Text(t("xray.first")),
+                leading=ft.Icon(ft.Icons.FIRST_PAGE, size=16),
+                on_click=lambda e, loc=entry.first.locator: actions.post(GoTo(loc)),
+            )
+        ]
+        chips += _mention_chips(entry.places[1:XRAY_MENTIONS], 2, actions, t)
+        chip_row = ft.Row(chips, wrap=True, spacing=6, run_spacing=6)
+        rest = entry.places[XRAY_MENTIONS:]
+        if rest:  # every mention the count says is listed: the rest a tap away (hundreds for a main character)
+
+            def show_rest(e: ft.Event[ft.Chip], row: ft.Row = chip_row, rest: Places = rest) -> None:
+                index = row.controls.index(e.control)
+                row.controls[index : index + 1] = _mention_chips(rest, XRAY_MENTIONS + 1, actions, t)
+                row.update()
+
+            chips.append(ft.Chip(label=ft.Text(t("xray.more", n=len(rest))), on_click=show_rest))
+        if actions.ai:  # the chat, fenced as every answer is
+            chips.append(
+                ft.Chip(
+                    label=ft.Text(t("xray.tell_more")),
+                    leading=ft.Icon(ft.Icons.AUTO_AWESOME, size=16),
+                    on_click=lambda e, name=entry.name: actions.post(intent.TellMore(name)),
+                )
+            )
+        details.append(chip_row)
+        rows.append(
+            ft.ExpansionTile(
+                title=ft.Text(entry.name, weight=ft.FontWeight.W_600),
+                subtitle=ft.Text(
+                    (model.xray_lines[entry.name].text + " · " if entry.name in model.xray_lines else "")
+                    + t("xray.mentions", n=entry.mentions, kind=t(f"xray.kind.{entry.kind}")),
+                    size=12,
+                    max_lines=2,
+                ),
+                controls=[
+                    ft.Container(ft.Column(details, spacing=6), padding=ft.Padding.only(left=16, right=8, bottom=8))
+                ],
+                dense=True,
+                expanded=entry.name == model.xray_focus,
+            )
+        )
+    return ft.ListView(rows, spacing=4, expand=True)
+
+
+def _mention_chips(mentions: Places, start: int, actions: ReaderActions, t: Translator) -> list[ft.Control]:
+    """A chip per mention, numbered from ``start``; each opens its place (a jump)."""
+    return [
+        ft.Chip(label=ft.Text(t("xray.mention", n=n)), on_click=lambda e, loc=m.locator: actions.post(GoTo(loc)))
+        for n, m in enumerate(mentions, start=start)
+    ]
+
+
+def body(model: ReaderViewModel, actions: ReaderActions, reader: Reader) -> ft.Control:
+    return xray_panel(model, actions, reader.app.t)
