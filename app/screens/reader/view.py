@@ -443,7 +443,9 @@ def selection_bar(model: ReaderViewModel, actions: ReaderActions, t: Translator)
         border_radius=12,
         padding=4,
     )
-    return ft.Row([bar], alignment=ft.MainAxisAlignment.CENTER)
+    # Centred in the width the screen gives, so that the bar wraps onto a second line on a phone (in a Row it had
+    # no bound and was cut off at 390 px after the sixth button: the note, copy and close were out of reach).
+    return ft.Container(bar, alignment=ft.Alignment.CENTER)
 
 
 def _panel_frame(
