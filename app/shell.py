@@ -15,9 +15,10 @@ import flet as ft
 
 from app.device import ReadingDevice, is_phone_app
 from app.dialogs import note_dialog
+from app.drawn import Drawn
 from app.i18n import Translator
 from app.jobs import IndexLine, Jobs
-from app.keys import KeyRouter
+from app.keys import KeyRouter, on_screen
 from app.opened_files import OpenedFiles
 from app.screens import Screen
 from app.screens.chat.controller import ChatContext, ChatController
@@ -61,6 +62,10 @@ def address(route: str | None) -> str:
     return "/" + (route or "").split("?")[0].strip("/")
 
 
+# Screens drawn on Flet's declarative layer (app/drawn.py): a redraw is diffed into what the client has. The order
+# the others follow: those drawn whole from their state first (stats), then the library and the reader's chrome,
+# whose fields and lines change in place (a drawn control is frozen: changing one in place raises).
+DRAWN = {Screen.NOTES}
 SETTINGS_CHANGED = "quire:settings-changed"  # what a window tells the others when it saved the settings
 
 
@@ -102,6 +107,7 @@ class QuireApp:
         self.travel = HighlightTravel(self)  # highlights to and from KOReader's sidecars, and to Readwise
         self.opened = OpenedFiles(self.books.import_picked)  # Android: books opened with Quire or shared to it
         self.device = ReadingDevice(page, lambda: self.on_phone, self.workers.later)  # wake lock and haptics on phones
+        self._drawn: dict[Screen, Drawn] = {}  # the screens of DRAWN on Flet's declarative layer, while shown
         self.screens: dict[Screen, Callable[[], ft.Control]] = {
             Screen.LIBRARY: self.books.view,
             Screen.READER: self.reading.view,
@@ -159,15 +165,23 @@ class QuireApp:
         """Build the current screen and show it."""
         if self.screen == Screen.READER and self.reader is None:
             self.screen = Screen.LIBRARY
-        try:
-            view = self.screens[self.screen]()
-        except (BookNotFoundError, IndexError):
-            if self._book_still_there():
-                raise
-            self._book_gone()
-            return
-        self.page.controls[:] = [ft.SafeArea(view, expand=True)]
-        self.page.update()
+        drawn = self._drawn.get(self.screen)
+        if drawn is not None and on_screen(drawn.control):
+            drawn.redraw()  # the difference only: the list keeps its place, a card its identity
+        elif self.screen in DRAWN:
+            drawn = self._drawn[self.screen] = Drawn(self.screens[self.screen])
+            self.page.controls[:] = [ft.SafeArea(drawn.control, expand=True)]
+            self.page.update()
+        else:
+            try:
+                view = self.screens[self.screen]()
+            except (BookNotFoundError, IndexError):
+                if self._book_still_there():
+                    raise
+                self._book_gone()
+                return
+            self.page.controls[:] = [ft.SafeArea(view, expand=True)]
+            self.page.update()
         if self.route not in (address(self.page.route), self._pushed):  # a history entry per screen: back goes back
             self._pushed = self.route  # once: a redraw before the browser confirms it must not add a second entry
             self.workers.later(self.page.push_route, self.route)

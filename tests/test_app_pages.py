@@ -324,8 +324,16 @@ def test_library_notes_screen_edits_and_exports_markdown(quire: Quire) -> None:
         await fire(session, find(app.page.controls, tooltip="All notes"))
         shown = screen(app)
         assert "2 highlights" in shown and "Alice's Adventures in Wonderland" in shown and "luxun nahan" in shown
+        [listing] = [c for c in _all(app) if isinstance(c, ft.ListView)]
+        sent = len(session.connection.sent)
         await fire(session, find(app.page.controls, tooltip="Delete highlight"))
-        assert len(quire.notes.highlights()) == 1
+        assert len(quire.notes.highlights()) == 1 and "1 highlight" in screen(app)
+        # Issue 36: the screen is redrawn on Flet's declarative layer: the list is the control the client has (where
+        # the reader scrolled it stays), and what went is a patch to it, not a new screen
+        [kept] = [c for c in _all(app) if isinstance(c, ft.ListView)]
+        assert kept._i == listing._i
+        patches = [m.body for m in session.connection.sent[sent:] if m.action == MessageAction.PATCH_CONTROL]
+        assert patches and all(body.id != app.page._i for body in patches)
         await fire(session, clickable(app.page.controls, "Export Markdown"))
         await app.workers.idle()  # the notes are written in a worker
         exported = quire.folder / "exports" / "quire-notes.md"
