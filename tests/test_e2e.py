@@ -729,7 +729,7 @@ def test_after_each_reader_panel_is_opened_and_closed_the_page_is_a_full_page_at
     browser, tmp_path: Path
 ) -> None:
     """Issue 36: in the Pages layout, 61% into a story collection, Search opened and closed left a page of one line
-    (next and previous came back to it). Not seen again here (the layout is measured per width since); this holds
+    (next and previous came back to it). Not reproduced here on the code of stop 47 (Escape or the close button); this holds
     every panel to it at both sizes, each closed with its own close button: the page drawn after is as full as the
     one before (a line is a tenth of it)."""
     library = tmp_path / "lib"
