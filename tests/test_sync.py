@@ -426,7 +426,7 @@ def test_a_sync_process_killed_at_ten_random_moments_loses_nothing(tmp_path: Pat
         process = subprocess.Popen([sys.executable, "-c", KILLED_SYNC, str(tmp_path / "b")], cwd=ROOT,
                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)  # fmt: skip
         assert process.stdout is not None and process.stdout.readline().strip() == "syncing"
-        time.sleep(rng.uniform(0.0, 0.05))  # a kill at a random moment: a whole sync takes about 0.06 s here
+        time.sleep(rng.uniform(0.0, 0.05))  # a whole sync takes about 0.06 s here
         if process.poll() is None:
             process.kill()
             kills += 1
@@ -563,7 +563,8 @@ def test_a_receiving_sync_process_killed_at_random_moments_loses_no_note(tmp_pat
         process = subprocess.Popen([sys.executable, "-c", KILLED_SYNC, str(tmp_path / "b")], cwd=ROOT,
                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)  # fmt: skip
         assert process.stdout is not None and process.stdout.readline().strip() == "syncing"
-        time.sleep(rng.uniform(0.0, 0.08))  # a kill at a random moment of the sync (the test's subject, not a wait)
+        # a kill at a random moment of the sync: the test's subject, not a wait
+        time.sleep(rng.uniform(0.0, 0.08))
         if process.poll() is None:
             process.kill()
         process.wait()
@@ -581,7 +582,8 @@ def test_an_edit_is_stamped_when_made_so_the_later_edit_wins_whoever_syncs_last(
     a.notes.add_highlight(1, "3.2:0", "3.2:10", "yellow", "first")
     a.sync.run(), b.sync.run()
     b.notes.update_highlight(b.notes.highlights(1)[0].id, note="edited on b, earlier")
-    time.sleep(0.02)  # the two edits a clock tick apart: which came later is what the test checks
+    # the two edits a clock tick apart: which came later is what the test checks
+    time.sleep(0.02)
     a.notes.update_highlight(a.notes.highlights(1)[0].id, note="edited on a, later")
     a.sync.run(), b.sync.run(), a.sync.run()  # b syncs last, yet its edit is the earlier one
     assert [h.note for h in a.notes.highlights(1)] == ["edited on a, later"] == [h.note for h in b.notes.highlights(1)]
