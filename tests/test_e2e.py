@@ -714,15 +714,8 @@ def _type_after_new_conversation(browser, url: str, library: Path, name: str, si
     until(lambda: mouse.focused_text() == "Who is the Hatter?", 5, "every letter in the box")
     page.keyboard.press("Enter")
     until(lambda: _latest(library)[:1] == [("user", "Who is the Hatter?")], 30, "a conversation of its own")
-    _not_blank(_shot(page, f"new-conversation-{name}-3-typed"))
+    _not_blank(Screen(page, f"new-conversation-{name}").shot("3-typed"))  # its semantics tree stays off
     page.close()
-
-
-def _shot(page, name: str) -> Path:
-    path = ARTIFACTS / f"{name}.png"
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(path))
-    return path
 
 
 def test_after_each_reader_panel_is_opened_and_closed_the_page_is_a_full_page_at_both_sizes(
