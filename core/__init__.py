@@ -74,6 +74,7 @@ if TYPE_CHECKING:
         slices,
     )
     from core.library.imports import ImportResult
+    from core.library.shelf import ShelfBook, ShelfPage
     from core.library.stats import BookStats, StatsReport
     from core.network_policy import is_local_host
     from core.opds.feed import OpdsEntry, OpdsFeed
@@ -135,6 +136,8 @@ _WHERE: dict[str, str] = {
     "ReadProgress": "core.books.model",
     "REMOTE_EMBEDDERS": "core.rag.remote",
     "SearchHit": "core.library",
+    "ShelfBook": "core.library.shelf",
+    "ShelfPage": "core.library.shelf",
     "secret_name": "core.agent.provider_config",
     "secret_names": "core.agent.provider_config",
     "SecretStore": "core.secrets",
@@ -244,6 +247,8 @@ __all__ = [
     "SecretStore",
     "SecretStoreError",
     "SegmentRecord",
+    "ShelfBook",
+    "ShelfPage",
     "Speaker",
     "SpokenSentence",
     "StatsReport",

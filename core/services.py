@@ -30,6 +30,7 @@ from core.parts.kosync import Kosync
 from core.parts.models import Models
 from core.parts.notes import Notes
 from core.parts.readwise import Readwise
+from core.parts.shelf import Shelf
 from core.parts.speech import Speech
 from core.parts.stats import Stats
 from core.parts.sync import Sync
@@ -88,6 +89,7 @@ class Quire:
         self.companion = Companion(self._library, self._annotations, self._network)
         self.dictionary = Dictionary(self._library, self._network)
         self.stats = Stats(self._library)
+        self.shelf = Shelf(self._library)
         self.translation = Translation(self._library, self._annotations, self._network)
         self.speech = Speech(self._library, self._annotations)
         self.catalogs = Catalogs(self._library, self._network, self.import_paths)

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from core.library.fts import index_text
 from core.library.journal import legacy_uid, upgrade_key
+from core.library.shelf import shelf_keys
 
 
 def m001_initial(conn: sqlite3.Connection) -> None:
@@ -504,6 +505,18 @@ def m018_readwise(conn: sqlite3.Connection) -> None:
     )
 
 
+def m019_shelf_keys(conn: sqlite3.Connection) -> None:
+    """Each book's title and authors folded, so the library screen sorts, searches and pages its books in SQL."""
+    _add_column(conn, "books", "title_key", "TEXT NOT NULL DEFAULT ''")
+    _add_column(conn, "books", "authors_key", "TEXT NOT NULL DEFAULT ''")
+    rows = conn.execute("SELECT id, title, authors FROM books").fetchall()
+    conn.executemany(
+        "UPDATE books SET title_key = ?, authors_key = ? WHERE id = ?",
+        [(*shelf_keys(row[1], json.loads(row[2])), row[0]) for row in rows],
+    )
+    conn.execute("CREATE INDEX IF NOT EXISTS books_by_title ON books(title_key)")
+
+
 def _add_column(conn: sqlite3.Connection, table: str, column: str, declaration: str) -> None:
     """Add a column unless the table has it (a migration may run again on a library rolled back to before it)."""
     if column not in {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}:
@@ -536,6 +549,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (16, "translations", m016_translations),
     (17, "catalogs and folders", m017_catalogs),
     (18, "readwise", m018_readwise),
+    (19, "shelf keys", m019_shelf_keys),
 ]
 # Migrations that free a large part of the file: the database is compacted (VACUUM) once after them.
 COMPACT_AFTER = frozenset({9})

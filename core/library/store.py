@@ -22,6 +22,7 @@ from core.library import journal as sync_journal
 from core.library.db import book_rows, busy_is_library_error, connect, inserted_id, now
 from core.library.fts import index_text, make_snippet, match_expression
 from core.library.records import BookRecord, SearchHit, SegmentRecord, TocRow
+from core.library.shelf import shelf_keys
 
 MAX_REFERENCE_CHARS = 1_000  # longer than any title: a reference this long matches nothing
 MAX_IMAGE_BYTES = 16 * 1024 * 1024  # an illustration larger than this is shown as its caption only
@@ -128,12 +129,14 @@ class Library:
         chars = sum(len(seg.text) for section in book.sections for seg in section.segments)
         cursor = self.conn.execute(
             """INSERT INTO books (content_hash, format, title, authors, language, publisher, identifiers,
-               description, file_name, file_size, segment_count, char_count, warnings, imported_at)
-               VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
+               description, file_name, file_size, segment_count, char_count, warnings, imported_at, title_key,
+               authors_key)
+               VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
             (
                 digest, book.format, meta.title, json.dumps(meta.authors, ensure_ascii=False), meta.language,
                 meta.publisher, json.dumps(meta.identifiers, ensure_ascii=False), meta.description, name, size,
                 book.segment_count, chars, json.dumps(book.warnings, ensure_ascii=False), now(),
+                *shelf_keys(meta.title, meta.authors),
             ),
         )  # fmt: skip
         book_id = inserted_id(cursor)
@@ -269,8 +272,8 @@ class Library:
         clean = (clean if clean is not None else record.authors)[:50]
         with self.transaction() as conn:
             conn.execute(
-                "UPDATE books SET title = ?, authors = ?, edited_at = ? WHERE id = ?",
-                (title, json.dumps(clean, ensure_ascii=False), now(), book_id),
+                "UPDATE books SET title = ?, authors = ?, edited_at = ?, title_key = ?, authors_key = ? WHERE id = ?",
+                (title, json.dumps(clean, ensure_ascii=False), now(), *shelf_keys(title, clean), book_id),
             )
             if journal:
                 sync_journal.record(conn, f"meta/{record.content_hash}", {"title": title, "authors": clean})

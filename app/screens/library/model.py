@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.i18n import Translator
-from core import BookRecord, Position, Quire, ReadProgress, TocRow
+from core import Quire, ReadProgress, ShelfBook, TocRow
 from platform_adapters.base import PickedFile
 
 SORTS = ("recent", "title", "author", "progress")
+PAGE = 60  # cards read and drawn at first, and again each time the reader scrolls near the end
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,22 +57,24 @@ class LibraryViewModel:
         self.query = ""
         self.tag: str | None = None
         self.layout = "grid"
-        self._books: list[BookRecord] = []  # what refresh() read: the views draw from these, never from SQL
-        self._positions: dict[int, Position] = {}
+        self._size = 0  # books in the library, as refresh() counted them
         self._tags: list[str] = []
+        # The first page read for (sort, query, tag) and its rows: the views draw from these, and a drawing again
+        # with the same filter reads nothing.
+        self._first: tuple[tuple[str, str, str | None], list[BookRow]] | None = None
+        self._more = False  # whether books past those read pass the filter
         self._covers: dict[int, bytes | None] = {}  # book id -> cover bytes (a book's cover does not change)
 
     def refresh(self) -> None:
-        """Read the library once for the screen about to be drawn (drawing and filtering then read nothing)."""
-        self._books = self.quire.books()
-        self._positions = self.quire.positions()  # one query for every book, not one each
+        """Count the library, read its tags and its first page for the screen about to be drawn (drawing reads
+        nothing more unless the reader changes the filter). Covers are read when a card is first drawn (``cover``)."""
+        self._size = self.quire.shelf.size()
         self._tags = self.quire.tags()
-        # Covers are read when a card is first drawn (``cover``), not here: a large library's screen draws its
-        # first cards only, and reading every cover at start was most of the wait.
+        self._first = ((self.sort, self.query, self.tag), self._page(0))
 
     @property
     def has_books(self) -> bool:
-        return bool(self._books)
+        return self._size > 0
 
     @property
     def tags(self) -> list[str]:
@@ -93,49 +96,44 @@ class LibraryViewModel:
         return self.t("library.empty")
 
     def rows(self) -> list[BookRow]:
-        """Books after the search, tag filter and sort (from what ``refresh`` read)."""
-        rows = []
-        needle = self.query.strip().casefold()
-        for book in self._books:
-            authors = ", ".join(book.authors)
-            if self.tag is not None and self.tag not in book.tags:
-                continue
-            if needle and needle not in book.title.casefold() and needle not in authors.casefold():
-                continue
-            position = self._positions.get(book.id)
-            kind = book.edition
-            read = f"{position.furthest_percent:.0f}%" if position else self.t("library.new")
-            rows.append(
-                BookRow(
-                    book.id,
-                    book.title,
-                    authors or self.t("library.unknown_author"),
-                    f"{kind} · {read}",
-                    position.furthest_percent if position else 0.0,
-                    book.has_cover,
-                    kind,
-                    self.t("library.warnings", n=len(book.warnings)) if book.warnings else "",
-                )
-            )
-        if self.sort == "recent":  # recently read first (the last place saved), then the books never opened,
-            rows.sort(key=lambda r: r.book_id, reverse=True)  # the newest import first (a stable sort keeps this)
-            return sorted(rows, key=lambda r: self._read_at(r.book_id), reverse=True)
-        keys = {
-            "title": lambda r: r.title.casefold(),
-            "author": lambda r: r.subtitle.casefold(),
-            "progress": lambda r: -r.progress,
-        }
-        return sorted(rows, key=keys[self.sort])
+        """The first ``PAGE`` books after the search, tag filter and sort: read in the database when the library
+        was refreshed or the filter changed since the last read, else what that read gave."""
+        key = (self.sort, self.query, self.tag)
+        if self._first is None or self._first[0] != key:
+            self._first = (key, self._page(0))
+        return list(self._first[1])
 
-    def _read_at(self, book_id: int) -> str:
-        """When the book's place was last saved (ISO 8601 text, which sorts in time order); "" when never."""
-        position = self._positions.get(book_id)
-        return position.updated_at if position else ""
+    @property
+    def more(self) -> bool:
+        """Whether books past the last page read pass the filter (the shelf reads on as the reader scrolls)."""
+        return self._more
+
+    def more_rows(self, shown: int) -> list[BookRow]:
+        """The next ``PAGE`` books after the first ``shown`` (the reader scrolled near the end); [] past the end."""
+        return self._page(shown)
+
+    def _page(self, offset: int) -> list[BookRow]:
+        page = self.quire.shelf.page(sort=self.sort, words=self.query, tag=self.tag, offset=offset, limit=PAGE)
+        self._more = page.more
+        return [self._row(book) for book in page.books]
+
+    def _row(self, book: ShelfBook) -> BookRow:
+        read = f"{book.percent:.0f}%" if book.percent is not None else self.t("library.new")
+        return BookRow(
+            book.id,
+            book.title,
+            book.authors or self.t("library.unknown_author"),
+            f"{book.edition} · {read}",
+            book.percent or 0.0,
+            book.has_cover,
+            book.edition,
+            self.t("library.warnings", n=book.warnings) if book.warnings else "",
+        )
 
     @property
     def summary(self) -> str:
         """A one-line count of the whole library."""
-        return self.t.count(len(self._books))
+        return self.t.count(self._size)
 
     def import_files(self, files: list[PickedFile]) -> list[ImportOutcome]:
         """Import picked files one by one; each gets its own message, a bad one does not stop the rest."""

@@ -19,7 +19,6 @@ GRID_GAP = 12
 # Under a cover: the card's padding (12), two lines of title (36), the author line (15), the format and progress
 # line (15), the progress bar (3) and the column's gaps (16), as drawn in Chromium.
 CARD_TEXT = 97
-SHELF = 60  # cards drawn at first, and added each time the reader scrolls near the end
 COVER_BATCH = 12  # covers sent together after the cards are drawn (one screenful of a desktop grid)
 PLACEHOLDER_COLORS = ("#5C6BC0", "#00897B", "#8D6E63", "#7E57C2", "#C0CA33", "#F4511E")
 
@@ -344,15 +343,15 @@ def _books(model: LibraryViewModel, actions: LibraryActions, t: Translator, widt
             return _list_row(model, row, actions, t, pending)
 
         shelf = ft.ListView(expand=True)
-    # The first cards, then more as the reader scrolls near the end: a library of thousands draws (and reads the
-    # covers of) what can be seen, so the screen comes as fast with 2,000 books as with 60.
-    shelf.controls = [card(row) for row in rows[:SHELF]]
+    # The first page of cards, then the next as the reader scrolls near the end: a library of thousands reads (in
+    # the database), draws and fetches the covers of what can be seen, so it comes as fast with 2,000 books as 60.
+    shelf.controls = [card(row) for row in rows]
     _send_covers(model, actions, pending)
 
     def more(e: ft.OnScrollEvent) -> None:
         shown = len(shelf.controls)
-        if shown < len(rows) and e.pixels >= e.max_scroll_extent - 2 * e.viewport_dimension:
-            shelf.controls.extend(card(row) for row in rows[shown : shown + SHELF])
+        if model.more and e.pixels >= e.max_scroll_extent - 2 * e.viewport_dimension:
+            shelf.controls.extend(card(row) for row in model.more_rows(shown))
             shelf.update()
             _send_covers(model, actions, pending)
 
