@@ -158,14 +158,19 @@ class Quire:
                 progress(done, len(paths), result)
         return results
 
-    def import_bytes(self, data: bytes, name: str, reading: ReadProgress | None = None) -> ImportResult:
+    def import_bytes(
+        self, data: bytes, name: str, reading: ReadProgress | None = None, *, passages: bool = True
+    ) -> ImportResult:
         """Import a book given as bytes (web and mobile file pickers).
 
-        ``reading`` is told (pages read, pages in all) while a paged book (a PDF) is read.
+        ``reading`` is told (pages read, pages in all) while a paged book (a PDF) is read. ``passages`` False
+        leaves cutting the book into the passages search and the chat read to ``quire.text.prepare`` (the app
+        runs it behind the opened book: for 红楼梦 it is more than half of the import); whatever reads them first
+        makes them if nothing has.
         """
         try:
             record, created = self._library.import_bytes(data, name, reading)
-            self._imported(record, created)
+            self._imported(record, created, passages)
             return ImportResult(name, record, created)
         except QuireError as error:
             return ImportResult(name, None, False, error)
@@ -175,12 +180,13 @@ class Quire:
         record, created = self._library.import_bytes(data, name, journal=False)
         self._imported(record, created)
 
-    def _imported(self, record: BookRecord, created: bool) -> None:
+    def _imported(self, record: BookRecord, created: bool, passages: bool = True) -> None:
         """After an import's commit: its chunks (a transaction of their own), and a book imported again gets back
         the notes, bookmarks, tags and place it had when it was removed (the same file: every place exists)."""
         from core.sync.records import restore
 
-        self._chunks.ensure_default(record.id)
+        if passages:
+            self._chunks.ensure_default(record.id)
         if created:
             restore(self._library, self._annotations, record)
 

@@ -28,6 +28,7 @@ PARTS = {
     "kosync",
     "koreader",
     "readwise",
+    "shelf",
 }  # the facade's public parts (core/parts): quire.notes.export(…)
 DOORS = {ROOT / "core" / "inside.py"}  # ``inside()``: the one door for white-box measurements and tests
 

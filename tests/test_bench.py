@@ -107,6 +107,12 @@ def test_big_imports_benchmark_parses_and_refuses_in_fresh_processes(capsys: pyt
     assert [o.split(":")[0] for o in outcomes] == ["parsed"] * 5  # small: all inside
     assert report["books"][0]["book"] == "pdf, Moby-Dick bound to 58 pages" and report["books"][0]["within_bound"]
     assert all(row["peak_mb"] >= row["baseline_peak_mb"] > 0 for row in report["books"])
+    firsts = report["first_page"]  # import to the first page read, per book, beside the import cutting passages first
+    assert [row["measure"] for row in firsts] == ["time to first page, Moby-Dick, EPUB (s)",
+        "time to first page, 红楼梦, Markdown (s)", "time to first page, Moby-Dick bound to 58 pages, PDF (s)"]  # fmt: skip
+    for row in firsts:
+        assert 0 < row["value"] <= row["whole_import"] and row["baseline"] > 0
+        assert row["goal"] == 2.0 and row["met"] == (row["value"] <= 2.0)
 
 
 def test_search_benchmark_times_a_hybrid_query_against_its_parts(quire) -> None:

@@ -483,3 +483,28 @@ def test_a_title_of_digits_opens_its_book_when_no_book_has_that_id(library: Libr
     assert library.resolve(str(alice.id)).id == alice.id and library.resolve(alice.id).id == alice.id  # an id first
     with pytest.raises(BookNotFoundError, match="no book in the library matches '77'"):
         library.resolve("77")
+
+
+def test_an_import_that_leaves_its_passages_for_later_opens_now_and_searches_after(tmp_path: Path) -> None:
+    """Issue 40: cutting 红楼梦 into passages was more than half of its import; the app leaves it for after the
+    book opens. Reading needs none; whatever reads passages first makes them, a library closed before they were
+    made included, and ``prepare`` makes them once."""
+    from dbkit import inside
+
+    from core.services import Quire
+
+    quire = Quire(tmp_path)
+    data = book_path("zh/hongloumeng_120.md").read_bytes()
+    book = quire.import_bytes(data, "hongloumeng_120.md", passages=False).book
+    assert book is not None and inside(quire).chunks.profile(book.id) is None
+    assert quire.text.segments(book.id, 0, 40)  # the first page reads at once
+    assert quire.search(book.id, "宝玉", mode="keyword")  # the passages made by the first search that needs them
+    assert inside(quire).chunks.profile(book.id) is not None and quire.text.prepare(book.id) is False
+    alice = quire.import_bytes(book_path("en/epubjs-alice.epub").read_bytes(), "alice.epub", passages=False).book
+    assert alice is not None
+    quire.close()  # closed before its passages were made: the next session makes them when asked
+    again = Quire(tmp_path)
+    assert inside(again).chunks.profile(alice.id) is None
+    assert again.text.prepare(alice.id) is True and again.text.prepare(alice.id) is False
+    assert again.search(alice.id, "rabbit", mode="keyword")
+    again.close()

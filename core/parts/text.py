@@ -90,6 +90,12 @@ class BookText:
         return self._library.segments(book, ordinal, 1)[0] if ordinal is not None else None
 
     # -- passages, as the agent and the benchmarks read them -----------------------------------
+    def prepare(self, reference: str | int) -> bool:
+        """Cut the book into the passages its search and the chat read, if it has none yet (an import that left
+        them for later, or one cut short); True when it did. Safe beside reading: the cutting runs outside the
+        write transaction that stores them."""
+        return self._chunks.ensure_default(self._id(reference))
+
     def section_passages(self, reference: str | int, section: int, k: int, max_ordinal: int | None) -> list[Passage]:
         """Up to ``k`` passages spread evenly through one section, none past ``max_ordinal`` (the spoiler bound)."""
         book = self._id(reference)

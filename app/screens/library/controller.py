@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import re
 import time
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -198,7 +199,9 @@ class LibraryController:
             outcome = await asyncio.to_thread(self.model.import_one, item, reading)
             outcomes.append(outcome)
             if outcome.ok and outcome.book_id is not None and app.settings.auto_index:
-                app.start_index(outcome.book_id)  # "index books after import" is on
+                app.start_index(outcome.book_id)  # "index books after import" is on (it cuts the passages first)
+            elif outcome.created and outcome.book_id is not None:
+                app.workers.thread(partial(self.model.prepare, outcome.book_id), f"passages of {outcome.book_id}")
             dialog.done(outcome.message, ok=outcome.ok, fraction=number / len(picked))
             app.page.update()
         new = sum(o.created for o in outcomes)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 from app.i18n import Translator
 from core import Quire, ReadProgress, ShelfBook, TocRow
 from platform_adapters.base import PickedFile
 
+log = logging.getLogger(__name__)
 SORTS = ("recent", "title", "author", "progress")
 PAGE = 60  # cards read and drawn at first, and again each time the reader scrolls near the end
 
@@ -142,13 +144,14 @@ class LibraryViewModel:
     def import_one(self, picked: PickedFile, reading: ReadProgress | None = None) -> ImportOutcome:
         """Import one picked file; a file that cannot be read is refused like a bad book.
 
-        ``reading`` is told (pages read, pages in all) while a paged book (a PDF) is read.
+        ``reading`` is told (pages read, pages in all) while a paged book (a PDF) is read. The book's passages
+        (what its search and the chat read) are left to ``prepare``, so the book can be opened sooner.
         """
         try:
             data = picked.read_bytes()
         except (OSError, ValueError) as error:
             return ImportOutcome(picked.name, False, self.t("import.refused", name=picked.name, reason=error))
-        result = self.quire.import_bytes(data, picked.name, reading)
+        result = self.quire.import_bytes(data, picked.name, reading, passages=False)  # prepare() cuts them after
         if result.error:
             return ImportOutcome(
                 picked.name, False, self.t("import.refused", name=picked.name, reason=self.t.error(result.error))
@@ -158,6 +161,14 @@ class LibraryViewModel:
         if result.created:
             return ImportOutcome(picked.name, True, self.t("import.done", title=book.title), book.id, created=True)
         return ImportOutcome(picked.name, True, self.t("import.duplicate", title=book.title), book.id)
+
+    def prepare(self, book_id: int) -> None:
+        """Cut an imported book into its passages (behind the screen: a library closed meanwhile, or a failure,
+        leaves them to whatever reads them first, which makes them then)."""
+        try:
+            self.quire.text.prepare(book_id)
+        except Exception:  # the work is redone when the passages are first read
+            log.warning("the passages of book %s are left for later", book_id, exc_info=True)
 
     def details(self, book_id: int) -> BookDetails:
         """Metadata, contents, import warnings, reading progress and index status of one book."""
