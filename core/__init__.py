@@ -74,7 +74,7 @@ if TYPE_CHECKING:
         slices,
     )
     from core.library.imports import ImportResult
-    from core.library.shelf import ShelfBook, ShelfPage
+    from core.library.shelf import SHELF_SORTS, ShelfBook, ShelfPage
     from core.library.stats import BookStats, StatsReport
     from core.network_policy import is_local_host
     from core.opds.feed import OpdsEntry, OpdsFeed
@@ -136,6 +136,7 @@ _WHERE: dict[str, str] = {
     "ReadProgress": "core.books.model",
     "REMOTE_EMBEDDERS": "core.rag.remote",
     "SearchHit": "core.library",
+    "SHELF_SORTS": "core.library.shelf",
     "ShelfBook": "core.library.shelf",
     "ShelfPage": "core.library.shelf",
     "secret_name": "core.agent.provider_config",
@@ -196,6 +197,7 @@ __all__ = [
     "MODES",
     "PROVIDERS",
     "REMOTE_EMBEDDERS",
+    "SHELF_SORTS",
     "SUPPORTED",
     "AgentEvent",
     "BookFormatError",

@@ -1427,6 +1427,12 @@ def test_a_large_library_draws_its_first_cards_and_more_as_the_reader_scrolls(qu
         await fire(session, shelf, "scroll", event)
         assert len(shelf.controls) == 130  # every book, once
         assert covers == [alice.id]  # read when its card was drawn, once
+        search = find(app.page.controls, kind=ft.TextField)
+        await fire(session, search, "change")  # the same words again (a keyboard's composing does this)
+        [again] = [c for c in _all(app) if isinstance(c, ft.GridView)]
+        assert again is not shelf and len(again.controls) == 60  # a new shelf from the first page already read
+        await fire(session, again, "scroll", event)
+        assert len(again.controls) == 120  # and it reads on (it once knew only that the last shelf had reached its end)
 
     run(scenario())
 

@@ -7,9 +7,8 @@ import pytest
 from conftest import book_path
 from dbkit import inside
 
-from core import Quire
+from core import SHELF_SORTS, Quire
 from core.library.migrations import MIGRATIONS
-from core.library.shelf import SORTS
 
 pytestmark = pytest.mark.storage  # stores through SQLite: CI runs it again on the phones' backend (apsw)
 
@@ -40,7 +39,7 @@ def _whole(quire: Quire, size: int, **filters: object) -> list[int]:
             return found
 
 
-@pytest.mark.parametrize("sort", SORTS)
+@pytest.mark.parametrize("sort", SHELF_SORTS)
 def test_pages_of_any_size_add_up_to_the_whole_shelf_in_the_same_order(
     shelf_library: tuple[Quire, list[int]], sort: str
 ) -> None:

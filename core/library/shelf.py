@@ -8,7 +8,6 @@ from dataclasses import dataclass
 
 from core.library.records import edition
 
-SORTS = ("recent", "title", "author", "progress")
 _ORDER = {
     # "recent": the last place saved first (ISO 8601 text sorts in time order), then never-opened books, newest
     # import first; every order ends on the newest import, so two runs list the same books on the same pages.
@@ -17,6 +16,8 @@ _ORDER = {
     "author": "b.authors_key = '', b.authors_key, b.id DESC",  # books with no author last
     "progress": "coalesce(p.furthest_percent, 0) DESC, b.id DESC",
 }
+SHELF_SORTS = tuple(_ORDER)
+"""The orders the library screen offers: recently read, title, author, progress."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +54,7 @@ def shelf_page(
     """The books from ``offset``, at most ``limit``, that have ``tag`` and whose title or authors hold ``words``
     (case-folded), in the ``sort`` order."""
     if sort not in _ORDER:
-        raise ValueError(f"sort the shelf by one of {', '.join(SORTS)}, not {sort!r}")
+        raise ValueError(f"sort the shelf by one of {', '.join(SHELF_SORTS)}, not {sort!r}")
     where, params = [], []
     if tag is not None:
         where.append("b.id IN (SELECT book_id FROM book_tags WHERE tag = ?)")

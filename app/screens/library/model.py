@@ -10,7 +10,6 @@ from core import Quire, ReadProgress, ShelfBook, TocRow
 from platform_adapters.base import PickedFile
 
 log = logging.getLogger(__name__)
-SORTS = ("recent", "title", "author", "progress")
 PAGE = 60  # cards read and drawn at first, and again each time the reader scrolls near the end
 
 
@@ -61,10 +60,9 @@ class LibraryViewModel:
         self.layout = "grid"
         self._size = 0  # books in the library, as refresh() counted them
         self._tags: list[str] = []
-        # The first page read for (sort, query, tag) and its rows: the views draw from these, and a drawing again
-        # with the same filter reads nothing.
-        self._first: tuple[tuple[str, str, str | None], list[BookRow]] | None = None
-        self._more = False  # whether books past those read pass the filter
+        # The first page read for (sort, query, tag), its rows and whether more books pass that filter: the views
+        # draw from these, and a drawing again with the same filter reads nothing.
+        self._first: tuple[tuple[str, str, str | None], list[BookRow], bool] | None = None
         self._covers: dict[int, bytes | None] = {}  # book id -> cover bytes (a book's cover does not change)
 
     def refresh(self) -> None:
@@ -72,7 +70,7 @@ class LibraryViewModel:
         nothing more unless the reader changes the filter). Covers are read when a card is first drawn (``cover``)."""
         self._size = self.quire.shelf.size()
         self._tags = self.quire.tags()
-        self._first = ((self.sort, self.query, self.tag), self._page(0))
+        self._first = ((self.sort, self.query, self.tag), *self._page(0))
 
     @property
     def has_books(self) -> bool:
@@ -102,22 +100,22 @@ class LibraryViewModel:
         was refreshed or the filter changed since the last read, else what that read gave."""
         key = (self.sort, self.query, self.tag)
         if self._first is None or self._first[0] != key:
-            self._first = (key, self._page(0))
+            self._first = (key, *self._page(0))
         return list(self._first[1])
 
     @property
     def more(self) -> bool:
-        """Whether books past the last page read pass the filter (the shelf reads on as the reader scrolls)."""
-        return self._more
+        """Whether books past the first page (``rows``) pass the filter: the shelf reads on as the reader scrolls."""
+        return self._first is not None and self._first[2]
 
-    def more_rows(self, shown: int) -> list[BookRow]:
-        """The next ``PAGE`` books after the first ``shown`` (the reader scrolled near the end); [] past the end."""
+    def more_rows(self, shown: int) -> tuple[list[BookRow], bool]:
+        """The next ``PAGE`` books after the first ``shown`` (the reader scrolled near the end), and whether more
+        follow them; ([], False) past the end."""
         return self._page(shown)
 
-    def _page(self, offset: int) -> list[BookRow]:
+    def _page(self, offset: int) -> tuple[list[BookRow], bool]:
         page = self.quire.shelf.page(sort=self.sort, words=self.query, tag=self.tag, offset=offset, limit=PAGE)
-        self._more = page.more
-        return [self._row(book) for book in page.books]
+        return [self._row(book) for book in page.books], page.more
 
     def _row(self, book: ShelfBook) -> BookRow:
         read = f"{book.percent:.0f}%" if book.percent is not None else self.t("library.new")

@@ -11,7 +11,8 @@ import flet as ft
 
 from app.i18n import Translator
 from app.keys import text_field
-from app.screens.library.model import SORTS, BookRow, LibraryViewModel
+from app.screens.library.model import BookRow, LibraryViewModel
+from core import SHELF_SORTS
 
 COVER_WIDTH = 132
 COVER_HEIGHT = 192
@@ -233,7 +234,7 @@ def _toolbar(
     )
     sort = ft.Dropdown(
         value=model.sort,
-        options=[ft.DropdownOption(key=name, text=t(f"library.sort.{name}")) for name in SORTS],
+        options=[ft.DropdownOption(key=name, text=t(f"library.sort.{name}")) for name in SHELF_SORTS],
         on_select=set_sort,
         dense=True,
         width=150,
@@ -347,11 +348,12 @@ def _books(model: LibraryViewModel, actions: LibraryActions, t: Translator, widt
     # the database), draws and fetches the covers of what can be seen, so it comes as fast with 2,000 books as 60.
     shelf.controls = [card(row) for row in rows]
     _send_covers(model, actions, pending)
+    left = [model.more]  # whether books past those this shelf shows pass the filter
 
     def more(e: ft.OnScrollEvent) -> None:
-        shown = len(shelf.controls)
-        if model.more and e.pixels >= e.max_scroll_extent - 2 * e.viewport_dimension:
-            shelf.controls.extend(card(row) for row in model.more_rows(shown))
+        if left[0] and e.pixels >= e.max_scroll_extent - 2 * e.viewport_dimension:
+            added, left[0] = model.more_rows(len(shelf.controls))
+            shelf.controls.extend(card(row) for row in added)
             shelf.update()
             _send_covers(model, actions, pending)
 
