@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import re
 import time
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -201,7 +200,9 @@ class LibraryController:
             if outcome.ok and outcome.book_id is not None and app.settings.auto_index:
                 app.start_index(outcome.book_id)  # "index books after import" is on (it cuts the passages first)
             elif outcome.created and outcome.book_id is not None:
-                app.workers.thread(partial(self.model.prepare, outcome.book_id), f"passages of {outcome.book_id}")
+                # The passages cut behind the open book, in the loop's executor: its threads are joined when the
+                # loop ends, so the library is never closed under them (a raw thread closed mid-write crashed).
+                app.workers.later(asyncio.to_thread, self.model.prepare, outcome.book_id)
             dialog.done(outcome.message, ok=outcome.ok, fraction=number / len(picked))
             app.page.update()
         new = sum(o.created for o in outcomes)
