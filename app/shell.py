@@ -484,14 +484,6 @@ class QuireApp:
         self._pushed = address(event.route)
         self.follow_route(event.route)
 
-    def _has_book(self, book_id: int) -> bool:
-        """Whether the library holds this book (one row read, not every book's record)."""
-        try:
-            self.quire.book(book_id)
-        except BookNotFoundError:
-            return False
-        return True
-
     def follow_route(self, route: str | None) -> bool:
         """Go to the screen an address names (one that names nothing Quire has shows the library); False when it
         names what this window shows already, and nothing was drawn."""
@@ -501,7 +493,7 @@ class QuireApp:
         parts = route.split("/")
         if len(parts) == 3 and parts[1] == "book" and parts[2].isdigit():
             book_id = int(parts[2])
-            if not self._has_book(book_id):
+            if not any(b.id == book_id for b in self.quire.books()):
                 self.close_book() if self.screen == Screen.READER else self.go_library()
                 self.notify(self.t("reader.not_here"))
                 return True
