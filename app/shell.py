@@ -63,9 +63,9 @@ def address(route: str | None) -> str:
 
 
 # Screens drawn on Flet's declarative layer (app/drawn.py): a redraw is diffed into what the client has. The order
-# the others follow: those drawn whole from their state first (stats), then the library and the reader's chrome,
-# whose fields and lines change in place (a drawn control is frozen: changing one in place raises).
-DRAWN = {Screen.NOTES}
+# the others follow: the library, then the reader's chrome, whose fields and lines change in place (a drawn control
+# is frozen: changing one in place raises).
+DRAWN = {Screen.NOTES, Screen.STATS}
 SETTINGS_CHANGED = "quire:settings-changed"  # what a window tells the others when it saved the settings
 
 

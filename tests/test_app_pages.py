@@ -1807,7 +1807,15 @@ def test_the_statistics_screen_shows_the_days_weeks_and_books_read(alice_quire: 
         for ordinal, seconds in ((20, 0), (30, 400), (40, 500)):
             locator = alice_quire.text.segments(1, ordinal, 1)[0].locator
             alice_quire.save_position(1, locator, read_seconds=seconds)
+        [listing] = [c for c in _all(app) if isinstance(c, ft.ListView)]
+        sent = len(session.connection.sent)
         app.render()
+        # Issue 36: drawn again on Flet's declarative layer: the screen's list is the control the client has (where
+        # the reader scrolled it stays), and what changed travels as patches to it, not as a new screen
+        [kept] = [c for c in _all(app) if isinstance(c, ft.ListView)]
+        assert kept._i == listing._i
+        patches = [m.body for m in session.connection.sent[sent:] if m.action == MessageAction.PATCH_CONTROL]
+        assert patches and all(body.id != app.page._i for body in patches)
         shown = screen(app)
         assert "15 min read in 1 session, on 1 day; 1 day in a row now." in shown
         assert "Alice's Adventures in Wonderland" in shown and any(s.startswith("15 min · 1 session · ") for s in shown)
