@@ -35,6 +35,7 @@ class Host(Protocol):
     device: ReadingDevice
     message: str  # the last notice or import summary (screen readers and tests read it)
     workers: Workers  # background work, and anything scheduled onto the UI loop (``workers.later``)
+    screen: Screen  # what the window shows
 
     @property
     def width(self) -> float: ...

@@ -63,9 +63,9 @@ def address(route: str | None) -> str:
 
 
 # Screens drawn on Flet's declarative layer (app/drawn.py): a redraw is diffed into what the client has. The order
-# the others follow: the library, then the reader's chrome, whose fields and lines change in place (a drawn control
-# is frozen: changing one in place raises).
-DRAWN = {Screen.NOTES, Screen.STATS}
+# the others follow: settings, then the reader's chrome, whose fields and lines change in place (a drawn control is
+# frozen: changing one in place raises).
+DRAWN = {Screen.LIBRARY, Screen.NOTES, Screen.STATS}
 SETTINGS_CHANGED = "quire:settings-changed"  # what a window tells the others when it saved the settings
 
 
@@ -168,6 +168,7 @@ class QuireApp:
         drawn = self._drawn.get(self.screen)
         if drawn is not None and on_screen(drawn.control):
             drawn.redraw()  # the difference only: the list keeps its place, a card its identity
+            self.page.update()  # and what changed outside the screen (an open dialog's lines) goes with it
         elif self.screen in DRAWN:
             drawn = self._drawn[self.screen] = Drawn(self.screens[self.screen])
             self.page.controls[:] = [ft.SafeArea(drawn.control, expand=True)]

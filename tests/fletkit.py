@@ -39,6 +39,7 @@ class RecordingConnection(Connection):
     def __init__(self) -> None:
         super().__init__()
         self.sent: list = []
+        self.wire: list[bytes] = []  # each message as it was serialized when sent (``sent`` holds live controls)
         self.invoked: list[tuple[str, str]] = []
         self.arguments: list[dict] = []
         self.answers: dict[str, object] = {}
@@ -46,7 +47,8 @@ class RecordingConnection(Connection):
 
     def send_message(self, message) -> None:
         self.sent.append(message)
-        encode([message.action, message.body])  # as a real connection does: this records what the client now has
+        # as a real connection does: this records what the client now has
+        self.wire.append(encode([message.action, message.body]))
         if message.action == MessageAction.INVOKE_METHOD and self.session is not None:
             body = message.body
             control = self.session.index.get(body.control_id)
@@ -148,6 +150,13 @@ async def fire(session: Session, control: ft.BaseControl, event: str = "click", 
     workers = Workers.of(session.page)
     if workers is not None:
         await workers.settled()
+
+
+async def type_into(session: Session, field: ft.BaseControl, text: str, event: str = "change") -> None:
+    """Type ``text`` into a field as a browser does: its value patched from the client, then its event (a field
+    drawn on Flet's declarative layer is frozen: a test cannot set its value directly)."""
+    session.apply_patch(field._i, {"value": text})
+    await fire(session, field, event)
 
 
 def clickable(root: object, text: str) -> ft.BaseControl:

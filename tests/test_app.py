@@ -189,10 +189,11 @@ def _images(control: ft.Control) -> list[ft.Image]:
 @pytest.mark.parametrize("layout", ["grid", "list"])
 def test_covers_are_sent_just_after_the_cards_and_at_once_when_drawn_again(quire: Quire, layout: str) -> None:
     """The first screen is the cards' text; the covers follow in batches (issue 26: 60 covers are ~2 MB and made the
-    start 1.9 times a bare Flet app's). A coverless book keeps its coloured card; a redraw shows covers at once."""
+    start 1.9 times a bare Flet app's). A coverless book keeps its coloured card; once read, the screen is drawn again
+    (issue 36: nothing changes in place) and shows them, and a drawing after that has them at once."""
     import asyncio
 
-    from app.screens.library.view import LibraryActions, build_library_view
+    from app.screens.library.view import LibraryActions, PendingCovers, build_library_view
 
     names = ["en/epubjs-alice.epub", "formats/epubjs-alice.fb2", "formats/luxun-nahan.azw3"]
     books = [r.book for r in quire.import_paths([book_path(name) for name in names])]
@@ -201,17 +202,21 @@ def test_covers_are_sent_just_after_the_cards_and_at_once_when_drawn_again(quire
     model.layout = layout
     model.refresh()
     queued: list = []
-    sent: list[int] = []
+    redrawn: list[int] = []
+    covers = PendingCovers()
+    ids = [b.id for b in books]
 
     def actions() -> LibraryActions:
         nothing = lambda: None  # noqa: E731
         return LibraryActions(nothing, nothing, nothing, nothing, nothing, nothing,
-                              refresh=lambda: sent.append(len(_images(view))), later=queued.append)  # fmt: skip
+                              covers_read=lambda: redrawn.append(sum(map(model.cover_is_read, ids))), later=queued.append)  # fmt: skip
 
-    view = build_library_view(model, actions(), Translator("en"))
+    view = build_library_view(model, actions(), Translator("en"), covers=covers)
     assert _images(view) == [] and len(queued) == 1  # the cards first, each with its placeholder
+    assert _images(build_library_view(model, actions(), Translator("en"), covers=covers)) == [] and len(queued) == 1
     asyncio.run(queued.pop()())
-    covers = _images(view)
-    assert len(covers) == 2 and sent == [2] and all(isinstance(i.src, bytes) and len(i.src) > 1000 for i in covers)
-    again = build_library_view(model, actions(), Translator("en"))
+    assert redrawn == [2]  # one batch read (both covers), then the screen drawn again
+    again = build_library_view(model, actions(), Translator("en"), covers=covers)
+    shown = _images(again)
+    assert len(shown) == 2 and all(isinstance(i.src, bytes) and len(i.src) > 1000 for i in shown)
     assert len(_images(again)) == 2 and queued == []  # read once: drawn again, the covers come with the cards

@@ -15,7 +15,7 @@ from app.dialogs import ImportDialog, build_details_dialog, confirm_remove_dialo
 from app.inbox import DocumentsInbox
 from app.screens import Screen
 from app.screens.library.model import LibraryViewModel
-from app.screens.library.view import LibraryActions, build_library_view
+from app.screens.library.view import LibraryActions, PendingCovers, build_library_view
 from core import SUPPORTED, QuireError, ReadProgress
 from platform_adapters.base import PickedFile
 from platform_adapters.mobile import phone_os
@@ -32,6 +32,7 @@ class LibraryController:
     def __init__(self, app: Host) -> None:
         self.app = app
         self.model = LibraryViewModel(app.quire, app.t)
+        self.covers = PendingCovers()  # the covers asked for, across drawings (each is read once)
 
     def view(self) -> ft.Control:
         app = self.app
@@ -43,11 +44,11 @@ class LibraryController:
             open_settings=lambda: app.go(Screen.SETTINGS),
             open_stats=lambda: app.go(Screen.STATS),
             changed=app.render,
-            refresh=app.page.update,
+            covers_read=lambda: app.render() if app.screen == Screen.LIBRARY else None,
             later=app.workers.later,
         )
         self.model.refresh()
-        return build_library_view(self.model, actions, app.t, width=app.width)
+        return build_library_view(self.model, actions, app.t, width=app.width, covers=self.covers)
 
     # -- details ------------------------------------------------------------------------------------
     def show_details(self, book_id: int) -> None:

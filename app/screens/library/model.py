@@ -60,17 +60,23 @@ class LibraryViewModel:
         self.layout = "grid"
         self._size = 0  # books in the library, as refresh() counted them
         self._tags: list[str] = []
-        # The first page read for (sort, query, tag), its rows and whether more books pass that filter: the views
-        # draw from these, and a drawing again with the same filter reads nothing.
-        self._first: tuple[tuple[str, str, str | None], list[BookRow], bool] | None = None
+        # The shelf read for (sort, query, tag): its rows so far (a page, and one more each time the reader scrolled
+        # near the end) and whether more books pass that filter. The view draws from these; a drawing again reads
+        # nothing, and a refresh reads as many rows as the shelf shows, so a redrawn shelf keeps where it was.
+        self._shelf: tuple[tuple[str, str, str | None], list[BookRow], bool] | None = None
         self._covers: dict[int, bytes | None] = {}  # book id -> cover bytes (a book's cover does not change)
 
     def refresh(self) -> None:
-        """Count the library, read its tags and its first page for the screen about to be drawn (drawing reads
-        nothing more unless the reader changes the filter). Covers are read when a card is first drawn (``cover``)."""
+        """Count the library, read its tags and its shelf for the screen about to be drawn (drawing reads nothing
+        more unless the reader changes the filter). Covers are read when a card is first drawn (``cover``)."""
         self._size = self.quire.shelf.size()
         self._tags = self.quire.tags()
-        self._first = ((self.sort, self.query, self.tag), *self._page(0))
+        shown = len(self._shelf[1]) if self._shelf is not None and self._shelf[0] == self._key else 0
+        self._shelf = (self._key, *self._page(0, max(PAGE, shown)))
+
+    @property
+    def _key(self) -> tuple[str, str, str | None]:
+        return (self.sort, self.query, self.tag)
 
     @property
     def has_books(self) -> bool:
@@ -96,25 +102,28 @@ class LibraryViewModel:
         return self.t("library.empty")
 
     def rows(self) -> list[BookRow]:
-        """The first ``PAGE`` books after the search, tag filter and sort: read in the database when the library
-        was refreshed or the filter changed since the last read, else what that read gave."""
-        key = (self.sort, self.query, self.tag)
-        if self._first is None or self._first[0] != key:
-            self._first = (key, *self._page(0))
-        return list(self._first[1])
+        """The shelf's books after the search, tag filter and sort: its first ``PAGE`` read in the database when the
+        filter changed since the last read, else what was read (with the pages ``read_more`` added)."""
+        if self._shelf is None or self._shelf[0] != self._key:
+            self._shelf = (self._key, *self._page(0, PAGE))
+        return list(self._shelf[1])
 
     @property
     def more(self) -> bool:
-        """Whether books past the first page (``rows``) pass the filter: the shelf reads on as the reader scrolls."""
-        return self._first is not None and self._first[2]
+        """Whether books past those of ``rows`` pass the filter: the shelf reads on as the reader scrolls."""
+        return self._shelf is not None and self._shelf[0] == self._key and self._shelf[2]
 
-    def more_rows(self, shown: int) -> tuple[list[BookRow], bool]:
-        """The next ``PAGE`` books after the first ``shown`` (the reader scrolled near the end), and whether more
-        follow them; ([], False) past the end."""
-        return self._page(shown)
+    def read_more(self) -> bool:
+        """Add the next ``PAGE`` books to the shelf (the reader scrolled near its end); False when none were left."""
+        rows = self.rows()
+        if not self.more:
+            return False
+        added, more = self._page(len(rows), PAGE)
+        self._shelf = (self._key, rows + added, more)
+        return bool(added)
 
-    def _page(self, offset: int) -> tuple[list[BookRow], bool]:
-        page = self.quire.shelf.page(sort=self.sort, words=self.query, tag=self.tag, offset=offset, limit=PAGE)
+    def _page(self, offset: int, limit: int) -> tuple[list[BookRow], bool]:
+        page = self.quire.shelf.page(sort=self.sort, words=self.query, tag=self.tag, offset=offset, limit=limit)
         return [self._row(book) for book in page.books], page.more
 
     def _row(self, book: ShelfBook) -> BookRow:

@@ -33,33 +33,41 @@ class LibraryActions:
     import_books: Callable[[], object]
     open_notes: Callable[[], object]
     open_settings: Callable[[], object]
-    changed: Callable[[], object]  # search, sort, tag or layout changed: render again
+    changed: Callable[[], object]  # search, sort, tag, layout, shelf or covers changed: draw the screen again
     open_stats: Callable[[], object] = lambda: None  # the reading statistics screen
-    refresh: Callable[[], object] = lambda: None  # send what changed in place (the list under the search field)
+    # covers were read after the cards: draw the library again, if it is still what the window shows
+    covers_read: Callable[[], object] = lambda: None
     # runs a coroutine function on the app's loop after this drawing; None: covers are drawn with their cards
     later: Callable[[Callable[[], Awaitable[None]]], object] | None = None
 
 
 @dataclass
 class PendingCovers:
-    """Cards drawn with a placeholder whose cover is sent just after them, a few at a time.
+    """The covers of cards drawn with a placeholder, read just after them a few at a time (kept across drawings).
 
     The first screen of a library is its cards' text; 60 covers are about 2 MB, which took the start from 1.3 to
     1.9 times a bare Flet app's (``bench.scale --start``). Each placeholder is the same coloured card a book
-    without a cover has, so nothing moves when the picture arrives.
+    without a cover has, so nothing moves when the picture arrives: the screen is drawn again once a batch is
+    read, and the difference sent is the pictures.
     """
 
-    slots: list[tuple[ft.Container, BookRow, int, int]] = field(default_factory=list)
+    wanted: list[int] = field(default_factory=list)  # asked for by the drawing under way
+    asked: set[int] = field(default_factory=set)  # every cover asked for already (each is read once)
 
-    def fill(self, model: LibraryViewModel, refresh: Callable[[], object]) -> Callable[[], Awaitable[None]]:
-        slots, self.slots = self.slots, []
+    def want(self, book_id: int) -> None:
+        if book_id not in self.asked:
+            self.asked.add(book_id)
+            self.wanted.append(book_id)
+
+    def fill(self, model: LibraryViewModel, redraw: Callable[[], object]) -> Callable[[], Awaitable[None]]:
+        wanted, self.wanted = self.wanted, []
 
         async def run() -> None:
-            for start in range(0, len(slots), COVER_BATCH):
+            for start in range(0, len(wanted), COVER_BATCH):
                 await asyncio.sleep(0)  # let the cards' own drawing go first, and a click in between
-                for slot, row, width, height in slots[start : start + COVER_BATCH]:
-                    slot.content = cover_image(model, row, width, height)
-                refresh()
+                for book_id in wanted[start : start + COVER_BATCH]:
+                    model.cover(book_id)
+                redraw()
 
         return run
 
@@ -68,11 +76,10 @@ def cover_image(
     model: LibraryViewModel, row: BookRow, width: int, height: int, pending: PendingCovers | None = None
 ) -> ft.Control:
     """The book's own cover, or a coloured card with its title when it has none (or, with ``pending``, until its
-    cover is sent just after the card)."""
+    cover is read just after the card)."""
     if pending is not None and row.has_cover and not model.cover_is_read(row.book_id):
-        slot = ft.Container(_placeholder(row, width, height), width=width, height=height)
-        pending.slots.append((slot, row, width, height))
-        return slot
+        pending.want(row.book_id)
+        return _placeholder(row, width, height)
     cover = model.cover(row.book_id) if row.has_cover else None
     if cover is not None:
         return ft.Image(src=cover, width=width, height=height, fit=ft.BoxFit.COVER, border_radius=6)
@@ -191,23 +198,16 @@ def _list_row(
 
 
 def _send_covers(model: LibraryViewModel, actions: LibraryActions, pending: PendingCovers | None) -> None:
-    """Send the covers of the cards just drawn, after them."""
-    if pending is not None and pending.slots and actions.later is not None:
-        actions.later(pending.fill(model, actions.refresh))
+    """Read the covers of the cards just drawn, after them."""
+    if pending is not None and pending.wanted and actions.later is not None:
+        actions.later(pending.fill(model, actions.covers_read))
 
 
-def _toolbar(
-    model: LibraryViewModel, actions: LibraryActions, t: Translator, phone: bool, filter_in_place: Callable[[], object]
-) -> ft.Control:
+def _toolbar(model: LibraryViewModel, actions: LibraryActions, t: Translator, phone: bool) -> ft.Control:
     def set_query(e: ft.Event[Any]) -> None:
+        """Filter as the reader types: the screen is drawn again in place, so the field keeps the keyboard."""
         model.query = e.control.value or ""
         actions.changed()
-
-    def typed(e: ft.Event[Any]) -> None:
-        """Filter as the reader types: only the list is redrawn, so the field keeps the keyboard."""
-        model.query = e.control.value or ""
-        search.suffix = clear if model.query else None
-        filter_in_place()
 
     def set_sort(e: ft.Event[Any]) -> None:
         model.sort = e.control.value or "recent"
@@ -228,7 +228,7 @@ def _toolbar(
         prefix_icon=ft.Icons.SEARCH,
         suffix=clear if model.query else None,  # a filter in force can be cleared in one click
         dense=True,
-        on_change=typed,
+        on_change=set_query,
         on_submit=set_query,
         expand=True,
     )
@@ -268,15 +268,20 @@ def _tag_filter(model: LibraryViewModel, actions: LibraryActions, t: Translator)
 
 
 def build_library_view(
-    model: LibraryViewModel, actions: LibraryActions, t: Translator, *, width: float = 1024
+    model: LibraryViewModel,
+    actions: LibraryActions,
+    t: Translator,
+    *,
+    width: float = 1024,
+    covers: PendingCovers | None = None,
 ) -> ft.Control:
-    """The whole library screen, drawn from the view-model (``model.refresh()`` first: drawing reads nothing)."""
-    phone = width < 600
-    slot = ft.Container(_books(model, actions, t, width), expand=True)
+    """The whole library screen, drawn from the view-model (``model.refresh()`` first: drawing reads nothing).
 
-    def filter_in_place() -> None:
-        slot.content = _books(model, actions, t, width)
-        actions.refresh()
+    Nothing in it changes in place: each change is drawn again whole and Flet's declarative layer sends the
+    difference (``app/drawn.py``). With ``covers`` (kept by the caller across drawings) and ``actions.later``, the
+    covers of the cards drawn are read after them."""
+    phone = width < 600
+    slot = ft.Container(_books(model, actions, t, width, covers), expand=True)
 
     header = ft.Row(
         [
@@ -297,7 +302,7 @@ def build_library_view(
     )
     parts: list[ft.Control] = [header]
     if model.has_books:
-        parts.append(_toolbar(model, actions, t, phone, filter_in_place))
+        parts.append(_toolbar(model, actions, t, phone))
         tags = _tag_filter(model, actions, t)
         if tags is not None:
             parts.append(tags)
@@ -305,7 +310,9 @@ def build_library_view(
     return ft.Column(parts, expand=True, spacing=12)
 
 
-def _books(model: LibraryViewModel, actions: LibraryActions, t: Translator, width: float) -> ft.Control:
+def _books(
+    model: LibraryViewModel, actions: LibraryActions, t: Translator, width: float, pending: PendingCovers | None
+) -> ft.Control:
     """The books that pass the search and tag filter, as covers or rows; a welcome when there are none yet."""
     rows = model.rows()
     if not model.has_books:
@@ -324,7 +331,8 @@ def _books(model: LibraryViewModel, actions: LibraryActions, t: Translator, widt
         )
     if not rows:
         return ft.Text(t("library.no_match"), size=16)
-    pending = PendingCovers() if actions.later is not None else None
+    if actions.later is None:
+        pending = None
     if model.layout == "grid":
         columns, cover_width, cover_height = grid_geometry(width - 24)
 
@@ -346,16 +354,15 @@ def _books(model: LibraryViewModel, actions: LibraryActions, t: Translator, widt
         shelf = ft.ListView(expand=True)
     # The first page of cards, then the next as the reader scrolls near the end: a library of thousands reads (in
     # the database), draws and fetches the covers of what can be seen, so it comes as fast with 2,000 books as 60.
+    # A card's key is its book: a shelf drawn again in another order moves the cards the client has.
     shelf.controls = [card(row) for row in rows]
+    for control, row in zip(shelf.controls, rows, strict=True):
+        control.key = row.book_id
     _send_covers(model, actions, pending)
-    left = [model.more]  # whether books past those this shelf shows pass the filter
 
     def more(e: ft.OnScrollEvent) -> None:
-        if left[0] and e.pixels >= e.max_scroll_extent - 2 * e.viewport_dimension:
-            added, left[0] = model.more_rows(len(shelf.controls))
-            shelf.controls.extend(card(row) for row in added)
-            shelf.update()
-            _send_covers(model, actions, pending)
+        if model.more and e.pixels >= e.max_scroll_extent - 2 * e.viewport_dimension and model.read_more():
+            actions.changed()
 
     shelf.on_scroll = more
     return shelf
