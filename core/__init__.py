@@ -63,6 +63,7 @@ if TYPE_CHECKING:
     )
     from core.library import (
         HIGHLIGHT_COLORS,
+        BookId,
         Bookmark,
         BookRecord,
         Highlight,
@@ -80,6 +81,7 @@ if TYPE_CHECKING:
     from core.opds.feed import OpdsEntry, OpdsFeed
     from core.parts.catalogs import CatalogInfo
     from core.parts.models import ModelInfo
+    from core.parts.open_book import OpenBook
     from core.quotes import quoted
     from core.rag import MODES, IndexStatus
     from core.rag.remote import REMOTE_EMBEDDERS
@@ -93,6 +95,7 @@ if TYPE_CHECKING:
 _WHERE: dict[str, str] = {
     "AgentEvent": "core.agent.events",
     "BookFormatError": "core.errors",
+    "BookId": "core.library",
     "Bookmark": "core.library",
     "BookNotFoundError": "core.errors",
     "BookRecord": "core.library",
@@ -123,6 +126,7 @@ _WHERE: dict[str, str] = {
     "MessageFold": "core.agent.message",
     "ModelUnavailableError": "core.errors",
     "NoBookOpen": "core.errors",
+    "OpenBook": "core.parts.open_book",
     "MODES": "core.rag",
     "parse_locator": "core.books.locator",
     "Part": "core.agent.message",
@@ -201,6 +205,7 @@ __all__ = [
     "SUPPORTED",
     "AgentEvent",
     "BookFormatError",
+    "BookId",
     "BookNotFoundError",
     "BookRecord",
     "BookStats",
@@ -234,6 +239,7 @@ __all__ = [
     "NoBookOpen",
     "OpdsEntry",
     "OpdsFeed",
+    "OpenBook",
     "Part",
     "Position",
     "ProviderConfig",

@@ -29,6 +29,7 @@ from core.parts.koreader import KoreaderSidecars
 from core.parts.kosync import Kosync
 from core.parts.models import Models
 from core.parts.notes import Notes
+from core.parts.open_book import OpenBook
 from core.parts.readwise import Readwise
 from core.parts.shelf import Shelf
 from core.parts.speech import Speech
@@ -198,6 +199,12 @@ class Quire:
         """One book by id, content-hash prefix or title."""
         return self._library.resolve(reference)
 
+    def open(self, reference: str | int) -> OpenBook:
+        """One book opened for reading: the reference resolved once (by id, hash prefix or title: "1984" is
+        Orwell's book when no book has the id 1984), its text, places and X-Ray read by its id from then on."""
+        record = self._library.resolve(reference)
+        return OpenBook(record, self._library, self.text, self._annotations, self.companion, self.stats)
+
     def has_content(self, digest: str) -> bool:
         """Whether a book with exactly these bytes (their SHA-256) is in the library."""
         return self._library.has_content(digest)
@@ -206,15 +213,15 @@ class Quire:
         self, reference: str | int, *, title: str | None = None, authors: list[str] | None = None
     ) -> BookRecord:
         """Set a book's title or authors as the reader wants them (None leaves one unchanged)."""
-        return self._library.edit(self.book(reference).id, title, authors)
+        return self._library.edit(self._library.book_id(reference), title, authors)
 
     def remove(self, reference: str | int) -> BookRecord:
         """Remove a book and its file; its notes are hidden with it, and come back if it is imported again."""
-        return self._library.remove(self.book(reference).id)
+        return self._library.remove(self._library.book_id(reference))
 
     def cover(self, reference: str | int) -> tuple[bytes, str] | None:
         """The cover image and its media type, if the book has one."""
-        return self._library.cover(self.book(reference).id)
+        return self._library.cover(self._library.book_id(reference))
 
     # -- reading ------------------------------------------------------------------------------
     def find(
@@ -225,7 +232,7 @@ class Quire:
         Best matches first; ``in_book_order``: every matching paragraph of the book in reading order (``limit``
         None: all of them), as the reader's search panel lists them.
         """
-        book_id = self.book(reference).id if reference is not None else None
+        book_id = self._library.book_id(reference) if reference is not None else None
         return self._library.find(book_id, query, limit, in_book_order=in_book_order)
 
     def save_position(
@@ -245,17 +252,17 @@ class Quire:
         comes from them); without ``read_chars``, the paragraphs a reading move passed count.
         """
         locator = parse_locator(locator) if isinstance(locator, str) else locator
-        book_id = self.book(reference).id
+        book_id = self._library.book_id(reference)
         return self._annotations.save_position(book_id, locator, read_seconds, reading=reading, read_chars=read_chars)
 
     def set_furthest(self, reference: str | int, locator: str | Locator | None = None) -> Position:
         """Move the furthest place read back on purpose ("I haven't read past here"); None: to the current place."""
         locator = parse_locator(locator) if isinstance(locator, str) else locator
-        return self._annotations.set_furthest(self.book(reference).id, locator)
+        return self._annotations.set_furthest(self._library.book_id(reference), locator)
 
     def position(self, reference: str | int) -> Position | None:
         """Where the reader left the book, and the furthest they have read (the spoiler bound)."""
-        return self._annotations.position(self.book(reference).id)
+        return self._annotations.position(self._library.book_id(reference))
 
     def positions(self) -> dict[int, Position]:
         """Every opened book's position by book id, read at once (the library screen's)."""
@@ -264,7 +271,7 @@ class Quire:
     # -- tags ---------------------------------------------------------------------------------
     def tag(self, reference: str | int, tag: str) -> None:
         """Tag a book."""
-        self._annotations.tag(self.book(reference).id, tag)
+        self._annotations.tag(self._library.book_id(reference), tag)
 
     def tags(self) -> list[str]:
         """Every tag in the library, sorted."""
@@ -295,7 +302,7 @@ class Quire:
 
     def index_status(self, reference: str | int) -> IndexStatus | None:
         """How far a book's indexing went (None: never started; keyword search works regardless)."""
-        return self._indexer.status(self.book(reference).id)
+        return self._indexer.status(self._library.book_id(reference))
 
     def search(
         self,
@@ -312,7 +319,7 @@ class Quire:
         ``before`` is the spoiler bound, inclusive: a locator, or a place in reading order (a global ordinal,
         as ``Position.ordinal`` gives it).
         """
-        book_id = self.book(reference).id if reference is not None else None
+        book_id = self._library.book_id(reference) if reference is not None else None
         if book_id is not None:
             self._chunks.ensure_default(book_id)  # an import cut between its two steps left none
         max_ordinal = None
@@ -350,6 +357,6 @@ class Quire:
         """
         from core.agent.conversation import Question, ask
 
-        book_id = self.book(reference).id if reference is not None else None
+        book_id = self._library.book_id(reference) if reference is not None else None
         asked = Question(book_id, question, thread_id, provider, model, spoilers, secrets, selection, recap)
         return ask(self, self.chats.store(), self._network, asked)

@@ -508,3 +508,48 @@ def test_an_import_that_leaves_its_passages_for_later_opens_now_and_searches_aft
     assert again.text.prepare(alice.id) is True and again.text.prepare(alice.id) is False
     assert again.search(alice.id, "rabbit", mode="keyword")
     again.close()
+
+
+def test_a_book_opened_once_reads_by_its_id_and_is_gone_when_another_window_removes_it(tmp_path: Path) -> None:
+    """Issue 36: the reader named its book on every call (56 facade methods took ``reference: str | int`` and built
+    the book's whole record each time, 47 µs). ``quire.open`` names it once, by title, hash or id ("1984" by its
+    title); from then on each call is by its ``BookId``, the same as the facade's, and the book's removal still
+    reads as BookNotFoundError, not as an empty page or a foreign-key error."""
+    from dbkit import inside
+
+    from core import BookId, OpenBook
+    from core.services import Quire
+
+    quire = Quire(tmp_path / "quire")
+    try:
+        orwell = tmp_path / "1984.txt"
+        orwell.write_text(
+            "It was a bright cold day in April.\n\nThe clocks were striking thirteen.\n", encoding="utf-8"
+        )
+        [alice, nineteen] = [r.book for r in quire.import_paths([book_path("en/epubjs-alice.epub"), orwell])]
+        opened = quire.open("1984")
+        assert isinstance(opened, OpenBook) and opened.id == BookId(nineteen.id) and opened.record.title == "1984"
+        book = quire.open(alice.content_hash[:8])
+        assert book.id == alice.id and book.toc() == quire.text.toc(alice.id)
+        assert book.segments(20, 3) == quire.text.segments("Alice's Adventures in Wonderland", 20, 3)
+        place = book.segments(40, 1)[0]
+        assert book.show(place.locator) == [place] and book.ordinal_of(str(place.locator)) == 40
+        assert book.position() is None and book.printed_pages() == 0 and book.page_start(0) is None
+        book.save_position(place.locator, read_seconds=30)
+        assert book.position() == quire.position(alice.id) and book.position().furthest_ordinal == 40
+        book.set_furthest(book.segments(10, 1)[0].locator)
+        assert quire.position(alice.id).furthest_ordinal == 10
+        assert book.xray() == quire.companion.xray(alice.id) and book.xray_needs_scan() is False
+        statements: list[str] = []
+        inside(quire).library.conn.set_trace_callback(statements.append)
+        book.segments(20, 3)
+        assert not any("FROM books b" in sql for sql in statements)  # no record built: an index row checked
+        inside(quire).library.conn.set_trace_callback(None)
+        quire.remove(alice.id)  # another window
+        for call in (lambda: book.segments(20, 3), book.position, lambda: book.save_position(place.locator)):
+            with pytest.raises(BookNotFoundError, match=f"no book with id {alice.id}"):
+                call()
+        with pytest.raises(BookNotFoundError):
+            quire.open(alice.id)
+    finally:
+        quire.close()

@@ -2,12 +2,23 @@
 
 from core.library.annotations import HIGHLIGHT_COLORS, Annotations
 from core.library.reading import ReadingTracker
-from core.library.records import Bookmark, BookRecord, Highlight, Position, SearchHit, SegmentRecord, TocRow, slices
+from core.library.records import (
+    BookId,
+    Bookmark,
+    BookRecord,
+    Highlight,
+    Position,
+    SearchHit,
+    SegmentRecord,
+    TocRow,
+    slices,
+)
 from core.library.store import Library
 
 __all__ = [
     "HIGHLIGHT_COLORS",
     "Annotations",
+    "BookId",
     "BookRecord",
     "Bookmark",
     "Highlight",

@@ -6,7 +6,7 @@ import json
 import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, NewType, Protocol, TypeVar
 
 from core.books.locator import Locator
 from core.books.model import ALT_TEXT
@@ -20,6 +20,11 @@ def edition(file_name: str, format_name: str) -> str:
     """What a reader calls a book's format: from its file's name where that says more ("AZW3"), else the format."""
     suffix = ("." + file_name.rsplit(".", 1)[-1].lower()) if "." in file_name else ""
     return EDITIONS.get(suffix, format_name.upper())
+
+
+BookId = NewType("BookId", int)
+"""A book's id as the library gave it (``Library.book_id``, ``quire.open``): a title, a hash prefix or digits typed by a
+person are resolved to one once, where they enter, and the id travels from there."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,7 +32,7 @@ class Chats:
 
     def threads(self, reference: str | int | None) -> list[ThreadInfo]:
         """The conversations about a book (None: about the library), most recent first."""
-        book_id = self._library.resolve(reference).id if reference is not None else None
+        book_id = self._library.book_id(reference) if reference is not None else None
         return self.store().threads(book_id)
 
     def messages(self, thread_id: int) -> list[Message]:

@@ -35,7 +35,7 @@ class Companion:
     def _fence(self, reference: str | int, spoilers: bool) -> tuple[int, int | None]:
         """The book and the last place in reading order the companion may read: the furthest place read (-1:
         nothing read yet), or None with ``spoilers`` (the whole book)."""
-        book = self._library.resolve(reference).id
+        book = self._library.book_id(reference)
         if spoilers:
             return book, None
         position = self._annotations.position(book)

@@ -64,14 +64,14 @@ class Dictionary:
 
     def keep(self, reference: str | int, word: str, locator: str, sentence: str, definition: str) -> None:
         """Add a looked-up word to the book's vocabulary list, with the sentence it was read in."""
-        self._store.keep(self._library.resolve(reference).id, word, locator, sentence, definition)
+        self._store.keep(self._library.book_id(reference), word, locator, sentence, definition)
 
     def vocabulary(self, reference: str | int) -> list[VocabularyWord]:
         """The book's vocabulary list, oldest first."""
-        return self._store.vocabulary(self._library.resolve(reference).id)
+        return self._store.vocabulary(self._library.book_id(reference))
 
     def forget(self, reference: str | int, word: str) -> None:
-        self._store.forget(self._library.resolve(reference).id, word)
+        self._store.forget(self._library.book_id(reference), word)
 
     def export_vocabulary(self, reference: str | int) -> str:
         """The book's vocabulary list as Markdown: each word, its definition's first line and its sentence."""

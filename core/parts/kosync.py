@@ -126,7 +126,7 @@ class Kosync:
 
     def document(self, reference: str | int) -> str:
         """The book's id on a KOReader sync server (KOReader's partial MD5 of the same file)."""
-        return partial_md5(self._library.file_path(self._library.resolve(reference).id))
+        return partial_md5(self._library.file_path(self._library.book_id(reference)))
 
     def _one(self, client: KosyncClient, book_id: int, device_id: str) -> KosyncResult:
         book = self._library.get(book_id)

@@ -19,7 +19,7 @@ class Notes:
         self._annotations = annotations
 
     def _id(self, reference: str | int) -> int:
-        return self._library.resolve(reference).id
+        return self._library.book_id(reference)
 
     def add_bookmark(self, reference: str | int, locator: str, label: str = "") -> Bookmark:
         """Bookmark a locator."""

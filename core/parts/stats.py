@@ -16,13 +16,15 @@ class Stats:
     def report(self, reference: str | int | None = None, *, weeks: int = 12) -> StatsReport:
         """Totals by book, by day (the reader's local dates) and by week, from every device synced; for one book
         when ``reference`` names one. Each book's speed and the time left in it and in its chapter, at that speed."""
-        book = self._library.resolve(reference).id if reference is not None else None
+        book = self._library.book_id(reference) if reference is not None else None
         return report(self._library.conn, book, weeks)
 
     def minutes_left(self, reference: str | int, ordinal: int) -> tuple[float, float] | None:
         """Minutes left in the chapter and in the book from the segment at ``ordinal``, at the reader's own speed
         in this book; None until there is enough reading (two minutes) to tell."""
-        book = self._library.resolve(reference)
-        if book.content_hash not in self._sections:  # read once per book: the reader asks on every page and scroll
-            self._sections[book.content_hash] = section_chars(self._library.conn, book.id)
-        return minutes_left(self._library.conn, book.id, ordinal, self._sections[book.content_hash])
+        book = self._library.book_id(reference)
+        conn = self._library.conn
+        digest = conn.execute("SELECT content_hash FROM books WHERE id = ?", (book,)).fetchone()[0]
+        if digest not in self._sections:  # read once per book: the reader asks on every page and scroll
+            self._sections[digest] = section_chars(conn, book)
+        return minutes_left(conn, book, ordinal, self._sections[digest])

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from core.books.locator import Locator, parse_locator
 from core.errors import QuireError
-from core.library import Library, SegmentRecord, TocRow
+from core.library import Library, SegmentRecord, TocRow, printed_pages
 from core.rag import ChunkStore, Passage, Retriever
 
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ class BookText:
         self._retriever = retriever
 
     def _id(self, reference: str | int) -> int:
-        return self._library.resolve(reference).id
+        return self._library.book_id(reference)
 
     def toc(self, reference: str | int) -> list[TocRow]:
         """The book's table of contents."""
@@ -77,16 +77,16 @@ class BookText:
 
     def printed_label(self, reference: str | int, page: int) -> str | None:
         """What a PDF page (from 0) calls itself, as printed ("13", "xii"); None when unknown."""
-        return self._library.printed_label(self._id(reference), page)
+        return printed_pages.printed_label(self._library.conn, self._id(reference), page)
 
     def page_of(self, reference: str | int, ordinal: int) -> int:
         """The PDF page (from 0) that the segment at ``ordinal`` starts on (0 when unknown)."""
-        return self._library.page_of(self._id(reference), ordinal) or 0
+        return printed_pages.page_of(self._library.conn, self._id(reference), ordinal) or 0
 
     def page_start(self, reference: str | int, page: int) -> SegmentRecord | None:
         """The first segment of text on a PDF page (from 0), or None for a page without text."""
         book = self._id(reference)
-        ordinal = self._library.page_start(book, page)
+        ordinal = printed_pages.page_start(self._library.conn, book, page)
         return self._library.segments(book, ordinal, 1)[0] if ordinal is not None else None
 
     # -- passages, as the agent and the benchmarks read them -----------------------------------

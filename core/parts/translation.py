@@ -50,7 +50,7 @@ class Translation:
         returned, and not kept (a translation cut short is asked for whole the next time)."""
         from core.agent.providers import make_chat_model
 
-        book = self._library.resolve(reference).id
+        book = self._library.book_id(reference)
         place = parse_locator(locator) if isinstance(locator, str) else locator
         ordinal, _ = self._annotations.place(book, place)
         text = self._library.conn.execute(

@@ -51,7 +51,8 @@ class ReaderViewModel:
 
     def __init__(self, quire: Quire, book_id: int, clock: Callable[[], float] = time.monotonic) -> None:
         self.quire = quire
-        self.book = quire.book(book_id)
+        self.opened = quire.open(book_id)  # the book named once: its text, places and X-Ray read by its id
+        self.book = self.opened.record
         self.clock = clock
         self.visible: list[SegmentRecord] = []
         self.current: SegmentRecord | None = None
@@ -75,14 +76,14 @@ class ReaderViewModel:
         self._heights_for: PageBox | None = None
         self._firsts: dict[int, int] = {}  # section -> its first ordinal
         self._toc: list[TocRow] | None = None
-        self.printed_pages = quire.text.printed_pages(book_id)  # a text PDF's pages that page view can draw (0: none)
+        self.printed_pages = self.opened.printed_pages()  # a text PDF's pages that page view can draw (0: none)
         self.page_view = False  # showing the PDF's page as printed instead of the reflowed text
         self.pdf_page = 0  # page view: the page shown (from 0)
         self.pdf_page_label: str | None = None  # page view: what the page shown calls itself ("13"), read in refresh
         self._paged: int | None = None  # the ordinal page view last moved to (another one: the reader jumped)
         self.shown = Shown([], [], None, (0.0, 0.0))
         self.tracker = ReadingTracker(0, -1, clock)  # replaced by open(), from the saved places
-        self.place = ReadingPlace(quire, self.book.id, self, clock)  # saving the place, percentages, the fence
+        self.place = ReadingPlace(self.opened, self, clock)  # saving the place, percentages, the fence
         self.images = BookImages(quire, self.book.id)  # pictures and printed pages, kept for the pages in view
         self._return_on_track = True  # whether the place "Back to where you were" leads to was reached by reading
         self._consulted: tuple[int, int] | None = None  # scroll mode: the place the tracker last judged
@@ -90,7 +91,7 @@ class ReaderViewModel:
     # -- opening and moving -------------------------------------------------------------------
     def open(self) -> SegmentRecord:
         """Show the saved position (exactly), or the start of the book; after days away, offer the story so far."""
-        position = self.quire.position(self.book.id)
+        position = self.opened.position()
         self.previously = position is not None and position.furthest_ordinal > 0 and _away(position.updated_at)
         shown = self.go_to(position.locator if position else Locator(0, 0), save=False)
         self.tracker = ReadingTracker(shown.ordinal, position.furthest_ordinal if position else -1, self.clock)
@@ -104,13 +105,13 @@ class ReaderViewModel:
         first of several jumps, until the reader goes back.
         """
         place = parse_locator(locator) if isinstance(locator, str) else locator
-        target = self.quire.text.show(self.book.id, place)[0]
+        target = self.opened.show(place)[0]
         if jump and save and self.return_to is None and self.current is not None and self.current != target:
             self.return_to = self.current.locator  # kept through further jumps: back leads to where they were
             self._return_on_track = self.tracker.on_track
         before = self.page_start if self.current is not None else None
         # The window starts at the target, so it is at the top of the screen; earlier text is one tap away.
-        self.visible = self.quire.text.segments(self.book.id, target.ordinal, WINDOW)
+        self.visible = self.opened.segments(target.ordinal, WINDOW)
         self.current = target
         # A page that starts inside a paragraph (turning pages, reopening the book) keeps its offset; a jump shows
         # its paragraph from the start.
@@ -147,7 +148,7 @@ class ReaderViewModel:
         (first, skip), (last, into) = start, end
         if last - first > 2_000:  # far beyond any page: more than anyone reads at once
             return 10**9
-        passed = self.quire.text.segments(self.book.id, first, last - first) if last > first else []
+        passed = self.opened.segments(first, last - first) if last > first else []
         return max(0, sum(len(segment.text) for segment in passed) - skip + into)
 
     def go_back(self) -> SegmentRecord | None:
@@ -170,7 +171,7 @@ class ReaderViewModel:
             except ValueError:
                 raise LocatorError(f"'{text}' is not a percentage: write it like 40%") from None
             ordinal = round(min(max(percent, 0.0), 100.0) / 100 * (self.book.segment_count - 1))
-            return self.go_to(self.quire.text.segments(self.book.id, ordinal, 1)[0].locator)
+            return self.go_to(self.opened.segments(ordinal, 1)[0].locator)
         return self.go_to(text)
 
     def scrolled(self, fraction: float, pixels: float | None = None) -> None:
@@ -245,18 +246,18 @@ class ReaderViewModel:
         return self.pages.page(self.page_start, self.current.locator.section)
 
     def _fetch(self, ordinal: int, count: int) -> list[SegmentRecord]:
-        return self.quire.text.segments(self.book.id, ordinal, count) if ordinal < self.book.segment_count else []
+        return self.opened.segments(ordinal, count) if ordinal < self.book.segment_count else []
 
     def _turn_to(self, start: tuple[int, int]) -> SegmentRecord:
         ordinal, offset = start
-        record = self.quire.text.segments(self.book.id, ordinal, 1)[0]
+        record = self.opened.segments(ordinal, 1)[0]
         self.go_to(record.locator.at(offset) if offset else record.locator, jump=False)
         return record
 
     def _first_ordinal(self, section: int) -> int:
         """Where a section starts in reading order (kept: a long chapter is not read again per page turn)."""
         if section not in self._firsts:
-            self._firsts[section] = self.quire.text.section(self.book.id, section)[0].ordinal
+            self._firsts[section] = self.opened.section(section)[0].ordinal
         return self._firsts[section]
 
     def load_more(self, forward: bool) -> None:
@@ -267,7 +268,7 @@ class ReaderViewModel:
         if (forward and edge.ordinal >= self.book.segment_count - 1) or (not forward and edge.ordinal == 0):
             return
         start = edge.ordinal if forward else max(0, edge.ordinal - WINDOW + 1)
-        self.visible = self.quire.text.segments(self.book.id, start, WINDOW)
+        self.visible = self.opened.segments(start, WINDOW)
         self.current = edge
         self.offset = 0
         self._scrolled_to()
@@ -277,7 +278,7 @@ class ReaderViewModel:
         [] at the book's end, or when the window is full (then "Continue reading" starts a new one)."""
         if not self.visible or len(self.visible) >= MAX_WINDOW or self.at_end:
             return []
-        added = self.quire.text.segments(self.book.id, self.visible[-1].ordinal + 1, GROW)
+        added = self.opened.segments(self.visible[-1].ordinal + 1, GROW)
         self.visible = self.visible + added
         for segment in added:
             if segment.kind == "image":
@@ -313,14 +314,14 @@ class ReaderViewModel:
     def _follow_place(self) -> None:
         """Page view shows the page the current place is on, unless page view itself moved there."""
         if self.page_view and self.current is not None and self.current.ordinal != self._paged:
-            self.pdf_page = self.quire.text.page_of(self.book.id, self.current.ordinal)
+            self.pdf_page = self.opened.page_of(self.current.ordinal)
             self._paged = self.current.ordinal
 
     def _turn_printed_page(self, step: int) -> SegmentRecord:
         assert self.current is not None
         self._follow_place()
         self.pdf_page = min(max(self.pdf_page + step, 0), self.printed_pages - 1)
-        first = self.quire.text.page_start(self.book.id, self.pdf_page)
+        first = self.opened.page_start(self.pdf_page)
         if first is not None and first.ordinal != self.current.ordinal:  # a page without text keeps the place
             self.go_to(first.locator, jump=False)
         self._paged = self.current.ordinal
@@ -353,7 +354,7 @@ class ReaderViewModel:
     def _move(self, step: int) -> SegmentRecord:
         assert self.current is not None, "open() first"
         ordinal = min(max(0, self.current.ordinal + step), self.book.segment_count - 1)
-        record = self.quire.text.segments(self.book.id, ordinal, 1)[0]
+        record = self.opened.segments(ordinal, 1)[0]
         return self.go_to(record.locator, jump=False)
 
     def refresh(self) -> Shown:
@@ -362,14 +363,14 @@ class ReaderViewModel:
         if self.page_view:
             self._follow_place()
             self.images.printed_page(self.pdf_page)
-            self.pdf_page_label = self.quire.text.printed_label(self.book.id, self.pdf_page)
+            self.pdf_page_label = self.opened.printed_label(self.pdf_page)
         else:
             segments = [piece.segment for piece in self.page()] if self.box is not None else self.visible
             for segment in segments:
                 if segment.kind == "image":
                     self.images.of(segment)
         marks = self.notes.marks() + ([self.aloud] if self.aloud is not None else [])
-        left = self.quire.stats.minutes_left(self.book.id, self.current.ordinal) if self.current else None
+        left = self.opened.minutes_left(self.current.ordinal) if self.current else None
         self.shown = Shown(marks, self.toc(), self.notes.current_bookmark(), self.place.percents(), left)
         return self.shown
 
@@ -384,17 +385,17 @@ class ReaderViewModel:
         names are found in a blink (all of Moby-Dick: 0.3 s), and read at once."""
         if self.book.language.split("-")[0].lower() not in ("zh", "ja", "ko"):
             return False
-        position = self.quire.position(self.book.id)
+        position = self.opened.position()
         bound = position.furthest_ordinal if position is not None else -1
-        return bound != self._xray_bound and self.quire.companion.xray_needs_scan(self.book.id)
+        return bound != self._xray_bound and self.opened.xray_needs_scan()
 
     def read_xray(self) -> list[XrayEntry]:
         """The names the book has used up to the furthest place read (the X-Ray panel draws these); read again only
         when that place has moved (each page turn redraws the open panel)."""
-        position = self.quire.position(self.book.id)
+        position = self.opened.position()
         bound = position.furthest_ordinal if position is not None else -1
         if bound != self._xray_bound:
-            self.xray, self._xray_bound = self.quire.companion.xray(self.book.id), bound
+            self.xray, self._xray_bound = self.opened.xray(), bound
             self.xray_lines = {}  # written from the sentences before the old place: asked again for the new one
         return self.xray
 
@@ -415,14 +416,14 @@ class ReaderViewModel:
 
     def toc(self) -> list[TocRow]:
         if self._toc is None:  # a book's contents do not change while it is open
-            self._toc = self.quire.text.toc(self.book.id)
+            self._toc = self.opened.toc()
         return self._toc
 
     # -- opening what was found or cited -------------------------------------------------------
     def open_citation(self, first: Locator, last: Locator) -> SegmentRecord:
         """Open the book at a cited passage and mark the quoted words (they may run over several segments)."""
         record = self.go_to(first.segment_locator)
-        last_ordinal = self.quire.text.ordinal_of(self.book.id, last.segment_locator)
+        last_ordinal = self.opened.ordinal_of(last.segment_locator)
         found = slices(self.visible, first, last, record.ordinal, last_ordinal)
         self.search_marks = [Mark(segment.ordinal, a, b, "search") for segment, a, b in found]
         return record

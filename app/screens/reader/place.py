@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from core import Quire, ReadingTracker, SegmentRecord
+from core import OpenBook, ReadingTracker, SegmentRecord
 
 IDLE_CAP_SECONDS = 300  # longer pauses do not count as reading time
 SLOWEST_CHARS_PER_SECOND = 4.0  # a page is read in at most its length at this pace; longer, the reader was away
@@ -24,9 +24,8 @@ class ReadingPlace:
     """``reader.place``: the saved place of the open book (the spoiler fence moves only through ``save(reading=True)``
     and the two deliberate marks)."""
 
-    def __init__(self, quire: Quire, book_id: int, page: PlacedPage, clock: Callable[[], float]) -> None:
-        self.quire = quire
-        self.book_id = book_id
+    def __init__(self, book: OpenBook, page: PlacedPage, clock: Callable[[], float]) -> None:
+        self.book = book
         self.page = page
         self.clock = clock
         self.last_activity = clock()
@@ -68,9 +67,7 @@ class ReadingPlace:
         self.last_saved = now
         current = self.page.current
         if current is not None:
-            self.quire.save_position(
-                self.book_id, current.locator, read_seconds=seconds, reading=reading, read_chars=passed or 0
-            )
+            self.book.save_position(current.locator, read_seconds=seconds, reading=reading, read_chars=passed or 0)
 
     @property
     def percent(self) -> float:
@@ -84,12 +81,12 @@ class ReadingPlace:
 
     def percents(self) -> tuple[float, float]:
         """(where the reader is, how much is read) as percentages, from one read of the saved position."""
-        position = self.quire.position(self.book_id)
+        position = self.book.position()
         return (position.percent, position.furthest_percent) if position else (0.0, 0.0)
 
     def read_up_to_here(self) -> None:
         """ "I haven't read past here": the furthest place moves back to the current one."""
-        self.quire.set_furthest(self.book_id, None)
+        self.book.set_furthest(None)
         current = self.page.current
         self.page.tracker.set_furthest(current.ordinal if current else 0)
 
@@ -97,5 +94,5 @@ class ReadingPlace:
         """ "I've read up to here": the furthest place moves on to the current one (after a jump, say)."""
         current = self.page.current
         assert current is not None
-        self.quire.set_furthest(self.book_id, current.locator)
+        self.book.set_furthest(current.locator)
         self.page.tracker.set_furthest(current.ordinal)
