@@ -82,6 +82,20 @@ def _wait_place(screen: Screen, library: Path, chapter: str) -> None:
     raise AssertionError(f"the reader is at {_place(library)!r}, not {chapter!r}")
 
 
+# The text fields on screen that a screen reader would announce with no name (Flutter's web build gives each its label
+# or hint as aria-label); issue 36 asks for none, on every screen.
+UNNAMED_FIELDS = (
+    "() => [...document.querySelectorAll('input, textarea')]"
+    ".filter(e => !(e.getAttribute('aria-label') || '').trim()).length"
+)
+
+
+def _fields_named(page, where: str) -> None:
+    """Every text field on screen has a name, and there is one to check (else the check proves nothing)."""
+    assert page.evaluate("() => document.querySelectorAll('input, textarea').length") > 0, f"no field in {where}"
+    assert page.evaluate(UNNAMED_FIELDS) == 0, f"a field of {where} has no name"
+
+
 def _wait_ordinal(screen: Screen, library: Path, ordinal: int) -> int:
     """Wait until the reader's saved place is the paragraph at ``ordinal``, and give it."""
     for _ in range(40):
@@ -366,11 +380,13 @@ def test_tour_of_every_screen_at_both_sizes_for_the_artifacts(browser, tmp_path:
             screen.wait_text("2 books")
             screen.wait_text("Alice")
             _not_blank(screen.shot("1-library"))
+            _fields_named(page, "the library")
             screen.click_label("Open Alice")
             if phone:
                 screen.click_label("Contents")
             screen.wait_text("Pig And Pepper")  # a chapter in the contents
             _not_blank(screen.shot("3-contents"))
+            _fields_named(page, "the contents")
             screen.click_text("Down The Rabbit-Hole")
             if not phone:
                 screen.click_label("Close")
@@ -381,6 +397,7 @@ def test_tour_of_every_screen_at_both_sizes_for_the_artifacts(browser, tmp_path:
             page.keyboard.press("Enter")
             screen.wait_text("matches in")
             _not_blank(screen.shot("4-search"))
+            _fields_named(page, "the search")
             screen.click_label("Close")
             screen.click_label("Notes")
             screen.wait_text("1 highlight")
@@ -390,6 +407,7 @@ def test_tour_of_every_screen_at_both_sizes_for_the_artifacts(browser, tmp_path:
             screen.send("Ask about this book", "What did Alice see running close by her, with pink eyes?")
             screen.wait_text("pink eyes ran close by her", timeout=30_000)
             _not_blank(screen.shot("6-chat"))
+            _fields_named(page, "the chat")
             screen.click_label("Close")
             screen.click_label("Library")
             screen.click_label("Settings")
@@ -644,6 +662,7 @@ def test_a_note_typed_with_spaces_leaves_the_page_behind_where_it_was(browser, t
             screen.settle(1)
             assert _ordinal(library, 1) == before, "typing the note turned the pages behind it"
             _not_blank(screen.shot("typed"))
+            _fields_named(page, "the note dialog")
             screen.click_text("Save")
             screen.settle(1)
             quire = Quire(library)
@@ -771,10 +790,7 @@ def test_settings_keeps_its_place_has_folders_and_names_every_field_at_both_size
 
     library = tmp_path / "lib"
     Quire(library).import_paths([book_path("en/epubjs-alice.epub")])
-    unnamed = (
-        "() => [...document.querySelectorAll('input, textarea')]"
-        ".filter(e => !(e.getAttribute('aria-label') || '').trim()).length"
-    )
+    unnamed = UNNAMED_FIELDS
     with app_server(library) as url:
         for name, size in (("desktop", (1440, 900)), ("phone", (390, 844))):
             page = browser.new_page(viewport={"width": size[0], "height": size[1]})
