@@ -983,6 +983,8 @@ def main(argv: Sequence[str] | None = None, platform: Platform | None = None) ->
     shown = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = PrintableStream(sys.stdout), PrintableStream(sys.stderr)
     try:
+        if isinstance(getattr(args, "book", None), str) and args.book.strip():
+            args.book = quire.open(args.book).id  # the book named once: the command's calls go by its id
         return int(args.handler(quire, args))
     except QuireError as error:
         _report(error)

@@ -330,3 +330,24 @@ def test_webdav_sync_works_without_a_keyring(
         assert main([*library, "sync", "--json"], platform) == 0
         assert json.loads(capsys.readouterr().out)["books_sent"] == ["Alice's Adventures in Wonderland"]
         assert main([*library, "sync", "status"], platform) == 0
+
+
+def test_a_command_names_its_book_once(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 36: a command resolved its book reference at every call it made (a title scanned every title each
+    time); the CLI now resolves it once, where it comes in, and "1984" is Orwell's book when no book has that id."""
+    from core.library import Library
+
+    lib = ["--library", str(tmp_path / "lib")]
+    orwell = tmp_path / "1984.txt"
+    orwell.write_text("Winston Smith walked home.\n\nWinston Smith slept.\n", encoding="utf-8")
+    assert run(capsys, "import", str(orwell), str(book_path("en/epubjs-alice.epub")), *lib)[0] == 0
+    named: list[object] = []
+    real = Library.resolve
+    monkeypatch.setattr(Library, "resolve", lambda self, reference: named.append(reference) or real(self, reference))
+    code, out, _ = run(capsys, "xray", "1984", *lib)  # its X-Ray, then its place (nothing read): two calls
+    assert code == 0 and out.startswith("Nothing read yet") and named == ["1984"]
+    named.clear()
+    code, _, err = run(capsys, "xray", "Emma", *lib)
+    assert code == 1 and "no book in the library matches 'Emma'" in err and named == ["Emma"]
