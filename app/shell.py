@@ -34,6 +34,7 @@ from app.screens.reader.navigation import GoTo, Typed
 from app.screens.settings.catalogs import CatalogsController, build_catalog_screen
 from app.screens.settings.dictionaries import DictionarySettings
 from app.screens.settings.folders import FolderWatch
+from app.screens.settings.form import SettingsForm
 from app.screens.settings.highlights import HighlightTravel
 from app.screens.settings.koreader import KoreaderSync
 from app.screens.settings.sync import SyncController
@@ -63,9 +64,9 @@ def address(route: str | None) -> str:
 
 
 # Screens drawn on Flet's declarative layer (app/drawn.py): a redraw is diffed into what the client has. The order
-# the others follow: settings, then the reader's chrome, whose fields and lines change in place (a drawn control is
-# frozen: changing one in place raises).
-DRAWN = {Screen.LIBRARY, Screen.NOTES, Screen.STATS}
+# the others follow: the catalog browser, then the reader's chrome, whose page and lines change in place (a drawn
+# control is frozen: changing one in place raises).
+DRAWN = {Screen.LIBRARY, Screen.NOTES, Screen.STATS, Screen.SETTINGS}
 SETTINGS_CHANGED = "quire:settings-changed"  # what a window tells the others when it saved the settings
 
 
@@ -105,6 +106,7 @@ class QuireApp:
         self.koreader = KoreaderSync(self, lambda: self.reading.model)  # KOReader progress sync (off by default)
         self.folders = FolderWatch(self)  # folders imported and watched for new books
         self.travel = HighlightTravel(self)  # highlights to and from KOReader's sidecars, and to Readwise
+        self.settings_form = SettingsForm()  # what Settings holds typed and not saved, across its drawings
         self.opened = OpenedFiles(self.books.import_picked)  # Android: books opened with Quire or shared to it
         self.device = ReadingDevice(page, lambda: self.on_phone, self.workers.later)  # wake lock and haptics on phones
         self._drawn: dict[Screen, Drawn] = {}  # the screens of DRAWN on Flet's declarative layer, while shown
@@ -217,6 +219,8 @@ class QuireApp:
             koreader=self.koreader,
             folders=None if self.on_phone else self.folders,  # computers (a path typed in a browser's Settings)
             travel=self.travel,
+            form=self.settings_form,
+            redraw=self.render,
         )
 
     def _chat_context(self) -> ChatContext:
@@ -331,6 +335,8 @@ class QuireApp:
 
     # -- screens ------------------------------------------------------------------------------
     def go(self, screen: Screen) -> None:
+        if screen == Screen.SETTINGS and self.screen != Screen.SETTINGS:
+            self.settings_form.clear()  # opened anew: what was typed and not saved is gone, as in other apps
         self.screen = screen
         self.render()
 
@@ -383,7 +389,7 @@ class QuireApp:
 
         async def redraw() -> None:
             if self.screen == Screen.SETTINGS and self.sync.on_status is not None:
-                self.sync.on_status()  # the status line only: a rebuild would scroll Settings back to its top
+                self.sync.on_status()  # Settings drawn again in place, with the sync's own line
             elif brought:  # new notes, places or books: drawn from a fresh read
                 self.render()
 
@@ -468,7 +474,6 @@ class QuireApp:
             cancel_index=self.cancel_index,
             index_line=self.jobs.index_line,
             progress=lambda name: self.jobs.downloads.get(name, ""),
-            refresh=self.page.update,
         )
 
     # -- routes: the browser's back and forward, and an address that opens a book -----------------

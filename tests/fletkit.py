@@ -152,11 +152,17 @@ async def fire(session: Session, control: ft.BaseControl, event: str = "click", 
         await workers.settled()
 
 
+async def set_value(session: Session, control: ft.BaseControl, value: object, event: str) -> None:
+    """Change a control's value as a browser does: the value patched from the client, then its event (a control
+    drawn on Flet's declarative layer is frozen: a test cannot set its value directly). A dropdown's event is
+    ``select``, a switch's ``change``."""
+    session.apply_patch(control._i, {"value": value})
+    await fire(session, control, event)
+
+
 async def type_into(session: Session, field: ft.BaseControl, text: str, event: str = "change") -> None:
-    """Type ``text`` into a field as a browser does: its value patched from the client, then its event (a field
-    drawn on Flet's declarative layer is frozen: a test cannot set its value directly)."""
-    session.apply_patch(field._i, {"value": text})
-    await fire(session, field, event)
+    """Type ``text`` into a field as a browser does (then ``event``: ``submit`` presses Enter)."""
+    await set_value(session, field, text, event)
 
 
 def clickable(root: object, text: str) -> ft.BaseControl:

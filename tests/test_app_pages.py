@@ -10,7 +10,7 @@ import pytest
 from conftest import book_path
 from dbkit import inside
 from flet.messaging.protocol import MessageAction
-from fletkit import clickable, find, fire, new_session, texts, type_into
+from fletkit import clickable, find, fire, new_session, set_value, texts, type_into
 
 from app.i18n import STRINGS
 from app.screens.notes.model import NotesViewModel
@@ -79,6 +79,12 @@ def test_library_grid_list_search_details_and_remove(two_books: Quire) -> None:
         assert [b.title for b in two_books.books()] == ["Moby-Dick"] and "1 book" in screen(app)
 
     run(scenario())
+
+
+def _same(shown: list, control: ft.BaseControl) -> ft.BaseControl:
+    """The control on screen now that is ``control`` on the client (a declarative redraw makes new objects that
+    keep the client's ids)."""
+    return next(c for c in shown if c._i == control._i)
 
 
 def _all(app: QuireApp) -> list:
@@ -286,17 +292,16 @@ def test_appearance_theme_language_and_provider_settings_persist(quire: Quire) -
         await _key(session, "Escape")
         await fire(session, find(app.page.controls, tooltip="Settings"))
         language = next(c for c in _all(app) if isinstance(c, ft.Dropdown) and c.value == "system")
-        language.value = "zh"
-        await fire(session, language, "select")
+        await set_value(session, language, "zh", "select")
         assert "设置" in screen(app) and "阅读" in screen(app)
         provider = next(c for c in _all(app) if isinstance(c, ft.Dropdown) and c.value == "none")
         fields = [c for c in _all(app) if isinstance(c, ft.TextField)]
         assert not any(f.visible for f in fields[:3])  # with no provider there is no model, endpoint or key to set
-        provider.value = "deepseek"
-        await fire(session, provider, "select")
+        await set_value(session, provider, "deepseek", "select")
+        fields = [c for c in _all(app) if isinstance(c, ft.TextField)]
         assert all(f.visible for f in fields[:3])
-        fields[0].value = "deepseek-chat"
-        fields[2].value = "sk-secret-123"
+        await type_into(session, fields[0], "deepseek-chat")
+        await type_into(session, fields[2], "sk-secret-123")
         save = next(c for c in _all(app) if isinstance(c, ft.FilledButton) and c.content == "保存 AI 服务")
         await fire(session, save)
         saved = json.loads((quire.folder / "settings.json").read_text(encoding="utf-8"))
@@ -697,16 +702,16 @@ def test_ai_settings_test_connection_local_only_downloads_and_indexing(alice_qui
         assert "Search model for any language's books" in screen(app)
         with OpenAIMock([]) as mock:
             provider = next(c for c in _all(app) if isinstance(c, ft.Dropdown) and c.value == "none")
-            provider.value = "ollama"
+            await set_value(session, provider, "ollama", "select")
             fields = [c for c in _all(app) if isinstance(c, ft.TextField)]
-            fields[0].value, fields[1].value = "test-model", mock.url
+            await type_into(session, fields[0], "test-model")
+            await type_into(session, fields[1], mock.url)
             await fire(session, clickable(app.page.controls, "Test connection"))
             await app.workers.idle()  # the work runs in a worker; its redraw follows
             assert "connected: 2 models, including 'test-model'" in screen(app)
         assert app.settings.provider_config().base_url == mock.url
         local_only = next(c for c in _all(app) if isinstance(c, ft.Switch) and c.label.startswith("Local only"))
-        local_only.value = True
-        await fire(session, local_only, "change")
+        await set_value(session, local_only, True, "change")
         assert alice_quire.local_only
         missing = next(m.name for m in alice_quire.models.status() if not m.available)
         download = next(c for c in _all(app) if isinstance(c, ft.ListTile) and missing in texts(c.subtitle)[0])
@@ -761,10 +766,13 @@ def test_a_remote_embedding_endpoint_from_settings_indexes_the_book(alice_quire:
             shown = _all(app)  # the embedder's own fields follow its menu (other sections have fields too)
             model, url, key = [c for c in shown[shown.index(kind) :] if isinstance(c, ft.TextField)][:3]
             assert not (model.visible or url.visible or key.visible)  # on this device: no endpoint to fill in
-            kind.value = "openai"
-            await fire(session, kind, "select")
+            await set_value(session, kind, "openai", "select")
+            shown = _all(app)  # drawn again (in place): the fields as they are now
+            model, url, key = [c for c in shown[shown.index(_same(shown, kind)) :] if isinstance(c, ft.TextField)][:3]
             assert model.visible and url.visible and key.visible
-            model.value, url.value, key.value = "embed-small", server.url + "/v1", "sk-embed-secret"
+            await type_into(session, model, "embed-small")
+            await type_into(session, url, server.url + "/v1")
+            await type_into(session, key, "sk-embed-secret")
             buttons = [c for c in _all(app) if isinstance(c, ft.FilledButton) and c.content == "Save search service"]
             await fire(session, buttons[-1])
             assert app.settings.embedding == {"kind": "openai", "model": "embed-small", "base_url": server.url + "/v1"}
@@ -938,8 +946,7 @@ def test_phone_settings_show_the_screen_and_haptic_switches(quire: Quire, monkey
             haptic = next(
                 c for c in _all(app) if isinstance(c, ft.Switch) and c.label == "Vibrate lightly on page turns"
             )
-            haptic.value = True
-            await fire(session, haptic, "change")
+            await set_value(session, haptic, True, "change")
         return app
 
     assert "Keep the screen on while reading" not in screen(asyncio.run(scenario()))
@@ -1226,14 +1233,14 @@ def test_sync_is_set_up_in_settings_and_runs_on_its_own_when_a_book_closes(tmp_p
             app.go("settings")
             assert "Sync" in screen(app)
             field = next(c for c in _all(app) if isinstance(c, ft.TextField) and c.label == "WebDAV address or folder")
-            field.value = str(tmp_path / f"missing-{len(apps)}")
+            await type_into(session, field, str(tmp_path / f"missing-{len(apps)}"))
             await fire(session, clickable(app.page.controls, "Save and check"))
             assert "no sync folder there yet" in app.sync.status and not app.sync.ok  # reader words, not a traceback
             make = clickable(app.page.controls, "Create the folder")
             assert make.visible  # offered only now (issue 39, item 10)
             await fire(session, make)
             assert app.sync.ok and (tmp_path / f"missing-{len(apps)}" / "log").is_dir()
-            field.value = str(shared)
+            await type_into(session, field, str(shared))  # the same field (its id), drawn again in place
             await fire(session, clickable(app.page.controls, "Save and check"))
             assert app.sync.ok and "Ready" in app.sync.status
             sync_now = clickable(app.page.controls, "Sync now")
@@ -1256,7 +1263,8 @@ def test_sync_is_set_up_in_settings_and_runs_on_its_own_when_a_book_closes(tmp_p
         await other.workers.idle()  # the redraw its end scheduled
         assert other.sync.ok and other.sync.status.startswith("Synced at ") and "1 book file" in other.sync.status
         assert "Synced at" in " ".join(screen(other)), screen(other)  # the status line was redrawn when the sync ended
-        assert [c for c in _all(other) if isinstance(c, ft.ListView)] == lists  # not rebuilt: Settings kept its scroll
+        # not rebuilt: Settings (drawn on Flet's declarative layer) kept its list, and so its scroll
+        assert [c._i for c in _all(other) if isinstance(c, ft.ListView)] == [c._i for c in lists]
         [book] = desk.books()
         assert [h.note for h in desk.notes.highlights(book.id)] == ["synced"]
 

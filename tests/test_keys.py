@@ -9,7 +9,8 @@ import asyncio
 
 import flet as ft
 from conftest import book_path
-from fletkit import clickable, find, fire, new_session, walk
+from flet.messaging.protocol import MessageAction
+from fletkit import clickable, find, fire, new_session, set_value, type_into, walk
 
 from app.keys import dialog_open, field_focused
 from app.screens.reader.navigation import GoTo
@@ -135,14 +136,42 @@ def test_escape_in_a_settings_field_keeps_the_screen_and_what_was_typed(quire: Q
     asyncio.run(scenario())
 
 
-def test_a_settings_section_redraws_in_place_and_not_once_its_screen_is_left(quire: Quire) -> None:
+def test_text_typed_in_settings_survives_a_switch_flipped_elsewhere_and_the_list_keeps_its_place(
+    quire: Quire,
+) -> None:
+    """Issue 36: any switch in Settings drew the whole screen anew: the list went back to its top, and text typed
+    and not saved in another section (a sync address, a catalog's) was gone. Settings is drawn on Flet's
+    declarative layer now, each field's text kept in the screen's form; opened anew, the form is empty again."""
+
     async def scenario() -> None:
         session = await new_session(1440, 900)
         app = QuireApp(session.page, quire, secrets=MemorySecrets())
         app.go("settings")
-        section = app.folders.section
-        assert section is not None and section.redraw()  # on screen: redrawn where it is
+
+        def on_screen() -> list:
+            return list(walk(app.page.controls))
+
+        [listing] = [c for c in on_screen() if isinstance(c, ft.ListView)]
+        target = next(c for c in on_screen() if isinstance(c, ft.TextField) and c.label == "WebDAV address or folder")
+        await type_into(session, target, "https://dav.example.org/quire")
+        catalog = next(c for c in on_screen() if isinstance(c, ft.TextField) and c.label == "Catalog address (OPDS)")
+        await type_into(session, catalog, "http://127.0.0.1:8080/opds")
+        sent = len(session.connection.sent)
+        local_only = next(c for c in on_screen() if isinstance(c, ft.Switch) and c.label.startswith("Local only"))
+        await set_value(session, local_only, True, "change")
+        assert app.settings.local_only and quire.local_only  # saved and applied
+        shown = on_screen()
+        assert [c._i for c in shown if isinstance(c, ft.ListView)] == [listing._i]  # the same list: its scroll kept
+        fields = {c.label: c for c in shown if isinstance(c, ft.TextField)}
+        assert fields["WebDAV address or folder"].value == "https://dav.example.org/quire"
+        assert fields["WebDAV address or folder"]._i == target._i
+        assert fields["Catalog address (OPDS)"].value == "http://127.0.0.1:8080/opds"
+        replaced = [m.body for m in session.connection.sent[sent:] if m.action == MessageAction.PATCH_CONTROL]
+        assert all(body.id != app.page._i for body in replaced)  # no new screen
+        assert b"dav.example.org" not in b"".join(session.connection.wire[sent:])  # the typed text is not sent back
         app.go("library")
-        assert not section.redraw()  # left: nothing sent to a control the client no longer has
+        app.go("settings")
+        fields = {c.label: c for c in on_screen() if isinstance(c, ft.TextField)}
+        assert fields["WebDAV address or folder"].value == ""  # opened anew: what was not saved is gone
 
     asyncio.run(scenario())

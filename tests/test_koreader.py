@@ -297,7 +297,7 @@ def test_settings_bring_koreaders_highlights_in_write_quires_out_and_send_them_t
     """Settings › Highlights elsewhere, as a reader uses it: the folder typed, Import, Export, then Readwise."""
     import asyncio
 
-    from fletkit import clickable, fire, new_session, texts, walk
+    from fletkit import clickable, fire, new_session, texts, type_into, walk
     from readwisekit import ReadwiseServer
 
     from app.shell import QuireApp
@@ -323,7 +323,7 @@ def test_settings_bring_koreaders_highlights_in_write_quires_out_and_send_them_t
         app.render()
         await fire(session, clickable(app.page.controls, "Settings"))
         [folder] = [c for c in walk(app.page.controls) if getattr(c, "label", None) == "KOReader's books folder"]
-        folder.value = str(reader_folder)
+        await type_into(session, folder, str(reader_folder))
         said = await click(session, app, "Import highlights")
         assert said == "From KOReader: 1 highlight added, from 1 book."
         assert len(quire.notes.highlights(book)) == 3  # KOReader's "having little…" joined Quire's two
@@ -331,7 +331,7 @@ def test_settings_bring_koreaders_highlights_in_write_quires_out_and_send_them_t
         said = await click(session, app, "Export highlights")
         assert said == "To KOReader: 1 highlight written, into 1 book."
         [token] = [c for c in walk(app.page.controls) if getattr(c, "label", None) == "Readwise access token"]
-        token.value = "good-token"
+        await type_into(session, token, "good-token")
         said = await click(session, app, "Connect and send")
         assert said == "Sent to Readwise: 3 highlights, of 1 book; 0 there already." and len(server.highlights) == 3
         assert "Send new highlights" in texts(app.page.controls)

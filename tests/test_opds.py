@@ -272,7 +272,7 @@ def test_the_app_adds_browses_searches_and_downloads_from_calibre(calibre: str, 
     loaded after the list, a download into the library, search and Back, on a desktop and a phone."""
     import asyncio
 
-    from fletkit import clickable, find, fire, new_session, texts
+    from fletkit import clickable, find, fire, new_session, texts, type_into
 
     from app.shell import QuireApp
 
@@ -285,7 +285,8 @@ def test_the_app_adds_browses_searches_and_downloads_from_calibre(calibre: str, 
         at = next(i for i, c in enumerate(labelled) if c.label == "Catalog address (OPDS)")
         url, user, password = labelled[at : at + 3]
         assert user.label.startswith("User name") and password.label.startswith("Password")
-        url.value, user.value, password.value = calibre, USER, PASSWORD
+        for field, text in ((url, calibre), (user, USER), (password, PASSWORD)):
+            await type_into(session, field, text)
         await fire(session, clickable(app.page.controls, "Add catalog"))
         assert app.message == "Added “calibre Library”." and "calibre Library" in texts(app.page.controls)
         await fire(session, clickable(app.page.controls, "Browse"))

@@ -13,7 +13,7 @@ from app.a11y import selectable
 from app.i18n import Translator
 from app.keys import text_field
 from app.screens import Screen
-from app.sections import Section
+from app.screens.settings.form import SettingsForm
 from core import CatalogInfo, OpdsEntry, OpdsFeed, QuireError
 
 if TYPE_CHECKING:
@@ -181,53 +181,54 @@ def _show_cover(frame: ft.Container, picture: bytes, title: str) -> None:
     frame.data = "cover"
 
 
-def catalog_settings(catalogs: CatalogsController, t: Translator) -> list[ft.Control]:
-    """Settings › Catalogs: each catalog (browse, remove) and the form to add one. Adding or removing one redraws
-    this section where it is (Settings rebuilt would jump back to its top, the result out of sight)."""
+def catalog_settings(catalogs: CatalogsController, t: Translator, form: SettingsForm) -> list[ft.Control]:
+    """Settings › Catalogs: each catalog (browse, remove) and the form to add one. Adding or removing one draws
+    Settings again in place (drawn anew, it jumped back to its top, the result out of sight)."""
     app = catalogs.app
-    url = text_field(label=t("catalogs.url"), hint_text="http://localhost:8080/opds", width=420)
-    user = text_field(label=t("catalogs.user"), width=420)
-    password = text_field(label=t("catalogs.password"), password=True, can_reveal_password=True, width=420)
-    said = ft.Text("", size=12)
 
     def remove(number: int) -> None:
         catalogs.remove(number)
-        section.redraw()
-
-    def draw() -> list[ft.Control]:
-        rows: list[ft.Control] = [ft.Text(t("catalogs.about"), size=12, color=ft.Colors.ON_SURFACE_VARIANT)]
-        for info in app.quire.catalogs.all():
-            rows.append(
-                ft.Row(
-                    [
-                        ft.Icon(ft.Icons.LOCAL_LIBRARY_OUTLINED),
-                        ft.Column(
-                            [ft.Text(info.title, weight=ft.FontWeight.W_600), selectable(info.url, size=12)],
-                            spacing=0,
-                            expand=True,
-                        ),
-                        ft.TextButton(t("catalogs.browse"), on_click=lambda e, info=info: catalogs.browse(info)),
-                        ft.IconButton(
-                            ft.Icons.DELETE_OUTLINE,
-                            tooltip=t("catalogs.remove", title=info.title),
-                            on_click=lambda e, number=info.id: remove(number),
-                        ),
-                    ]
-                )
-            )
-        add_button = ft.FilledButton(t("catalogs.add"), icon=ft.Icons.ADD_LINK, on_click=add)
-        return [*rows, url, user, password, add_button, said]
+        app.render()
 
     async def add(e: ft.Event[Any]) -> None:
-        said.value = t("sync.checking")
-        said.update()
-        said.value = await catalogs.add(url.value or "", user.value or "", password.value or "")
-        password.value = ""
-        app.message = said.value
-        section.redraw()
+        form.say("catalogs", t("sync.checking"))
+        app.render()
+        said = await catalogs.add(form.text("catalogs.url"), form.text("catalogs.user"), form.text("catalogs.password"))
+        form.forget("catalogs.password")
+        form.say("catalogs", said)
+        app.message = said
+        app.render()
 
-    section = Section(draw)
-    return [section.column]
+    rows: list[ft.Control] = [ft.Text(t("catalogs.about"), size=12, color=ft.Colors.ON_SURFACE_VARIANT)]
+    for info in app.quire.catalogs.all():
+        rows.append(
+            ft.Row(
+                [
+                    ft.Icon(ft.Icons.LOCAL_LIBRARY_OUTLINED),
+                    ft.Column(
+                        [ft.Text(info.title, weight=ft.FontWeight.W_600), selectable(info.url, size=12)],
+                        spacing=0,
+                        expand=True,
+                    ),
+                    ft.TextButton(t("catalogs.browse"), on_click=lambda e, info=info: catalogs.browse(info)),
+                    ft.IconButton(
+                        ft.Icons.DELETE_OUTLINE,
+                        tooltip=t("catalogs.remove", title=info.title),
+                        on_click=lambda e, number=info.id: remove(number),
+                    ),
+                ]
+            )
+        )
+    return [
+        *rows,
+        form.field("catalogs.url", label=t("catalogs.url"), hint_text="http://localhost:8080/opds", width=420),
+        form.field("catalogs.user", label=t("catalogs.user"), width=420),
+        form.field(
+            "catalogs.password", label=t("catalogs.password"), password=True, can_reveal_password=True, width=420
+        ),
+        ft.FilledButton(t("catalogs.add"), icon=ft.Icons.ADD_LINK, on_click=add),
+        form.line("catalogs"),
+    ]
 
 
 def _entry_row(entry: OpdsEntry, catalogs: CatalogsController, t: Translator) -> ft.Control:

@@ -11,8 +11,7 @@ import flet as ft
 
 from app.a11y import selectable
 from app.i18n import Translator
-from app.keys import text_field
-from app.sections import Section
+from app.screens.settings.form import SettingsForm
 from core import QuireError
 
 if TYPE_CHECKING:
@@ -29,7 +28,6 @@ class FolderWatch:
         self.app = app
         self.offered: list[Path] = []  # the books of the offer shown now
         self._watching = False
-        self.section: Section | None = None  # Settings › Folders, when drawn: redrawn in place
 
     async def pick(self, watch: bool) -> None:
         """A folder picked on a computer: imported now (a calibre library with its metadata); ``watch``: its later
@@ -64,10 +62,9 @@ class FolderWatch:
         self.changed()
 
     def changed(self) -> None:
-        """Redraw Settings › Folders where it is (Settings rebuilt would scroll back to its top); the screen the
-        reader went to meanwhile is drawn anew instead (the library, with the books just imported)."""
-        if self.section is None or not self.section.redraw():
-            self.app.render()
+        """Draw the screen shown again: Settings in place (it keeps where it was scrolled), or the screen the reader
+        went to meanwhile (the library, with the books just imported)."""
+        self.app.render()
 
     def start(self) -> None:
         """Offer the watched folders' new books now, and on a computer keep looking while the app runs."""
@@ -121,38 +118,35 @@ class FolderWatch:
         app.render()
 
 
-def folder_controls(folders: FolderWatch, t: Translator) -> list[ft.Control]:
+def folder_controls(folders: FolderWatch, t: Translator, form: SettingsForm) -> list[ft.Control]:
     """Settings › Folders: the watched folders (each can be let go) and the buttons to import or watch one.
 
     In a browser's Settings, where no folder picker gives a path (PLATFORM-FACTS): the folder's path is
-    typed instead (the web UI runs on this computer and reads its folders). The section redraws itself in place.
+    typed instead (the web UI runs on this computer and reads its folders).
     """
     typed = folders.app.page.web
-    path = text_field(label=t("folders.path"), hint_text=t("folders.path.hint"), width=420) if typed else None
 
     async def import_one(e: ft.Event[Any]) -> None:
-        await (folders.add(Path(path.value.strip()), False) if path and path.value else folders.pick(False))
+        path = form.text("folders.path").strip()
+        await (folders.add(Path(path), False) if typed and path else folders.pick(False))
 
     async def watch_one(e: ft.Event[Any]) -> None:
-        await (folders.add(Path(path.value.strip()), True) if path and path.value else folders.pick(True))
+        path = form.text("folders.path").strip()
+        await (folders.add(Path(path), True) if typed and path else folders.pick(True))
 
-    def draw() -> list[ft.Control]:
-        rows: list[ft.Control] = [ft.Text(t("folders.about"), size=12, color=ft.Colors.ON_SURFACE_VARIANT)]
-        for folder in folders.app.quire.folders.watched():
-            rows.append(ft.Row([
-                ft.Icon(ft.Icons.FOLDER_OUTLINED), selectable(str(folder), expand=True),
-                ft.IconButton(ft.Icons.VISIBILITY_OFF_OUTLINED, tooltip=t("folders.unwatch", folder=folder.name),
-                              on_click=lambda e, f=folder: folders.unwatch(f)),
-            ]))  # fmt: skip
-        if path is not None:
-            rows.append(path)
-        suffix = "" if path is None else ".typed"
+    rows: list[ft.Control] = [ft.Text(t("folders.about"), size=12, color=ft.Colors.ON_SURFACE_VARIANT)]
+    for folder in folders.app.quire.folders.watched():
         rows.append(ft.Row([
-            ft.OutlinedButton(t("folders.import" + suffix), icon=ft.Icons.DRIVE_FOLDER_UPLOAD_OUTLINED,
-                              on_click=import_one),
-            ft.OutlinedButton(t("folders.watch" + suffix), icon=ft.Icons.FOLDER_SPECIAL_OUTLINED, on_click=watch_one),
-        ], wrap=True))  # fmt: skip
-        return rows
-
-    folders.section = Section(draw)
-    return [folders.section.column]
+            ft.Icon(ft.Icons.FOLDER_OUTLINED), selectable(str(folder), expand=True),
+            ft.IconButton(ft.Icons.VISIBILITY_OFF_OUTLINED, tooltip=t("folders.unwatch", folder=folder.name),
+                          on_click=lambda e, f=folder: folders.unwatch(f)),
+        ]))  # fmt: skip
+    if typed:
+        rows.append(form.field("folders.path", label=t("folders.path"), hint_text=t("folders.path.hint"), width=420))
+    suffix = ".typed" if typed else ""
+    rows.append(ft.Row([
+        ft.OutlinedButton(t("folders.import" + suffix), icon=ft.Icons.DRIVE_FOLDER_UPLOAD_OUTLINED,
+                          on_click=import_one),
+        ft.OutlinedButton(t("folders.watch" + suffix), icon=ft.Icons.FOLDER_SPECIAL_OUTLINED, on_click=watch_one),
+    ], wrap=True))  # fmt: skip
+    return rows

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import flet as ft
 
 from app.i18n import Translator
-from app.keys import text_field
+from app.screens.settings.form import SettingsForm
 from core import QuireError
 
 if TYPE_CHECKING:
@@ -84,23 +84,25 @@ class HighlightTravel:
         self._said(self.app.t("travel.readwise.off"))
 
 
-def travel_controls(travel: HighlightTravel, t: Translator) -> list[ft.Control]:
+def travel_controls(travel: HighlightTravel, t: Translator, form: SettingsForm) -> list[ft.Control]:
     """KOReader's highlights (a folder; import, export) and Readwise (a token while off; send and turn off while
     on), under Settings › Highlights elsewhere."""
     app = travel.app
-    folder = text_field(label=t("travel.koreader.folder"), value=app.settings.koreader_folder, width=420)
+    folder = form.field(
+        "travel.koreader.folder", app.settings.koreader_folder, label=t("travel.koreader.folder"), width=420
+    )
 
     async def bring_in(e: ft.Event[Any]) -> None:
-        await travel.koreader(folder.value or "", "import")
+        await travel.koreader(form.text("travel.koreader.folder", app.settings.koreader_folder), "import")
 
     async def write_out(e: ft.Event[Any]) -> None:
-        await travel.koreader(folder.value or "", "export")
+        await travel.koreader(form.text("travel.koreader.folder", app.settings.koreader_folder), "export")
 
     async def pick(e: ft.Event[Any]) -> None:
         chosen = await ft.FilePicker().get_directory_path(dialog_title=t("travel.koreader.folder"))
         if chosen:
-            folder.value = chosen
-            folder.update()
+            form.typed["travel.koreader.folder"] = chosen
+            app.render()
 
     choose: list[ft.Control] = []
     if not app.page.web:  # a browser's picker gives no path: the folder is typed there
@@ -134,10 +136,12 @@ def travel_controls(travel: HighlightTravel, t: Translator) -> list[ft.Control]:
             )
         )
     else:
-        token = text_field(label=t("travel.readwise.token"), password=True, can_reveal_password=True, width=420)
+        token = form.field("travel.readwise.token", label=t("travel.readwise.token"), password=True,
+                           can_reveal_password=True, width=420)  # fmt: skip
 
         async def connect(e: ft.Event[Any]) -> None:
-            await travel.readwise_setup(token.value or "")
+            await travel.readwise_setup(form.text("travel.readwise.token"))
+            form.forget("travel.readwise.token")
 
         rows += [token, ft.FilledButton(t("travel.readwise.connect"), icon=ft.Icons.LINK, on_click=connect)]
     if travel.status:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from app.i18n import Translator
-from app.keys import text_field
+from app.screens.settings.form import SettingsForm
 from core import QuireError
 
 if TYPE_CHECKING:
@@ -81,7 +81,7 @@ class KoreaderSync:
         app.workers.later(run)
 
 
-def koreader_controls(koreader: KoreaderSync, t: Translator) -> list[ft.Control]:
+def koreader_controls(koreader: KoreaderSync, t: Translator, form: SettingsForm) -> list[ft.Control]:
     """The KOReader sync server's part of Settings › Sync: its form while off, its state and actions while on."""
     app = koreader.app
     rows: list[ft.Control] = [
@@ -105,13 +105,22 @@ def koreader_controls(koreader: KoreaderSync, t: Translator) -> list[ft.Control]
             ),
         ]
     else:
-        url = text_field(label=t("koreader.url"), hint_text="https://sync.koreader.rocks", width=420)
-        user = text_field(label=t("koreader.user"), width=420)
-        password = text_field(label=t("koreader.password"), password=True, can_reveal_password=True, width=420)
-        register = ft.Switch(label=t("koreader.register"), value=False)
+        url = form.field("koreader.url", label=t("koreader.url"), hint_text="https://sync.koreader.rocks", width=420)
+        user = form.field("koreader.user", label=t("koreader.user"), width=420)
+        password = form.field("koreader.password", label=t("koreader.password"), password=True,
+                              can_reveal_password=True, width=420)  # fmt: skip
+
+        def set_register(e: ft.Event[Any]) -> None:
+            form.chosen["koreader.register"] = "on" if e.control.value else ""
+
+        register = ft.Switch(
+            label=t("koreader.register"), value=bool(form.chosen.get("koreader.register")), on_change=set_register
+        )
 
         async def turn_on(e: ft.Event[Any]) -> None:
-            await koreader.setup(url.value or "", user.value or "", password.value or "", bool(register.value))
+            await koreader.setup(form.text("koreader.url"), form.text("koreader.user"), form.text("koreader.password"),
+                                 bool(form.chosen.get("koreader.register")))  # fmt: skip
+            form.forget("koreader.password")
 
         rows += [url, user, password, register,
                  ft.FilledButton(t("koreader.turn_on"), icon=ft.Icons.MENU_BOOK, on_click=turn_on)]  # fmt: skip

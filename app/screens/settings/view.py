@@ -10,10 +10,10 @@ import flet as ft
 
 from app.i18n import Translator
 from app.jobs import IndexLine
-from app.keys import text_field
 from app.screens.settings.catalogs import CatalogsController, catalog_settings
 from app.screens.settings.dictionaries import DictionarySettings, dictionary_controls
 from app.screens.settings.folders import FolderWatch, folder_controls
+from app.screens.settings.form import SettingsForm
 from app.screens.settings.highlights import HighlightTravel, travel_controls
 from app.screens.settings.koreader import KoreaderSync, koreader_controls
 from app.screens.settings.sync import SyncController
@@ -78,46 +78,43 @@ class AIActions:
     cancel_index: Callable[[int], None]
     index_line: Callable[[int], IndexLine]  # a book's index status line, whether it is running
     progress: Callable[[str], str]  # a model's download progress line ("" when none)
-    refresh: Callable[[], object]  # send changed controls to the screen
 
 
 def provider_controls(
-    settings: Settings, store: SettingsStore, changed: Callable[[], object], t: Translator, actions: AIActions | None
+    settings: Settings,
+    store: SettingsStore,
+    changed: Callable[[], object],
+    t: Translator,
+    actions: AIActions | None,
+    form: SettingsForm,
+    redraw: Callable[[], object],
 ) -> list[ft.Control]:
-    """Provider, model, endpoint, temperature and key; the key field says only whether a key is stored."""
+    """Provider, model, endpoint, temperature and key; the key field says only whether a key is stored. What is
+    typed and chosen waits in ``form`` until saved; "None" shows nothing else to set."""
     current = settings.provider_config()
+    chosen = form.chosen.get("provider.kind", current.kind if current else "none")
+
+    def choose_kind(e: ft.Event[Any]) -> None:
+        form.chosen["provider.kind"] = e.control.value or "none"
+        redraw()
+
+    def set_temperature(e: ft.Event[Any]) -> None:
+        form.chosen["provider.temperature"] = str(round(float(e.control.value or 0.0), 1))
+
     kind = ft.Dropdown(
         label=t("settings.provider"),
-        value=current.kind if current else "none",
+        value=chosen,
         options=[ft.DropdownOption(key="none", text=t("settings.provider.none"))]
         + [ft.DropdownOption(key=k, text=t(f"settings.provider.{k}")) for k in PROVIDERS],
+        on_select=choose_kind,
         width=320,
-    )
-    model = text_field(label=t("settings.model"), value=current.model if current else "", width=320)
-    base_url = text_field(
-        label=t("settings.base_url"),
-        value=current.base_url if current else "",
-        hint_text=DEFAULT_BASE_URLS.get(current.kind, "") if current else "",
-        width=320,
-    )
-    temperature = ft.Slider(
-        value=current.temperature if current else 0.3, min=0, max=1, divisions=10, label="{value}", width=320
     )
     has_key = bool(current and store.has_key(current))
-    key = text_field(
-        label=t("settings.api_key"),
-        password=True,
-        can_reveal_password=True,
-        hint_text=t("settings.api_key.saved") if has_key else t("settings.api_key.missing"),
-        width=320,
-    )
-    status = ft.Text(t("settings.api_key.saved") if has_key else "", size=12)
+    temperature = float(form.chosen.get("provider.temperature", current.temperature if current else 0.3))
 
     def report(message: str, ok: bool = True) -> None:
-        status.value = message
-        status.color = None if ok else ft.Colors.ERROR
-        if actions is not None:
-            actions.refresh()
+        form.say("provider", message, ok)
+        redraw()
 
     def save(e: ft.Event[Any]) -> None:
         try:
@@ -125,21 +122,22 @@ def provider_controls(
         except QuireError as error:  # e.g. no keyring to keep the key in: say so, keep the rest
             report(t.error(error), ok=False)
             return
-        key.value = ""
+        form.forget("provider.key")
+        form.lines.pop("provider", None)
         changed()
 
     def choose() -> None:
-        if kind.value in (None, "none"):
+        if chosen in ("", "none"):
             settings.provider = {}
             store.save(settings)
             return
         config = ProviderConfig(
-            kind=kind.value,
-            model=(model.value or "").strip(),
-            base_url=(base_url.value or "").strip(),
-            temperature=round(float(temperature.value or 0.0), 1),
+            kind=chosen,
+            model=form.text("provider.model", current.model if current else "").strip(),
+            base_url=form.text("provider.base_url", current.base_url if current else "").strip(),
+            temperature=temperature,
         )
-        store.set_provider(settings, config, (key.value or "").strip() or None)
+        store.set_provider(settings, config, form.text("provider.key").strip() or None)
 
     def test(e: ft.Event[Any]) -> None:
         try:
@@ -163,27 +161,49 @@ def provider_controls(
                 return
         changed()
 
-    buttons = [
+    some = chosen not in ("", "none")  # "None": nothing to set, nothing to test
+    buttons: list[ft.Control] = [
         ft.FilledButton(t("settings.provider.save"), icon=ft.Icons.SAVE, on_click=save),
-        ft.OutlinedButton(t("settings.test"), icon=ft.Icons.NETWORK_CHECK, on_click=test),
+        ft.OutlinedButton(t("settings.test"), icon=ft.Icons.NETWORK_CHECK, on_click=test, visible=some),
     ]
     if has_key:
         buttons.append(ft.TextButton(t("settings.api_key.remove"), icon=ft.Icons.KEY_OFF, on_click=forget_key))
-    details: list[ft.Control] = [model, base_url, ft.Text(t("settings.temperature"), size=12), temperature, key]
-    row = ft.Row(list[ft.Control](buttons), wrap=True)
-
-    def shown(e: ft.Event[Any] | None = None) -> None:
-        """Model, endpoint, temperature and key only for a provider: "None" has nothing to set."""
-        chosen = kind.value not in (None, "none")
-        for control in details:
-            control.visible = chosen
-        buttons[1].visible = chosen
-        if chosen and kind.value in DEFAULT_BASE_URLS:
-            base_url.hint_text = DEFAULT_BASE_URLS[kind.value]
-
-    kind.on_select = shown
-    shown()
-    return [kind, *details, row, status]
+    return [
+        kind,
+        form.field(
+            "provider.model", current.model if current else "", label=t("settings.model"), width=320, visible=some
+        ),
+        form.field(
+            "provider.base_url",
+            current.base_url if current else "",
+            label=t("settings.base_url"),
+            hint_text=DEFAULT_BASE_URLS.get(chosen, ""),
+            width=320,
+            visible=some,
+        ),
+        ft.Text(t("settings.temperature"), size=12, visible=some),
+        ft.Slider(
+            value=temperature,
+            min=0,
+            max=1,
+            divisions=10,
+            label="{value}",
+            width=320,
+            on_change=set_temperature,
+            visible=some,
+        ),
+        form.field(
+            "provider.key",
+            label=t("settings.api_key"),
+            password=True,
+            can_reveal_password=True,
+            hint_text=t("settings.api_key.saved") if has_key else t("settings.api_key.missing"),
+            width=320,
+            visible=some,
+        ),
+        ft.Row(buttons, wrap=True),
+        form.line("provider", t("settings.api_key.saved") if has_key else ""),
+    ]
 
 
 def switch(settings: Settings, changed: Callable[[], object], t: Translator, name: str, label: str) -> ft.Control:
@@ -213,40 +233,55 @@ def switches(settings: Settings, changed: Callable[[], object], t: Translator) -
 
 
 def remote_embedding_controls(
-    settings: Settings, store: SettingsStore, changed: Callable[[], object], t: Translator
+    settings: Settings,
+    store: SettingsStore,
+    changed: Callable[[], object],
+    t: Translator,
+    form: SettingsForm,
+    redraw: Callable[[], object],
 ) -> list[ft.Control]:
-    """On-device models (the default), or an OpenAI-compatible or Ollama embedding endpoint."""
+    """On-device models (the default), or an OpenAI-compatible or Ollama embedding endpoint (an endpoint, a model
+    and a key only for a remote service: on this device there is nothing to set)."""
     current = settings.embedding
+    chosen = form.chosen.get("embedding.kind", current.get("kind", "device"))
+
+    def choose_kind(e: ft.Event[Any]) -> None:
+        form.chosen["embedding.kind"] = e.control.value or "device"
+        redraw()
+
     kind = ft.Dropdown(
         label=t("settings.embedder"),
-        value=current.get("kind", "device"),
+        value=chosen,
         options=[ft.DropdownOption(key="device", text=t("settings.embedder.device"))]
         + [ft.DropdownOption(key=name, text=t(f"settings.embedder.{name}")) for name in REMOTE_EMBEDDERS],
+        on_select=choose_kind,
     )
-    model = text_field(label=t("settings.model"), value=current.get("model", ""))
-    base_url = text_field(label=t("settings.base_url"), value=current.get("base_url", ""))
-    key = text_field(label=t("settings.api_key"), password=True, can_reveal_password=True)
-    status = ft.Text("", size=12)
 
     def save(e: ft.Event[Any]) -> None:
-        chosen = "" if kind.value in (None, "device") else kind.value
+        remote = "" if chosen == "device" else chosen
         try:
-            store.set_embedding(settings, chosen, (model.value or "").strip(), (base_url.value or "").strip(),
-                                (key.value or "").strip() or None)  # fmt: skip
+            store.set_embedding(settings, remote, form.text("embedding.model", current.get("model", "")).strip(),
+                                form.text("embedding.base_url", current.get("base_url", "")).strip(),
+                                form.text("embedding.key").strip() or None)  # fmt: skip
         except QuireError as error:
-            status.value, status.color = t.error(error), ft.Colors.ERROR
+            form.say("embedding", t.error(error), ok=False)
+            redraw()
             return
+        form.forget("embedding.key")
+        form.lines.pop("embedding", None)
         changed()
 
-    def shown(e: ft.Event[Any] | None = None) -> None:
-        """An endpoint, a model and a key only for a remote service: on this device there is nothing to set."""
-        for control in (model, base_url, key):
-            control.visible = kind.value not in (None, "device")
-
-    kind.on_select = shown
-    shown()
-    save_button = ft.FilledButton(t("settings.embedder.save"), icon=ft.Icons.SAVE, on_click=save)
-    return [kind, model, base_url, key, save_button, status]
+    remote = chosen != "device"
+    return [
+        kind,
+        form.field("embedding.model", current.get("model", ""), label=t("settings.model"), visible=remote),
+        form.field("embedding.base_url", current.get("base_url", ""), label=t("settings.base_url"), visible=remote),
+        form.field(
+            "embedding.key", label=t("settings.api_key"), password=True, can_reveal_password=True, visible=remote
+        ),
+        ft.FilledButton(t("settings.embedder.save"), icon=ft.Icons.SAVE, on_click=save),
+        form.line("embedding"),
+    ]
 
 
 def embedding_controls(quire: Quire, t: Translator, actions: AIActions) -> list[ft.Control]:
@@ -316,8 +351,13 @@ def build_settings_screen(
     koreader: KoreaderSync | None = None,
     folders: FolderWatch | None = None,
     travel: HighlightTravel | None = None,
+    form: SettingsForm | None = None,
+    redraw: Callable[[], object] | None = None,
 ) -> ft.Control:
-    """Every setting on one scrolling page (the phone-only ones on phones)."""
+    """Every setting on one scrolling page (the phone-only ones on phones). ``form`` holds what is typed and not
+    saved, kept across drawings; ``redraw`` draws the screen again (in place) after a change not saved yet."""
+    form = form if form is not None else SettingsForm()
+    redraw = redraw if redraw is not None else changed
 
     def set_language(e: ft.Event[Any]) -> None:
         settings.language = e.control.value or "system"
@@ -370,13 +410,13 @@ def build_settings_screen(
                     translate_to,
                     ft.Divider(),
                     section("settings.ai"),
-                    *provider_controls(settings, store, changed, t, actions),
+                    *provider_controls(settings, store, changed, t, actions, form, redraw),
                     *switches(settings, changed, t),
                     *(
                         [
                             ft.Divider(),
                             section("settings.embeddings"),
-                            *remote_embedding_controls(settings, store, changed, t),
+                            *remote_embedding_controls(settings, store, changed, t, form, redraw),
                             *embedding_controls(quire, t, actions),
                         ]
                         if quire is not None and actions is not None
@@ -388,18 +428,18 @@ def build_settings_screen(
                         else []
                     ),
                     *(
-                        [ft.Divider(), section("catalogs.title"), *catalog_settings(catalogs, t)]
+                        [ft.Divider(), section("catalogs.title"), *catalog_settings(catalogs, t, form)]
                         if catalogs is not None
                         else []
                     ),
-                    *([ft.Divider(), section("folders.title"), *folder_controls(folders, t)] if folders else []),
+                    *([ft.Divider(), section("folders.title"), *folder_controls(folders, t, form)] if folders else []),
                     *(
-                        [ft.Divider(), section("sync.title"), *sync_controls(sync, t, actions.refresh)]
-                        if sync is not None and actions is not None
+                        [ft.Divider(), section("sync.title"), *sync_controls(sync, t, form, redraw)]
+                        if sync is not None
                         else []
                     ),
-                    *([ft.Divider(), *koreader_controls(koreader, t)] if koreader is not None else []),
-                    *([ft.Divider(), section("travel.title"), *travel_controls(travel, t)] if travel else []),
+                    *([ft.Divider(), *koreader_controls(koreader, t, form)] if koreader is not None else []),
+                    *([ft.Divider(), section("travel.title"), *travel_controls(travel, t, form)] if travel else []),
                 ],
                 spacing=10,
                 expand=True,
@@ -410,61 +450,71 @@ def build_settings_screen(
     )
 
 
-def sync_controls(sync: SyncController, t: Translator, refresh: Callable[[], object]) -> list[ft.Control]:
+def sync_controls(
+    sync: SyncController, t: Translator, form: SettingsForm, redraw: Callable[[], object]
+) -> list[ft.Control]:
     """Where to sync (a WebDAV folder or a folder here), the password (kept in the secret store), book files on
-    or off, check and save, sync now, and the last sync's status line."""
+    or off, check and save, sync now, and the last sync's status line (a sync that ends while Settings is open
+    draws the screen again: in place, so the line is where the reader left it)."""
     current = sync.configured
-    target = text_field(
-        label=t("sync.target"), value=current.target if current else "", hint_text=t("sync.target.hint"), width=420
-    )
-    user = text_field(label=t("sync.user"), value=current.user if current else "", width=420)
-    password = text_field(
-        label=t("sync.password"), password=True, can_reveal_password=True, width=420,
-        hint_text=t("sync.password.kept") if current else "",
-    )  # fmt: skip
-    files = ft.Switch(label=t("sync.book_files"), value=current.book_files if current else True)
-    status = ft.Text(sync.status, size=12, color=None if sync.ok else ft.Colors.ERROR)
 
-    def show(text: str, ok: bool) -> None:
-        status.value, status.color = text, None if ok else ft.Colors.ERROR
-        refresh()
+    def set_files(e: ft.Event[Any]) -> None:
+        form.chosen["sync.files"] = "on" if e.control.value else ""
 
     def save(e: ft.Event[Any], create: bool = False) -> None:
-        show(t("sync.checking"), True)
-        typed = password.value or None
-        ready = sync.setup(target.value or "", user.value or "", typed, bool(files.value), create)
+        form.say("sync", t("sync.checking"))
+        redraw()
+        files = form.chosen.get("sync.files", "on" if (current.book_files if current else True) else "")
+        sync.setup(form.text("sync.target", current.target if current else ""),
+                   form.text("sync.user", current.user if current else ""),
+                   form.text("sync.password") or None, bool(files), create)  # fmt: skip
         if not sync.missing:  # kept while "Create the folder" is offered: that sets up again with it
-            password.value = ""
-        sync_now.disabled = not ready and not current  # ready now: "Sync now" works at once, not after a return
-        make.visible = sync.missing
-        show(sync.status, sync.ok)
+            form.forget("sync.password")
+        form.lines.pop("sync", None)  # the sync's own status from here
+        redraw()
 
     def now(e: ft.Event[Any]) -> None:
         if sync.start("now"):
-            show(t("sync.running"), True)
+            form.say("sync", t("sync.running"))
+            redraw()
 
-    # A sync that ends while Settings is open changes this line only: a rebuild would scroll Settings to its top,
-    # the result line out of sight.
-    sync.on_status = lambda: show(sync.status, sync.ok)
-    sync_now = ft.OutlinedButton(t("sync.now"), icon=ft.Icons.SYNC, on_click=now, disabled=not current)
-    make = ft.OutlinedButton(  # offered when the folder is not there, as other WebDAV sync clients do (MKCOL)
-        t("sync.create"), icon=ft.Icons.CREATE_NEW_FOLDER_OUTLINED, on_click=lambda e: save(e, create=True),
-        visible=sync.missing,
-    )  # fmt: skip
+    def ended() -> None:
+        form.lines.pop("sync", None)
+        redraw()
 
+    sync.on_status = ended
+    files_on = form.chosen.get("sync.files", "on" if (current.book_files if current else True) else "")
     return [
         ft.Text(t("sync.about"), size=12, color=ft.Colors.ON_SURFACE_VARIANT),
-        target,
-        user,
-        password,
-        files,
+        form.field(
+            "sync.target",
+            current.target if current else "",
+            label=t("sync.target"),
+            hint_text=t("sync.target.hint"),
+            width=420,
+        ),
+        form.field("sync.user", current.user if current else "", label=t("sync.user"), width=420),
+        form.field(
+            "sync.password",
+            label=t("sync.password"),
+            password=True,
+            can_reveal_password=True,
+            width=420,
+            hint_text=t("sync.password.kept") if current else "",
+        ),
+        ft.Switch(label=t("sync.book_files"), value=bool(files_on), on_change=set_files),
         ft.Row(
             [
                 ft.FilledButton(t("sync.save"), icon=ft.Icons.CLOUD_DONE_OUTLINED, on_click=save),
-                make,
-                sync_now,
+                ft.OutlinedButton(  # offered when the folder is not there, as other WebDAV sync clients do (MKCOL)
+                    t("sync.create"),
+                    icon=ft.Icons.CREATE_NEW_FOLDER_OUTLINED,
+                    on_click=lambda e: save(e, create=True),
+                    visible=sync.missing,
+                ),
+                ft.OutlinedButton(t("sync.now"), icon=ft.Icons.SYNC, on_click=now, disabled=sync.configured is None),
             ],
             wrap=True,
         ),
-        status,
+        form.line("sync", sync.status, sync.ok),
     ]
