@@ -166,7 +166,7 @@ def test_settings_turns_koreader_sync_on_and_opening_a_book_takes_the_kobos_furt
     the Kobo's further place (saying so), closing it sends this device's; turned off again."""
     import asyncio
 
-    from fletkit import clickable, find, fire, new_session, texts, walk
+    from fletkit import clickable, find, fire, new_session, set_value, texts, type_into, walk
 
     from app.shell import QuireApp
 
@@ -183,7 +183,9 @@ def test_settings_turns_koreader_sync_on_and_opening_a_book_takes_the_kobos_furt
         labelled = [c for c in walk(app.page.controls) if getattr(c, "label", None)]
         at = next(i for i, c in enumerate(labelled) if c.label == "KOReader sync server address")
         url, user, password, register = labelled[at : at + 4]
-        url.value, user.value, password.value, register.value = server.url, "reader", "pw", True
+        for field, text in ((url, server.url), (user, "reader"), (password, "pw")):
+            await type_into(session, field, text)
+        await set_value(session, register, True, "change")
         await fire(session, clickable(app.page.controls, "Turn on KOReader sync"))
         assert app.message == f"KOReader sync is on: {server.url} as reader." and "reader" in server.users
         document = quire.kosync.document(book)
