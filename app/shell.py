@@ -63,10 +63,9 @@ def address(route: str | None) -> str:
     return "/" + (route or "").split("?")[0].strip("/")
 
 
-# Screens drawn on Flet's declarative layer (app/drawn.py): a redraw is diffed into what the client has. The order
-# the others follow: the catalog browser, then the reader's chrome, whose page and lines change in place (a drawn
-# control is frozen: changing one in place raises).
-DRAWN = {Screen.LIBRARY, Screen.NOTES, Screen.STATS, Screen.SETTINGS}
+# Screens drawn on Flet's declarative layer (app/drawn.py): a redraw is diffed into what the client has. The reader
+# is not yet: a page turn patches its page and lines in place, and a drawn control is frozen (changing one raises).
+DRAWN = {Screen.LIBRARY, Screen.NOTES, Screen.STATS, Screen.SETTINGS, Screen.CATALOG}
 SETTINGS_CHANGED = "quire:settings-changed"  # what a window tells the others when it saved the settings
 
 

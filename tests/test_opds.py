@@ -272,6 +272,7 @@ def test_the_app_adds_browses_searches_and_downloads_from_calibre(calibre: str, 
     loaded after the list, a download into the library, search and Back, on a desktop and a phone."""
     import asyncio
 
+    import flet as ft
     from fletkit import clickable, find, fire, new_session, texts, type_into
 
     from app.shell import QuireApp
@@ -296,16 +297,20 @@ def test_the_app_adds_browses_searches_and_downloads_from_calibre(calibre: str, 
         await app.workers.until(lambda: len(app.catalogs.feeds) == 2)
         shown = texts(app.page.controls)
         assert "Moby-Dick" in shown and "Alice's Adventures in Wonderland" in shown
-        covers = app.catalogs.covers
-        await app.workers.until(lambda: covers and all(f.data == "cover" for f in covers.values()))
-        assert all(f.content.src[:2] == b"\xff\xd8" for f in covers.values())  # JPEG thumbnails, with the login
+        listed = [e.id for e in app.catalogs.feed.entries if e.thumbnail or e.cover]
+        await app.workers.until(lambda: all(i in app.catalogs.pictures for i in listed))
+        [listing] = [c._i for c in _walk(app) if isinstance(c, ft.ListView)]
+        frames = [c for c in _walk(app) if isinstance(c, ft.Container) and c.data == "cover"]
+        assert len(frames) == len(listed)  # each row's frame drawn with its picture (the screen drawn again in place)
+        assert all(f.content.src[:2] == b"\xff\xd8" for f in frames)  # JPEG thumbnails, with the login
         await fire(session, find(app.page.controls, tooltip="Download “Moby-Dick”"))
         moby = next(e.id for e in app.catalogs.feed.entries if e.title == "Moby-Dick")
         await app.workers.until(lambda: app.catalogs.downloads.get(moby) == "done")
         assert [b.title for b in quire.books()] == ["Moby-Dick"] and app.message == "“Moby-Dick” is in your library."
+        # its progress and its end drew the screen again in place: the same list, so where it was scrolled (issue 36)
+        assert [c._i for c in _walk(app) if isinstance(c, ft.ListView)] == [listing]
         query = next(c for c in _walk(app) if getattr(c, "label", None) == "Search this catalog")
-        query.value = "wonderland"
-        await fire(session, query, "submit")
+        await type_into(session, query, "wonderland", "submit")
         await app.workers.until(lambda: len(app.catalogs.feeds) == 3)
         assert [e.title for e in app.catalogs.feed.entries] == ["Alice's Adventures in Wonderland"]
         for _ in range(3):

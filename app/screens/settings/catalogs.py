@@ -32,9 +32,8 @@ class CatalogsController:
         self.feeds: list[OpdsFeed] = []  # the feeds opened, the one shown last
         self.loading = False
         self.downloads: dict[str, str] = {}  # entry id -> its progress line, or "done"
-        self.covers: dict[str, ft.Container] = {}  # entry id -> its thumbnail's frame, filled in the background
-        self.pictures: dict[str, bytes] = {}  # entry id -> its thumbnail, kept while the catalog is open
-        self.progress_lines: dict[str, ft.Text] = {}  # entry id -> its download's progress, updated on its own
+        self.pictures: dict[str, bytes] = {}  # entry id -> its thumbnail, read in the background, kept while open
+        self.query = ""  # what is typed in the search box (the screen is drawn again as covers arrive)
 
     @property
     def feed(self) -> OpdsFeed | None:
@@ -58,7 +57,7 @@ class CatalogsController:
     # -- browsing ----------------------------------------------------------------------------------------------
     def browse(self, catalog: CatalogInfo) -> None:
         """Open a catalog's own feed on the catalog screen."""
-        self.catalog, self.feeds, self.downloads, self.pictures = catalog, [], {}, {}
+        self.catalog, self.feeds, self.downloads, self.pictures, self.query = catalog, [], {}, {}, ""
         self.app.go(Screen.CATALOG)
         self._load(lambda: self.app.quire.catalogs.browse(catalog.id, self.app.store.secrets))
 
@@ -99,7 +98,6 @@ class CatalogsController:
                 self.feeds[-1] = feed
             else:
                 self.feeds.append(feed)
-            self.covers = {}
             app.message = feed.title
             app.render()
             await self._load_covers(feed)
@@ -122,14 +120,17 @@ class CatalogsController:
                 href = entry.thumbnail or entry.cover
                 assert href is not None
                 picture = await asyncio.to_thread(client.picture, href, COVER_BYTES)
-                frame = self.covers.get(entry.id)  # the row drawn now (a redraw since made a new one)
-                if picture and frame is not None:
+                if picture:
                     self.pictures[entry.id] = picture
-                    _show_cover(frame, picture, entry.title)
-                    self.app.page.update()
+                    self.redraw()
 
-    async def _update(self) -> None:
-        self.app.page.update()
+    def redraw(self) -> None:
+        """Draw the catalog screen again (in place: its list keeps its scroll), if it is still what is shown."""
+        if self.app.screen == Screen.CATALOG:
+            self.app.render()
+
+    async def _redraw(self) -> None:
+        self.redraw()
 
     def download(self, entry: OpdsEntry) -> None:
         """Download the entry's book into the library, the row showing its progress."""
@@ -141,10 +142,9 @@ class CatalogsController:
 
         def progress(done: int, total: int | None) -> None:  # on the download's thread
             line = app.t("catalogs.progress", done=f"{done / 1e6:.1f}", total=f"{total / 1e6:.1f}" if total else "?")
-            shown = self.progress_lines.get(entry.id)
-            if shown is not None and shown.value != line:
-                shown.value = line
-                app.workers.later(self._update)
+            if self.downloads.get(entry.id) != line:
+                self.downloads[entry.id] = line
+                app.workers.later(self._redraw)
 
         async def run() -> None:
             catalog = self.catalog
@@ -172,13 +172,6 @@ class CatalogsController:
             app.render()
 
         app.workers.later(run)
-
-
-def _show_cover(frame: ft.Container, picture: bytes, title: str) -> None:
-    # Put in its frame once loaded: an Image made visible later took the row's texts out of the semantics tree
-    # (seen in Chromium: a screen reader, and the browser tests, lost them).
-    frame.content = ft.Image(src=picture, fit=ft.BoxFit.CONTAIN, semantics_label=title)
-    frame.data = "cover"
 
 
 def catalog_settings(catalogs: CatalogsController, t: Translator, form: SettingsForm) -> list[ft.Control]:
@@ -240,17 +233,23 @@ def _entry_row(entry: OpdsEntry, catalogs: CatalogsController, t: Translator) ->
             trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT),
             on_click=lambda e: catalogs.open(entry.feed or ""),
         )
-    frame = ft.Container(ft.Icon(ft.Icons.MENU_BOOK_OUTLINED, color=ft.Colors.OUTLINE), width=THUMB,
-                         height=THUMB * 1.4, alignment=ft.Alignment.CENTER)  # fmt: skip
-    catalogs.covers[entry.id] = frame
-    if entry.id in catalogs.pictures:
-        _show_cover(frame, catalogs.pictures[entry.id], entry.title)
+    # The picture goes into the same frame once read: an Image made visible later took the row's texts out of the
+    # semantics tree (seen in Chromium: a screen reader, and the browser tests, lost them).
+    picture = catalogs.pictures.get(entry.id)
+    frame = ft.Container(
+        ft.Image(src=picture, fit=ft.BoxFit.CONTAIN, semantics_label=entry.title)
+        if picture
+        else ft.Icon(ft.Icons.MENU_BOOK_OUTLINED, color=ft.Colors.OUTLINE),
+        width=THUMB,
+        height=THUMB * 1.4,
+        alignment=ft.Alignment.CENTER,
+        data="cover" if picture else None,
+    )
     state = catalogs.downloads.get(entry.id)
     if state == "done":
         action: ft.Control = ft.Icon(ft.Icons.CHECK_CIRCLE_OUTLINE, tooltip=t("catalogs.in_library"))
     elif state is not None and state != "failed":
         action = ft.Text(state, size=12)
-        catalogs.progress_lines[entry.id] = action
     elif entry.best() is None:
         action = ft.Text(t("catalogs.no_format"), size=12, color=ft.Colors.ON_SURFACE_VARIANT)
     else:
@@ -277,12 +276,17 @@ def _entry_row(entry: OpdsEntry, catalogs: CatalogsController, t: Translator) ->
 
 
 def build_catalog_screen(catalogs: CatalogsController, t: Translator) -> ft.Control:
-    """The catalog being browsed: its feed's entries, search, and the pages before and after."""
+    """The catalog being browsed: its feed's entries, search, and the pages before and after (drawn again whole as
+    covers and download lines arrive; nothing changes in place)."""
     feed = catalogs.feed
     title = catalogs.catalog.title if catalogs.catalog is not None else ""
+
+    def typing(e: ft.Event[Any]) -> None:
+        catalogs.query = e.control.value or ""
+
     query = text_field(
-        hint_text=t("catalogs.search"), prefix_icon=ft.Icons.SEARCH, dense=True, expand=True,
-        on_submit=lambda e: catalogs.search(e.control.value or ""),
+        hint_text=t("catalogs.search"), prefix_icon=ft.Icons.SEARCH, dense=True, expand=True, value=catalogs.query,
+        on_change=typing, on_submit=lambda e: catalogs.search(e.control.value or ""),
     )  # fmt: skip
     body: list[ft.Control] = []
     if catalogs.loading:
