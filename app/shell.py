@@ -219,7 +219,7 @@ class QuireApp:
             folders=None if self.on_phone else self.folders,  # computers (a path typed in a browser's Settings)
             travel=self.travel,
             form=self.settings_form,
-            redraw=self.render,
+            redraw=lambda: self.render() if self.screen == Screen.SETTINGS else None,  # a reply after leaving
         )
 
     def _chat_context(self) -> ChatContext:

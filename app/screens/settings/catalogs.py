@@ -190,7 +190,8 @@ def catalog_settings(catalogs: CatalogsController, t: Translator, form: Settings
         form.forget("catalogs.password")
         form.say("catalogs", said)
         app.message = said
-        app.render()
+        if app.screen == Screen.SETTINGS:  # still there (an open book is not drawn again for it)
+            app.render()
 
     rows: list[ft.Control] = [ft.Text(t("catalogs.about"), size=12, color=ft.Colors.ON_SURFACE_VARIANT)]
     for info in app.quire.catalogs.all():
