@@ -479,6 +479,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "chat.empty": {"en": "Ask anything about what you have read.", "zh": "关于已读的内容，尽管问。"},
     "chat.thread.new": {"en": "New conversation", "zh": "新对话"},
     "chat.thread.menu": {"en": "Conversation", "zh": "对话"},
+    "chat.thread.pick": {"en": "Conversations of this book", "zh": "本书的对话"},
     "chat.thread.rename": {"en": "Rename", "zh": "重命名"},
     "chat.thread.delete": {"en": "Delete", "zh": "删除"},
     "chat.thread.title": {"en": "Conversation title", "zh": "对话标题"},

@@ -91,9 +91,25 @@ UNNAMED_FIELDS = (
 
 
 def _fields_named(page, where: str) -> None:
-    """Every text field on screen has a name, and there is one to check (else the check proves nothing)."""
+    """Every text field on screen has a name, and there is one to check (else the check proves nothing); every
+    button too."""
     assert page.evaluate("() => document.querySelectorAll('input, textarea').length") > 0, f"no field in {where}"
     assert page.evaluate(UNNAMED_FIELDS) == 0, f"a field of {where} has no name"
+    _buttons_named(page, where)
+
+
+def _buttons_named(page, where: str) -> None:
+    """Every button on screen has a name (an icon button was a bare "button" to a screen reader: its tooltip
+    labelled a node around it, and inside a notes card not even that)."""
+    assert page.evaluate("() => document.querySelectorAll('flt-semantics[role=button]').length") > 0
+    nameless = page.evaluate(
+        "() => [...document.querySelectorAll('flt-semantics[role=button]')]"
+        ".filter(e => !(e.getAttribute('aria-label') || e.innerText || '').trim())"
+        ".map(e => { const r = e.getBoundingClientRect(); let p = e.parentElement;"
+        " while (p && !p.getAttribute('aria-label')) p = p.parentElement;"
+        " return [p ? p.getAttribute('aria-label').slice(0, 40) : null, Math.round(r.x), Math.round(r.y)]; })"
+    )
+    assert not nameless, f"button(s) of {where} with no name (the labelled node around each, and where): {nameless}"
 
 
 def _wait_ordinal(screen: Screen, library: Path, ordinal: int) -> int:
@@ -409,6 +425,10 @@ def test_tour_of_every_screen_at_both_sizes_for_the_artifacts(browser, tmp_path:
             _not_blank(screen.shot("6-chat"))
             _fields_named(page, "the chat")
             screen.click_label("Close")
+            screen.click_label("Library")
+            screen.click_label("All notes")
+            screen.wait_text("1 highlight")
+            _buttons_named(page, "the notes screen")  # its cards' colour and delete buttons included
             screen.click_label("Library")
             screen.click_label("Settings")
             screen.wait_text("AI assistant")

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Protocol, TypeVar, assert_never
 
 import flet as ft
 
+from app.a11y import IconButton
 from app.dialogs import rename_dialog
 from app.i18n import Translator
 from app.jobs import IndexLine
@@ -79,7 +80,7 @@ class ChatController:
         self.draft = text_field(
             label=app.t()("chat.ask"), expand=True, dense=True, shift_enter=True, min_lines=1, max_lines=4
         )
-        self.send = ft.IconButton(ft.Icons.SEND)  # send, or stop while an answer streams
+        self.send = IconButton(ft.Icons.SEND)  # send, or stop while an answer streams
         self.view: ChatPanelView | None = None  # the panel drawn in ``slot``
 
     def for_book(self, reader: ReaderViewModel) -> ChatViewModel:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import flet as ft
 
-from app.a11y import selectable
+from app.a11y import IconButton, named_icon, selectable
 from app.drawn import Drawn
 from app.i18n import Translator
 from app.screens.chat import intents as intent
@@ -121,13 +121,13 @@ def _message(message: Message, last: bool, post: Post, t: Translator) -> ft.Cont
         footer.append(ft.Text(t("chat.stopped"), size=12, italic=True, color=ft.Colors.ON_SURFACE_VARIANT))
     if message.status != "streaming":
         footer.append(
-            ft.IconButton(
+            IconButton(
                 ft.Icons.COPY, tooltip=t("chat.copy"), icon_size=16, on_click=lambda e: post(intent.Copy(message.text))
             )
         )
         if last:
             footer.append(
-                ft.IconButton(
+                IconButton(
                     ft.Icons.REFRESH,
                     tooltip=t("chat.regenerate"),
                     icon_size=16,
@@ -146,12 +146,13 @@ def _header(chat: ChatViewModel, status: ChatStatus, post: Post, t: Translator) 
         options=[ft.DropdownOption(key=str(th.id), text=th.title) for th in threads],
         hint_text=t("chat.thread.new") if chat.thread_id is None else None,
         on_select=lambda e: post(intent.OpenThread(int(e.control.value))),
+        tooltip=t("chat.thread.pick"),  # its name in the accessibility tree (a chosen value alone names nothing)
         dense=True,
         expand=True,
         disabled=not threads,
     )
     menu = ft.PopupMenuButton(
-        icon=ft.Icons.MORE_VERT,
+        icon=named_icon(ft.Icons.MORE_VERT, t("chat.thread.menu")),
         tooltip=t("chat.thread.menu"),
         items=[
             ft.PopupMenuItem(content=ft.Text(t("chat.thread.rename")), on_click=lambda e: post(intent.RenameThread())),
@@ -191,7 +192,7 @@ def _header(chat: ChatViewModel, status: ChatStatus, post: Post, t: Translator) 
         ft.Row(
             [
                 picker,
-                ft.IconButton(
+                IconButton(
                     ft.Icons.ADD_COMMENT_OUTLINED,
                     tooltip=t("chat.thread.new"),
                     on_click=lambda e: post(intent.NewThread()),
@@ -284,12 +285,12 @@ def update_chat_panel(
     draft.on_submit = lambda e: post(intent.Ask(draft.value or ""))
     if chat.streaming:
         send.icon, send.tooltip, send.on_click = (
-            ft.Icons.STOP_CIRCLE_OUTLINED,
+            named_icon(ft.Icons.STOP_CIRCLE_OUTLINED, t("chat.stop")),
             t("chat.stop"),
             lambda e: post(intent.Stop()),
         )
     else:
-        send.icon, send.tooltip = ft.Icons.SEND, t("chat.send")
+        send.icon, send.tooltip = named_icon(ft.Icons.SEND, t("chat.send")), t("chat.send")
         send.on_click = lambda e: post(intent.Ask(draft.value or ""))
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import flet as ft
 
+from app.a11y import IconButton
 from app.i18n import Translator
 from app.keys import text_field
 from app.screens.library.model import BookRow, LibraryViewModel
@@ -185,7 +186,7 @@ def _list_row(
             [
                 *_warned(row),
                 ft.Text(row.badge),
-                ft.IconButton(
+                IconButton(
                     ft.Icons.INFO_OUTLINE,
                     tooltip=t("library.details"),
                     on_click=lambda e, book_id=row.book_id: actions.show_details(book_id),
@@ -221,7 +222,7 @@ def _toolbar(model: LibraryViewModel, actions: LibraryActions, t: Translator, ph
         model.query = ""
         actions.changed()
 
-    clear = ft.IconButton(ft.Icons.CLOSE, tooltip=t("library.search.clear"), on_click=clear_query)
+    clear = IconButton(ft.Icons.CLOSE, tooltip=t("library.search.clear"), on_click=clear_query)
     search = text_field(
         value=model.query,
         hint_text=t("library.search"),
@@ -241,7 +242,7 @@ def _toolbar(model: LibraryViewModel, actions: LibraryActions, t: Translator, ph
         label=t("library.sort"),
         tooltip=t("library.sort"),  # also its name in the accessibility tree (a label alone is not announced)
     )
-    layout = ft.IconButton(
+    layout = IconButton(
         ft.Icons.VIEW_LIST if model.layout == "grid" else ft.Icons.GRID_VIEW,
         tooltip=t("library.layout.list") if model.layout == "grid" else t("library.layout.grid"),
         on_click=toggle_layout,
@@ -290,12 +291,12 @@ def build_library_view(
                 spacing=0,
                 expand=True,
             ),
-            ft.IconButton(ft.Icons.ADD, tooltip=t("library.import"), on_click=lambda e: actions.import_books()),
-            ft.IconButton(
+            IconButton(ft.Icons.ADD, tooltip=t("library.import"), on_click=lambda e: actions.import_books()),
+            IconButton(
                 ft.Icons.STICKY_NOTE_2_OUTLINED, tooltip=t("notes.all"), on_click=lambda e: actions.open_notes()
             ),
-            ft.IconButton(ft.Icons.INSIGHTS, tooltip=t("stats.title"), on_click=lambda e: actions.open_stats()),
-            ft.IconButton(
+            IconButton(ft.Icons.INSIGHTS, tooltip=t("stats.title"), on_click=lambda e: actions.open_stats()),
+            IconButton(
                 ft.Icons.SETTINGS_OUTLINED, tooltip=t("settings.title"), on_click=lambda e: actions.open_settings()
             ),
         ]

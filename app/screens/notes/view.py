@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import flet as ft
 
+from app.a11y import IconButton, named_icon
 from app.i18n import Translator
 from app.screens.notes import intents as intent
 from app.screens.notes.intents import NotesHandler, NotesIntent
@@ -16,7 +17,7 @@ from core import HIGHLIGHT_COLORS, Highlight, VocabularyWord
 
 def _highlight_card(highlight: Highlight, post: Callable[[NotesIntent], object], t: Translator) -> ft.Control:
     colors = ft.PopupMenuButton(
-        icon=ft.Icons.PALETTE_OUTLINED,
+        icon=named_icon(ft.Icons.PALETTE_OUTLINED, t("notes.color")),
         tooltip=t("notes.color"),
         items=[
             ft.PopupMenuItem(
@@ -45,7 +46,7 @@ def _highlight_card(highlight: Highlight, post: Callable[[NotesIntent], object],
                             on_click=lambda e: post(intent.EditNote(highlight)),
                         ),
                         colors,
-                        ft.IconButton(
+                        IconButton(
                             ft.Icons.DELETE_OUTLINE,
                             tooltip=t("notes.delete"),
                             on_click=lambda e: post(intent.RemoveHighlight(highlight)),
@@ -101,7 +102,7 @@ def build_notes_list(model: NotesViewModel, notes: NotesHandler, t: Translator) 
                 title=ft.Text(where, max_lines=2, size=13),
                 dense=True,
                 on_click=lambda e, b=bookmark: notes.post(intent.OpenBookmark(b)),
-                trailing=ft.IconButton(
+                trailing=IconButton(
                     ft.Icons.DELETE_OUTLINE,
                     tooltip=t("reader.bookmark.remove"),
                     on_click=lambda e, b=bookmark: notes.post(intent.RemoveBookmark(b)),
@@ -133,7 +134,7 @@ def _word_tile(word: VocabularyWord, post: Callable[[NotesIntent], object], t: T
         subtitle=ft.Text(f"{first}\n{' '.join(word.sentence.split())}".strip(), max_lines=3, size=12),
         dense=True,
         on_click=(lambda e: post(intent.OpenWord(word))) if word.locator else None,
-        trailing=ft.IconButton(
+        trailing=IconButton(
             ft.Icons.DELETE_OUTLINE,
             tooltip=t("notes.vocabulary.remove"),
             on_click=lambda e: post(intent.ForgetWord(word)),
@@ -149,7 +150,7 @@ def build_notes_screen(
         [
             ft.Row(
                 [
-                    ft.IconButton(ft.Icons.ARROW_BACK, tooltip=t("library.title"), on_click=lambda e: on_back()),
+                    IconButton(ft.Icons.ARROW_BACK, tooltip=t("library.title"), on_click=lambda e: on_back()),
                     ft.Text(t("notes.all"), size=22, weight=ft.FontWeight.BOLD),
                 ]
             ),

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import flet as ft
 
+from app.a11y import IconButton
 from app.phone_speech import PhoneSpeaker
 from app.screens.reader.marking import ReaderScreen
 from app.screens.reader.model import ReaderViewModel
@@ -182,12 +183,12 @@ class AloudController:
             on_select=lambda e: self.set_speed(float(e.control.value or 1)),
         )
         controls: list[ft.Control] = [
-            ft.IconButton(
+            IconButton(
                 ft.Icons.PAUSE if playing else ft.Icons.PLAY_ARROW,
                 tooltip=t("aloud.pause") if playing else t("aloud.resume"),
                 on_click=lambda e: self.toggle(),
             ),
-            ft.IconButton(ft.Icons.STOP, tooltip=t("aloud.stop"), on_click=lambda e: self.stop_and_redraw()),
+            IconButton(ft.Icons.STOP, tooltip=t("aloud.stop"), on_click=lambda e: self.stop_and_redraw()),
             speed,
         ]
         if self.voices:

@@ -10,6 +10,7 @@ from typing import Any
 
 import flet as ft
 
+from app.a11y import IconButton
 from app.fonts import CJK_FONT
 from app.i18n import Translator
 from app.screens.reader import intents as intent
@@ -364,18 +365,18 @@ def selection_bar(model: ReaderViewModel, actions: ReaderActions, t: Translator)
         label = t("reader.highlight")
         swatch_tip, on_colour = "reader.highlight.color", _colouring(actions, intent.Highlight)
         extra = [
-            ft.IconButton(
+            IconButton(
                 ft.Icons.EDIT_NOTE,
                 tooltip=t("reader.note.add"),
                 on_click=lambda e: actions.post(intent.NoteSelection()),
             ),
-            ft.IconButton(
+            IconButton(
                 ft.Icons.FORUM_OUTLINED, tooltip=t("reader.ask"), on_click=lambda e: actions.post(intent.AskAbout())
             ),
         ]
         if actions.ai:
             extra.append(
-                ft.IconButton(
+                IconButton(
                     ft.Icons.TRANSLATE,
                     tooltip=t("reader.translate"),
                     on_click=lambda e: actions.post(intent.Translate()),
@@ -383,10 +384,10 @@ def selection_bar(model: ReaderViewModel, actions: ReaderActions, t: Translator)
             )
         if len(text) <= WHO_IS_CHARS and len(text.split()) <= 4:  # a name or a word, not a passage
             extra[:0] = [
-                ft.IconButton(
+                IconButton(
                     ft.Icons.MENU_BOOK, tooltip=t("reader.define"), on_click=lambda e: actions.post(intent.Define())
                 ),
-                ft.IconButton(
+                IconButton(
                     ft.Icons.PERSON_SEARCH, tooltip=t("reader.who_is"), on_click=lambda e: actions.post(intent.WhoIs())
                 ),
             ]
@@ -396,10 +397,10 @@ def selection_bar(model: ReaderViewModel, actions: ReaderActions, t: Translator)
         label = t("reader.highlight.menu")
         swatch_tip, on_colour = "reader.highlight.recolour", _colouring(actions, intent.RecolourTapped)
         extra = [
-            ft.IconButton(
+            IconButton(
                 ft.Icons.EDIT_NOTE, tooltip=t("reader.note"), on_click=lambda e: actions.post(intent.NoteTapped())
             ),
-            ft.IconButton(
+            IconButton(
                 ft.Icons.DELETE_OUTLINE,
                 tooltip=t("reader.highlight.remove"),
                 on_click=lambda e: actions.post(intent.RemoveTapped()),
@@ -409,7 +410,7 @@ def selection_bar(model: ReaderViewModel, actions: ReaderActions, t: Translator)
     else:
         return None
     swatches = [
-        ft.IconButton(
+        IconButton(
             ft.Icons.CHECK_CIRCLE
             if model.notes.tapped is not None and model.notes.tapped.color == color
             else ft.Icons.CIRCLE,
@@ -420,13 +421,11 @@ def selection_bar(model: ReaderViewModel, actions: ReaderActions, t: Translator)
         for color in HIGHLIGHT_COLORS
     ]
     extra.append(
-        ft.IconButton(ft.Icons.COPY, tooltip=t("reader.copy"), on_click=lambda e: actions.post(intent.Copy(text)))
+        IconButton(ft.Icons.COPY, tooltip=t("reader.copy"), on_click=lambda e: actions.post(intent.Copy(text)))
     )
     if actions.share:
         extra.append(
-            ft.IconButton(
-                ft.Icons.SHARE, tooltip=t("reader.share"), on_click=lambda e: actions.post(intent.Share(text))
-            )
+            IconButton(ft.Icons.SHARE, tooltip=t("reader.share"), on_click=lambda e: actions.post(intent.Share(text)))
         )
     bar = ft.Container(
         ft.Row(
@@ -434,7 +433,7 @@ def selection_bar(model: ReaderViewModel, actions: ReaderActions, t: Translator)
                 ft.Text(label, weight=ft.FontWeight.W_600),
                 *swatches,
                 *extra,
-                ft.IconButton(ft.Icons.CLOSE, tooltip=t("common.cancel"), on_click=close),
+                IconButton(ft.Icons.CLOSE, tooltip=t("common.cancel"), on_click=close),
             ],
             wrap=True,
             alignment=ft.MainAxisAlignment.CENTER,
@@ -457,7 +456,7 @@ def _panel_frame(
                 ft.Row(
                     [
                         ft.Text(title, size=16, weight=ft.FontWeight.BOLD, expand=True),
-                        ft.IconButton(
+                        IconButton(
                             ft.Icons.CLOSE,
                             tooltip=t("common.close"),
                             on_click=lambda e: actions.post(intent.OpenPanel(None)),
@@ -528,22 +527,22 @@ def build_reader_view(
     phone = width < WIDE
     bookmarked = model.shown.bookmark is not None
     tools = [
-        ft.IconButton(p.icon, tooltip=t(p.title), on_click=lambda e, name=p.name: actions.post(intent.OpenPanel(name)))
+        IconButton(p.icon, tooltip=t(p.title), on_click=lambda e, name=p.name: actions.post(intent.OpenPanel(name)))
         for p in PANELS
     ]
-    bookmark = ft.IconButton(
+    bookmark = IconButton(
         ft.Icons.BOOKMARK if bookmarked else ft.Icons.BOOKMARK_BORDER,
         tooltip=t("reader.bookmark.remove") if bookmarked else t("reader.bookmark"),
         on_click=lambda e: actions.post(intent.ToggleBookmark()),
     )
-    aloud = ft.IconButton(
+    aloud = IconButton(
         ft.Icons.STOP_CIRCLE_OUTLINED if aloud_bar is not None else ft.Icons.HEADPHONES_OUTLINED,
         tooltip=t("aloud.stop") if aloud_bar is not None else t("aloud.start"),
         on_click=lambda e: actions.post(intent.ReadAloud()),
     )
     if model.printed_pages:  # a text PDF where pages can be drawn: as printed, or reflowed
         tools.append(
-            ft.IconButton(
+            IconButton(
                 ft.Icons.ARTICLE_OUTLINED if model.page_view else ft.Icons.PICTURE_AS_PDF_OUTLINED,
                 tooltip=t("reader.page_view.off") if model.page_view else t("reader.page_view.on"),
                 on_click=lambda e: actions.post(intent.PageView(not model.page_view)),
@@ -557,9 +556,7 @@ def build_reader_view(
     chapter.max_lines, chapter.overflow = 1, ft.TextOverflow.ELLIPSIS
     header = ft.Row(
         [
-            ft.IconButton(
-                ft.Icons.ARROW_BACK, tooltip=t("library.title"), on_click=lambda e: actions.post(intent.Back())
-            ),
+            IconButton(ft.Icons.ARROW_BACK, tooltip=t("library.title"), on_click=lambda e: actions.post(intent.Back())),
             ft.Column(
                 [
                     ft.Text(
@@ -580,10 +577,10 @@ def build_reader_view(
         ],
         spacing=0,
     )
-    previous = ft.IconButton(
+    previous = IconButton(
         ft.Icons.CHEVRON_LEFT, tooltip=t("reader.previous"), on_click=lambda e: actions.post(PreviousPage())
     )
-    following = ft.IconButton(
+    following = IconButton(
         ft.Icons.CHEVRON_RIGHT, tooltip=t("reader.next"), on_click=lambda e: actions.post(NextPage())
     )
     if phone:  # tools along the bottom, within reach of a thumb

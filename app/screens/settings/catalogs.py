@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from app.a11y import selectable
+from app.a11y import IconButton, selectable
 from app.i18n import Translator
 from app.keys import text_field
 from app.screens import Screen
@@ -205,7 +205,7 @@ def catalog_settings(catalogs: CatalogsController, t: Translator, form: Settings
                         expand=True,
                     ),
                     ft.TextButton(t("catalogs.browse"), on_click=lambda e, info=info: catalogs.browse(info)),
-                    ft.IconButton(
+                    IconButton(
                         ft.Icons.DELETE_OUTLINE,
                         tooltip=t("catalogs.remove", title=info.title),
                         on_click=lambda e, number=info.id: remove(number),
@@ -254,7 +254,7 @@ def _entry_row(entry: OpdsEntry, catalogs: CatalogsController, t: Translator) ->
     elif entry.best() is None:
         action = ft.Text(t("catalogs.no_format"), size=12, color=ft.Colors.ON_SURFACE_VARIANT)
     else:
-        action = ft.IconButton(
+        action = IconButton(
             ft.Icons.DOWNLOAD,
             tooltip=t("catalogs.download", title=entry.title),
             on_click=lambda e: catalogs.download(entry),
@@ -314,7 +314,7 @@ def build_catalog_screen(catalogs: CatalogsController, t: Translator) -> ft.Cont
         [
             ft.Row(
                 [
-                    ft.IconButton(ft.Icons.ARROW_BACK, tooltip=t("common.back"), on_click=lambda e: catalogs.back()),
+                    IconButton(ft.Icons.ARROW_BACK, tooltip=t("common.back"), on_click=lambda e: catalogs.back()),
                     ft.Text(title, size=20, weight=ft.FontWeight.BOLD, expand=True, max_lines=1),
                 ]
             ),

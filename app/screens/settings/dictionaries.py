@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
+from app.a11y import IconButton
 from app.i18n import Translator
 from core import QuireError
 
@@ -76,7 +77,7 @@ def dictionary_controls(dictionaries: DictionarySettings, t: Translator) -> list
             [
                 ft.Icon(ft.Icons.MENU_BOOK),
                 ft.Text(t("dictionaries.line", name=info.name, kind=info.kind, n=info.words), expand=True),
-                ft.IconButton(
+                IconButton(
                     ft.Icons.DELETE_OUTLINE,
                     tooltip=t("dictionaries.remove", name=info.name),
                     on_click=lambda e, number=info.id: dictionaries.remove(number),

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from app.a11y import selectable
+from app.a11y import IconButton, selectable
 from app.i18n import Translator
 from app.screens.settings.form import SettingsForm
 from core import QuireError
@@ -138,7 +138,7 @@ def folder_controls(folders: FolderWatch, t: Translator, form: SettingsForm) -> 
     for folder in folders.app.quire.folders.watched():
         rows.append(ft.Row([
             ft.Icon(ft.Icons.FOLDER_OUTLINED), selectable(str(folder), expand=True),
-            ft.IconButton(ft.Icons.VISIBILITY_OFF_OUTLINED, tooltip=t("folders.unwatch", folder=folder.name),
+            IconButton(ft.Icons.VISIBILITY_OFF_OUTLINED, tooltip=t("folders.unwatch", folder=folder.name),
                           on_click=lambda e, f=folder: folders.unwatch(f)),
         ]))  # fmt: skip
     if typed:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import flet as ft
 
+from app.a11y import IconButton
 from app.i18n import Translator
 from app.screens.settings.form import SettingsForm
 from core import QuireError
@@ -106,7 +107,7 @@ def travel_controls(travel: HighlightTravel, t: Translator, form: SettingsForm) 
 
     choose: list[ft.Control] = []
     if not app.page.web:  # a browser's picker gives no path: the folder is typed there
-        choose.append(ft.IconButton(ft.Icons.FOLDER_OPEN, tooltip=t("travel.koreader.folder"), on_click=pick))
+        choose.append(IconButton(ft.Icons.FOLDER_OPEN, tooltip=t("travel.koreader.folder"), on_click=pick))
     rows: list[ft.Control] = [
         ft.Text(t("travel.koreader.title"), size=15, weight=ft.FontWeight.W_600),
         ft.Text(t("travel.koreader.about"), size=12, color=ft.Colors.ON_SURFACE_VARIANT),

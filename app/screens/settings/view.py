@@ -8,6 +8,7 @@ from typing import Any
 
 import flet as ft
 
+from app.a11y import IconButton
 from app.i18n import Translator
 from app.jobs import IndexLine
 from app.screens.settings.catalogs import CatalogsController, catalog_settings
@@ -395,7 +396,7 @@ def build_settings_screen(
         [
             ft.Row(
                 [
-                    ft.IconButton(ft.Icons.ARROW_BACK, tooltip=t("library.title"), on_click=lambda e: on_back()),
+                    IconButton(ft.Icons.ARROW_BACK, tooltip=t("library.title"), on_click=lambda e: on_back()),
                     ft.Text(t("settings.title"), size=22, weight=ft.FontWeight.BOLD),
                 ]
             ),

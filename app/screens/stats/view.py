@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import flet as ft
 
+from app.a11y import IconButton
 from app.i18n import Translator
 from core import StatsReport
 
@@ -150,7 +151,7 @@ def build_stats_screen(report: StatsReport, t: Translator, on_back: Callable[[],
         [
             ft.Row(
                 [
-                    ft.IconButton(ft.Icons.ARROW_BACK, tooltip=t("library.title"), on_click=lambda e: on_back()),
+                    IconButton(ft.Icons.ARROW_BACK, tooltip=t("library.title"), on_click=lambda e: on_back()),
                     ft.Text(t("stats.title"), size=22, weight=ft.FontWeight.BOLD),
                 ]
             ),
