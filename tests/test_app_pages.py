@@ -302,11 +302,14 @@ def test_appearance_theme_language_and_provider_settings_persist(quire: Quire) -
         assert all(f.visible for f in fields[:3])
         await type_into(session, fields[0], "deepseek-chat")
         await type_into(session, fields[2], "sk-secret-123")
+        [temperature] = [c for c in _all(app) if isinstance(c, ft.Slider) and c.max == 1]
+        await set_value(session, temperature, 0.7, "change")  # the slider moves without the screen drawn again
         save = next(c for c in _all(app) if isinstance(c, ft.FilledButton) and c.content == "保存 AI 服务")
         await fire(session, save)
         saved = json.loads((quire.folder / "settings.json").read_text(encoding="utf-8"))
         assert saved["theme"] == "sepia" and saved["layout"] == "paginated" and saved["language"] == "zh"
         assert saved["provider"]["kind"] == "deepseek" and "sk-secret" not in json.dumps(saved)
+        assert saved["provider"]["temperature"] == 0.7 and saved["provider"]["model"] == "deepseek-chat"
         assert secrets.get("provider:deepseek") == "sk-secret-123"
         assert "密钥已保存在系统钥匙串中" in screen(app)  # the screen says a key is set, never shows it
         assert not any("sk-secret" in s for s in screen(app))

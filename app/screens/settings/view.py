@@ -111,7 +111,9 @@ def provider_controls(
         width=320,
     )
     has_key = bool(current and store.has_key(current))
-    temperature = float(form.chosen.get("provider.temperature", current.temperature if current else 0.3))
+
+    def temperature() -> float:  # read when used: the slider moves without drawing the screen again
+        return float(form.chosen.get("provider.temperature", current.temperature if current else 0.3))
 
     def report(message: str, ok: bool = True) -> None:
         form.say("provider", message, ok)
@@ -136,7 +138,7 @@ def provider_controls(
             kind=chosen,
             model=form.text("provider.model", current.model if current else "").strip(),
             base_url=form.text("provider.base_url", current.base_url if current else "").strip(),
-            temperature=temperature,
+            temperature=temperature(),
         )
         store.set_provider(settings, config, form.text("provider.key").strip() or None)
 
@@ -184,7 +186,7 @@ def provider_controls(
         ),
         ft.Text(t("settings.temperature"), size=12, visible=some),
         ft.Slider(
-            value=temperature,
+            value=temperature(),
             min=0,
             max=1,
             divisions=10,
