@@ -351,6 +351,7 @@ class QuireApp:
     def _apply_settings(self) -> None:
         if self.t.language != Translator(self.settings.language).language:
             self.t = Translator(self.settings.language)
+            self.settings_form.lines.clear()  # Settings' result lines were in the other language
             self.library.t = self.t
             self.page.title = self.t("app.title")
         apply_theme(self.page, self.settings, self.fonts)

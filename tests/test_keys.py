@@ -8,9 +8,10 @@ dialog is gone.
 import asyncio
 
 import flet as ft
+from browserkit import free_port
 from conftest import book_path
 from flet.messaging.protocol import MessageAction
-from fletkit import clickable, find, fire, new_session, set_value, type_into, walk
+from fletkit import clickable, find, fire, new_session, set_value, texts, type_into, walk
 
 from app.keys import dialog_open, field_focused
 from app.screens.reader.navigation import GoTo
@@ -155,7 +156,8 @@ def test_text_typed_in_settings_survives_a_switch_flipped_elsewhere_and_the_list
         target = next(c for c in on_screen() if isinstance(c, ft.TextField) and c.label == "WebDAV address or folder")
         await type_into(session, target, "https://dav.example.org/quire")
         catalog = next(c for c in on_screen() if isinstance(c, ft.TextField) and c.label == "Catalog address (OPDS)")
-        await type_into(session, catalog, "http://127.0.0.1:8080/opds")
+        nowhere = f"http://127.0.0.1:{free_port()}/opds"  # nothing listens there
+        await type_into(session, catalog, nowhere)
         sent = len(session.connection.sent)
         local_only = next(c for c in on_screen() if isinstance(c, ft.Switch) and c.label.startswith("Local only"))
         await set_value(session, local_only, True, "change")
@@ -165,13 +167,20 @@ def test_text_typed_in_settings_survives_a_switch_flipped_elsewhere_and_the_list
         fields = {c.label: c for c in shown if isinstance(c, ft.TextField)}
         assert fields["WebDAV address or folder"].value == "https://dav.example.org/quire"
         assert fields["WebDAV address or folder"]._i == target._i
-        assert fields["Catalog address (OPDS)"].value == "http://127.0.0.1:8080/opds"
+        assert fields["Catalog address (OPDS)"].value == nowhere
         replaced = [m.body for m in session.connection.sent[sent:] if m.action == MessageAction.PATCH_CONTROL]
         assert all(body.id != app.page._i for body in replaced)  # no new screen
         assert b"dav.example.org" not in b"".join(session.connection.wire[sent:])  # the typed text is not sent back
+        await fire(session, clickable(app.page.controls, "Add catalog"))
+        said = app.message
+        assert "could not be used" in said and said in texts(app.page.controls)  # the section's line
+        language = next(c for c in on_screen() if isinstance(c, ft.Dropdown) and c.value == "system")
+        await set_value(session, language, "zh", "select")
+        assert said not in texts(app.page.controls)  # a line in the other language is not left behind
+        assert next(c for c in on_screen() if isinstance(c, ft.TextField) and c.label == "书目地址（OPDS）").value
         app.go("library")
         app.go("settings")
         fields = {c.label: c for c in on_screen() if isinstance(c, ft.TextField)}
-        assert fields["WebDAV address or folder"].value == ""  # opened anew: what was not saved is gone
+        assert fields["WebDAV 地址或文件夹"].value == ""  # opened anew: what was not saved is gone
 
     asyncio.run(scenario())
