@@ -209,7 +209,7 @@ def test_covers_are_sent_just_after_the_cards_and_at_once_when_drawn_again(quire
     def actions() -> LibraryActions:
         nothing = lambda: None  # noqa: E731
         return LibraryActions(nothing, nothing, nothing, nothing, nothing, nothing,
-                              covers_read=lambda: redrawn.append(sum(map(model.cover_is_read, ids))), later=queued.append)  # fmt: skip
+                              drawn_again=lambda: redrawn.append(sum(map(model.cover_is_read, ids))), later=queued.append)  # fmt: skip
 
     view = build_library_view(model, actions(), Translator("en"), covers=covers)
     assert _images(view) == [] and len(queued) == 1  # the cards first, each with its placeholder

@@ -1438,8 +1438,12 @@ def test_a_large_library_draws_its_first_cards_and_more_as_the_reader_scrolls(qu
         assert len(first.controls) == 60 and positions == [] and covers == []  # Alice's cover is not drawn yet
         event = {"event_type": "update", "pixels": 2_000, "min_scroll_extent": 0, "max_scroll_extent": 2_400,
                  "viewport_dimension": 800}  # fmt: skip
+        pages = []
+        real_page = quire.shelf.page
+        monkeypatch.setattr(quire.shelf, "page", lambda **ask: pages.append(ask) or real_page(**ask))
         await fire(session, shelf(), "scroll", event)
         assert len(shelf().controls) == 120
+        assert [(ask["offset"], ask["limit"]) for ask in pages] == [(60, 60)]  # the next page only, read once
         await fire(session, shelf(), "scroll", event)
         await fire(session, shelf(), "scroll", event)
         assert len(shelf().controls) == 130  # every book, once

@@ -33,6 +33,7 @@ class LibraryController:
         self.app = app
         self.model = LibraryViewModel(app.quire, app.t)
         self.covers = PendingCovers()  # the covers asked for, across drawings (each is read once)
+        self._read = True  # whether the next drawing reads the library first (not after covers or a page read)
 
     def view(self) -> ft.Control:
         app = self.app
@@ -44,11 +45,19 @@ class LibraryController:
             open_settings=lambda: app.go(Screen.SETTINGS),
             open_stats=lambda: app.go(Screen.STATS),
             changed=app.render,
-            covers_read=lambda: app.render() if app.screen == Screen.LIBRARY else None,
+            drawn_again=self._drawn_again,
             later=app.workers.later,
         )
-        self.model.refresh()
+        if self._read:
+            self.model.refresh()
+        self._read = True
         return build_library_view(self.model, actions, app.t, width=app.width, covers=self.covers)
+
+    def _drawn_again(self) -> None:
+        """Draw the library from what its model holds now (covers read, the shelf's next page), reading nothing."""
+        if self.app.screen == Screen.LIBRARY:
+            self._read = False
+            self.app.render()
 
     # -- details ------------------------------------------------------------------------------------
     def show_details(self, book_id: int) -> None:

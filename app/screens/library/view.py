@@ -34,10 +34,11 @@ class LibraryActions:
     import_books: Callable[[], object]
     open_notes: Callable[[], object]
     open_settings: Callable[[], object]
-    changed: Callable[[], object]  # search, sort, tag, layout, shelf or covers changed: draw the screen again
+    changed: Callable[[], object]  # search, sort, tag or layout changed: read the library and draw it again
     open_stats: Callable[[], object] = lambda: None  # the reading statistics screen
-    # covers were read after the cards: draw the library again, if it is still what the window shows
-    covers_read: Callable[[], object] = lambda: None
+    # the model gained what it read itself (covers, the shelf's next page): draw from it again, reading nothing
+    # more, if the library is still what the window shows
+    drawn_again: Callable[[], object] = lambda: None
     # runs a coroutine function on the app's loop after this drawing; None: covers are drawn with their cards
     later: Callable[[Callable[[], Awaitable[None]]], object] | None = None
 
@@ -201,7 +202,7 @@ def _list_row(
 def _send_covers(model: LibraryViewModel, actions: LibraryActions, pending: PendingCovers | None) -> None:
     """Read the covers of the cards just drawn, after them."""
     if pending is not None and pending.wanted and actions.later is not None:
-        actions.later(pending.fill(model, actions.covers_read))
+        actions.later(pending.fill(model, actions.drawn_again))
 
 
 def _toolbar(model: LibraryViewModel, actions: LibraryActions, t: Translator, phone: bool) -> ft.Control:
@@ -282,7 +283,7 @@ def build_library_view(
     difference (``app/drawn.py``). With ``covers`` (kept by the caller across drawings) and ``actions.later``, the
     covers of the cards drawn are read after them."""
     phone = width < 600
-    slot = ft.Container(_books(model, actions, t, width, covers), expand=True)
+    slot = ft.Container(_books(model, actions, t, width, covers if actions.later is not None else None), expand=True)
 
     header = ft.Row(
         [
@@ -332,8 +333,6 @@ def _books(
         )
     if not rows:
         return ft.Text(t("library.no_match"), size=16)
-    if actions.later is None:
-        pending = None
     if model.layout == "grid":
         columns, cover_width, cover_height = grid_geometry(width - 24)
 
@@ -363,7 +362,7 @@ def _books(
 
     def more(e: ft.OnScrollEvent) -> None:
         if model.more and e.pixels >= e.max_scroll_extent - 2 * e.viewport_dimension and model.read_more():
-            actions.changed()
+            actions.drawn_again()  # the rows just read, not the whole shelf again
 
     shelf.on_scroll = more
     return shelf
