@@ -117,11 +117,9 @@ class Annotations:
 
     def place(self, book_id: int, locator: Locator) -> tuple[int, float]:
         """A locator's ordinal and the percentage of the book read when it is reached."""
-        row = self.conn.execute("SELECT segment_count FROM books WHERE id = ?", (book_id,)).fetchone()
-        if row is None:  # not there: the library's own error (the book's whole record is not needed)
-            self.library.get(book_id)
+        segments = self.library.book_value(book_id, "segment_count")  # its record is not needed
         ordinal = self.library.ordinal_of(book_id, locator)
-        return ordinal, round(100.0 * (ordinal + 1) / max(1, row[0]), 2)
+        return ordinal, round(100.0 * (ordinal + 1) / max(1, segments), 2)
 
     def _saved(self, book_id: int) -> Position:
         position = self.position(book_id)

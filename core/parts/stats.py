@@ -22,9 +22,9 @@ class Stats:
     def minutes_left(self, reference: str | int, ordinal: int) -> tuple[float, float] | None:
         """Minutes left in the chapter and in the book from the segment at ``ordinal``, at the reader's own speed
         in this book; None until there is enough reading (two minutes) to tell."""
-        book = self._library.book_id(reference)
+        book = reference if isinstance(reference, int) else self._library.book_id(reference)
+        digest = self._library.book_value(book, "content_hash")  # also the check that it is there: one read
         conn = self._library.conn
-        digest = conn.execute("SELECT content_hash FROM books WHERE id = ?", (book,)).fetchone()[0]
         if digest not in self._sections:  # read once per book: the reader asks on every page and scroll
             self._sections[digest] = section_chars(conn, book)
         return minutes_left(conn, book, ordinal, self._sections[digest])
