@@ -126,6 +126,13 @@ def connect(path: Path | str, *, vector_extension: bool = True) -> sqlite3.Conne
     return conn
 
 
+def scratch() -> sqlite3.Connection:
+    """A private in-memory database on the library's driver (the same SQLite: its FTS5 and tokenizers), without
+    the library's schema, in autocommit."""
+    conn: sqlite3.Connection = _DRIVER.connect(":memory:", check_same_thread=False, isolation_level=None)
+    return conn
+
+
 BUSY_MESSAGE = "the library is busy: another Quire (the app or a quire command) is writing to it. Try again in a moment"
 
 

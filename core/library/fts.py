@@ -15,6 +15,8 @@ from pathlib import Path
 
 from core.books.textutil import CJK_RUN
 
+# The keyword index of passages: Porter stems on Unicode words, diacritics folded (migrations, core/rag/chunk_terms.py).
+CHUNK_TOKENIZER = "porter unicode61 remove_diacritics 2"
 _WORD = re.compile(r"\w+", re.UNICODE)
 _FROM_CJK = re.compile("[\u2e80-\U0010ffff]")  # where the traditional-to-simplified table starts
 
@@ -172,19 +174,25 @@ STOPWORDS = frozenset(
 )
 
 
+def any_terms(query: str) -> list[tuple[str, bool]]:
+    """The terms ranked retrieval looks for, each once, with whether it is a prefix: a CJK run's bigrams (a lone
+    character as the prefix of its pairs), and words other than common English function words."""
+    terms: list[tuple[str, bool]] = []
+    for term in query_terms(query):
+        if CJK_RUN.fullmatch(term):
+            terms += [(term, True)] if len(term) == 1 else [(b, False) for b in _bigrams(term)[:-1]]
+        elif term not in STOPWORDS:
+            terms.append((term, False))
+    return list(dict.fromkeys(terms))
+
+
 def match_any_expression(query: str) -> str | None:
     """An FTS5 expression matching any query term (for ranked retrieval of natural questions).
 
     CJK runs contribute each of their bigrams; common English function words are dropped.
     """
-    tokens: list[str] = []
-    for term in query_terms(query):
-        if CJK_RUN.fullmatch(term):
-            tokens += [_quote(term) + "*"] if len(term) == 1 else [_quote(b) for b in _bigrams(term)[:-1]]
-        elif term not in STOPWORDS:
-            tokens.append(_quote(term))
-    unique = list(dict.fromkeys(tokens))
-    return " OR ".join(unique) if unique else None
+    tokens = [_quote(term) + ("*" if prefix else "") for term, prefix in any_terms(query)]
+    return " OR ".join(tokens) if tokens else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -517,6 +517,17 @@ def m019_shelf_keys(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE INDEX IF NOT EXISTS books_by_title ON books(title_key)")
 
 
+def m020_chunk_terms(conn: sqlite3.Connection) -> None:
+    """Each book's own keyword statistics: which of its passages hold each term, how often, and each passage's
+    length in terms, so a search in one book is ranked by that book alone (FTS5's BM25 counts the whole library).
+    Books chunked before get theirs the next time their passages are prepared; until then FTS5 ranks them."""
+    _add_column(conn, "chunk_sets", "term_lengths", "BLOB")
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS chunk_terms (book_id INTEGER NOT NULL REFERENCES books(id) ON DELETE CASCADE, "
+        "term TEXT NOT NULL, postings BLOB NOT NULL, PRIMARY KEY (book_id, term)) WITHOUT ROWID"
+    )
+
+
 def _add_column(conn: sqlite3.Connection, table: str, column: str, declaration: str) -> None:
     """Add a column unless the table has it (a migration may run again on a library rolled back to before it)."""
     if column not in {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}:
@@ -550,6 +561,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (17, "catalogs and folders", m017_catalogs),
     (18, "readwise", m018_readwise),
     (19, "shelf keys", m019_shelf_keys),
+    (20, "chunk terms", m020_chunk_terms),
 ]
 # Migrations that free a large part of the file: the database is compacted (VACUUM) once after them.
 COMPACT_AFTER = frozenset({9})

@@ -10,6 +10,7 @@ from typing import Any
 from core.library.db import book_rows, now
 from core.library.fts import index_text, match_any_expression
 from core.library.store import Library
+from core.rag.chunk_terms import BookTerms, TermCounter, rank
 from core.rag.chunker import DEFAULT_OVERLAP, DEFAULT_TARGET_TOKENS, Chunk, SegmentText, TokenCounter, chunk_segments
 
 
@@ -53,18 +54,44 @@ class ChunkStore:
         self.library = library
         self.default = default
         self.rechunk_hooks: list[Callable[[sqlite3.Connection, int], None]] = []  # e.g. drop the old vectors
+        self.terms = TermCounter()
         library.remove_hooks.append(self.on_remove)
 
     # -- writing ------------------------------------------------------------------------------
     def ensure_default(self, book_id: int) -> bool:
-        """Chunk a book the default way if it has no chunks yet (just imported, or an import cut short)."""
+        """Chunk a book the default way if it has no chunks yet (just imported, or an import cut short); a book
+        chunked before its keyword statistics were kept gets them."""
         if self.profile(book_id) is not None:
+            self._ensure_terms(book_id)
             return False
         profile, count = self.default()
         return self.ensure(book_id, profile, count)
 
     def on_remove(self, conn: sqlite3.Connection, book_id: int) -> None:
         conn.execute("DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE book_id = ?)", (book_id,))
+        conn.execute("DELETE FROM chunk_terms WHERE book_id = ?", (book_id,))
+
+    def _ensure_terms(self, book_id: int) -> None:
+        """The book's keyword statistics from its stored chunks, when it has chunks and none yet."""
+        row = self.library.conn.execute(
+            "SELECT created_at FROM chunk_sets WHERE book_id = ? AND term_lengths IS NULL", (book_id,)
+        ).fetchone()
+        if row is None:
+            return
+        texts = self.library.conn.execute("SELECT text FROM chunks WHERE book_id = ? ORDER BY idx", (book_id,))
+        terms = self.terms.count(index_text(text) for (text,) in texts)
+        with self.library.transaction() as conn:
+            if conn.execute(  # the same chunks still, and nobody counted them meanwhile
+                "SELECT 1 FROM chunk_sets WHERE book_id = ? AND created_at = ? AND term_lengths IS NULL",
+                (book_id, row[0]),
+            ).fetchone():
+                self._store_terms(conn, book_id, terms)
+
+    @staticmethod
+    def _store_terms(conn: sqlite3.Connection, book_id: int, terms: BookTerms) -> None:
+        conn.execute("DELETE FROM chunk_terms WHERE book_id = ?", (book_id,))
+        conn.executemany("INSERT INTO chunk_terms (book_id, term, postings) VALUES (?,?,?)", terms.rows(book_id))
+        conn.execute("UPDATE chunk_sets SET term_lengths = ? WHERE book_id = ?", (terms.lengths, book_id))
 
     def profile(self, book_id: int) -> ChunkProfile | None:
         row = self.library.conn.execute("SELECT * FROM chunk_sets WHERE book_id = ?", (book_id,)).fetchone()
@@ -86,6 +113,7 @@ class ChunkStore:
         ]
         chunks = chunk_segments(segments, count, profile.target_tokens, profile.overlap)
         del segments
+        terms = self.terms.count(index_text(chunk.text) for chunk in chunks)
         with self.library.transaction() as conn:
             if self.profile(book_id) == profile:
                 return False  # another process made the same chunks meanwhile
@@ -93,10 +121,12 @@ class ChunkStore:
                 hook(conn, book_id)
             self.on_remove(conn, book_id)
             conn.execute("DELETE FROM chunks WHERE book_id = ?", (book_id,))
-            self._store(conn, book_id, profile, chunks)
+            self._store(conn, book_id, profile, chunks, terms)
         return True
 
-    def _store(self, conn: sqlite3.Connection, book_id: int, profile: ChunkProfile, chunks: list[Chunk]) -> None:
+    def _store(
+        self, conn: sqlite3.Connection, book_id: int, profile: ChunkProfile, chunks: list[Chunk], terms: BookTerms
+    ) -> None:
         conn.executemany(
             "INSERT INTO chunks (book_id, idx, section_idx, start_ordinal, start_offset, end_ordinal, end_offset, tokens, text)"
             " VALUES (?,?,?,?,?,?,?,?,?)",
@@ -121,9 +151,11 @@ class ChunkStore:
             ((row["id"], index_text(row["text"])) for row in stored),
         )
         conn.execute(
-            "INSERT OR REPLACE INTO chunk_sets VALUES (?,?,?,?,?,?)",
+            "INSERT OR REPLACE INTO chunk_sets (book_id, tokenizer, target_tokens, overlap, chunk_count, created_at)"
+            " VALUES (?,?,?,?,?,?)",
             (book_id, profile.tokenizer, profile.target_tokens, profile.overlap, len(chunks), now()),
         )
+        self._store_terms(conn, book_id, terms)
 
     # -- reading ------------------------------------------------------------------------------
     def count(self, book_id: int) -> int:
@@ -173,11 +205,39 @@ class ChunkStore:
     def keyword(self, query: str, filters: Filters, limit: int) -> list[tuple[int, float]]:
         """(chunk id, BM25 relevance, higher is better) for chunks matching any term, best first.
 
-        FTS5 ranks inside the index (``ORDER BY rank``, about 3x faster than sorting on ``bm25()``
-        after a join); the spoiler and section filters then apply to an over-fetched top list, and
-        when they leave too few rows the query runs again over every match, so no filter is ever
-        loosened to save time.
+        In one book, BM25 over that book alone (``chunk_terms``), so a book ranks the same whatever else the
+        library holds and the time does not grow with it; across the library (or in a book chunked before its
+        statistics were kept), FTS5's own. The spoiler and section filters apply to an over-fetched top list,
+        and when they leave too few the whole ranking is filtered, so no filter is ever loosened to save time.
         """
+        if filters.book_id is not None:
+            ranked = rank(self.library.conn, filters.book_id, self.terms.phrases(query))
+            if ranked is not None:
+                return self._chunks_of(filters, ranked, limit)
+        return self._fts_keyword(query, filters, limit)
+
+    def _chunks_of(self, filters: Filters, ranked: list[tuple[int, float]], limit: int) -> list[tuple[int, float]]:
+        """The ranked passage numbers of one book as chunk ids, those the filters allow, the first ``limit``."""
+        clauses, params = Filters(None, filters.max_ordinal, filters.sections).where("", "end_ordinal", "section_idx")
+        where = "".join(f" AND {clause}" for clause in clauses)
+        fetch = limit if not clauses else limit * 10
+        while True:
+            wanted = ranked[:fetch] if fetch < len(ranked) else ranked
+            if wanted is ranked and len(ranked) > 500:  # every passage: read the book's allowed ones once
+                sql, values = f"SELECT idx, id FROM chunks WHERE book_id = ?{where}", [filters.book_id, *params]
+            else:
+                marks = ",".join("?" * len(wanted))
+                sql = f"SELECT idx, id FROM chunks WHERE book_id = ? AND idx IN ({marks}){where}"
+                values = [filters.book_id, *(passage for passage, _ in wanted), *params]
+            ids = dict(self.library.conn.execute(sql, values).fetchall())
+            found = [(ids[passage], score) for passage, score in wanted if passage in ids][:limit]
+            if len(found) >= limit or wanted is ranked:
+                return found
+            fetch = len(ranked)
+
+    def _fts_keyword(self, query: str, filters: Filters, limit: int) -> list[tuple[int, float]]:
+        """FTS5's ranking (``ORDER BY rank`` inside the index, about 3x faster than sorting on ``bm25()`` after a
+        join), its statistics the whole library's."""
         expression = match_any_expression(query)
         if expression is None:
             return []

@@ -1,0 +1,202 @@
+"""Each book's own keyword statistics, so a search in one book is ranked by BM25 over that book alone.
+
+FTS5's ``bm25()`` counts each term's passages over the whole library (its doclists hold every book), so a search in
+one book of 520 took 6x the same search with the book alone, and more as the library grew. Here each book keeps,
+for each term, which of its passages hold it and how often (``chunk_terms``), and each passage's length in terms
+(``chunk_sets.term_lengths``). A search reads its terms' rows and computes BM25 as FTS5 does (k1 1.2, b 0.75, its
+floor for a term in most passages), so a book ranks the same in any library as it does alone, at a cost that does
+not grow with the library.
+
+The terms are FTS5's own: passages and queries go through the index's tokenizer (Porter stems, Unicode folding)
+in a private in-memory table and are read back through ``fts5vocab``; a hand-written stemmer would drift from it.
+"""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from core.library.db import scratch
+from core.library.fts import CHUNK_TOKENIZER, any_terms
+
+K1 = 1.2  # FTS5's bm25() constants (fts5_aux.c)
+B = 0.75
+IDF_FLOOR = 1e-6  # FTS5's idf for a term in more than half the passages
+_BATCH = 1000  # passages tokenized at a time: the in-memory index never holds a long book whole
+_WIDE = 0xFFFF  # books with more passages than this store their passage numbers in four bytes, not two
+
+
+@dataclass(frozen=True, slots=True)
+class BookTerms:
+    """A book's postings (term -> its passages and counts, as stored) and each passage's length in terms."""
+
+    postings: dict[str, bytes]
+    lengths: bytes
+
+    def rows(self, book_id: int) -> Iterator[tuple[int, str, bytes]]:
+        return ((book_id, term, blob) for term, blob in self.postings.items())
+
+
+@dataclass(frozen=True, slots=True)
+class Phrase:
+    """One query term as the index's tokens (more than one: they must all be in a passage), or a prefix."""
+
+    tokens: tuple[str, ...]
+    prefix: bool = False
+
+
+def _dtype(passages: int) -> str:
+    return "<u2" if passages <= _WIDE else "<u4"
+
+
+class TermCounter:
+    """FTS5's tokenizer on a private in-memory connection: a book's postings, and a query's terms as tokens."""
+
+    def __init__(self) -> None:
+        self._conn: sqlite3.Connection | None = None
+        self._lock = threading.Lock()  # the indexing worker and a search may both count
+        self._tokens = lru_cache(maxsize=4096)(self._tokenize)  # a reader asks about the same few names
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._conn is None:
+            conn = scratch()
+            for table in ("passages", "query"):
+                conn.execute(f"CREATE VIRTUAL TABLE {table} USING fts5(body, tokenize = '{CHUNK_TOKENIZER}')")
+                conn.execute(f"CREATE VIRTUAL TABLE {table}_terms USING fts5vocab({table}, instance)")
+            self._conn = conn
+        return self._conn
+
+    def count(self, index_texts: Iterable[str]) -> BookTerms:
+        """The postings of a book's passages, given in passage order as the index stores them (``index_text``)."""
+        found: dict[str, list[int]] = {}  # term -> passage, count, passage, count, ...
+        lengths: list[int] = []
+        with self._lock:
+            conn = self._connection()
+            batch: list[str] = []
+            for text in index_texts:
+                batch.append(text)
+                if len(batch) == _BATCH:
+                    self._count_batch(conn, batch, len(lengths), found, lengths)
+                    batch = []
+            self._count_batch(conn, batch, len(lengths), found, lengths)
+        dtype = _dtype(len(lengths))
+        limit = np.iinfo(dtype).max
+        postings = {term: np.minimum(np.asarray(pairs), limit).astype(dtype).tobytes() for term, pairs in found.items()}
+        return BookTerms(postings, np.asarray(lengths, dtype="<u4").tobytes())
+
+    @staticmethod
+    def _count_batch(
+        conn: sqlite3.Connection, texts: list[str], first: int, found: dict[str, list[int]], lengths: list[int]
+    ) -> None:
+        if not texts:
+            return
+        conn.executemany("INSERT INTO passages (rowid, body) VALUES (?, ?)", enumerate(texts, start=first))
+        lengths.extend([0] * len(texts))
+        for term, passage, times in conn.execute(
+            "SELECT term, doc, count(*) FROM passages_terms GROUP BY term, doc"
+        ):  # the vocabulary is ordered by term, then passage: each list grows in passage order
+            found.setdefault(term, []).extend((passage, times))
+            lengths[passage] += times
+        conn.execute("DELETE FROM passages")
+
+    def phrases(self, query: str) -> list[Phrase]:
+        """The query's terms (``any_terms``: stop words dropped, CJK as pairs) as the index's tokens."""
+        phrases = []
+        for term, prefix in any_terms(query):
+            tokens = self._tokens(term)
+            if tokens:
+                phrases.append(Phrase(tokens, prefix))
+        return phrases
+
+    def _tokenize(self, term: str) -> tuple[str, ...]:
+        with self._lock:
+            conn = self._connection()
+            conn.execute("INSERT INTO query (rowid, body) VALUES (1, ?)", (term,))
+            tokens = conn.execute("SELECT term FROM query_terms ORDER BY offset").fetchall()
+            conn.execute("DELETE FROM query")
+        return tuple(token[0] for token in tokens)
+
+
+def rank(conn: sqlite3.Connection, book_id: int, phrases: list[Phrase]) -> list[tuple[int, float]] | None:
+    """(passage number, BM25 relevance) for the book's passages that hold any phrase, best first (ties in
+    reading order); None when the book has no statistics of its own yet (chunked before they were kept)."""
+    row = conn.execute("SELECT term_lengths FROM chunk_sets WHERE book_id = ?", (book_id,)).fetchone()
+    if row is None or row[0] is None:
+        return None
+    lengths = np.frombuffer(row[0], dtype="<u4")
+    count = len(lengths)
+    if count == 0 or not phrases:
+        return []
+    average = float(lengths.sum()) / count
+    norm = K1 * (1 - B + B * lengths / average)
+    scores = np.zeros(count)
+    matched = np.zeros(count, dtype=bool)
+    postings = _postings(conn, book_id, phrases, _dtype(count))
+    for phrase in phrases:
+        passages, times = _phrase(phrase, postings, count)
+        if not len(passages):
+            continue
+        hits = len(passages)
+        idf = math.log((count - hits + 0.5) / (hits + 0.5))
+        idf = idf if idf > 0 else IDF_FLOOR
+        scores[passages] += idf * (times * (K1 + 1.0)) / (times + norm[passages])
+        matched[passages] = True
+    found = np.flatnonzero(matched)
+    order = found[np.lexsort((found, -scores[found]))]
+    return list(zip(order.tolist(), scores[order].tolist(), strict=True))
+
+
+def _postings(conn: sqlite3.Connection, book_id: int, phrases: list[Phrase], dtype: str) -> dict[str, list[np.ndarray]]:
+    """Each wanted token's (passage, count) pairs; a prefix's under the prefix, one array per term it covers."""
+    found: dict[str, list[np.ndarray]] = {}
+    exact = sorted({token for phrase in phrases if not phrase.prefix for token in phrase.tokens})
+    if exact:
+        marks = ",".join("?" * len(exact))
+        sql = f"SELECT term, postings FROM chunk_terms WHERE book_id = ? AND term IN ({marks})"
+        for term, blob in conn.execute(sql, (book_id, *exact)):
+            found[term] = [np.frombuffer(blob, dtype=dtype).reshape(-1, 2)]
+    for phrase in phrases:
+        if phrase.prefix:
+            start = phrase.tokens[0]
+            rows = conn.execute(
+                "SELECT postings FROM chunk_terms WHERE book_id = ? AND term >= ? AND term < ?",
+                (book_id, start, start + "\U0010ffff"),
+            )
+            found["*" + start] = [np.frombuffer(r[0], dtype=dtype).reshape(-1, 2) for r in rows]
+    return found
+
+
+def _phrase(phrase: Phrase, postings: dict[str, list[np.ndarray]], count: int) -> tuple[np.ndarray, np.ndarray]:
+    """The passages holding the phrase and how many times: a prefix sums its terms; a phrase of several tokens
+    (a word FTS5 splits, such as ``snake_case``) counts the passages holding them all, as often as the rarest."""
+    if phrase.prefix:
+        pairs = postings.get("*" + phrase.tokens[0], [])
+        if not pairs:
+            return np.empty(0, dtype=np.int64), np.empty(0)
+        joined = np.concatenate(pairs)
+        times = np.bincount(joined[:, 0], weights=joined[:, 1], minlength=count)
+        passages = np.flatnonzero(times)
+        return passages, times[passages]
+    per_token = []
+    for token in phrase.tokens:
+        pairs = postings.get(token)
+        if not pairs:
+            return np.empty(0, dtype=np.int64), np.empty(0)
+        per_token.append(pairs[0])
+    if len(per_token) == 1:
+        return per_token[0][:, 0].astype(np.int64), per_token[0][:, 1].astype(np.float64)
+    times = np.full(count, np.inf)
+    held = np.ones(count, dtype=bool)
+    for pairs in per_token:
+        here = np.zeros(count, dtype=bool)
+        here[pairs[:, 0]] = True
+        held &= here
+        times[pairs[:, 0]] = np.minimum(times[pairs[:, 0]], pairs[:, 1])
+    passages = np.flatnonzero(held)
+    return passages, times[passages]
