@@ -373,6 +373,8 @@ class QuireApp:
     def open_book(self, book_id: int) -> None:
         self.reading.open(book_id)
         self.go(Screen.READER)
+        # behind the page: passages or keyword statistics a book lacks (an import cut short, an older library)
+        self.workers.later(asyncio.to_thread, self.library.prepare, book_id)
         self.sync.start("open")  # notes and places from the other devices (when sync is set up)
         self.koreader.book(book_id)  # and a KOReader device's further place (when KOReader sync is on)
 

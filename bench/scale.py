@@ -6,7 +6,8 @@ Builds a library of N books from Moby-Dick's chapters (each book three chapters,
 own, so no two are the same book, and Alice's 36 KB JPEG as its cover) and measures, with process CPU time:
 
 - the library screen's read (``LibraryViewModel.refresh`` and its rows) against one ``SELECT`` of the books;
-- keyword search in one book of the big library against the same search with that book alone;
+- keyword search in one book of the big library against the same search with that book alone (and, for reference,
+  against FTS5's own ranking of the book alone, and FTS5's ranking in the big library: how it was searched before);
 - vector search (numpy backend, random vectors for every chunk) in one book, against a bare numpy top-k over
   that book's matrix (the k best rows, best first, as a search answers), and what the backend's cache holds after searching every book (bounded: 64 MB);
 - where sqlite-vec loads (desktops), the sqlite-vec backend's search of one book against the numpy backend's,
@@ -189,9 +190,14 @@ def run(count: int, start: bool = False, launches: int = 3) -> list[dict]:
         alone_id = alone_quire.import_bytes(books[len(ids) // 2], "alone.html").book.id
         alone_chunks = inside(alone_quire).chunks
         alone = _cpu(lambda: [alone_chunks.keyword(q, Filters(book_id=alone_id), 20) for q in QUERIES])
+        # references: FTS5's own ranking (its statistics the whole library's), as one book was searched before
+        fts_big = _cpu(lambda: [chunks._fts_keyword(q, Filters(book_id=middle), 20) for q in QUERIES])
+        fts_alone = _cpu(lambda: [alone_chunks._fts_keyword(q, Filters(book_id=alone_id), 20) for q in QUERIES])
         alone_quire.close()
         total = library.conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
         rows.append(_row(f"keyword search in one book among {total} chunks (s)", big, alone, 2.0))
+        rows.append(_row("  against FTS5's ranking of the book alone, as before (s)", big, fts_alone, None))
+        rows.append(_row("  FTS5's ranking in the big library, as before (s)", fts_big, fts_alone, None))
 
         rng = np.random.default_rng(1)
         with library.transaction() as conn:
@@ -237,6 +243,9 @@ def run(count: int, start: bool = False, launches: int = 3) -> list[dict]:
                          unit="value"))  # fmt: skip
         fts = sum(b for name, b in tables.items() if name.split("_")[-1] != "vectors" and "fts" in name)
         rows.append(_row("of which full-text index per book (MB)", fts / 2**20 / count, None, 1.2, unit="value"))
+        terms = sum(b for name, b in tables.items() if name.startswith("chunk_terms"))
+        rows.append(_row("of which each book's keyword statistics (MB)", terms / 2**20 / count, None, 1.2,
+                         unit="value"))  # fmt: skip
         rows.append(sync_row(Path(folder) / "sync", min(10_000, 20 * count)))
         if start:
             rows += start_rows(Path(folder) / "big", count, launches)

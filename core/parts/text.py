@@ -92,9 +92,11 @@ class BookText:
     # -- passages, as the agent and the benchmarks read them -----------------------------------
     def prepare(self, reference: str | int) -> bool:
         """Cut the book into the passages its search and the chat read, if it has none yet (an import that left
-        them for later, or one cut short); True when it did. Safe beside reading: the cutting runs outside the
-        write transaction that stores them."""
-        return self._chunks.ensure_default(self._id(reference))
+        them for later, or one cut short), or count their keyword statistics if they lack them (a library from
+        before those); True when it did either. Safe beside reading: the work runs outside the write transaction
+        that stores it."""
+        book = self._id(reference)
+        return self._chunks.ensure_default(book) or self._chunks.ensure_terms(book)
 
     def section_passages(self, reference: str | int, section: int, k: int, max_ordinal: int | None) -> list[Passage]:
         """Up to ``k`` passages spread evenly through one section, none past ``max_ordinal`` (the spoiler bound)."""

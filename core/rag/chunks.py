@@ -59,10 +59,8 @@ class ChunkStore:
 
     # -- writing ------------------------------------------------------------------------------
     def ensure_default(self, book_id: int) -> bool:
-        """Chunk a book the default way if it has no chunks yet (just imported, or an import cut short); a book
-        chunked before its keyword statistics were kept gets them."""
+        """Chunk a book the default way if it has no chunks yet (just imported, or an import cut short)."""
         if self.profile(book_id) is not None:
-            self._ensure_terms(book_id)
             return False
         profile, count = self.default()
         return self.ensure(book_id, profile, count)
@@ -71,21 +69,24 @@ class ChunkStore:
         conn.execute("DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE book_id = ?)", (book_id,))
         conn.execute("DELETE FROM chunk_terms WHERE book_id = ?", (book_id,))
 
-    def _ensure_terms(self, book_id: int) -> None:
-        """The book's keyword statistics from its stored chunks, when it has chunks and none yet."""
+    def ensure_terms(self, book_id: int) -> bool:
+        """Count the book's keyword statistics from its stored chunks when it has chunks and none yet (chunked
+        before they were kept; its searches are ranked by FTS5 until then); True when it did. Done behind an
+        opened book and by the indexer, never by a search, which would wait for it."""
         row = self.library.conn.execute(
-            "SELECT created_at FROM chunk_sets WHERE book_id = ? AND term_lengths IS NULL", (book_id,)
+            "SELECT created_at, chunk_count FROM chunk_sets WHERE book_id = ? AND term_lengths IS NULL", (book_id,)
         ).fetchone()
         if row is None:
-            return
+            return False
         texts = self.library.conn.execute("SELECT text FROM chunks WHERE book_id = ? ORDER BY idx", (book_id,))
-        terms = self.terms.count(index_text(text) for (text,) in texts)
+        terms = self.terms.count((index_text(text) for (text,) in texts), row[1])
         with self.library.transaction() as conn:
             if conn.execute(  # the same chunks still, and nobody counted them meanwhile
                 "SELECT 1 FROM chunk_sets WHERE book_id = ? AND created_at = ? AND term_lengths IS NULL",
                 (book_id, row[0]),
             ).fetchone():
                 self._store_terms(conn, book_id, terms)
+        return True
 
     @staticmethod
     def _store_terms(conn: sqlite3.Connection, book_id: int, terms: BookTerms) -> None:
@@ -104,6 +105,7 @@ class ChunkStore:
         library stays writable for others (a reading position, another process) while a long book is cut.
         """
         if self.profile(book_id) == profile:
+            self.ensure_terms(book_id)
             return False
         segments = [
             SegmentText(r["ordinal"], r["section_idx"], r["text"])
@@ -113,7 +115,7 @@ class ChunkStore:
         ]
         chunks = chunk_segments(segments, count, profile.target_tokens, profile.overlap)
         del segments
-        terms = self.terms.count(index_text(chunk.text) for chunk in chunks)
+        terms = self.terms.count((index_text(chunk.text) for chunk in chunks), len(chunks))
         with self.library.transaction() as conn:
             if self.profile(book_id) == profile:
                 return False  # another process made the same chunks meanwhile

@@ -170,8 +170,9 @@ class LibraryViewModel:
         return ImportOutcome(picked.name, True, self.t("import.duplicate", title=book.title), book.id)
 
     def prepare(self, book_id: int) -> None:
-        """Cut an imported book into its passages (behind the screen: a library closed meanwhile, or a failure,
-        leaves them to whatever reads them first, which makes them then)."""
+        """Cut an imported or opened book into its passages, or count their keyword statistics, where it lacks
+        them (behind the screen: a library closed meanwhile, or a failure, leaves them to whatever reads them
+        first, which makes them then)."""
         try:
             self.quire.text.prepare(book_id)
         except Exception:  # the work is redone when the passages are first read

@@ -1,0 +1,155 @@
+"""Keyword search in one book ranks by that book alone: FTS5's own BM25 on a library of that book is the oracle."""
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from conftest import book_path
+from dbkit import inside
+
+from core.library.fts import CHUNK_TOKENIZER, match_any_expression
+from core.library.migrations import CHUNKS_FTS, MIGRATIONS
+from core.rag.chunks import ChunkProfile, Filters
+from core.services import Quire
+
+pytestmark = pytest.mark.storage  # stores through SQLite: CI runs it again on the phones' backend (apsw)
+
+BOOKS = {
+    "en/idpf-moby-dick.epub": [
+        "Who is Captain Ahab?",
+        "the white whale's jaw",
+        "whales hunted by harpooneers",  # stems: whale, hunt, harpoon
+        "What did Ishmael eat at the inn?",
+        "a naïve café, CAPTAIN",  # diacritics and case folded as the index folds them
+        "Queequeg_and_Ishmael",  # one word to our terms, three tokens to FTS5
+        "the of and",  # nothing but stop words
+    ],
+    "zh/luxun_nahan.txt": [
+        "孔乙己还欠十九个钱",
+        "狂人日记",
+        "阿Q正传 赵太爷",
+        "鲁",
+        "人",
+    ],  # a lone character: a prefix
+    "ja/idpf-kusamakura-japanese-vertical-writing.epub": ["智に働けば角が立つ", "山路を登りながら"],
+}
+
+
+def _fts_alone(conn: sqlite3.Connection, book_id: int, query: str) -> list[tuple[int, float]]:
+    """(passage number, relevance) as FTS5 ranks the passages of a library holding this book alone."""
+    expression = match_any_expression(query)
+    if expression is None:
+        return []
+    rows = conn.execute(
+        "SELECT c.idx, -k.rank FROM (SELECT rowid, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank) k "
+        "JOIN chunks c ON c.id = k.rowid WHERE c.book_id = ? ORDER BY k.rank",
+        (expression, book_id),
+    ).fetchall()
+    return [(row[0], row[1]) for row in rows]
+
+
+def _same(mine: list[tuple[int, float]], oracle: list[tuple[int, float]]) -> bool:
+    """The same passages with the same scores; passages that tie may come in either order."""
+    if len(mine) != len(oracle):
+        return False
+    if any(abs(a[1] - b[1]) > 1e-9 for a, b in zip(mine, oracle, strict=True)):
+        return False
+    return sorted((round(s, 9), p) for p, s in mine) == sorted((round(s, 9), p) for p, s in oracle)
+
+
+@pytest.fixture(scope="module")
+def libraries(tmp_path_factory: pytest.TempPathFactory) -> tuple[Quire, dict[str, int], dict[str, Quire]]:
+    """One library with every book and Alice besides, and one library per book holding it alone."""
+    folder = tmp_path_factory.mktemp("terms")
+    shared = Quire(folder / "shared")
+    names = [*BOOKS, "en/epubjs-alice.epub"]
+    ids = {name: r.book.id for name, r in zip(names, shared.import_paths([book_path(n) for n in names]), strict=True)}
+    alone = {}
+    for name in BOOKS:
+        alone[name] = Quire(folder / name.replace("/", "-"))
+        alone[name].import_paths([book_path(name)])
+    yield shared, ids, alone
+    shared.close()
+    for quire in alone.values():
+        quire.close()
+
+
+def test_a_book_ranks_among_others_exactly_as_fts5_ranks_it_alone(
+    libraries: tuple[Quire, dict[str, int], dict[str, Quire]],
+) -> None:
+    shared, ids, alone = libraries
+    chunks = inside(shared).chunks
+    assert CHUNK_TOKENIZER in CHUNKS_FTS  # the statistics are counted by the index's own tokenizer
+    for name, queries in BOOKS.items():
+        alone_conn = inside(alone[name]).library.conn
+        alone_id = alone[name].books()[0].id
+        for query in queries:
+            got = chunks.keyword(query, Filters(book_id=ids[name]), 10_000)
+            passage = dict(shared_conn_rows(shared, ids[name]))
+            mine = [(passage[chunk_id], score) for chunk_id, score in got]
+            oracle = _fts_alone(alone_conn, alone_id, query)
+            if "_" in query:  # FTS5 reads a phrase of three words; here: passages holding all three
+                assert {p for p, _ in oracle} <= {p for p, _ in mine}, query
+                continue
+            assert _same(mine, oracle), (name, query, mine[:3], oracle[:3])
+            assert mine or query == "the of and", (name, query)
+    # the same book's score differs where FTS5 counts the whole library: the statistics are the book's own
+    whole = chunks._fts_keyword("whale Ahab", Filters(book_id=ids["en/idpf-moby-dick.epub"]), 5)
+    own = chunks.keyword("whale Ahab", Filters(book_id=ids["en/idpf-moby-dick.epub"]), 5)
+    assert [s for _, s in whole] != pytest.approx([s for _, s in own])
+
+
+def shared_conn_rows(quire: Quire, book_id: int) -> list[tuple[int, int]]:
+    return inside(quire).library.conn.execute("SELECT id, idx FROM chunks WHERE book_id = ?", (book_id,)).fetchall()
+
+
+def test_the_spoiler_bound_and_sections_filter_the_ranking_without_reordering_it(
+    libraries: tuple[Quire, dict[str, int], dict[str, Quire]],
+) -> None:
+    shared, ids, _ = libraries
+    chunks, conn = inside(shared).chunks, inside(shared).library.conn
+    book = ids["en/idpf-moby-dick.epub"]
+    ends = dict(conn.execute("SELECT id, end_ordinal FROM chunks WHERE book_id = ?", (book,)).fetchall())
+    sections = dict(conn.execute("SELECT id, section_idx FROM chunks WHERE book_id = ?", (book,)).fetchall())
+    everything = chunks.keyword("whale", Filters(book_id=book), 100_000)
+    assert len(everything) > 500  # past the over-fetch: the whole ranking is filtered
+    bound = sorted(ends.values())[len(ends) // 10]  # a tenth of the way in: most matches are past it
+    for limit in (5, 20, 400):
+        bounded = chunks.keyword("whale", Filters(book_id=book, max_ordinal=bound), limit)
+        expected = [hit for hit in everything if ends[hit[0]] <= bound][:limit]
+        assert bounded == expected and bounded
+        ranged = chunks.keyword("whale", Filters(book_id=book, sections=(20, 30)), limit)
+        assert ranged == [hit for hit in everything if 20 <= sections[hit[0]] <= 30][:limit] and ranged
+
+
+def test_a_book_chunked_before_the_statistics_gets_them_and_loses_them_with_its_chunks(tmp_path: Path) -> None:
+    quire = Quire(tmp_path)
+    book = quire.import_paths([book_path("zh/luxun_nahan.txt")])[0].book
+    chunks, library = inside(quire).chunks, inside(quire).library
+    fresh = chunks.keyword("孔乙己还欠十九个钱", Filters(book_id=book.id), 20)
+    stored = library.conn.execute("SELECT count(*) FROM chunk_terms WHERE book_id = ?", (book.id,)).fetchone()[0]
+    assert fresh and stored > 1000
+    with library.transaction() as conn:  # what a library chunked before migration 20 holds
+        conn.execute("DELETE FROM chunk_terms")
+        conn.execute("UPDATE chunk_sets SET term_lengths = NULL")
+    whole_library = quire.search(book.id, "孔乙己还欠十九个钱", mode="keyword", k=20)
+    assert whole_library[0].text == chunks.rows([fresh[0][0]])[fresh[0][0]]["text"]  # FTS5 ranks it meanwhile
+    assert library.conn.execute("SELECT count(*) FROM chunk_terms").fetchone()[0] == 0  # a search never waits
+    quire.text.prepare(book.id)  # the worker behind an opened book
+    assert chunks.keyword("孔乙己还欠十九个钱", Filters(book_id=book.id), 20) == fresh
+    assert library.conn.execute("SELECT count(*) FROM chunk_terms").fetchone()[0] == stored
+
+    profile = chunks.profile(book.id)
+    other = ChunkProfile(profile.tokenizer, profile.target_tokens // 2, profile.overlap)
+    _, count = inside(quire).default_chunking()
+    assert chunks.ensure(book.id, other, count)  # cut again: the statistics are counted again with it
+    rechunked = chunks.keyword("孔乙己还欠十九个钱", Filters(book_id=book.id), 20)
+    assert rechunked and rechunked != fresh
+    passages = library.conn.execute("SELECT count(*) FROM chunks WHERE book_id = ?", (book.id,)).fetchone()[0]
+    lengths = library.conn.execute("SELECT term_lengths FROM chunk_sets WHERE book_id = ?", (book.id,)).fetchone()[0]
+    assert len(lengths) == 4 * passages
+
+    quire.remove(book.id)
+    assert library.conn.execute("SELECT count(*) FROM chunk_terms").fetchone()[0] == 0
+    assert [version for version, *_ in MIGRATIONS][-1] == 20
+    quire.close()
