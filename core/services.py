@@ -68,6 +68,9 @@ def default_library_dir(data_dir: Path) -> Path:
     return data_dir / "library"
 
 
+FIRST_PAGES = 40  # a PDF longer than this opens from its first pages (about 0.6 s of pypdf) while the rest is read
+
+
 class Quire:
     """Everything a client can do with the library, by book reference (id, hash prefix or title)."""
 
@@ -167,10 +170,12 @@ class Quire:
         ``reading`` is told (pages read, pages in all) while a paged book (a PDF) is read. ``passages`` False
         leaves cutting the book into the passages search and the chat read to ``quire.text.prepare`` (the app
         runs it behind the opened book: for 红楼梦 it is more than half of the import); whatever reads them first
-        makes them if nothing has.
+        makes them if nothing has. It also stores a PDF of more than ``FIRST_PAGES`` pages from its first ones,
+        to read at once, and leaves the rest to ``prepare`` too (``quire.text.read_in_part`` says how far it is).
         """
         try:
-            record, created = self._library.import_bytes(data, name, reading)
+            first = None if passages else FIRST_PAGES
+            record, created = self._library.import_bytes(data, name, reading, first_pages=first)
             self._imported(record, created, passages)
             return ImportResult(name, record, created)
         except QuireError as error:
@@ -288,6 +293,7 @@ class Quire:
     ) -> IndexStatus:
         """Embed a book's chunks (resuming any earlier run), nearest to the reader's position first."""
         book = self.book(reference)
+        self.text.complete(book.id)  # a long PDF read in part: its passages are cut from the whole of it
         name = embedder or self.models.choose(book.id)[0]
         if name in CATALOG and not self.models.is_available(name):
             self.models.fetch(name, progress=download_progress, cancel=cancel)  # first use: download it

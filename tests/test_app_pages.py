@@ -138,6 +138,25 @@ def test_import_shows_progress_and_a_line_per_file(quire: Quire) -> None:
     run(scenario())
 
 
+def test_a_book_from_an_older_library_gets_its_keyword_statistics_when_opened(quire: Quire) -> None:
+    quire.import_paths([book_path("zh/luxun_nahan.txt")])
+    conn = inside(quire).library.conn
+    with inside(quire).library.transaction() as writing:  # chunked before the statistics were kept (migration 20)
+        writing.execute("DELETE FROM chunk_terms")
+        writing.execute("UPDATE chunk_sets SET term_lengths = NULL")
+
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(quire, session)
+        app.open_book(1)
+        assert "狂人日记" in " ".join(screen(app))  # the page is drawn first; the counting comes behind it
+        await app.workers.idle()
+        assert conn.execute("SELECT term_lengths IS NOT NULL FROM chunk_sets WHERE book_id = 1").fetchone()[0]
+        assert conn.execute("SELECT count(*) FROM chunk_terms WHERE book_id = 1").fetchone()[0] > 1000
+
+    run(scenario())
+
+
 def test_a_pdf_import_shows_the_pages_read(quire: Quire, monkeypatch: pytest.MonkeyPatch) -> None:
     import app.screens.library.controller
 

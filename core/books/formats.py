@@ -112,13 +112,15 @@ READERS = {
 PAGED = {"pdf"}  # readers slow enough on a long book (seconds a hundred pages) to say how far they are
 
 
-def _reader(format_name: str, progress: ReadProgress | None) -> Callable[[bytes, str], Book]:
+def _reader(
+    format_name: str, progress: ReadProgress | None, first_pages: int | None = None
+) -> Callable[[bytes, str], Book]:
     module, function = READERS[format_name]
     reader: Callable[..., Book] = getattr(importlib.import_module(module), function)
     if format_name == "epub":  # an EPUB names itself: no fallback title
         return lambda data, _title: reader(data)
-    if format_name in PAGED and progress is not None:
-        return lambda data, title: reader(data, title, progress=progress)
+    if format_name in PAGED and (progress is not None or first_pages is not None):
+        return lambda data, title: reader(data, title, progress=progress, first_pages=first_pages)
     return reader
 
 
@@ -152,10 +154,11 @@ def replace_private_use(book: Book) -> None:
         )
 
 
-def parse_book(data: bytes, name: str, progress: ReadProgress | None = None) -> Book:
+def parse_book(data: bytes, name: str, progress: ReadProgress | None = None, *, first_pages: int | None = None) -> Book:
     """Parse a book file's bytes; every failure becomes BookFormatError with a readable message.
 
-    ``progress`` is told (pages read, pages in all) as a paged book (a PDF) is read.
+    ``progress`` is told (pages read, pages in all) as a paged book (a PDF) is read. ``first_pages``: of a paged
+    book, read no more than that many pages from its start (``Book.pages_read`` says when the rest is unread).
     """
     format_name = detect_format(name, data)
     if not data:
@@ -164,7 +167,7 @@ def parse_book(data: bytes, name: str, progress: ReadProgress | None = None) -> 
     check_text_shape(data, format_name)
     fallback_title = Path(name).stem.replace("_", " ").strip() or "Untitled"
     try:
-        book = _reader(format_name, progress)(data, fallback_title)
+        book = _reader(format_name, progress, first_pages)(data, fallback_title)
         check_book(book)
         replace_private_use(book)
         return book

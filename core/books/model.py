@@ -95,6 +95,8 @@ class Book:
     sections: list[Section]
     toc: list[TocEntry] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # (pages read, pages in all) when only a long PDF's first pages were read, to show while the rest is read
+    pages_read: tuple[int, int] | None = None
 
     def segments_with_locators(self) -> Iterator[tuple[int, Locator, Section, Segment]]:
         """Yield ``(ordinal, locator, section, segment)`` for every segment in reading order."""

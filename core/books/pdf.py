@@ -14,7 +14,7 @@ import itertools
 import logging
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -58,10 +58,15 @@ def _anchors(paragraph: _Paragraph) -> tuple[str, ...]:
     return (*(f"page-{page + 1}" for page in paragraph.pages), PAGE_LABEL + paragraph.label)
 
 
-def read_pdf(data: bytes, fallback_title: str, progress: ReadProgress | None = None) -> Book:
-    """Parse a text PDF into the book model; ``progress`` is told (pages read, pages in all) after each page."""
+def read_pdf(
+    data: bytes, fallback_title: str, progress: ReadProgress | None = None, *, first_pages: int | None = None
+) -> Book:
+    """Parse a text PDF into the book model; ``progress`` is told (pages read, pages in all) after each page.
+
+    ``first_pages``: of a PDF more than twice as long, read only that many pages from the start (its first part,
+    shown while the rest is read); ``Book.pages_read`` then says how many were read of how many."""
     with _quiet_pypdf():  # a damaged file is reported once, as our own error
-        return _read_pdf(data, fallback_title, progress)
+        return _read_pdf(data, fallback_title, progress, first_pages)
 
 
 @contextmanager
@@ -76,7 +81,7 @@ def _quiet_pypdf() -> Iterator[None]:
         logger.setLevel(level)
 
 
-def _read_pdf(data: bytes, fallback_title: str, progress: ReadProgress | None) -> Book:
+def _read_pdf(data: bytes, fallback_title: str, progress: ReadProgress | None, first_pages: int | None) -> Book:
     import pypdf  # here: the format's readers load their libraries only when a file of theirs is read
 
     try:
@@ -88,14 +93,19 @@ def _read_pdf(data: bytes, fallback_title: str, progress: ReadProgress | None) -
         counts = Counter[str]()  # characters read back as U+0000 ("nul"), given by /ActualText, and all others
         lines = []
         undecodable: list[int] = []  # pages drawn with a filter pypdf cannot decode here (JBIG2 needs a program)
-        for number, page in enumerate(pages):
+        reading = len(pages) if first_pages is None or len(pages) <= 2 * first_pages else first_pages
+        for number in range(reading):
+            page = pages[number]
             try:
                 lines.append(_page_lines(page, number, counts))
             except pypdf.errors.DependencyError:
                 lines.append([])
                 undecodable.append(number + 1)
             if progress is not None:
-                progress(number + 1, len(pages))
+                progress(number + 1, reading)
+        # A first part is measured with pages from all through the book beside it (its own are mostly front
+        # matter: contents, title pages), so its lines are judged by the measure the whole book's are.
+        sampled = [] if reading == len(pages) else _sample(pages)
         outline = _outline(reader)
         defined = _defined_labels(reader, len(pages))
         info = reader.metadata
@@ -117,13 +127,18 @@ def _read_pdf(data: bytes, fallback_title: str, progress: ReadProgress | None) -
             "convert it again from its source with the fonts embedded"
         )
     if sum(len(page) for page in lines) == 0:
+        if reading < len(pages):  # no text yet in its first pages: whether it is scanned needs them all
+            return _read_pdf(data, fallback_title, progress, None)
         return _scanned_pages(data, len(pages), title, author)
     printed: dict[int, int] = {}
-    words = _vocabulary(lines)  # read once: drop caps and line-end hyphens are judged by the document's words
+    words = _vocabulary(lines + sampled)  # read once: drop caps and line-end hyphens are judged by the document's words
     lines = _with_drop_caps(lines, words)
     lines = _without_running_lines(lines, printed)
     labels = defined or _printed_labels(printed, len(pages))
-    paragraphs = _paragraphs([line for page in lines for line in page], words)
+    measure = [line for page in _without_running_lines(_with_drop_caps(sampled, words), {}) for line in page]
+    paragraphs = _paragraphs([line for page in lines for line in page], words, measure if sampled else None)
+    if reading < len(pages):  # the first part only: its last page's paragraphs may go on past it
+        paragraphs = [p for p in paragraphs if p.pages[-1] < reading - 1] or paragraphs
     sections, toc = _sections(paragraphs, outline, title, labels)
     notes = (
         [f"{len(undecodable)} page(s) could not be decoded and were left out (the first: {undecodable[0]})"]
@@ -137,7 +152,7 @@ def _read_pdf(data: bytes, fallback_title: str, progress: ReadProgress | None) -
             notes.append("the PDF has no outline; its chapters were found in its text")
     sample = " ".join(p.text for p in paragraphs[:200])
     metadata = Metadata(title=title, authors=[author] if author else [], language=guess_language(sample))
-    return Book("pdf", metadata, sections, toc, notes)
+    return Book("pdf", metadata, sections, toc, notes, (reading, len(pages)) if reading < len(pages) else None)
 
 
 def _chapters_from_text(paragraphs: list[_Paragraph], title: str) -> tuple[list[Section], list[TocEntry]] | None:
@@ -351,11 +366,25 @@ def _without_running_lines(pages: list[list[_Line]], printed: dict[int, int]) ->
     return kept
 
 
-def _paragraphs(lines: list[_Line], words: Counter[str]) -> list[_Paragraph]:
-    """Lines joined into paragraphs: a wide gap, or a short line ending a sentence, ends one."""
-    gaps = [abs(b.y - a.y) for a, b in itertools.pairwise(lines) if a.page == b.page and b.y != a.y]
+def _sample(pages: Sequence[object], count: int = 24) -> list[list[_Line]]:
+    """The lines of ``count`` pages spread evenly through the book."""
+    step = max(1, len(pages) // count)
+    sampled = []
+    for number in range(step // 2, len(pages), step):
+        try:
+            sampled.append(_page_lines(pages[number], number, Counter()))
+        except Exception:  # a page that does not read only leaves the measure a page short
+            log.debug("a sampled page did not read", exc_info=True)
+    return sampled
+
+
+def _paragraphs(lines: list[_Line], words: Counter[str], measure: list[_Line] | None = None) -> list[_Paragraph]:
+    """Lines joined into paragraphs: a wide gap, or a short line ending a sentence, ends one. The usual line
+    spacing and a full line's width are measured on ``measure`` (by default the lines themselves)."""
+    measure = lines if measure is None else measure
+    gaps = [abs(b.y - a.y) for a, b in itertools.pairwise(measure) if a.page == b.page and b.y != a.y]
     spacing = Counter(round(gap) for gap in gaps).most_common(1)[0][0] if gaps else 0
-    widths = sorted(len(line.text) for line in lines)
+    widths = sorted(len(line.text) for line in measure)
     full = widths[int(len(widths) * 0.9)] if widths else 0
     paragraphs: list[_Paragraph] = []
     hyphens = _Hyphens(lines, words)

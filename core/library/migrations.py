@@ -528,6 +528,14 @@ def m020_chunk_terms(conn: sqlite3.Connection) -> None:
     )
 
 
+def m021_books_read_in_part(conn: sqlite3.Connection) -> None:
+    """Long PDFs stored from their first pages while the rest is read: how many pages of how many are in."""
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS books_read_in_part (book_id INTEGER PRIMARY KEY REFERENCES books(id) "
+        "ON DELETE CASCADE, pages_read INTEGER NOT NULL, pages INTEGER NOT NULL)"
+    )
+
+
 def _add_column(conn: sqlite3.Connection, table: str, column: str, declaration: str) -> None:
     """Add a column unless the table has it (a migration may run again on a library rolled back to before it)."""
     if column not in {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}:
@@ -562,6 +570,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (18, "readwise", m018_readwise),
     (19, "shelf keys", m019_shelf_keys),
     (20, "chunk terms", m020_chunk_terms),
+    (21, "books read in part", m021_books_read_in_part),
 ]
 # Migrations that free a large part of the file: the database is compacted (VACUUM) once after them.
 COMPACT_AFTER = frozenset({9})

@@ -88,20 +88,27 @@ class Library:
         return self.import_bytes(read_file_bytes(path), Path(path).name, progress)
 
     def import_bytes(
-        self, data: bytes, name: str, progress: ReadProgress | None = None, *, journal: bool = True
+        self,
+        data: bytes,
+        name: str,
+        progress: ReadProgress | None = None,
+        *,
+        journal: bool = True,
+        first_pages: int | None = None,
     ) -> tuple[BookRecord, bool]:
         """Import a book from its bytes (file pickers on web and mobile give bytes, not paths).
 
         ``progress`` is told (pages read, pages in all) while a paged book (a PDF) is parsed. ``journal``: the
         reader imported it (sync then tells other devices); False when sync brings another device's book.
-        Another process importing the same book at the same moment: the one that commits second gets the
-        first's book, as if it had been there before.
+        ``first_pages``: a longer PDF is stored from that many first pages, to read at once; ``read_in_part``
+        says so and ``core.library.in_part`` reads the rest. Another process importing the same book
+        at the same moment: the one that commits second gets the first's book, as if it had been there before.
         """
         digest = content_hash(data)
         existing = self.conn.execute("SELECT id FROM books WHERE content_hash = ?", (digest,)).fetchone()
         if existing:
             return self.get(existing["id"]), False
-        book = parse_book(data, name, progress)  # raises before anything is written
+        book = parse_book(data, name, progress, first_pages=first_pages)  # raises before anything is written
         suffix = Path(name).suffix.lower() if Path(name).suffix.lower() in SUPPORTED else f".{book.format}"
         final = self.files / f"{digest}{suffix}"
         temporary = self.files / f".{digest}.{os.getpid()}.part"
@@ -113,6 +120,8 @@ class Library:
                     temporary.unlink(missing_ok=True)
                     return self.get(raced["id"]), False
                 book_id = self._insert(book, digest, name, len(data))
+                if book.pages_read is not None:
+                    conn.execute("INSERT INTO books_read_in_part VALUES (?,?,?)", (book_id, *book.pages_read))
                 if journal:
                     sync_journal.record(conn, f"book/{digest}", {"present": True})
                     meta = {"title": book.metadata.title, "authors": list(book.metadata.authors)}
@@ -145,6 +154,11 @@ class Library:
             self.conn.execute(
                 "INSERT INTO book_covers VALUES (?,?,?)", (book_id, meta.cover, meta.cover_media_type or "")
             )
+        self.insert_text(book_id, book)
+        return book_id
+
+    def insert_text(self, book_id: int, book: Book) -> None:
+        """Store a book's sections, segments (and their keyword index) and contents, inside a transaction."""
         ordinal = 0
         for s_index, section in enumerate(book.sections):
             self.conn.execute(
@@ -181,7 +195,6 @@ class Library:
             )  # fmt: skip
             parents.append(index)
         self.conn.executemany("INSERT INTO toc VALUES (?,?,?,?,?,?,?)", toc_rows)
-        return book_id
 
     # -- books --------------------------------------------------------------------------------
     def _tags(self, book_id: int) -> list[str]:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING
 
 from core.books.locator import Locator, parse_locator
+from core.books.model import ReadProgress
 from core.errors import QuireError
-from core.library import Library, SegmentRecord, TocRow, printed_pages
+from core.library import Library, SegmentRecord, TocRow, in_part, printed_pages
 from core.rag import ChunkStore, Passage, Retriever
 
 if TYPE_CHECKING:
@@ -20,6 +22,7 @@ class BookText:
         self._library = library
         self._chunks = chunks
         self._retriever = retriever
+        self._completing = threading.Lock()  # one reading of a PDF's rest at a time (an import's, an open's)
 
     def _id(self, reference: str | int) -> int:
         return self._library.book_id(reference)
@@ -89,14 +92,28 @@ class BookText:
         ordinal = printed_pages.page_start(self._library.conn, book, page)
         return self._library.segments(book, ordinal, 1)[0] if ordinal is not None else None
 
+    # -- a long PDF read in part ----------------------------------------------------------------
+    def read_in_part(self, reference: str | int) -> tuple[int, int] | None:
+        """(pages read, pages in all) of a long PDF whose first pages are in while the rest is read; else None."""
+        return in_part.read_in_part(self._library, self._id(reference))
+
+    def complete(self, reference: str | int, progress: ReadProgress | None = None) -> bool:
+        """Read the rest of a long PDF stored from its first pages (``progress``: pages read, pages in all), and
+        store the whole in its place; True when it did. The reader's place, bookmarks and highlights keep
+        pointing at the same words. A second caller waits for the first and then finds nothing to do."""
+        book = self._id(reference)
+        with self._completing:
+            return in_part.complete(self._library, book, [self._chunks.on_new_text], progress)
+
     # -- passages, as the agent and the benchmarks read them -----------------------------------
     def prepare(self, reference: str | int) -> bool:
-        """Cut the book into the passages its search and the chat read, if it has none yet (an import that left
-        them for later, or one cut short), or count their keyword statistics if they lack them (a library from
-        before those); True when it did either. Safe beside reading: the work runs outside the write transaction
-        that stores it."""
+        """Read the rest of a long PDF stored in part, then cut the book into the passages its search and the
+        chat read, if it has none yet (an import that left them for later, or one cut short), or count their
+        keyword statistics if they lack them (a library from before those); True when it did any. Safe beside
+        reading: the work runs outside the write transaction that stores it."""
         book = self._id(reference)
-        return self._chunks.ensure_default(book) or self._chunks.ensure_terms(book)
+        completed = self.complete(book)
+        return self._chunks.ensure_default(book) or self._chunks.ensure_terms(book) or completed
 
     def section_passages(self, reference: str | int, section: int, k: int, max_ordinal: int | None) -> list[Passage]:
         """Up to ``k`` passages spread evenly through one section, none past ``max_ordinal`` (the spoiler bound)."""

@@ -69,6 +69,15 @@ class ChunkStore:
         conn.execute("DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE book_id = ?)", (book_id,))
         conn.execute("DELETE FROM chunk_terms WHERE book_id = ?", (book_id,))
 
+    def on_new_text(self, conn: sqlite3.Connection, book_id: int) -> None:
+        """Forget a book's passages, their vectors and its index state: its text was replaced (a long PDF read
+        in part, now whole); they are cut again from the new text when next read."""
+        for hook in self.rechunk_hooks:
+            hook(conn, book_id)
+        self.on_remove(conn, book_id)
+        for table in ("chunks", "chunk_sets", "book_index"):
+            conn.execute(f"DELETE FROM {table} WHERE book_id = ?", (book_id,))
+
     def ensure_terms(self, book_id: int) -> bool:
         """Count the book's keyword statistics from its stored chunks when it has chunks and none yet (chunked
         before they were kept; its searches are ranked by FTS5 until then); True when it did. Done behind an
