@@ -372,6 +372,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "reader.search.count": {"en": "{n} matches in {places} paragraphs", "zh": "{places} 个段落中共 {n} 处匹配"},
     "reader.search.more": {"en": "Show {n} more", "zh": "再显示 {n} 条"},
     "reader.search.none": {"en": "Nothing found for “{query}”.", "zh": "没有找到“{query}”。"},
+    "reader.still_reading": {
+        "en": "Quire is still reading this PDF: {read} of its {pages} pages are in, and the rest appears here when read.",
+        "zh": "Quire 仍在读取这份 PDF：{pages} 页中已读入 {read} 页，其余读完后会出现在这里。",
+    },
+    "reader.search.in_part": {
+        "en": "Searched the first {read} of {pages} pages: the rest is still being read.",
+        "zh": "已搜索前 {read} 页（共 {pages} 页）：其余的仍在读取。",
+    },
     "reader.toc.empty": {"en": "This book has no table of contents.", "zh": "这本书没有目录。"},
     "notes.bookmarks": {"en": "Bookmarks", "zh": "书签"},
     "reader.goto": {"en": "Go to: 40% or 12.3", "zh": "跳转：40% 或 12.3"},

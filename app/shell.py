@@ -373,10 +373,21 @@ class QuireApp:
     def open_book(self, book_id: int) -> None:
         self.reading.open(book_id)
         self.go(Screen.READER)
-        # behind the page: passages or keyword statistics a book lacks (an import cut short, an older library)
-        self.workers.later(asyncio.to_thread, self.library.prepare, book_id)
+        # behind the page: the rest of a long PDF, passages or keyword statistics a book lacks (an import cut
+        # short, an older library)
+        self.workers.later(self._prepare_behind, book_id)
         self.sync.start("open")  # notes and places from the other devices (when sync is set up)
         self.koreader.book(book_id)  # and a KOReader device's further place (when KOReader sync is on)
+
+    async def _prepare_behind(self, book_id: int) -> None:
+        """Prepare the open book in a worker thread; a long PDF shown from its first pages is then shown whole,
+        at the reader's place (the saved one: every page turn saves it)."""
+        await asyncio.to_thread(self.library.prepare, book_id)
+        model = self.reading.model
+        shown_in_part = model is not None and model.book.id == book_id and model.in_part is not None
+        if shown_in_part and self.quire.text.read_in_part(book_id) is None:
+            self.reading.reload()
+            self.render()
 
     def close_book(self) -> None:
         book = self.reading.model.book.id if self.reading.model is not None else None

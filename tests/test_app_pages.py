@@ -157,6 +157,27 @@ def test_a_book_from_an_older_library_gets_its_keyword_statistics_when_opened(qu
     run(scenario())
 
 
+def test_a_long_pdf_opens_from_its_first_pages_and_shows_itself_whole_when_read(quire: Quire) -> None:
+    async def scenario() -> None:
+        session = await new_session(1440, 900)
+        app = start(quire, session)
+        await app.books.import_picked([PickedFile("nahan.pdf", data=book_path("formats/luxun-nahan.pdf").read_bytes())])
+        app.open_book(1)  # at once: the first 40 of its 202 pages are in, the rest is read behind the page
+        model = app.reading.model
+        assert model is not None and model.in_part == (40, 202)
+        last = quire.text.segments(1, model.book.segment_count - 1, 1)[0]
+        app.reading.navigate(GoTo(last.locator))  # the first part's last paragraph: the reader is told why
+        still = "Quire is still reading this PDF: 40 of its 202 pages are in, and the rest appears here when read."
+        assert still in screen(app)
+        await app.workers.idle()
+        model = app.reading.model
+        assert model is not None and model.in_part is None and model.book.segment_count > last.ordinal + 500
+        assert model.current is not None and model.current.locator == last.locator  # whole now, at the same place
+        assert still not in screen(app) and last.text[:20] in " ".join(screen(app))
+
+    run(scenario())
+
+
 def test_a_pdf_import_shows_the_pages_read(quire: Quire, monkeypatch: pytest.MonkeyPatch) -> None:
     import app.screens.library.controller
 

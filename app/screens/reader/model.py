@@ -76,6 +76,7 @@ class ReaderViewModel:
         self._heights_for: PageBox | None = None
         self._firsts: dict[int, int] = {}  # section -> its first ordinal
         self._toc: list[TocRow] | None = None
+        self.in_part = quire.text.read_in_part(book_id)  # a long PDF's first pages only: (read, in all)
         self.printed_pages = self.opened.printed_pages()  # a text PDF's pages that page view can draw (0: none)
         self.page_view = False  # showing the PDF's page as printed instead of the reflowed text
         self.pdf_page = 0  # page view: the page shown (from 0)

@@ -194,6 +194,8 @@ def _text_area(
     for index, (ordinal, ends) in enumerate(drawn):  # bilingual reading: a translation under its paragraph
         if ordinal in model.translations and (ends or index == len(drawn) - 1):
             controls[index] = _with_translation(controls[index], model.translations[ordinal], settings)
+    if drawn and drawn[-1] == (model.book.segment_count - 1, True) and model.in_part is not None:
+        controls.append(_still_reading(t, model.in_part))
     words = ".pictures" if model.pictures else ""  # a comic's steps are pages, not text
     if not paginated:
         if not model.at_start:
@@ -228,6 +230,8 @@ def _text_area(
             new.append(
                 ft.TextButton(t("reader.continue" + words), on_click=lambda e: actions.post(intent.LoadMore(True)))
             )
+        elif model.at_end and model.in_part is not None:
+            new.append(_still_reading(t, model.in_part))
         listing.controls.extend(new)
         listing.update()
 
@@ -252,6 +256,14 @@ def _text_area(
         ft.GestureDetector(content=listing, on_horizontal_drag_end=_turn_on_fling(actions), expand=True),
         width=measure if width > measure else None,
         expand=width <= measure,
+    )
+
+
+def _still_reading(t: Translator, in_part: tuple[int, int]) -> ft.Control:
+    """Where a long PDF's first part ends: the rest is still being read, and appears when it is."""
+    return ft.Container(
+        ft.Text(t("reader.still_reading", read=in_part[0], pages=in_part[1]), italic=True, size=13),
+        padding=ft.Padding.symmetric(vertical=24),
     )
 
 

@@ -63,6 +63,8 @@ def search_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) 
         if model.finder.hits
         else []
     )
+    if model.finder.query and model.in_part is not None:  # a long PDF whose rest is still being read
+        count.append(ft.Text(t("reader.search.in_part", read=model.in_part[0], pages=model.in_part[1]), size=12))
     return ft.Column([field, *count, ft.ListView(results, expand=True)], expand=True)
 
 
