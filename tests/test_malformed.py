@@ -218,7 +218,7 @@ def test_a_defect_met_while_reading_is_logged_with_its_traceback_not_only_turned
     def broken_reader(data: bytes, title: str) -> None:
         return None.sections  # type: ignore[attr-defined]  # a bug, as a reader could have
 
-    monkeypatch.setattr(formats, "_reader", lambda format_name, progress: broken_reader)
+    monkeypatch.setattr(formats, "_reader", lambda format_name, progress, first_pages=None: broken_reader)
     with caplog.at_level(logging.WARNING, logger="core.books.formats"), pytest.raises(BookFormatError, match="damaged"):
         formats.parse_book(b"<html><body><p>a book</p></body></html>", "page.html")
     [record] = [r for r in caplog.records if r.name == "core.books.formats"]
