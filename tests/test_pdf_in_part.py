@@ -149,3 +149,18 @@ def test_a_process_killed_while_the_rest_is_read_leaves_the_first_part_to_finish
     assert quire.text.prepare(1) is True and quire.text.read_in_part(1) is None  # opened again: it finishes
     assert _rows(quire, 1)["book"][0][0] > first_part["book"][0][0]
     quire.close()
+
+
+def test_a_pdf_whose_rest_cannot_be_read_keeps_its_first_part_and_says_why(tmp_path: Path) -> None:
+    quire = Quire(tmp_path / "lib")
+    book = quire.import_bytes(book_path(NAHAN).read_bytes(), "nahan.pdf", passages=False).book
+    assert book is not None
+    [stored] = (tmp_path / "lib" / "books").glob("*.pdf")
+    stored.write_bytes(stored.read_bytes()[: stored.stat().st_size // 3])  # the file damaged after its import
+    first_part = _rows(quire, book.id)["segments"]
+    assert quire.text.prepare(book.id) is True and quire.text.read_in_part(book.id) is None  # not tried for ever
+    assert _rows(quire, book.id)["segments"] == first_part
+    assert any(
+        w.startswith(f"only the first {FIRST_PAGES} of 202 pages could be read") for w in quire.book(book.id).warnings
+    )
+    quire.close()

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from core.books.formats import parse_book, read_file_bytes
 from core.books.locator import Locator, parse_locator
 from core.books.model import Book, ReadProgress
+from core.errors import BookFormatError
 from core.library import journal as sync_journal
 from core.library.store import Library
 
@@ -55,7 +56,11 @@ def complete(
     if read_in_part(library, book_id) is None:
         return False
     record = library.get(book_id)
-    book = parse_book(read_file_bytes(library.file_path(book_id)), record.file_name, progress)
+    try:
+        book = parse_book(read_file_bytes(library.file_path(book_id)), record.file_name, progress)
+    except BookFormatError as error:  # its first pages read, a later one does not: the first part is the book
+        _keep_first_part(library, book_id, str(error))
+        return True
     with library.transaction() as conn:
         if read_in_part(library, book_id) is None:
             return False  # another process finished it meanwhile
@@ -84,6 +89,22 @@ def complete(
         )
         conn.execute("DELETE FROM books_read_in_part WHERE book_id = ?", (book_id,))
     return True
+
+
+def _keep_first_part(library: Library, book_id: int, problem: str) -> None:
+    """The rest of the file cannot be read: the first part stays the book, and its warnings say why."""
+    with library.transaction() as conn:
+        row = conn.execute(
+            "SELECT b.warnings, p.pages_read, p.pages FROM books b JOIN books_read_in_part p ON p.book_id = b.id "
+            "WHERE b.id = ?",
+            (book_id,),
+        ).fetchone()
+        if row is None:
+            return
+        note = f"only the first {row[1]} of {row[2]} pages could be read: {problem}"
+        warnings = [*json.loads(row[0] or "[]"), note]
+        conn.execute("UPDATE books SET warnings = ? WHERE id = ?", (json.dumps(warnings, ensure_ascii=False), book_id))
+        conn.execute("DELETE FROM books_read_in_part WHERE book_id = ?", (book_id,))
 
 
 def _moves(stored: list[sqlite3.Row], book: Book) -> dict[int, _Moved] | None:
