@@ -386,7 +386,9 @@ class QuireApp:
         model = self.reading.model
         shown_in_part = model is not None and model.book.id == book_id and model.in_part is not None
         if shown_in_part and self.quire.text.read_in_part(book_id) is None:
-            self.reading.reload()
+            panel = self.reading.panel  # read again at its saved place, with the same panel open
+            self.reading.open(book_id)
+            self.reading.panel = panel
             self.render()
 
     def close_book(self) -> None:

@@ -78,13 +78,6 @@ class ReaderController:
         self.model.set_page_view(self.app.settings.pdf_page_view)
         self.panel = "toc" if self.app.width >= 1200 else None
 
-    def reload(self) -> None:
-        """Read the open book again (a long PDF now whole), at its saved place, with the same panel open."""
-        assert self.model is not None
-        panel = self.panel
-        self.open(self.model.book.id)
-        self.panel = panel
-
     def close(self) -> None:
         self.aloud.stop()
         if self.model is not None:
