@@ -86,7 +86,7 @@ class Quire:
         # The parts: each domain of the facade, by its name (quire.text.toc(book), quire.notes.highlights(book)).
         self.models = Models(self._library, self._models, self._network)
         self._retriever = Retriever(self._library, self._chunks, self._vectors, self.models.embedder, Models.languages)
-        self.text = BookText(self._library, self._chunks, self._retriever)
+        self.text = BookText(self._library, self._chunks, self._retriever, self._whole)
         self.notes = Notes(self._library, self._annotations)
         self.sync = Sync(self._library, self._annotations, self._network, self._received)
         self.chats = Chats(self._library, self._network)
@@ -195,6 +195,13 @@ class Quire:
             self._chunks.ensure_default(record.id)
         if created:
             restore(self._library, self._annotations, record)
+
+    def _whole(self, book_id: int) -> None:
+        """A long PDF read in part is whole now: what sync brought for its later pages (a highlight made on
+        another device, which found no such place in the first part) is placed from the records sync keeps."""
+        from core.sync.records import restore
+
+        restore(self._library, self._annotations, self._library.get(book_id))
 
     def books(self, tag: str | None = None) -> list[BookRecord]:
         """The library, most recent first."""

@@ -4,6 +4,7 @@ process killed while the rest is read leaves the first part as it was, to be fin
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -163,4 +164,23 @@ def test_a_pdf_whose_rest_cannot_be_read_keeps_its_first_part_and_says_why(tmp_p
     assert any(
         w.startswith(f"only the first {FIRST_PAGES} of 202 pages could be read") for w in quire.book(book.id).warnings
     )
+    quire.close()
+
+
+def test_what_sync_brought_for_pages_past_the_first_part_is_placed_when_the_book_is_whole(tmp_path: Path) -> None:
+    data = book_path(NAHAN).read_bytes()
+    quire = Quire(tmp_path / "lib")
+    book = quire.import_bytes(data, "nahan.pdf", passages=False).book
+    assert book is not None
+    whole = parse_book(data, "nahan.pdf")
+    far = list(whole.segments_with_locators())[-40]  # a paragraph near the end, which the first part lacks
+    start, end = f"{far[1].section}.{far[1].segment}:0", f"{far[1].section}.{far[1].segment}:4"
+    value = {"present": True, "start": start, "end": end, "color": "green", "note": "from the phone"}
+    key = f"highlight/{book.content_hash}/0123456789abcdef0123"
+    with inside(quire).library.transaction() as conn:  # merged by a sync that could not place it yet
+        conn.execute("INSERT INTO sync_state VALUES (?, ?)", (key, json.dumps({"stamp": "0", "value": value})))
+    assert quire.notes.highlights(book.id) == []
+    assert quire.text.complete(book.id) is True
+    [highlight] = quire.notes.highlights(book.id)
+    assert (str(highlight.start), highlight.text, highlight.note) == (start, far[3].text[:4], "from the phone")
     quire.close()

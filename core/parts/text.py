@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from core.books.locator import Locator, parse_locator
@@ -18,10 +19,17 @@ if TYPE_CHECKING:
 class BookText:
     """``quire.text``: read a book by place (locator or ordinal), section, or printed page."""
 
-    def __init__(self, library: Library, chunks: ChunkStore, retriever: Retriever) -> None:
+    def __init__(
+        self,
+        library: Library,
+        chunks: ChunkStore,
+        retriever: Retriever,
+        whole: Callable[[int], None] = lambda book_id: None,
+    ) -> None:
         self._library = library
         self._chunks = chunks
         self._retriever = retriever
+        self._whole = whole  # told the id of a book read in part that is whole now
         self._completing = threading.Lock()  # one reading of a PDF's rest at a time (an import's, an open's)
 
     def _id(self, reference: str | int) -> int:
@@ -103,7 +111,10 @@ class BookText:
         pointing at the same words. A second caller waits for the first and then finds nothing to do."""
         book = self._id(reference)
         with self._completing:
-            return in_part.complete(self._library, book, [self._chunks.on_new_text], progress)
+            completed = in_part.complete(self._library, book, [self._chunks.on_new_text], progress)
+        if completed:
+            self._whole(book)
+        return completed
 
     # -- passages, as the agent and the benchmarks read them -----------------------------------
     def prepare(self, reference: str | int) -> bool:
