@@ -484,6 +484,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "This page cannot be drawn (the book's file is missing): show the text instead.",
         "zh": "无法显示此页（书的文件不见了）：请改为显示文字。",
     },
+    "chat.in_part": {
+        "en": "Answers come from the first {read} of this PDF's {pages} pages: the rest is still being read.",
+        "zh": "回答只来自这份 PDF 的前 {read} 页（共 {pages} 页）：其余的仍在读取。",
+    },
     "chat.empty": {"en": "Ask anything about what you have read.", "zh": "关于已读的内容，尽管问。"},
     "chat.thread.new": {"en": "New conversation", "zh": "新对话"},
     "chat.thread.menu": {"en": "Conversation", "zh": "对话"},

@@ -14,7 +14,7 @@ from fletkit import clickable, find, fire, new_session, set_value, texts, type_i
 
 from app.i18n import STRINGS
 from app.screens.notes.model import NotesViewModel
-from app.screens.reader.intents import Scrolled
+from app.screens.reader.intents import Scrolled, Search
 from app.screens.reader.navigation import GoTo, NextPage, PreviousPage
 from app.shell import QuireApp
 from core import Locator
@@ -169,6 +169,13 @@ def test_a_long_pdf_opens_from_its_first_pages_and_shows_itself_whole_when_read(
         app.reading.navigate(GoTo(last.locator))  # the first part's last paragraph: the reader is told why
         still = "Quire is still reading this PDF: 40 of its 202 pages are in, and the rest appears here when read."
         assert still in screen(app)
+        app.reading.open_panel("search")  # search and the chat say which part they covered
+        app.reading.handle(Search("寂寞"))
+        app.render()
+        assert "Searched the first 40 of 202 pages: the rest is still being read." in screen(app)
+        app.reading.open_panel("chat")
+        app.render()
+        assert "Answers come from the first 40 of this PDF's 202 pages: the rest is still being read." in screen(app)
         await app.workers.idle()
         model = app.reading.model
         assert model is not None and model.in_part is None and model.book.segment_count > last.ordinal + 500

@@ -109,6 +109,7 @@ class ChatController:
             indexed=index.done,
             chapter=reader.chapter_title,
             selection=reader.notes.selection.text if reader.notes.selection else None,
+            in_part=reader.in_part,
         )
 
     def fill(self, reader: ReaderViewModel) -> None:

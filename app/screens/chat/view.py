@@ -30,6 +30,7 @@ class ChatStatus:
     indexed: bool
     chapter: str
     selection: str | None
+    in_part: tuple[int, int] | None = None  # a long PDF's first pages only: (read, in all)
 
 
 def _tool_card(part: Part, t: Translator) -> ft.Control:
@@ -205,6 +206,9 @@ def _header(chat: ChatViewModel, status: ChatStatus, post: Post, t: Translator) 
     ]
     if mode == "offline":
         rows.append(ft.Text(t("chat.offline.hint"), size=12, color=ft.Colors.ON_SURFACE_VARIANT))
+    if status.in_part is not None:  # answers come from what is in so far
+        read, pages = status.in_part
+        rows.append(ft.Text(t("chat.in_part", read=read, pages=pages), size=12, color=ft.Colors.ON_SURFACE_VARIANT))
     return rows
 
 
