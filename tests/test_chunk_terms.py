@@ -151,5 +151,5 @@ def test_a_book_chunked_before_the_statistics_gets_them_and_loses_them_with_its_
 
     quire.remove(book.id)
     assert library.conn.execute("SELECT count(*) FROM chunk_terms").fetchone()[0] == 0
-    assert [version for version, *_ in MIGRATIONS][-1] == 20
+    assert (20, "chunk terms") in [(version, name) for version, name, _ in MIGRATIONS]
     quire.close()
