@@ -17,8 +17,6 @@ from core.inside import inside
 from core.library import journal as sync_journal
 from core.services import FIRST_PAGES, Quire
 
-pytestmark = pytest.mark.storage
-
 ROOT = Path(__file__).resolve().parents[1]
 NAHAN = "formats/luxun-nahan.pdf"  # 202 pages, no outline: its chapters are found in its text
 
@@ -53,6 +51,7 @@ def test_the_first_pages_of_each_long_shared_pdf_read_as_the_whole_books_beginni
     assert [str(loc) for _, loc, _, seg in first if finished.get(loc) != seg.text] == differing
 
 
+@pytest.mark.storage
 def test_a_long_pdf_opens_from_its_first_pages_and_is_then_what_a_full_import_makes(tmp_path: Path) -> None:
     data = book_path(NAHAN).read_bytes()
     quire, elsewhere = Quire(tmp_path / "here"), Quire(tmp_path / "elsewhere")
@@ -82,6 +81,7 @@ def test_a_long_pdf_opens_from_its_first_pages_and_is_then_what_a_full_import_ma
     elsewhere.close()
 
 
+@pytest.mark.storage
 def test_notes_made_on_a_first_part_that_differs_from_the_whole_move_to_the_same_words(tmp_path: Path) -> None:
     quire = Quire(tmp_path / "lib")
     book = quire.import_bytes(book_path(NAHAN).read_bytes(), "nahan.pdf", passages=False).book
@@ -133,6 +133,7 @@ quire.text.complete(1, progress)
 """
 
 
+@pytest.mark.storage
 def test_a_process_killed_while_the_rest_is_read_leaves_the_first_part_to_finish_next_time(tmp_path: Path) -> None:
     folder = tmp_path / "lib"
     quire = Quire(folder)
@@ -152,6 +153,7 @@ def test_a_process_killed_while_the_rest_is_read_leaves_the_first_part_to_finish
     quire.close()
 
 
+@pytest.mark.storage
 def test_a_pdf_whose_rest_cannot_be_read_keeps_its_first_part_and_says_why(tmp_path: Path) -> None:
     quire = Quire(tmp_path / "lib")
     book = quire.import_bytes(book_path(NAHAN).read_bytes(), "nahan.pdf", passages=False).book
@@ -167,6 +169,7 @@ def test_a_pdf_whose_rest_cannot_be_read_keeps_its_first_part_and_says_why(tmp_p
     quire.close()
 
 
+@pytest.mark.storage
 def test_what_sync_brought_for_pages_past_the_first_part_is_placed_when_the_book_is_whole(tmp_path: Path) -> None:
     data = book_path(NAHAN).read_bytes()
     quire = Quire(tmp_path / "lib")
