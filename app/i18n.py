@@ -376,6 +376,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Quire is still reading this PDF: {read} of its {pages} pages are in, and the rest appears here when read.",
         "zh": "Quire 仍在读取这份 PDF：{pages} 页中已读入 {read} 页，其余读完后会出现在这里。",
     },
+    "reader.still_reading.progress": {
+        "en": "Reading page {page} of {pages}…",
+        "zh": "正在读取第 {page} 页，共 {pages} 页……",
+    },
     "reader.search.in_part": {
         "en": "Searched the first {read} of {pages} pages: the rest is still being read.",
         "zh": "已搜索前 {read} 页（共 {pages} 页）：其余的仍在读取。",

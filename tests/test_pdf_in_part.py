@@ -104,7 +104,10 @@ def test_notes_made_on_a_first_part_that_differs_from_the_whole_move_to_the_same
     marked = quire.notes.add_highlight(book.id, "1.4:1", "1.4:6", "pink", "a note")
     moved_from = quire.text.show(book.id, "0.3")[0].text
 
-    assert quire.text.complete(book.id) is True
+    seen: list[tuple[int, int, tuple[int, int] | None]] = []  # the reader's line shows how far the rest is
+    assert quire.text.complete(book.id, lambda n, total: seen.append((n, total, quire.text.reading_progress(1))))
+    assert seen[-1] == (202, 202, (202, 202)) and all(got == (n, total) for n, total, got in seen)
+    assert len(seen) == 202 and quire.text.reading_progress(book.id) is None
     position = quire.position(book.id)
     assert position is not None and quire.text.show(book.id, position.locator.segment_locator)[0].text == text
     assert position.locator.offset == 2

@@ -31,6 +31,7 @@ class BookText:
         self._retriever = retriever
         self._whole = whole  # told the id of a book read in part that is whole now
         self._completing = threading.Lock()  # one reading of a PDF's rest at a time (an import's, an open's)
+        self._reading: dict[int, tuple[int, int]] = {}  # book -> (pages of its rest read so far, pages in all)
 
     def _id(self, reference: str | int) -> int:
         return self._library.book_id(reference)
@@ -105,13 +106,26 @@ class BookText:
         """(pages read, pages in all) of a long PDF whose first pages are in while the rest is read; else None."""
         return in_part.read_in_part(self._library, self._id(reference))
 
+    def reading_progress(self, reference: str | int) -> tuple[int, int] | None:
+        """(pages read, pages in all) of a long PDF whose rest is being read now in this process; else None."""
+        return self._reading.get(self._id(reference))
+
     def complete(self, reference: str | int, progress: ReadProgress | None = None) -> bool:
         """Read the rest of a long PDF stored from its first pages (``progress``: pages read, pages in all), and
         store the whole in its place; True when it did. The reader's place, bookmarks and highlights keep
         pointing at the same words. A second caller waits for the first and then finds nothing to do."""
         book = self._id(reference)
+
+        def reading(pages: int, total: int) -> None:
+            self._reading[book] = (pages, total)
+            if progress is not None:
+                progress(pages, total)
+
         with self._completing:
-            completed = in_part.complete(self._library, book, [self._chunks.on_new_text], progress)
+            try:
+                completed = in_part.complete(self._library, book, [self._chunks.on_new_text], reading)
+            finally:
+                self._reading.pop(book, None)
         if completed:
             self._whole(book)
         return completed

@@ -9,6 +9,7 @@ character bigrams, as the full-text index does. Weights are chosen on FairytaleQ
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
@@ -72,9 +73,11 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     return found
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _stem(word: str) -> str:
     """A light English stemmer (rabbits/rabbit, looked/look); hand-written because the porter stemmer we have
-    lives inside SQLite's tokenizer, and this only needs to make a question's words meet a sentence's."""
+    lives inside SQLite's tokenizer, and this only needs to make a question's words meet a sentence's. Kept for
+    the last 65,536 words (a book's vocabulary: its words come back in every passage scored)."""
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             return word[: -len(suffix)]

@@ -77,6 +77,7 @@ class ReaderViewModel:
         self._firsts: dict[int, int] = {}  # section -> its first ordinal
         self._toc: list[TocRow] | None = None
         self.in_part = quire.text.read_in_part(book_id)  # a long PDF's first pages only: (read, in all)
+        self.rest_read: tuple[int, int] | None = None  # how far its rest is read now, as of the last refresh()
         self.printed_pages = self.opened.printed_pages()  # a text PDF's pages that page view can draw (0: none)
         self.page_view = False  # showing the PDF's page as printed instead of the reflowed text
         self.pdf_page = 0  # page view: the page shown (from 0)
@@ -370,6 +371,8 @@ class ReaderViewModel:
             for segment in segments:
                 if segment.kind == "image":
                     self.images.of(segment)
+        if self.in_part is not None:
+            self.rest_read = self.quire.text.reading_progress(self.book.id)
         marks = self.notes.marks() + ([self.aloud] if self.aloud is not None else [])
         left = self.opened.minutes_left(self.current.ordinal) if self.current else None
         self.shown = Shown(marks, self.toc(), self.notes.current_bookmark(), self.place.percents(), left)

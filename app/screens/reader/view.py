@@ -195,7 +195,7 @@ def _text_area(
         if ordinal in model.translations and (ends or index == len(drawn) - 1):
             controls[index] = _with_translation(controls[index], model.translations[ordinal], settings)
     if drawn and drawn[-1] == (model.book.segment_count - 1, True) and model.in_part is not None:
-        controls.append(_still_reading(t, model.in_part))
+        controls.append(_still_reading(t, model.in_part, model.rest_read))
     words = ".pictures" if model.pictures else ""  # a comic's steps are pages, not text
     if not paginated:
         if not model.at_start:
@@ -231,7 +231,7 @@ def _text_area(
                 ft.TextButton(t("reader.continue" + words), on_click=lambda e: actions.post(intent.LoadMore(True)))
             )
         elif model.at_end and model.in_part is not None:
-            new.append(_still_reading(t, model.in_part))
+            new.append(_still_reading(t, model.in_part, model.rest_read))
         listing.controls.extend(new)
         listing.update()
 
@@ -259,12 +259,16 @@ def _text_area(
     )
 
 
-def _still_reading(t: Translator, in_part: tuple[int, int]) -> ft.Control:
-    """Where a long PDF's first part ends: the rest is still being read, and appears when it is."""
-    return ft.Container(
-        ft.Text(t("reader.still_reading", read=in_part[0], pages=in_part[1]), italic=True, size=13),
-        padding=ft.Padding.symmetric(vertical=24),
-    )
+def _still_reading(t: Translator, in_part: tuple[int, int], rest: tuple[int, int] | None) -> ft.Control:
+    """Where a long PDF's first part ends: the rest is still being read (how far, when it is being read now),
+    and appears when it is."""
+    lines: list[ft.Control] = [
+        ft.Text(t("reader.still_reading", read=in_part[0], pages=in_part[1]), italic=True, size=13)
+    ]
+    if rest is not None:
+        lines.append(ft.Text(t("reader.still_reading.progress", page=rest[0], pages=rest[1]), size=12))
+        lines.append(ft.ProgressBar(value=rest[0] / max(1, rest[1])))
+    return ft.Container(ft.Column(lines, spacing=6), padding=ft.Padding.symmetric(vertical=24))
 
 
 def _with_translation(control: ft.Control, translation: str, settings: Settings) -> ft.Control:
