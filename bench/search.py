@@ -81,6 +81,7 @@ def moby_library(workdir: Path) -> tuple[Path, int]:
     if status is None or status.status != "done":
         print("indexing Moby-Dick once (a few minutes; kept in the work folder)...", file=sys.stderr)
         quire.index(book.id)
+    quire.text.prepare(book.id)  # as the app does behind an opened book (an index from before stores its sentences)
     quire.close()
     return folder, book.id
 

@@ -536,6 +536,15 @@ def m021_books_read_in_part(conn: sqlite3.Connection) -> None:
     )
 
 
+def m022_chunk_windows(conn: sqlite3.Connection) -> None:
+    """Each indexed passage's sentences as its words, so hybrid search's window re-rank reads them instead of
+    finding them again (``core.rag.proximity.sentence_terms``); written when a book is indexed."""
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS chunk_windows (chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) "
+        "ON DELETE CASCADE, terms TEXT NOT NULL)"
+    )
+
+
 def _add_column(conn: sqlite3.Connection, table: str, column: str, declaration: str) -> None:
     """Add a column unless the table has it (a migration may run again on a library rolled back to before it)."""
     if column not in {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}:
@@ -571,6 +580,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (19, "shelf keys", m019_shelf_keys),
     (20, "chunk terms", m020_chunk_terms),
     (21, "books read in part", m021_books_read_in_part),
+    (22, "chunk windows", m022_chunk_windows),
 ]
 # Migrations that free a large part of the file: the database is compacted (VACUUM) once after them.
 COMPACT_AFTER = frozenset({9})

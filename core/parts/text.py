@@ -134,11 +134,13 @@ class BookText:
     def prepare(self, reference: str | int) -> bool:
         """Read the rest of a long PDF stored in part, then cut the book into the passages its search and the
         chat read, if it has none yet (an import that left them for later, or one cut short), or count their
-        keyword statistics if they lack them (a library from before those); True when it did any. Safe beside
-        reading: the work runs outside the write transaction that stores it."""
+        keyword statistics or store an indexed book's sentences if they lack them (a library from before
+        those); True when it did any. Safe beside reading: the work runs outside the write transaction that
+        stores it."""
         book = self._id(reference)
         completed = self.complete(book)
-        return self._chunks.ensure_default(book) or self._chunks.ensure_terms(book) or completed
+        cut = self._chunks.ensure_default(book) or self._chunks.ensure_terms(book)
+        return self._chunks.ensure_windows(book, indexed_only=True) > 0 or cut or completed
 
     def section_passages(self, reference: str | int, section: int, k: int, max_ordinal: int | None) -> list[Passage]:
         """Up to ``k`` passages spread evenly through one section, none past ``max_ordinal`` (the spoiler bound)."""

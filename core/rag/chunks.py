@@ -12,6 +12,7 @@ from core.library.fts import index_text, match_any_expression
 from core.library.store import Library
 from core.rag.chunk_terms import BookTerms, TermCounter, rank
 from core.rag.chunker import DEFAULT_OVERLAP, DEFAULT_TARGET_TOKENS, Chunk, SegmentText, TokenCounter, chunk_segments
+from core.rag.proximity import sentence_terms
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +68,52 @@ class ChunkStore:
 
     def on_remove(self, conn: sqlite3.Connection, book_id: int) -> None:
         conn.execute("DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE book_id = ?)", (book_id,))
+        conn.execute(
+            "DELETE FROM chunk_windows WHERE chunk_id IN (SELECT id FROM chunks WHERE book_id = ?)", (book_id,)
+        )
         conn.execute("DELETE FROM chunk_terms WHERE book_id = ?", (book_id,))
+
+    def ensure_windows(self, book_id: int, *, indexed_only: bool = False) -> int:
+        """Store the sentences of the book's passages that lack them, as the window re-rank reads them (done
+        when a book is indexed: Moby-Dick's 2,081 passages take about 0.2 s and 0.84 MB); how many it stored.
+        ``indexed_only``: only where the book has vectors (a book indexed before these were kept, opened)."""
+        conn = self.library.conn
+        if (
+            indexed_only
+            and conn.execute("SELECT 1 FROM chunk_vectors WHERE book_id = ? LIMIT 1", (book_id,)).fetchone() is None
+        ):
+            return 0
+        rows = self.library.conn.execute(
+            "SELECT c.id, c.text FROM chunks c LEFT JOIN chunk_windows w ON w.chunk_id = c.id "
+            "WHERE c.book_id = ? AND w.chunk_id IS NULL",
+            (book_id,),
+        ).fetchall()
+        if not rows:
+            return 0
+        found = [(chunk_id, sentence_terms(text)) for chunk_id, text in rows]
+        with self.library.transaction() as conn:  # OR IGNORE: another process may have stored some meanwhile
+            live = {r[0] for r in conn.execute("SELECT id FROM chunks WHERE book_id = ?", (book_id,))}
+            conn.executemany(
+                "INSERT OR IGNORE INTO chunk_windows VALUES (?, ?)", [row for row in found if row[0] in live]
+            )
+        return len(found)
+
+    def windows(self, chunk_ids: list[int]) -> tuple[dict[int, str], dict[int, str]]:
+        """For hybrid search's re-rank: (stored sentence terms by chunk, the text of those that have none)."""
+        if not chunk_ids:
+            return {}, {}
+        marks = ",".join("?" * len(chunk_ids))
+        stored, texts = {}, {}
+        for chunk_id, terms, text in self.library.conn.execute(
+            f"SELECT c.id, w.terms, CASE WHEN w.terms IS NULL THEN c.text END FROM chunks c "
+            f"LEFT JOIN chunk_windows w ON w.chunk_id = c.id WHERE c.id IN ({marks})",
+            chunk_ids,
+        ):
+            if terms is not None:
+                stored[chunk_id] = terms
+            else:
+                texts[chunk_id] = text
+        return stored, texts
 
     def on_new_text(self, conn: sqlite3.Connection, book_id: int) -> None:
         """Forget a book's passages, their vectors and its index state: its text was replaced (a long PDF read

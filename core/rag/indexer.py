@@ -81,6 +81,7 @@ class Indexer:
     def _prepare(self, book_id: int, embedder: Embedder) -> int:
         """Make the chunks and index row fit this embedder; return how many chunks there are."""
         self.chunks.ensure(book_id, chunk_profile_for(embedder, self.target_tokens), embedder.count_tokens)
+        self.chunks.ensure_windows(book_id)  # what hybrid search's re-rank reads of each passage
         status = self.status(book_id)
         if status is not None and status.model != embedder.name:
             with self.library.transaction() as conn:  # a different model: its vectors never mix with this one's
