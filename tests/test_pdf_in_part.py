@@ -190,3 +190,31 @@ def test_what_sync_brought_for_pages_past_the_first_part_is_placed_when_the_book
     [highlight] = quire.notes.highlights(book.id)
     assert (str(highlight.start), highlight.text, highlight.note) == (start, far[3].text[:4], "from the phone")
     quire.close()
+
+
+@pytest.mark.storage
+def test_sync_holds_a_first_parts_places_back_and_sends_them_as_the_whole_book_has_them(tmp_path: Path) -> None:
+    data, shared = book_path(NAHAN).read_bytes(), tmp_path / "shared"
+    shared.mkdir()
+    phone, desk = Quire(tmp_path / "phone"), Quire(tmp_path / "desk")
+    book = phone.import_bytes(data, "nahan.pdf", passages=False).book  # opened from its first part
+    whole = desk.import_bytes(data, "nahan.pdf").book  # the same file, imported whole
+    assert book is not None and whole is not None
+    far = list(parse_book(data, "nahan.pdf").segments_with_locators())[-40][1]  # past the phone's first part
+    desk.notes.add_highlight(whole.id, f"{far.section}.{far.segment}:0", f"{far.section}.{far.segment}:4", "green")
+    phone.notes.add_bookmark(book.id, "1.2")
+    for quire in (phone, desk):
+        quire.sync.setup(str(shared))
+    phone.sync.run()
+    desk.sync.run()
+    assert desk.notes.bookmarks(whole.id) == []  # the phone's place in its first part is not sent yet
+    phone.sync.run()
+    assert phone.notes.highlights(book.id) == [] and phone.sync.status().unsent_edits > 0  # nor is the desk's placed
+
+    assert phone.text.complete(book.id) is True  # whole now: what came is placed, what waited is sent
+    assert [str(h.start) for h in phone.notes.highlights(book.id)] == [f"{far.section}.{far.segment}:0"]
+    phone.sync.run()
+    desk.sync.run()
+    assert [str(b.locator) for b in desk.notes.bookmarks(whole.id)] == ["1.2"]
+    phone.close()
+    desk.close()

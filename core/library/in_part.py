@@ -5,7 +5,9 @@ and its locators are the ones other devices use. The first part is the finished 
 paragraph in every shared PDF (its last page is left out of it: a paragraph there may go on), and then nothing
 written against it moves. Where it is not (a PDF without an outline whose chapters are found in its text, say),
 the reading place, the bookmarks and the highlights made meanwhile are moved to the same paragraphs of the
-finished book, found by aligning the two texts, and sync is told where they went.
+finished book, found by aligning the two texts, and sync is told where they went. Sync holds a book read in part
+back both ways (``core.sync.records.read_in_part_hashes``): nothing made on the first part is sent before it is
+moved, and nothing another device made is placed on it (it is placed when the book is whole).
 """
 
 from __future__ import annotations

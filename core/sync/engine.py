@@ -44,7 +44,7 @@ from core.library.db import now
 from core.library.store import Library
 from core.sync import wire
 from core.sync.merge import Change, Entry, merge, value_of
-from core.sync.records import Records, book_of, materialize, snapshot
+from core.sync.records import Records, book_of, materialize, read_in_part_hashes, snapshot
 from core.sync.target import SyncTarget
 
 LOG_FILE = re.compile(r"^([A-Za-z0-9_]{4,64})-(\d{8})\.jsonl$")
@@ -192,11 +192,16 @@ class Syncer:
         """The reader's acts since the last sync, as recorded when made, go to the outbox (and the merged state)."""
         with self.library.transaction() as conn:
             rows = conn.execute("SELECT key, stamp, value FROM sync_pending ORDER BY stamp, key").fetchall()
+            held = read_in_part_hashes(conn)  # a long PDF's first part: its places wait until the book is whole
+            rows = [row for row in rows if book_of(row[0]) not in held]
             if not rows:
                 return
             changes = [Change(key, stamp, self.device, json.loads(value)) for key, stamp, value in rows]
             self._queue(conn, entries, changes, clock)
-            conn.execute("DELETE FROM sync_pending")
+            if held:
+                conn.executemany("DELETE FROM sync_pending WHERE key = ?", [(row[0],) for row in rows])
+            else:
+                conn.execute("DELETE FROM sync_pending")
 
     def _queue(self, conn: Any, entries: dict[str, Entry], changes: list[Change], clock: HybridClock) -> None:
         seq = int(self._meta("seq") or 0)
@@ -215,8 +220,11 @@ class Syncer:
         """
         base = {key: value_of(key, entry) for key, entry in entries.items()}
         local, seconds, defaults = snapshot(self.library, self.annotations)
+        held = read_in_part_hashes(self.library.conn)  # sent from their journal when whole (``_send_acts``)
         values: dict[str, dict[str, Any]] = {}
         for key, value in local.items():
+            if book_of(key) in held:
+                continue
             if key.startswith("day/") and key.split("/")[2] != self.device:
                 continue  # another device's reading: that device sends it
             if key.startswith("furthest/"):
@@ -229,6 +237,8 @@ class Syncer:
             elif base.get(key) != value:
                 values[key] = value
         for h, total in seconds.items():  # this device's share of the reading time
+            if h in held:
+                continue
             others = sum(
                 v["seconds"] for k, v in base.items() if k.startswith(f"time/{h}/") and not k.endswith(self.device)
             )

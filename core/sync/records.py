@@ -45,6 +45,14 @@ def book_of(key: str) -> str:
     return key.split("/")[1]
 
 
+def read_in_part_hashes(conn: Any) -> set[str]:
+    """The content hashes of long PDFs of which only a first part is in (``core.library.in_part``): their
+    locators are not yet the whole book's, so sync neither sends this device's records of them nor places other
+    devices' until the book is whole (then ``restore`` places what came meanwhile)."""
+    rows = conn.execute("SELECT b.content_hash FROM books_read_in_part p JOIN books b ON b.id = p.book_id")
+    return {row[0] for row in rows}
+
+
 def snapshot(library: Library, annotations: Annotations) -> tuple[Records, dict[str, float], set[str]]:
     """The local library as records; each local book's total reading time (to split into device shares); and
     the records that only repeat what the book's file says (a title never edited), which no edit yields to."""
@@ -107,7 +115,8 @@ def materialize(
         if merged.get(f"book/{h}", {}).get("present") is False and f"book/{h}" not in waiting:
             library.remove(book.id, journal=False)
     still = {x.content_hash for x in library.books()}  # once: it was read again for every book
-    books = {h: b for h, b in books.items() if h in still}
+    held = read_in_part_hashes(library.conn)  # a long PDF whose rest is being read waits, placed when whole
+    books = {h: b for h, b in books.items() if h in still and h not in held}
     by_book: dict[str, list[tuple[str, dict[str, Any]]]] = {}
     for key, value in sorted(merged.items()):
         kind, h = key.split("/")[0], book_of(key)
