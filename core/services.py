@@ -193,7 +193,7 @@ class Quire:
 
         if passages:
             self._chunks.ensure_default(record.id)
-        if created:
+        if created and self.text.read_in_part(record.id) is None:  # a first part: restored when whole (_whole)
             restore(self._library, self._annotations, record)
 
     def _whole(self, book_id: int) -> None:

@@ -218,3 +218,19 @@ def test_sync_holds_a_first_parts_places_back_and_sends_them_as_the_whole_book_h
     assert [str(b.locator) for b in desk.notes.bookmarks(whole.id)] == ["1.2"]
     phone.close()
     desk.close()
+
+
+@pytest.mark.storage
+def test_a_long_pdf_imported_again_gets_its_notes_back_when_whole(tmp_path: Path) -> None:
+    data = book_path(NAHAN).read_bytes()
+    quire = Quire(tmp_path / "lib")
+    book = quire.import_bytes(data, "nahan.pdf").book  # read whole, noted, removed
+    assert book is not None
+    far = quire.text.segments(book.id, book.segment_count - 40, 1)[0].locator
+    quire.notes.add_highlight(book.id, f"{far.section}.{far.segment}:0", f"{far.section}.{far.segment}:4", "pink")
+    quire.remove(book.id)
+    again = quire.import_bytes(data, "nahan.pdf", passages=False).book  # its first part, at once
+    assert again is not None and quire.notes.highlights(again.id) == []  # not placed on the first part
+    assert quire.text.complete(again.id) is True
+    assert [str(h.start) for h in quire.notes.highlights(again.id)] == [f"{far.section}.{far.segment}:0"]
+    quire.close()
