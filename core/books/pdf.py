@@ -368,13 +368,15 @@ def _without_running_lines(pages: list[list[_Line]], printed: dict[int, int]) ->
 
 def _sample(pages: Sequence[object], count: int = 24) -> list[list[_Line]]:
     """The lines of ``count`` pages spread evenly through the book."""
+    import pypdf
+
     step = max(1, len(pages) // count)
     sampled = []
     for number in range(step // 2, len(pages), step):
         try:
             sampled.append(_page_lines(pages[number], number, Counter()))
-        except Exception:  # a page that does not read only leaves the measure a page short
-            log.debug("a sampled page did not read", exc_info=True)
+        except (pypdf.errors.PyPdfError, pypdf.errors.DependencyError, KeyError, ValueError, TypeError):
+            log.debug("a sampled page did not read", exc_info=True)  # the measure is a page short, that is all
     return sampled
 
 
