@@ -1,6 +1,8 @@
 """A long PDF opened from its first pages while the rest is read: the first part is the whole book's beginning,
 the finished book is what a full import makes, places and notes made meanwhile stay on their words, and a
-process killed while the rest is read leaves the first part as it was, to be finished next time."""
+process killed while the rest is read leaves the first part as it was, to be finished next time. The apsw round
+(the phones' SQLite) runs the three that store the first part and its whole (marked ``storage``); the others test
+what is decided, the same on either backend."""
 
 from __future__ import annotations
 
@@ -156,7 +158,6 @@ def test_a_process_killed_while_the_rest_is_read_leaves_the_first_part_to_finish
     quire.close()
 
 
-@pytest.mark.storage
 def test_a_pdf_whose_rest_cannot_be_read_keeps_its_first_part_and_says_why(tmp_path: Path) -> None:
     quire = Quire(tmp_path / "lib")
     book = quire.import_bytes(book_path(NAHAN).read_bytes(), "nahan.pdf", passages=False).book
@@ -172,7 +173,6 @@ def test_a_pdf_whose_rest_cannot_be_read_keeps_its_first_part_and_says_why(tmp_p
     quire.close()
 
 
-@pytest.mark.storage
 def test_what_sync_brought_for_pages_past_the_first_part_is_placed_when_the_book_is_whole(tmp_path: Path) -> None:
     data = book_path(NAHAN).read_bytes()
     quire = Quire(tmp_path / "lib")
@@ -192,7 +192,6 @@ def test_what_sync_brought_for_pages_past_the_first_part_is_placed_when_the_book
     quire.close()
 
 
-@pytest.mark.storage
 def test_sync_holds_a_first_parts_places_back_and_sends_them_as_the_whole_book_has_them(tmp_path: Path) -> None:
     data, shared = book_path(NAHAN).read_bytes(), tmp_path / "shared"
     shared.mkdir()
@@ -220,7 +219,6 @@ def test_sync_holds_a_first_parts_places_back_and_sends_them_as_the_whole_book_h
     desk.close()
 
 
-@pytest.mark.storage
 def test_a_long_pdf_imported_again_gets_its_notes_back_when_whole(tmp_path: Path) -> None:
     data = book_path(NAHAN).read_bytes()
     quire = Quire(tmp_path / "lib")
