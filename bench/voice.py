@@ -53,9 +53,11 @@ def measure(lines: list[str]) -> dict[str, object]:
     voice = neural_voice()
     first = voice.synthesize(lines[0])
     cold = time.perf_counter() - start
-    start = time.perf_counter()
-    voice.synthesize(lines[0])
-    warm = time.perf_counter() - start
+    warm = float("inf")  # the best of three: a warm path's latency, not another process's share of the cores
+    for _ in range(3):
+        start = time.perf_counter()
+        voice.synthesize(lines[0])
+        warm = min(warm, time.perf_counter() - start)
     start = time.perf_counter()
     voice.synthesize(min(lines, key=len))
     warm_short = time.perf_counter() - start
