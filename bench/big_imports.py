@@ -152,11 +152,16 @@ def long_pdf(pages: int) -> bytes:
     return buffer.getvalue()
 
 
-def books(scale: float) -> dict[str, tuple[str, bytes]]:
+def long_pages(scale: float) -> int:
+    """The long PDF's pages: at 1.0, Moby-Dick four times over."""
+    return max(20, round(4 * 729 * scale))
+
+
+def books(scale: float, long: bytes) -> dict[str, tuple[str, bytes]]:
+    """The books parsed in their own processes; ``long`` is the long PDF (``long_pdf(long_pages(scale))``)."""
     chapter = _paragraphs(1_500_000, 7)  # 1.5 MB of XHTML a chapter
-    pages = max(20, round(4 * 729 * scale))  # 1.0: Moby-Dick four times over
     return {
-        f"pdf, Moby-Dick bound to {pages} pages": (".pdf", long_pdf(pages)),
+        f"pdf, Moby-Dick bound to {long_pages(scale)} pages": (".pdf", long),
         "fb2, 60 MB": (".fb2", fictionbook(60 * scale)),
         "epub, 60 MB of XHTML": (".epub", epub([chapter] * max(1, round(40 * scale)))),
         "epub, 55 photographs": (".epub", epub(["<p>A plate.</p>"] * 55, 55, int(4_000_000 * scale))),
@@ -210,14 +215,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rows = []
     with tempfile.TemporaryDirectory() as folder:
-        made = (
-            books(args.scale)
-            if not args.first_page
-            else {"pdf": (".pdf", long_pdf(max(20, round(4 * 729 * args.scale))))}
-        )
-        long = next(data for suffix, data in made.values() if suffix == ".pdf")
+        long = long_pdf(long_pages(args.scale))
         first_pages = first_page_rows(Path(folder), long, args.scale)
-        for name, (suffix, data) in made.items() if not args.first_page else ():
+        made = {} if args.first_page else books(args.scale, long)
+        for name, (suffix, data) in made.items():
             path = Path(folder) / f"book{suffix}"
             path.write_bytes(data)
             bare, parsed = measure(path, "read"), measure(path, "parse")

@@ -111,6 +111,11 @@ class Book:
         """How many segments the book has."""
         return sum(len(section.segments) for section in self.sections)
 
+    @property
+    def char_count(self) -> int:
+        """How many characters its segments hold."""
+        return sum(len(segment.text) for section in self.sections for segment in section.segments)
+
     def toc_entries(self) -> Iterator[tuple[int, TocEntry]]:
         """Yield ``(depth, entry)`` for every TOC entry, depth-first in order."""
         stack = [(0, entry) for entry in reversed(self.toc)]

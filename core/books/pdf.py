@@ -9,6 +9,7 @@ refused with a message saying why where it cannot (phones).
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import itertools
 import logging
@@ -105,7 +106,7 @@ def _read_pdf(data: bytes, fallback_title: str, progress: ReadProgress | None, f
                 progress(number + 1, reading)
         # A first part is measured with pages from all through the book beside it (its own are mostly front
         # matter: contents, title pages), so its lines are judged by the measure the whole book's are.
-        sampled = [] if reading == len(pages) else _sample(pages)
+        sampled = [] if reading == len(pages) else _sample(pages, lines)
         outline = _outline(reader)
         defined = _defined_labels(reader, len(pages))
         info = reader.metadata
@@ -131,7 +132,8 @@ def _read_pdf(data: bytes, fallback_title: str, progress: ReadProgress | None, f
             return _read_pdf(data, fallback_title, progress, None)
         return _scanned_pages(data, len(pages), title, author)
     printed: dict[int, int] = {}
-    words = _vocabulary(lines + sampled)  # read once: drop caps and line-end hyphens are judged by the document's words
+    beyond = [page for page in sampled if page and page[0].page >= reading]  # the sampled pages not in ``lines``
+    words = _vocabulary(lines + beyond)  # read once: drop caps and line-end hyphens are judged by the document's words
     lines = _with_drop_caps(lines, words)
     lines = _without_running_lines(lines, printed)
     labels = defined or _printed_labels(printed, len(pages))
@@ -366,13 +368,16 @@ def _without_running_lines(pages: list[list[_Line]], printed: dict[int, int]) ->
     return kept
 
 
-def _sample(pages: Sequence[object], count: int = 24) -> list[list[_Line]]:
-    """The lines of ``count`` pages spread evenly through the book."""
+def _sample(pages: Sequence[object], read: list[list[_Line]], count: int = 24) -> list[list[_Line]]:
+    """The lines of ``count`` pages spread evenly through the book (those among the first ones, ``read``, as read)."""
     import pypdf
 
     step = max(1, len(pages) // count)
     sampled = []
     for number in range(step // 2, len(pages), step):
+        if number < len(read):  # copies: drop caps are put in place on the lines themselves
+            sampled.append([dataclasses.replace(line) for line in read[number]])
+            continue
         try:
             sampled.append(_page_lines(pages[number], number, Counter()))
         except (pypdf.errors.PyPdfError, pypdf.errors.DependencyError, KeyError, ValueError, TypeError):

@@ -76,10 +76,9 @@ def complete(
         for hook in text_hooks:
             hook(conn, book_id)
         library.insert_text(book_id, book)
-        chars = sum(len(segment.text) for section in book.sections for segment in section.segments)
         conn.execute(
             "UPDATE books SET segment_count = ?, char_count = ?, warnings = ? WHERE id = ?",
-            (book.segment_count, chars, json.dumps(book.warnings, ensure_ascii=False), book_id),
+            (book.segment_count, book.char_count, json.dumps(book.warnings, ensure_ascii=False), book_id),
         )
         if moves is not None:
             _move_annotations(conn, book_id, stored, moves)
@@ -113,10 +112,8 @@ def _moves(stored: list[sqlite3.Row], book: Book) -> dict[int, _Moved] | None:
     """None when every stored paragraph is at the same place in the finished book with the same text (then
     nothing moves); else each stored ordinal's place in it, by an alignment of the two texts."""
     finished = [(loc.section, loc.segment, seg.text) for _, loc, _, seg in book.segments_with_locators()]
-    if len(stored) <= len(finished) and all(
-        (row[1], row[2], row[3]) == finished[row[0]] for row in stored if row[0] < len(finished)
-    ):
-        return None
+    if len(stored) <= len(finished) and all((row[1], row[2], row[3]) == finished[row[0]] for row in stored):
+        return None  # (the stored ordinals run from 0 without a gap)
     window = finished[: 2 * len(stored) + 100]  # the first part is the finished book's beginning, give or take
     matcher = difflib.SequenceMatcher(None, [row[3] for row in stored], [text for *_, text in window], autojunk=False)
     moves: dict[int, _Moved] = {}
@@ -143,7 +140,8 @@ def _moved(locator: str, at: dict[tuple[int, int], int], moves: dict[int, _Moved
 def _move_annotations(
     conn: sqlite3.Connection, book_id: int, stored: list[sqlite3.Row], moves: dict[int, _Moved]
 ) -> None:
-    """The place, bookmarks and highlights made on the first part, moved to the finished book, journaled."""
+    """The place, bookmarks and highlights made on the first part, moved to the finished book; sync is told of
+    those whose locator changed (their ordinals are set again in any case)."""
     at = {(row[1], row[2]): row[0] for row in stored}
     digest = conn.execute("SELECT content_hash FROM books WHERE id = ?", (book_id,)).fetchone()[0]
     place = conn.execute(
@@ -157,16 +155,18 @@ def _move_annotations(
             "furthest_ordinal = coalesce(?, furthest_ordinal) WHERE book_id = ?",
             (locator, ordinal, furthest, furthest_ordinal, book_id),
         )
-        sync_journal.record(conn, f"place/{digest}", {"locator": locator})
-        if furthest is not None and furthest_ordinal is not None:
+        if locator != place[0]:
+            sync_journal.record(conn, f"place/{digest}", {"locator": locator})
+        if furthest is not None and furthest_ordinal is not None and furthest != place[2]:
             sync_journal.record(conn, f"furthest/{digest}", {"locator": furthest, "ordinal": furthest_ordinal})
     for row in conn.execute("SELECT id, locator, label, uid FROM bookmarks WHERE book_id = ?", (book_id,)).fetchall():
         locator, ordinal = _moved(row[1], at, moves)
         conn.execute(
             "UPDATE bookmarks SET locator = ?, ordinal = coalesce(?, ordinal) WHERE id = ?", (locator, ordinal, row[0])
         )
-        record = {"present": True, "locator": locator, "label": row[2]}
-        sync_journal.record(conn, f"bookmark/{digest}/{row[3]}", record)
+        if locator != row[1]:
+            record = {"present": True, "locator": locator, "label": row[2]}
+            sync_journal.record(conn, f"bookmark/{digest}/{row[3]}", record)
     for row in conn.execute(
         "SELECT id, start_locator, end_locator, color, note, uid FROM highlights WHERE book_id = ?", (book_id,)
     ).fetchall():
@@ -176,5 +176,6 @@ def _move_annotations(
             "WHERE id = ?",
             (start, end, ordinal, row[0]),
         )
-        value = {"present": True, "start": start, "end": end, "color": row[3], "note": row[4]}
-        sync_journal.record(conn, f"highlight/{digest}/{row[5]}", value)
+        if (start, end) != (row[1], row[2]):
+            value = {"present": True, "start": start, "end": end, "color": row[3], "note": row[4]}
+            sync_journal.record(conn, f"highlight/{digest}/{row[5]}", value)

@@ -136,7 +136,6 @@ class Library:
 
     def _insert(self, book: Book, digest: str, name: str, size: int) -> int:
         meta = book.metadata
-        chars = sum(len(seg.text) for section in book.sections for seg in section.segments)
         cursor = self.conn.execute(
             """INSERT INTO books (content_hash, format, title, authors, language, publisher, identifiers,
                description, file_name, file_size, segment_count, char_count, warnings, imported_at, title_key,
@@ -145,7 +144,7 @@ class Library:
             (
                 digest, book.format, meta.title, json.dumps(meta.authors, ensure_ascii=False), meta.language,
                 meta.publisher, json.dumps(meta.identifiers, ensure_ascii=False), meta.description, name, size,
-                book.segment_count, chars, json.dumps(book.warnings, ensure_ascii=False), now(),
+                book.segment_count, book.char_count, json.dumps(book.warnings, ensure_ascii=False), now(),
                 *shelf_keys(meta.title, meta.authors),
             ),
         )  # fmt: skip

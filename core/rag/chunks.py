@@ -77,13 +77,13 @@ class ChunkStore:
         """Store the sentences of the book's passages that lack them, as the window re-rank reads them (done
         when a book is indexed: Moby-Dick's 2,081 passages take about 0.2 s and 0.84 MB); how many it stored.
         ``indexed_only``: only where the book has vectors (a book indexed before these were kept, opened)."""
-        conn = self.library.conn
+        read = self.library.conn.execute
         if (
             indexed_only
-            and conn.execute("SELECT 1 FROM chunk_vectors WHERE book_id = ? LIMIT 1", (book_id,)).fetchone() is None
+            and read("SELECT 1 FROM chunk_vectors WHERE book_id = ? LIMIT 1", (book_id,)).fetchone() is None
         ):
             return 0
-        rows = self.library.conn.execute(
+        rows = read(
             "SELECT c.id, c.text FROM chunks c LEFT JOIN chunk_windows w ON w.chunk_id = c.id "
             "WHERE c.book_id = ? AND w.chunk_id IS NULL",
             (book_id,),

@@ -53,17 +53,18 @@ def window_ranking(
 ) -> list[tuple[int, float]]:
     """(passage id, its best window's BM25 score) for passages holding a word of the question, best first.
 
-    ``passages``: each candidate's text, or, for those in ``stored``, its stored ``sentence_terms`` (then its text
-    is not read). IDF and the average window length come from the candidates' windows themselves.
+    The candidates are ``passages`` (id -> text) and ``stored`` (id -> its stored ``sentence_terms``, for an
+    indexed book: the same windows, read faster). IDF and the average window length come from the candidates'
+    windows themselves.
     """
     asked = set(term_list(question))
     if not asked:
         return []
-    stored = stored or {}
-    windows = [
+    windows = [(pid, counts, length) for pid, text in passages.items() for counts, length in _windows(text, window)]
+    windows += [
         (pid, counts, length)
-        for pid, text in passages.items()
-        for counts, length in (_stored_windows(stored[pid], window) if pid in stored else _windows(text, window))
+        for pid, terms in (stored or {}).items()
+        for counts, length in _stored_windows(terms, window)
     ]
     if not windows:
         return []

@@ -158,8 +158,7 @@ class Retriever:
             lists = [[cid for cid, _ in keyword]] + [[cid for cid, _ in v] for v in vector_lists]
             candidates = list(dict.fromkeys(cid for ids in lists for cid in ids))
             stored, texts = self.chunks.windows(candidates)  # an indexed book's sentences are stored
-            passages = {cid: texts.get(cid, "") for cid in candidates if cid in stored or cid in texts}
-            windows = [cid for cid, _ in window_ranking(query, passages, stored=stored)][:depth]
+            windows = [cid for cid, _ in window_ranking(query, texts, stored=stored)][:depth]
             fused = reciprocal_rank_fusion([*lists, windows], [1.0, *weights, WINDOW_WEIGHT])
             scored = sorted(fused.items(), key=lambda item: -item[1])[:k]
         keyword_rank = {cid: rank for rank, (cid, _) in enumerate(keyword, start=1)}
