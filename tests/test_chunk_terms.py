@@ -3,12 +3,14 @@
 import sqlite3
 from pathlib import Path
 
+import numpy as np
 import pytest
 from conftest import book_path
 from dbkit import inside
 
-from core.library.fts import CHUNK_TOKENIZER, match_any_expression
+from core.library.fts import CHUNK_TOKENIZER, index_text, match_any_expression
 from core.library.migrations import CHUNKS_FTS, MIGRATIONS
+from core.rag.chunk_terms import TermCounter
 from core.rag.chunks import ChunkProfile, Filters
 from core.services import Quire
 
@@ -153,3 +155,27 @@ def test_a_book_chunked_before_the_statistics_gets_them_and_loses_them_with_its_
     assert library.conn.execute("SELECT count(*) FROM chunk_terms").fetchone()[0] == 0
     assert (20, "chunk terms") in [(version, name) for version, name, _ in MIGRATIONS]
     quire.close()
+
+
+@pytest.mark.parametrize("passages", [3, 70_000], ids=["two-byte passage numbers", "four-byte passage numbers"])
+def test_the_counted_postings_are_fts5s_own_counts_of_each_term_in_each_passage(passages: int) -> None:
+    """The postings read back as FTS5's vocabulary counts them (term, passage, times), a term's count capped at
+    255: the counting groups by term alone and finds the passages' runs itself, in batches of 5,000."""
+    texts = [f"whale{n % 7} sea x{n} 鲸鱼" if n % 3 else "" for n in range(passages)]
+    texts[1] = "the " * 300 + "sea seas"  # a count past a byte's reach; porter folds seas into sea
+    indexed = [index_text(text) for text in texts]
+    terms = TermCounter().count(iter(indexed), passages)
+    oracle = sqlite3.connect(":memory:")
+    oracle.execute(f"CREATE VIRTUAL TABLE t USING fts5(body, content = '', tokenize = '{CHUNK_TOKENIZER}')")
+    oracle.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, instance)")
+    oracle.executemany("INSERT INTO t (rowid, body) VALUES (?, ?)", enumerate(indexed))
+    expected: dict[str, list[tuple[int, int]]] = {}
+    for term, doc, times in oracle.execute("SELECT term, doc, count(*) FROM v GROUP BY term, doc ORDER BY term, doc"):
+        expected.setdefault(term, []).append((doc, min(times, 255)))
+    pairs = np.dtype([("passage", ">u2" if passages <= 0xFFFF else ">u4"), ("times", "u1")])
+    found = {term: np.frombuffer(blob, dtype=pairs).tolist() for term, blob in terms.postings.items()}
+    assert found == expected
+    assert found["the"] == [(1, 255)] and found["sea"][:2] == [(1, 2), (2, 1)]
+    assert len(found["x69998" if passages > 3 else "x2"]) == 1
+    lengths = np.frombuffer(terms.lengths, dtype="<u4")
+    assert lengths[1] == 302 and lengths[0] == 0 and len(lengths) == passages

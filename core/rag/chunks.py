@@ -170,7 +170,8 @@ class ChunkStore:
         ]
         chunks = chunk_segments(segments, count, profile.target_tokens, profile.overlap)
         del segments
-        terms = self.terms.count((index_text(chunk.text) for chunk in chunks), len(chunks))
+        indexed = [index_text(chunk.text) for chunk in chunks]  # once: the keyword index and the counting both read it
+        terms = self.terms.count(indexed, len(chunks))
         with self.library.transaction() as conn:
             if self.profile(book_id) == profile:
                 return False  # another process made the same chunks meanwhile
@@ -178,12 +179,19 @@ class ChunkStore:
                 hook(conn, book_id)
             self.on_remove(conn, book_id)
             conn.execute("DELETE FROM chunks WHERE book_id = ?", (book_id,))
-            self._store(conn, book_id, profile, chunks, terms)
+            self._store(conn, book_id, profile, chunks, indexed, terms)
         return True
 
     def _store(
-        self, conn: sqlite3.Connection, book_id: int, profile: ChunkProfile, chunks: list[Chunk], terms: BookTerms
+        self,
+        conn: sqlite3.Connection,
+        book_id: int,
+        profile: ChunkProfile,
+        chunks: list[Chunk],
+        indexed: list[str],
+        terms: BookTerms,
     ) -> None:
+        """Store the chunks, their keyword index (``indexed``: each one's ``index_text``, in order) and statistics."""
         conn.executemany(
             "INSERT INTO chunks (book_id, idx, section_idx, start_ordinal, start_offset, end_ordinal, end_offset, tokens, text)"
             " VALUES (?,?,?,?,?,?,?,?,?)",
@@ -202,10 +210,10 @@ class ChunkStore:
                 for c in chunks
             ),
         )
-        stored = conn.execute("SELECT id, text FROM chunks WHERE book_id = ?", (book_id,))
-        conn.executemany(  # row by row: the keyword index of a long book never sits in memory whole
+        stored = conn.execute("SELECT id FROM chunks WHERE book_id = ? ORDER BY idx", (book_id,))
+        conn.executemany(
             "INSERT INTO chunks_fts (rowid, body) VALUES (?,?)",
-            ((row["id"], index_text(row["text"])) for row in stored),
+            zip((row[0] for row in stored), indexed, strict=True),
         )
         conn.execute(
             "INSERT OR REPLACE INTO chunk_sets (book_id, tokenizer, target_tokens, overlap, chunk_count, created_at)"
