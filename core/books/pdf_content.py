@@ -40,6 +40,7 @@ _TOKEN = re.compile(
     rb"|(?P<open>\[)"
     rb"|(?P<operator>[A-Za-z'\"]" + _REGULAR + rb"{0,127}(?!" + _REGULAR + rb"))"
 )
+_TOP = re.compile(_SPACE + rb"(?:" + _TOKEN.pattern + rb")")  # between operands: whitespace, then a token
 _NUMBER = re.compile(rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)")  # one pypdf makes without a warning
 _SKIP = re.compile(_SPACE)
 _ARRAY_SKIP = re.compile(_ARRAY_SPACE)
@@ -80,15 +81,15 @@ class _Reader:
         if self.budget < 0:  # pypdf refuses such a stream: let it, at the same token
             raise _Unread
 
-    def operand(self, match: re.Match[bytes], position: int) -> tuple[Any, int]:
+    def operand(self, match: re.Match[bytes]) -> tuple[Any, int]:
         kind = match.lastgroup
         if kind == "number":
-            text = match.group()
+            text = match.group(kind)
             if _NUMBER.fullmatch(text) is None:
                 raise _Unread  # "1.2.3", "--5": pypdf warns and reads 0
             return (self.float(text) if b"." in text else self.number(text)), match.end()
         if kind == "name":
-            raw = match.group()
+            raw = match.group(kind)
             if b"#" in raw:
                 raise _Unread  # escaped characters: pypdf's own unescaping
             try:
@@ -105,7 +106,7 @@ class _Reader:
         if kind == "dictionary":
             return self.read_dictionary(match.end())
         if kind == "escaped":
-            return self.escaped_string(position)
+            return self.escaped_string(match.start(kind))
         raise _Unread
 
     def read_array(self, position: int) -> tuple[Any, int]:
@@ -126,7 +127,7 @@ class _Reader:
             match = _TOKEN.match(data, position)
             if match is None or match.lastgroup == "operator":
                 raise _Unread  # null, true, a dictionary, a comment: pypdf's
-            item, position = self.operand(match, position)
+            item, position = self.operand(match)
             items.append(item)
 
     def read_dictionary(self, position: int) -> tuple[Any, int]:
@@ -143,12 +144,12 @@ class _Reader:
             key = _TOKEN.match(data, position)
             if key is None or key.lastgroup != "name":
                 raise _Unread
-            name, position = self.operand(key, position)
+            name, position = self.operand(key)
             position = _SKIP.match(data, position).end()  # type: ignore[union-attr]
             value = _TOKEN.match(data, position)
             if value is None or value.lastgroup not in ("number", "name", "string", "hex") or name in entries:
                 raise _Unread  # arrays and dictionaries inside, a key twice: pypdf's reading and warnings
-            entries[name], position = self.operand(value, position)
+            entries[name], position = self.operand(value)
         after = _SKIP.match(data, position + 2).end()  # type: ignore[union-attr]
         if data[after : after + 6] == b"stream":
             raise _Unread
@@ -158,25 +159,37 @@ class _Reader:
     def operations(self) -> list[tuple[Any, bytes]]:
         operations: list[tuple[Any, bytes]] = []
         operands: list[Any] = []
-        data, position, end = self.data, 0, len(self.data)
+        data, position, budget = self.data, 0, self.budget
+        number, floating, integer, top = _NUMBER.fullmatch, self.float, self.number, _TOP.match
         while True:
-            position = _SKIP.match(data, position).end()  # type: ignore[union-attr]  # it matches the empty string
-            if position >= end:
-                return operations
-            match = _TOKEN.match(data, position)
+            match = top(data, position)  # the whitespace before a token, and the token
             if match is None:
+                if _SKIP.match(data, position).end() == len(data):  # type: ignore[union-attr]  # matches ""
+                    self.budget = budget
+                    return operations
                 raise _Unread
-            self.spend()
-            if match.lastgroup == "operator":
-                operator = match.group()
+            budget -= 1
+            if budget < 0:  # pypdf refuses such a stream: let it, at the same token
+                raise _Unread
+            kind = match.lastgroup
+            if kind == "operator":
+                operator = match.group(kind)
                 if operator in (b"BI", b"R"):  # an inline image; "1 0 R", which pypdf reads as a reference
                     raise _Unread
                 operations.append((operands, operator))
                 operands = []
                 position = match.end()
-                continue
-            operand, position = self.operand(match, position)
-            operands.append(operand)
+            elif kind == "number":  # most operands: inline, as operand() reads them
+                text = match.group(kind)
+                if number(text) is None:
+                    raise _Unread  # "1.2.3", "--5": pypdf warns and reads 0
+                operands.append(floating(text) if b"." in text else integer(text))
+                position = match.end()
+            else:
+                self.budget = budget
+                operand, position = self.operand(match)
+                budget = self.budget
+                operands.append(operand)
 
 
 def install() -> bool:
