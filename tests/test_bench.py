@@ -152,6 +152,20 @@ def test_ui_benchmark_measures_start_open_memory_and_the_steps_a_reader_feels(
         assert 0 < result[f"{step}_p50_s"] <= result[f"{step}_p95_s"], step  # how fast is the bench's to say
 
 
+def test_pdf_text_benchmark_times_the_parse_beside_pdfiums_text_and_pypdfs_own_reader(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from bench import pdf_text
+
+    folder = book_path("formats/libtasn1-manual-pdftex.pdf").parent
+    assert pdf_text.main(["--data", str(folder), "--books", "libtasn1-manual-pdftex.pdf", "--json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert row["pages"] == 36 and row["paragraphs"] > 100
+    assert row["pdfium_s"] > 0 and row["parse_s"] > 0 and row["pypdf_reader_s"] > 0
+    assert row["ratio"] > 1  # pdfium's C++ against pure Python: more is measured than the clock's grain
+    assert row["met"] == (row["ratio"] <= row["goal"] == 3.0)
+
+
 def test_scale_benchmark_prints_each_measure_beside_its_baseline(capsys: pytest.CaptureFixture[str]) -> None:
     from bench import scale
 

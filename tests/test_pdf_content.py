@@ -8,8 +8,7 @@ the same way with ours installed.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 import pypdf
@@ -18,10 +17,6 @@ from conftest import book_path
 from pypdf.generic import ContentStream, DecodedStreamObject
 
 from core.books import pdf_content
-
-OWN = ContentStream.__dict__["_parse_content_stream"]
-if getattr(OWN, "quire", False):  # another test in this process read a PDF already
-    OWN = OWN.pypdfs  # the reader it stands in for
 
 
 def _canonical(value: Any) -> Any:
@@ -36,17 +31,10 @@ def _canonical(value: Any) -> Any:
     return kind, value
 
 
-@contextmanager
-def _reader(fast: bool) -> Iterator[None]:
-    """Streams read with ours (installed) or with pypdf's own, and put back as found."""
-    before = ContentStream.__dict__["_parse_content_stream"]
-    ContentStream._parse_content_stream = OWN
-    if fast:
-        assert pdf_content.install()  # this pypdf is the one the reader was written against
-    try:
-        yield
-    finally:
-        ContentStream._parse_content_stream = before
+def _reader(fast: bool) -> AbstractContextManager[None]:
+    """Streams read with ours (installed) or with pypdf's own."""
+    assert pdf_content.install()  # this pypdf is the one the reader was written against
+    return nullcontext() if fast else pdf_content.pypdfs_own_reader()
 
 
 def _read(data: bytes, fast: bool, pdf: Any = None) -> Any:

@@ -19,6 +19,9 @@ from __future__ import annotations
 import io
 import logging
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -45,6 +48,19 @@ _NUMBER = re.compile(rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)")  # one pypdf makes w
 _SKIP = re.compile(_SPACE)
 _ARRAY_SKIP = re.compile(_ARRAY_SPACE)
 _HEX_SPACE = re.compile(rb"[\x00\t\n\x0c\r ]")
+
+
+_OWN_READER = ContextVar("pypdfs_own_reader", default=False)
+
+
+@contextmanager
+def pypdfs_own_reader() -> Iterator[None]:
+    """Inside, pypdf reads content streams with its own reader (what this one is compared with)."""
+    token = _OWN_READER.set(True)
+    try:
+        yield
+    finally:
+        _OWN_READER.reset(token)
 
 
 class _Unread(Exception):
@@ -219,6 +235,9 @@ def install() -> bool:
         return True
 
     def parse(self: Any, stream: Any) -> None:
+        if _OWN_READER.get():
+            own(self, stream)
+            return
         stream.seek(0, 0)
         data = stream.read()
         limits = get_configuration()  # read at each stream, as pypdf reads them
@@ -231,6 +250,5 @@ def install() -> bool:
             own(self, stream)
 
     parse.quire = True  # type: ignore[attr-defined]
-    parse.pypdfs = own  # type: ignore[attr-defined]  # the reader it stands in for (its tests compare the two)
     setattr(ContentStream, "_parse_content_stream", parse)  # noqa: B010  # a method of pypdf's class, replaced
     return True
