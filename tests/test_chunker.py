@@ -131,3 +131,68 @@ def test_abbreviations_and_initials_do_not_end_a_sentence() -> None:
             "Then said I.", "Mrs. Hudson came.", "Mr.", "End."]  # fmt: skip
     assert [text[a:b] for a, b in sentences.sentence_spans(text)] == want
     assert [text[a:b].strip() for a, b in sentence_spans(text)] == want  # the chunker cuts at the same places
+
+
+@pytest.fixture(scope="module")
+def tokenizer_count(tmp_path_factory: pytest.TempPathFactory):
+    """The tokenizer's own count of each text, tokenized whole: the oracle for the counter's shortcuts."""
+    from tokenizers import Tokenizer
+
+    spec = CATALOG["all-MiniLM-L6-v2"]
+    tokenizer = Tokenizer.from_file(str(ModelStore(tmp_path_factory.mktemp("oracle")).paths(spec)[1]))
+    tokenizer.no_truncation()
+    tokenizer.no_padding()
+    return lambda texts: [len(e.ids) for e in tokenizer.encode_batch(texts, add_special_tokens=False)]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "en/idpf-moby-dick.epub",
+        "en/epubjs-alice.epub",
+        "zh/luxun_nahan.txt",
+        "ja/idpf-kusamakura-japanese-vertical-writing.epub",
+    ],
+)
+def test_counting_by_words_and_characters_gives_the_tokenizers_own_counts(count, tokenizer_count, name) -> None:
+    """Paragraphs and their sentences, counted by the shortcuts (a word's count kept, a Han character or a mark
+    one token) where they apply and by the tokenizer where not, count as the tokenizer counts each whole."""
+    texts = []
+    for segment in _segments(name):
+        texts += [segment.text, *(segment.text[a:b] for a, b in sentence_spans(segment.text))]
+    assert count(texts) == tokenizer_count(texts)
+
+
+ODD = [
+    "a\x0cb",
+    "naïve café",
+    "x_y-z",
+    "don’t—stop…",
+    "ﬁne",
+    "Ⅻ",
+    "word" * 40,
+    "A1b2C3 ¿qué? ¡sí!",
+    "tab\there\r\nnew",
+    "\u00a0nbsp",
+    "½ £5 €",
+    "emoji 😀",
+    "İstanbul",
+    "Straße",
+    "Καλημέρα;",
+    "ab\x00cd",
+    "under_score",
+    "『呐喊』。",
+    "ＡＢＣ１２",
+    "co\u0301te",
+    "a\u200bb",
+    "ok",
+    "",
+]
+
+
+def test_odd_characters_count_as_the_tokenizer_counts_them(count, tokenizer_count) -> None:
+    """Characters the normalizer drops, folds or splits (control characters, accents, full-width forms, ligatures,
+    zero-width spaces) go to the tokenizer; the counts agree, alone and inside a text of plain words."""
+    texts = ODD + [f"The whale {odd} swam, and then {odd}." for odd in ODD]
+    assert count(texts) == tokenizer_count(texts)
+    assert count(texts) == tokenizer_count(texts)  # again, with every word's count kept from the first time

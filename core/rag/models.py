@@ -12,6 +12,7 @@ import re
 import threading
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
@@ -269,12 +270,28 @@ _HAN = re.compile(
 )
 
 
-def _with_han_shortcut(count: TokenCounter) -> TokenCounter:
-    """Count text made only of Han characters, punctuation and spaces without tokenizing it.
+# Text whose BERT tokens are its words and punctuation marks as they stand: ASCII letters, digits, punctuation and
+# spaces, and punctuation beyond ASCII (’ — “), each mark one token. Other characters (accents, control characters the
+# normalizer drops, Han) are left to the tokenizer, or to the Han shortcut.
+_ASCII_PLAIN = frozenset(chr(c) for c in range(0x20, 0x7F)) | {"\t", "\n", "\r"}
+_WORD_OR_MARK = re.compile(r"[A-Za-z0-9]+|[^\sA-Za-z0-9]")
+WORD_CACHE = 50_000  # distinct words whose token counts are kept (a long novel has about 20,000)
 
-    For BERT's tokenizer each such character is exactly one token (a Han character is split off on
-    its own, punctuation too, spaces vanish), so Chinese books chunk about twice as fast.
+
+@lru_cache(maxsize=4096)
+def _is_punctuation(char: str) -> bool:
+    return unicodedata.category(char).startswith("P")
+
+
+def _with_han_shortcut(count: TokenCounter) -> TokenCounter:
+    """Count text made only of Han characters, punctuation and spaces without tokenizing it, and text of ASCII
+    words and punctuation by its words' counts, each word tokenized once.
+
+    For BERT's tokenizer each Han character and each punctuation mark is exactly one token (split off on its own),
+    spaces vanish, and a word's WordPiece tokens do not depend on the words around it: Chinese books chunk about
+    twice as fast, and Moby-Dick's 2,984 paragraphs (about 20,000 distinct words) counted 0.32 s -> 0.1 s.
     """
+    words: dict[str, int] = {}
 
     def tokens_if_simple(text: str) -> int | None:
         total = 0
@@ -287,14 +304,36 @@ def _with_han_shortcut(count: TokenCounter) -> TokenCounter:
                 return None
         return total
 
-    def shortcut(texts: list[str]) -> list[int]:
-        quick = [tokens_if_simple(t) for t in texts]
+    def plain_words(text: str) -> list[str] | None:
+        """The text's words (lower case) and marks, where they are its tokens' words."""
+        odd = set(text) - _ASCII_PLAIN
+        if odd and not all(_is_punctuation(char) for char in odd):
+            return None
+        return _WORD_OR_MARK.findall(text.lower())
+
+    def shortcut(texts: list[str]) -> list[int | None]:
+        quick: list[int | None] = []
+        split: dict[int, list[str]] = {}
+        for index, text in enumerate(texts):
+            found = plain_words(text)
+            if found is None:
+                quick.append(tokens_if_simple(text))
+            else:
+                quick.append(None)
+                split[index] = found
+        unknown = list({w for found in split.values() for w in found if len(w) > 1 and w not in words})
+        if len(words) + len(unknown) > WORD_CACHE:
+            words.clear()
+            unknown = list({w for found in split.values() for w in found if len(w) > 1})
+        words.update(zip(unknown, count(unknown) if unknown else [], strict=True))
+        for index, found in split.items():
+            quick[index] = sum(words[w] if len(w) > 1 else 1 for w in found)  # a mark or a letter: one token
         slow = [i for i, n in enumerate(quick) if n is None]
         for i, n in zip(slow, count([texts[i] for i in slow]) if slow else [], strict=True):
             quick[i] = n
-        return quick  # type: ignore[return-value]
+        return quick
 
-    return shortcut
+    return shortcut  # type: ignore[return-value]
 
 
 def tokenizer_name(model: str) -> str:
