@@ -4,7 +4,7 @@
 
 For each text PDF of the shared books, in one process, process CPU time, the median of ``--repeat`` runs:
 - the baseline: pypdfium2 opening the file and taking the text of every page (``get_text_range``);
-- Quire's parse (``read_pdf``: pypdf's text with positions, content streams read by ``core/books/pdf_content.py``,
+- Quire's parse (``parse_book``: pypdf's text with positions, content streams read by ``core/books/pdf_content.py``,
   then lines, paragraphs, contents), against that baseline;
 - the same parse with pypdf's own content-stream reader, as it read them before (a reference: what the faster reader
   gained).
@@ -22,8 +22,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from core.books import pdf_content
-from core.books.pdf import read_pdf
+from core.inside import parse_book, pypdfs_own_reader
 
 GOAL = 3.0
 BOOKS = ("epubjs-alice.pdf", "libtasn1-manual-pdftex.pdf", "luxun-nahan.pdf", "idpf-moby-dick.pdf")
@@ -55,16 +54,14 @@ def _pdfium_text(data: bytes) -> int:
 
 
 def run(folder: Path, repeat: int = 1, books: tuple[str, ...] = BOOKS) -> list[dict]:
-    if not pdf_content.install():
-        sys.exit("this pypdf is not the one core/books/pdf_content.py reads for: nothing to compare")
     rows = []
     for name in books:
         data = (folder / name).read_bytes()
         baseline = _cpu(lambda data=data: _pdfium_text(data), repeat)
-        book = read_pdf(data, name)  # once outside the timing: pypdf's modules loaded
-        parse = _cpu(lambda data=data, name=name: read_pdf(data, name), repeat)
-        with pdf_content.pypdfs_own_reader():
-            before = _cpu(lambda data=data, name=name: read_pdf(data, name), repeat)
+        book = parse_book(data, name)  # once outside the timing: pypdf's modules loaded
+        parse = _cpu(lambda data=data, name=name: parse_book(data, name), repeat)
+        with pypdfs_own_reader():
+            before = _cpu(lambda data=data, name=name: parse_book(data, name), repeat)
         rows.append({"book": name, "pages": _pages(data), "paragraphs": book.segment_count,
                      "pdfium_s": round(baseline, 3), "parse_s": round(parse, 3), "ratio": round(parse / baseline, 2),
                      "pypdf_reader_s": round(before, 3), "pypdf_reader_ratio": round(before / baseline, 2),

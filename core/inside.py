@@ -21,6 +21,7 @@ from core.agent.offline import (
 from core.agent.runner import ReadingAgent
 from core.agent.tools import ReadingSession
 from core.books import Book, parse_book
+from core.books.pdf_content import pypdfs_own_reader
 from core.books.textutil import CJK_RUN
 from core.companion.recap import LATEST, MAX_CHARS, MIN_CHARS
 from core.library import Annotations, Library
@@ -63,6 +64,7 @@ __all__ = [
     "now",
     "odds_features",
     "parse_book",
+    "pypdfs_own_reader",
     "quote_span",
     "rank_sentences",
     "sentence_spans",
