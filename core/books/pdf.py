@@ -242,7 +242,7 @@ def _page_lines(page: object, number: int, counts: Counter[str]) -> list[_Line]:
         waiting.clear()
         text = _unspaced(text)
         counts["nul"] += text.count("\x00")
-        counts["all"] += len(text) - sum(char.isspace() for char in text)
+        counts["all"] += len("".join(text.split()))  # its characters other than spaces (split: the same spaces)
         if text.strip():
             runs.append((y, text, drawn, x))
         elif "\n" in text and runs:
