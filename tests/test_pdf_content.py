@@ -80,6 +80,8 @@ def test_the_shared_pdfs_pages_read_as_pypdfs_own_reader_reads_them(name: str, s
 BROKEN = [
     b"BT /F1 12 Tf 72 700 Td (plain) Tj [(a) -120 (b\\(c\\)) 3.5 <4142 43>] TJ ET",
     b"/Span << /ActualText <FEFF0074> /MCID 3 >> BDC (x) Tj EMC",
+    b"/Span << /ActualText (\\376\\377\\000t) /Alt (a\\)b) >> BDC EMC",  # escaped strings as values
+    b"/Span << /ActualText (nested (x)) >> BDC EMC /P << /K 1 0 R >> BDC EMC",
     b"/P << /A [1 2] /B << /C /D >> >> BDC EMC",  # an array and a dictionary inside: pypdf's reading
     b"/P << /A 1 /A 2 >> BDC EMC",  # a key twice: pypdf warns
     b"/P << /A 1 >> stream\nabc",  # a dictionary followed by 'stream'

@@ -163,7 +163,11 @@ class _Reader:
             name, position = self.operand(key)
             position = _SKIP.match(data, position).end()  # type: ignore[union-attr]
             value = _TOKEN.match(data, position)
-            if value is None or value.lastgroup not in ("number", "name", "string", "hex") or name in entries:
+            if (
+                value is None
+                or value.lastgroup not in ("number", "name", "string", "escaped", "hex")
+                or name in entries
+            ):
                 raise _Unread  # arrays and dictionaries inside, a key twice: pypdf's reading and warnings
             entries[name], position = self.operand(value)
         after = _SKIP.match(data, position + 2).end()  # type: ignore[union-attr]
