@@ -29,6 +29,7 @@ K1 = 1.2  # FTS5's bm25() constants (fts5_aux.c)
 B = 0.75
 IDF_FLOOR = 1e-6  # FTS5's idf for a term in more than half the passages
 _BATCH = 5000  # passages tokenized at a time: the in-memory index never holds a very long book whole
+_TERMS = 4096  # terms' runs found at a time (a batch of 红楼梦 holds 100,000 terms)
 _NARROW = 0xFFFF  # up to this many passages, a passage number takes two bytes (four beyond)
 _MOST_TIMES = 255  # a term's count in one passage is stored in a byte (a 200-token passage never nears it)
 
@@ -140,12 +141,13 @@ class TermCounter:
         if not texts:
             return
         conn.executemany("INSERT INTO passages (rowid, body) VALUES (?, ?)", enumerate(texts, start=first))
-        rows = conn.execute(  # each term's passages as big-endian hex, one per occurrence, in passage order
+        cursor = conn.execute(  # each term's passages as big-endian hex, one per occurrence, in passage order
             "SELECT term, unhex(group_concat(printf(?, doc), '')) FROM passages_terms GROUP BY term",
             ("%08x" if wide else "%04x",),
-        ).fetchall()
-        for term, blob in zip((row[0] for row in rows), _runs([row[1] for row in rows], wide), strict=True):
-            postings[term] = postings[term] + blob if term in postings else blob
+        )
+        while rows := cursor.fetchmany(_TERMS):  # a few thousand terms at a time: memory stays flat
+            for term, blob in zip((row[0] for row in rows), _runs([row[1] for row in rows], wide), strict=True):
+                postings[term] = postings[term] + blob if term in postings else blob
         for passage, size in conn.execute("SELECT id, sz FROM passages_docsize"):
             lengths[passage] = _varint(size)
         conn.execute("INSERT INTO passages (passages) VALUES ('delete-all')")

@@ -313,6 +313,12 @@ def _with_han_shortcut(count: TokenCounter) -> TokenCounter:
 
     def shortcut(texts: list[str]) -> list[int | None]:
         quick: list[int | None] = []
+        for start in range(0, len(texts), COUNT_BATCH):  # a slice's words at a time: memory stays flat
+            quick += words_then_rest(texts[start : start + COUNT_BATCH])
+        return quick
+
+    def words_then_rest(texts: list[str]) -> list[int | None]:
+        quick: list[int | None] = []
         split: dict[int, list[str]] = {}
         for index, text in enumerate(texts):
             found = plain_words(text)
