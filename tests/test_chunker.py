@@ -196,3 +196,23 @@ def test_odd_characters_count_as_the_tokenizer_counts_them(count, tokenizer_coun
     texts = ODD + [f"The whale {odd} swam, and then {odd}." for odd in ODD]
     assert count(texts) == tokenizer_count(texts)
     assert count(texts) == tokenizer_count(texts)  # again, with every word's count kept from the first time
+
+
+def test_counting_from_several_threads_with_a_small_word_cache_gives_the_same_counts(
+    tokenizer_count, monkeypatch: pytest.MonkeyPatch, tmp_path
+) -> None:
+    """The indexer and the worker behind an opened book may count at once; the kept words' counts are dropped when
+    there are too many: neither gives a wrong count (a word dropped by one thread while another sums)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from core.rag import models
+
+    monkeypatch.setattr(models, "WORD_CACHE", 40)
+    found = token_counter(CATALOG["all-MiniLM-L6-v2"], ModelStore(tmp_path))  # a counter of its own
+    assert found is not None
+    count = found[1]
+    texts = [segment.text for segment in _segments("en/epubjs-alice.epub")][:400]
+    slices = [texts[n::4] for n in range(4)]
+    with ThreadPoolExecutor(4) as pool:
+        counted = list(pool.map(count, slices * 3))
+    assert counted == [tokenizer_count(part) for part in slices] * 3

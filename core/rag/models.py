@@ -248,7 +248,7 @@ def token_counter(spec: ModelSpec, store: ModelStore) -> tuple[str, TokenCounter
         return counts
 
     if _splits_every_han_character(path):
-        return tokenizer_name(spec.name), _with_han_shortcut(count)
+        return tokenizer_name(spec.name), _with_shortcuts(count)
     return tokenizer_name(spec.name), count
 
 
@@ -283,15 +283,17 @@ def _is_punctuation(char: str) -> bool:
     return unicodedata.category(char).startswith("P")
 
 
-def _with_han_shortcut(count: TokenCounter) -> TokenCounter:
+def _with_shortcuts(count: TokenCounter) -> TokenCounter:
     """Count text made only of Han characters, punctuation and spaces without tokenizing it, and text of ASCII
     words and punctuation by its words' counts, each word tokenized once.
 
     For BERT's tokenizer each Han character and each punctuation mark is exactly one token (split off on its own),
     spaces vanish, and a word's WordPiece tokens do not depend on the words around it: Chinese books chunk about
-    twice as fast, and Moby-Dick's 2,984 paragraphs (about 20,000 distinct words) counted 0.32 s -> 0.1 s.
+    twice as fast, and Moby-Dick's chunking takes a third less CPU (0.49 s -> 0.32 s; a tenth less wall time, the
+    tokenizer itself running on both cores). The words' counts are kept for the next book (at most ``WORD_CACHE``).
     """
     words: dict[str, int] = {}
+    lock = threading.Lock()  # the indexer and the worker behind an opened book may count at once
 
     def tokens_if_simple(text: str) -> int | None:
         total = 0
@@ -327,13 +329,14 @@ def _with_han_shortcut(count: TokenCounter) -> TokenCounter:
             else:
                 quick.append(None)
                 split[index] = found
-        unknown = list({w for found in split.values() for w in found if len(w) > 1 and w not in words})
-        if len(words) + len(unknown) > WORD_CACHE:
-            words.clear()
-            unknown = list({w for found in split.values() for w in found if len(w) > 1})
-        words.update(zip(unknown, count(unknown) if unknown else [], strict=True))
-        for index, found in split.items():
-            quick[index] = sum(words[w] if len(w) > 1 else 1 for w in found)  # a mark or a letter: one token
+        with lock:
+            unknown = list({w for found in split.values() for w in found if len(w) > 1 and w not in words})
+            if len(words) + len(unknown) > WORD_CACHE:
+                words.clear()
+                unknown = list({w for found in split.values() for w in found if len(w) > 1})
+            words.update(zip(unknown, count(unknown) if unknown else [], strict=True))
+            for index, found in split.items():
+                quick[index] = sum(words[w] if len(w) > 1 else 1 for w in found)  # a mark or a letter: one token
         slow = [i for i, n in enumerate(quick) if n is None]
         for i, n in zip(slow, count([texts[i] for i in slow]) if slow else [], strict=True):
             quick[i] = n
