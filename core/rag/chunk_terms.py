@@ -13,6 +13,7 @@ in a private in-memory table and are read back through ``fts5vocab``; a hand-wri
 
 from __future__ import annotations
 
+import itertools
 import math
 import sqlite3
 import threading
@@ -145,7 +146,8 @@ class TermCounter:
             "SELECT term, unhex(group_concat(printf(?, doc), '')) FROM passages_terms GROUP BY term",
             ("%08x" if wide else "%04x",),
         )
-        while rows := cursor.fetchmany(_TERMS):  # a few thousand terms at a time: memory stays flat
+        found = iter(cursor)  # (iterated, not fetchmany: the phones' apsw cursor has no fetchmany)
+        while rows := list(itertools.islice(found, _TERMS)):  # a few thousand terms at a time: memory stays flat
             for term, blob in zip((row[0] for row in rows), _runs([row[1] for row in rows], wide), strict=True):
                 postings[term] = postings[term] + blob if term in postings else blob
         for passage, size in conn.execute("SELECT id, sz FROM passages_docsize"):
