@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import statistics
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +22,16 @@ def rss_mb(pid: int | str = "self") -> float:
     except OSError:
         return float("nan")
     return next((int(line.split()[1]) / 1024 for line in lines if line.startswith("VmRSS:")), float("nan"))
+
+
+def cpu_seconds(action: Callable[[], object], repeat: int = 5) -> float:
+    """The median process CPU seconds of ``action`` over ``repeat`` runs."""
+    times = []
+    for _ in range(repeat):
+        started = time.process_time()
+        action()
+        times.append(time.process_time() - started)
+    return statistics.median(times)
 
 
 def percentile(values: list[float], q: float) -> float:

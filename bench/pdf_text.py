@@ -16,25 +16,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
+from bench.common import cpu_seconds
 from core.inside import parse_book, pypdfs_own_reader
 
 GOAL = 3.0
 BOOKS = ("epubjs-alice.pdf", "libtasn1-manual-pdftex.pdf", "luxun-nahan.pdf", "idpf-moby-dick.pdf")
-
-
-def _cpu(action: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        started = time.process_time()
-        action()
-        times.append(time.process_time() - started)
-    return statistics.median(times)
 
 
 def _pdfium_text(data: bytes) -> int:
@@ -57,11 +46,12 @@ def run(folder: Path, repeat: int = 1, books: tuple[str, ...] = BOOKS) -> list[d
     rows = []
     for name in books:
         data = (folder / name).read_bytes()
-        baseline = _cpu(lambda data=data: _pdfium_text(data), repeat)
+        _pdfium_text(data)  # once outside the timing: pdfium's library loaded (0.2 s, once per process)
+        baseline = cpu_seconds(lambda data=data: _pdfium_text(data), repeat)
         book = parse_book(data, name)  # once outside the timing: pypdf's modules loaded
-        parse = _cpu(lambda data=data, name=name: parse_book(data, name), repeat)
+        parse = cpu_seconds(lambda data=data, name=name: parse_book(data, name), repeat)
         with pypdfs_own_reader():
-            before = _cpu(lambda data=data, name=name: parse_book(data, name), repeat)
+            before = cpu_seconds(lambda data=data, name=name: parse_book(data, name), repeat)
         rows.append({"book": name, "pages": _pages(data), "paragraphs": book.segment_count,
                      "pdfium_s": round(baseline, 3), "parse_s": round(parse, 3), "ratio": round(parse / baseline, 2),
                      "pypdf_reader_s": round(before, 3), "pypdf_reader_ratio": round(before / baseline, 2),

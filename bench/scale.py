@@ -40,7 +40,7 @@ from pathlib import Path
 import numpy as np
 
 from app.screens.library.model import LibraryViewModel
-from bench.common import MOBY, rss_mb
+from bench.common import MOBY, cpu_seconds, rss_mb
 from core import Quire
 from core.inside import Filters, VectorStore, has_vector_extension, inside, parse_book
 
@@ -49,22 +49,12 @@ DIMENSION = 384  # as all-MiniLM-L6-v2's vectors
 ALICE = MOBY.parent / "epubjs-alice.epub"  # its cover is every book's
 
 
-def _cpu(action: Callable[[], object], repeat: int = 5) -> float:
-    """The median process CPU seconds of ``action`` over ``repeat`` runs."""
-    times = []
-    for _ in range(repeat):
-        started = time.process_time()
-        action()
-        times.append(time.process_time() - started)
-    return statistics.median(times)
-
-
 def _per_call(action: Callable[[], object], calls: int = 2000, repeat: int = 5) -> float:
     """The median wall-clock seconds of one call of ``action``, each sample timing ``calls`` calls.
 
     A search of microseconds timed alone is mostly the clock's own cost and noise (five single calls gave 3.1x
     where 2,000 gave 2.3x); and in process CPU time the BLAS threads' spinning after a product is counted (the
-    same search in Moby-Dick read 1.8x in CPU time and 1.2x in wall time), so these rows take the wall clock."""
+    same search in Moby-Dick read 1.8x in CPU time and 1.3x in wall time), so these rows take the wall clock."""
     times = []
     for _ in range(repeat):
         started = time.perf_counter()
@@ -134,11 +124,13 @@ def _partition_rows(conn, desktop: VectorStore, query: np.ndarray, book: int, nu
         f"INSERT INTO scale_partitioned SELECT chunk_id, embedding, book_id, section_idx, end_ordinal FROM {table}"
     )
     knn = "SELECT chunk_id, distance FROM {} WHERE embedding MATCH ? AND k = 20{} ORDER BY distance"
-    one = _cpu(
+    one = cpu_seconds(
         lambda: conn.execute(knn.format("scale_partitioned", " AND book_id = ?"), (query.tobytes(), book)).fetchall()
     )
-    whole = _cpu(lambda: desktop.search("scale", query, 20, Filters()), repeat=3)
-    split = _cpu(lambda: conn.execute(knn.format("scale_partitioned", ""), (query.tobytes(),)).fetchall(), repeat=3)
+    whole = cpu_seconds(lambda: desktop.search("scale", query, 20, Filters()), repeat=3)
+    split = cpu_seconds(
+        lambda: conn.execute(knn.format("scale_partitioned", ""), (query.tobytes(),)).fetchall(), repeat=3
+    )
     conn.execute("DROP TABLE scale_partitioned")
     return [
         _row("  vec0 with book_id as a partition key, one book (s)", one, numpy_one_book, None),
@@ -211,19 +203,19 @@ def run(count: int, start: bool = False, launches: int = 3) -> list[dict]:
             conn.execute("INSERT OR REPLACE INTO book_covers SELECT id, ?, 'image/jpeg' FROM books", (cover,))
 
         model = LibraryViewModel(quire)
-        screen = _cpu(lambda: (model.refresh(), model.rows()))
-        select = _cpu(lambda: library.conn.execute("SELECT * FROM books").fetchall())
+        screen = cpu_seconds(lambda: (model.refresh(), model.rows()))
+        select = cpu_seconds(lambda: library.conn.execute("SELECT * FROM books").fetchall())
         rows.append(_row(f"library screen's read, {count} books (s)", screen, select, 2.0))
 
         middle = ids[len(ids) // 2]
-        big = _cpu(lambda: [chunks.keyword(q, Filters(book_id=middle), 20) for q in QUERIES])
+        big = cpu_seconds(lambda: [chunks.keyword(q, Filters(book_id=middle), 20) for q in QUERIES])
         alone_quire = Quire(Path(folder) / "alone")
         alone_id = alone_quire.import_bytes(books[len(ids) // 2], "alone.html").book.id
         alone_chunks = inside(alone_quire).chunks
-        alone = _cpu(lambda: [alone_chunks.keyword(q, Filters(book_id=alone_id), 20) for q in QUERIES])
+        alone = cpu_seconds(lambda: [alone_chunks.keyword(q, Filters(book_id=alone_id), 20) for q in QUERIES])
         # references: FTS5's own ranking (its statistics the whole library's), as one book was searched before
-        fts_big = _cpu(lambda: [chunks._fts_keyword(q, Filters(book_id=middle), 20) for q in QUERIES])
-        fts_alone = _cpu(lambda: [alone_chunks._fts_keyword(q, Filters(book_id=alone_id), 20) for q in QUERIES])
+        fts_big = cpu_seconds(lambda: [chunks._fts_keyword(q, Filters(book_id=middle), 20) for q in QUERIES])
+        fts_alone = cpu_seconds(lambda: [alone_chunks._fts_keyword(q, Filters(book_id=alone_id), 20) for q in QUERIES])
         alone_quire.close()
         total = library.conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
         rows.append(_row(f"keyword search in one book among {total} chunks (s)", big, alone, 2.0))
@@ -248,7 +240,7 @@ def run(count: int, start: bool = False, launches: int = 3) -> list[dict]:
             one_book = _per_call(lambda: desktop.search("scale", query, 20, Filters(book_id=middle)))
             rows.append(_row(f"vector search (sqlite-vec backend) in one book of {total} chunks (s)", one_book,
                              search, 1.2))  # fmt: skip
-            vec0 = _cpu(lambda: desktop._search_vec("scale", query, 20, Filters(book_id=middle)))
+            vec0 = cpu_seconds(lambda: desktop._search_vec("scale", query, 20, Filters(book_id=middle)))
             rows.append(_row("  the same in vec0, as before (s)", vec0, search, None))
             rows += _partition_rows(library.conn, desktop, query, middle, search)
         before = rss_mb()

@@ -17,14 +17,11 @@ reader of our own would have to match pypdf's objects anyway for its text extrac
 from __future__ import annotations
 
 import io
-import logging
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
-
-log = logging.getLogger(__name__)
 
 # Whitespace as pypdf skips it between operands (its WHITESPACES) and inside arrays (those, and \v).
 _SPACE = rb"[\x00\t\n\x0c\r ]*"

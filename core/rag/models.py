@@ -300,7 +300,7 @@ def _with_shortcuts(count: TokenCounter) -> TokenCounter:
         for char in text:
             if char.isspace():
                 continue
-            if _HAN.match(char) or unicodedata.category(char).startswith("P"):
+            if _HAN.match(char) or _is_punctuation(char):
                 total += 1
             else:
                 return None
