@@ -327,6 +327,25 @@ class MouseScreen:
             self.page.screenshot(path=str(ARTIFACTS / f"{reference.stem}-instead.png"))  # what it showed instead
             raise
 
+    def count_focus_moves(self) -> None:
+        """From now on, count the times a text field loses the keyboard and the times one takes it (see
+        :meth:`field_given_back`)."""
+        self.page.evaluate(
+            """() => {
+                const field = (e) => ['TEXTAREA', 'INPUT'].includes(e.target && e.target.tagName);
+                if (!window.quireFocus) {
+                    document.addEventListener('focusout', (e) => { if (field(e)) window.quireFocus.left++; }, true);
+                    document.addEventListener('focusin', (e) => { if (field(e)) window.quireFocus.taken++; }, true);
+                }
+                window.quireFocus = {left: 0, taken: 0};
+            }"""
+        )
+
+    def field_given_back(self) -> bool:
+        """True once a field lost the keyboard since :meth:`count_focus_moves` and a field has it again."""
+        moves = self.page.evaluate("window.quireFocus")
+        return moves["left"] > 0 and moves["taken"] >= moves["left"] and self.focused_text() is not None
+
     def focused_text(self) -> str | None:
         """What the field with the keyboard focus holds (None when no field has it)."""
         return self.page.evaluate(
