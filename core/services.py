@@ -170,12 +170,13 @@ class Quire:
         ``reading`` is told (pages read, pages in all) while a paged book (a PDF) is read. ``passages`` False
         leaves cutting the book into the passages search and the chat read to ``quire.text.prepare`` (the app
         runs it behind the opened book: for 红楼梦 it is more than half of the import); whatever reads them first
-        makes them if nothing has. It also stores a PDF of more than ``FIRST_PAGES`` pages from its first ones,
+        makes them if nothing has. So is the paragraphs' keyword index (a search writes it first if it is still
+        due). It also stores a PDF of more than ``FIRST_PAGES`` pages from its first ones,
         to read at once, and leaves the rest to ``prepare`` too (``quire.text.read_in_part`` says how far it is).
         """
         try:
             first = None if passages else FIRST_PAGES
-            record, created = self._library.import_bytes(data, name, reading, first_pages=first)
+            record, created = self._library.import_bytes(data, name, reading, first_pages=first, index_now=passages)
             self._imported(record, created, passages)
             return ImportResult(name, record, created)
         except QuireError as error:

@@ -545,6 +545,15 @@ def m022_chunk_windows(conn: sqlite3.Connection) -> None:
     )
 
 
+def m023_paragraphs_to_index(conn: sqlite3.Connection) -> None:
+    """Books whose paragraphs' keyword index is still to be written: an import that opens the book at once leaves
+    it for the work behind the open book (``Library.index_paragraphs``); a search writes it first if it is due."""
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS paragraphs_to_index (book_id INTEGER PRIMARY KEY REFERENCES books(id) "
+        "ON DELETE CASCADE)"
+    )
+
+
 def _add_column(conn: sqlite3.Connection, table: str, column: str, declaration: str) -> None:
     """Add a column unless the table has it (a migration may run again on a library rolled back to before it)."""
     if column not in {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}:
@@ -581,6 +590,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (20, "chunk terms", m020_chunk_terms),
     (21, "books read in part", m021_books_read_in_part),
     (22, "chunk windows", m022_chunk_windows),
+    (23, "paragraphs to index", m023_paragraphs_to_index),
 ]
 # Migrations that free a large part of the file: the database is compacted (VACUUM) once after them.
 COMPACT_AFTER = frozenset({9})

@@ -132,13 +132,14 @@ class BookText:
 
     # -- passages, as the agent and the benchmarks read them -----------------------------------
     def prepare(self, reference: str | int) -> bool:
-        """Read the rest of a long PDF stored in part, then cut the book into the passages its search and the
-        chat read, if it has none yet (an import that left them for later, or one cut short), or count their
-        keyword statistics or store an indexed book's sentences if they lack them (a library from before
-        those); True when it did any. Safe beside reading: the work runs outside the write transaction that
-        stores it."""
+        """Write the paragraphs' keyword index if it is due, read the rest of a long PDF stored in part, then cut
+        the book into the passages its search and the chat read, if it has none yet (an import that left them
+        for later, or one cut short), or count their keyword statistics or store an indexed book's sentences if
+        they lack them (a library from before those); True when it did any. Safe beside reading: the work runs
+        outside the write transaction that stores it."""
         book = self._id(reference)
-        completed = self.complete(book)
+        indexed = self._library.index_paragraphs(book) > 0
+        completed = self.complete(book) or indexed
         cut = self._chunks.ensure_default(book) or self._chunks.ensure_terms(book)
         return self._chunks.ensure_windows(book, indexed_only=True) > 0 or cut or completed
 
