@@ -545,6 +545,7 @@ def test_a_book_opened_at_once_gets_the_same_paragraph_index_behind_it_or_at_its
     before it are replaced, not added to: FTS5 keeps both texts' words for a row written twice)."""
     from dbkit import inside
 
+    from core.library import paragraph_index
     from core.services import Quire
 
     data = book_path("zh/hongloumeng_120.md").read_bytes()
@@ -564,7 +565,7 @@ def test_a_book_opened_at_once_gets_the_same_paragraph_index_behind_it_or_at_its
     behind = Quire(tmp_path / "behind")
     assert behind.text.prepare(book.id) is True
     assert _paragraph_index(behind, book.id) == wanted[1]
-    assert inside(behind).library.index_paragraphs() == 0  # nothing due: a second writer adds nothing
+    assert paragraph_index.write_due(inside(behind).library) == 0  # nothing due: a second writer adds nothing
     assert _found(behind, book.id, "宝玉 黛玉") == found[1]
 
     second = behind.import_bytes(alice, "alice.epub", passages=False).book
@@ -577,7 +578,7 @@ def test_a_book_opened_at_once_gets_the_same_paragraph_index_behind_it_or_at_its
         first = conn.execute("SELECT min(id) FROM segments WHERE book_id = ?", (second.id,)).fetchone()[0]
         conn.execute("INSERT INTO segments_fts (rowid, body) VALUES (?, 'stale')", (first,))
         conn.execute("INSERT INTO paragraphs_to_index VALUES (?)", (second.id,))
-    assert library.index_paragraphs(second.id) == 1
+    assert paragraph_index.write_due(library, second.id) == 1
     assert _paragraph_index(behind, second.id) == wanted[2] and not behind.find(second.id, "stale")
     behind.remove(second.id)  # a book removed while its index is due leaves nothing due behind it
     assert library.conn.execute("SELECT count(*) FROM paragraphs_to_index").fetchone()[0] == 0

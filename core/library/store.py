@@ -8,7 +8,7 @@ import sqlite3
 import threading
 import time
 import zipfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,7 @@ from core.books.model import Book, ReadProgress, page_label
 from core.books.svg import inline_styles
 from core.errors import BookNotFoundError, LibraryError, LocatorError, QuireError
 from core.library import journal as sync_journal
+from core.library import paragraph_index
 from core.library.db import book_rows, busy_is_library_error, connect, inserted_id, now
 from core.library.fts import index_text, make_snippet, match_expression
 from core.library.records import BookId, BookRecord, SearchHit, SegmentRecord, TocRow
@@ -103,8 +104,8 @@ class Library:
         reader imported it (sync then tells other devices); False when sync brings another device's book.
         ``first_pages``: a longer PDF is stored from that many first pages, to read at once; ``read_in_part``
         says so and ``core.library.in_part`` reads the rest. ``index_now`` False leaves the paragraphs' keyword
-        index to :meth:`index_paragraphs` (a search writes it first if it is still due). Another process importing the same book
-        at the same moment: the one that commits second gets the first's book, as if it had been there before.
+        index for later (``core.library.paragraph_index``). Another process importing the same book at the same
+        moment: the one that commits second gets the first's book, as if it had been there before.
         """
         digest = content_hash(data)
         existing = self.conn.execute("SELECT id FROM books WHERE content_hash = ?", (digest,)).fetchone()
@@ -183,9 +184,9 @@ class Library:
         )
         if index_now:
             stored = self.conn.execute("SELECT id, text FROM segments WHERE book_id = ?", (book_id,))
-            self._write_paragraph_index(book_id, ((row["id"], index_text(row["text"])) for row in stored))
+            paragraph_index.write(self.conn, book_id, ((row["id"], index_text(row["text"])) for row in stored))
         else:
-            self.conn.execute("INSERT OR IGNORE INTO paragraphs_to_index VALUES (?)", (book_id,))
+            paragraph_index.mark_due(self.conn, book_id)
         toc_rows = []
         parents: list[int] = []
         for index, (depth, entry) in enumerate(book.toc_entries()):
@@ -476,42 +477,6 @@ class Library:
         """The global ordinal of the segment a locator points at."""
         return self.segment(book_id, locator).ordinal
 
-    # -- the paragraphs' keyword index ---------------------------------------------------------
-    def index_paragraphs(self, book_id: int | None = None) -> int:
-        """Write the paragraphs' keyword index of a book imported without it (``index_now`` False), or of every
-        such book; the number of books indexed.
-
-        The index texts are made outside the write transaction (红楼梦's take 0.4 s), so the reader's place is
-        saved meanwhile; a book whose paragraphs changed meanwhile (a long PDF made whole) is made again inside it.
-        A second caller waits for the first and then finds nothing due.
-        """
-        clause, params = ("WHERE book_id = ?", (book_id,)) if book_id is not None else ("", ())
-        due = [r[0] for r in self.conn.execute(f"SELECT book_id FROM paragraphs_to_index {clause}", params)]
-        done = 0
-        read = "SELECT id, text FROM segments WHERE book_id = ? ORDER BY id"
-        for book in due:
-            rows = [(row[0], row[1]) for row in self.conn.execute(read, (book,))]
-            texts = [(row_id, index_text(text)) for row_id, text in rows]
-            with self.transaction() as conn:
-                if not conn.execute("SELECT 1 FROM paragraphs_to_index WHERE book_id = ?", (book,)).fetchone():
-                    continue  # another caller wrote it meanwhile
-                now = [(row[0], row[1]) for row in conn.execute(read, (book,))]
-                if now != rows:  # changed since they were read: made again from what is there
-                    texts = [(row_id, index_text(text)) for row_id, text in now]
-                # Rows already there are taken out first (a rebuild of the whole index may have written them):
-                # FTS5 keeps the words of both texts of a row written twice.
-                conn.execute("DELETE FROM segments_fts WHERE rowid IN (SELECT id FROM segments WHERE book_id = ?)",
-                             (book,))  # fmt: skip
-                self._write_paragraph_index(book, texts)
-            done += 1
-        return done
-
-    def _write_paragraph_index(self, book_id: int, texts: Iterable[tuple[int, str]]) -> None:
-        """The book's paragraphs (row id, index text) into the keyword index, inside the caller's transaction;
-        nothing is due for the book after."""
-        self.conn.executemany("INSERT INTO segments_fts (rowid, body) VALUES (?,?)", texts)
-        self.conn.execute("DELETE FROM paragraphs_to_index WHERE book_id = ?", (book_id,))
-
     # -- search -------------------------------------------------------------------------------
     def find(
         self, book_id: int | None, query: str, limit: int | None = 20, *, in_book_order: bool = False
@@ -524,7 +489,7 @@ class Library:
         expression = match_expression(query)
         if expression is None:
             return []
-        self.index_paragraphs(book_id)  # a book opened at once, its index still due: written before it is searched
+        paragraph_index.write_due(self, book_id)  # a book opened at once: its index first
         order = "g.ordinal" if in_book_order and book_id is not None else "rank"
         within: tuple[int, ...] = ()
         if book_id is not None:  # FTS5 seeks to the book's run of segment ids (db.book_rows)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from core.books.locator import Locator, parse_locator
 from core.books.model import ReadProgress
 from core.errors import QuireError
-from core.library import Library, SegmentRecord, TocRow, in_part, printed_pages
+from core.library import Library, SegmentRecord, TocRow, in_part, paragraph_index, printed_pages
 from core.rag import ChunkStore, Passage, Retriever
 
 if TYPE_CHECKING:
@@ -138,7 +138,7 @@ class BookText:
         they lack them (a library from before those); True when it did any. Safe beside reading: the work runs
         outside the write transaction that stores it."""
         book = self._id(reference)
-        indexed = self._library.index_paragraphs(book) > 0
+        indexed = paragraph_index.write_due(self._library, book) > 0
         completed = self.complete(book) or indexed
         cut = self._chunks.ensure_default(book) or self._chunks.ensure_terms(book)
         return self._chunks.ensure_windows(book, indexed_only=True) > 0 or cut or completed
