@@ -155,6 +155,12 @@ def test_a_process_killed_while_the_rest_is_read_leaves_the_first_part_to_finish
     assert str(quire.position(1).locator) == "0.10"
     assert quire.text.prepare(1) is True and quire.text.read_in_part(1) is None  # opened again: it finishes
     assert _rows(quire, 1)["book"][0][0] > first_part["book"][0][0]
+    # and its paragraphs' keyword index, left for later by the import, covers the whole book, once
+    conn = inside(quire).library.conn
+    assert conn.execute("SELECT count(*) FROM paragraphs_to_index").fetchone()[0] == 0
+    hits = quire.find(1, "鲁迅", None, in_book_order=True)
+    assert hits and hits[-1].ordinal >= len(first_part["segments"])  # found past the first part too
+    assert len({hit.ordinal for hit in hits}) == len(hits)
     quire.close()
 
 
