@@ -23,6 +23,7 @@ from core.books.locator import Locator, parse_locator
 from core.books.model import Book, ReadProgress
 from core.errors import BookFormatError
 from core.library import journal as sync_journal
+from core.library import paragraph_index
 from core.library.store import Library
 
 TextHook = Callable[[sqlite3.Connection, int], None]
@@ -70,7 +71,7 @@ def complete(
             "SELECT ordinal, section_idx, idx, text FROM segments WHERE book_id = ? ORDER BY ordinal", (book_id,)
         ).fetchall()
         moves = _moves(stored, book)
-        conn.execute("DELETE FROM segments_fts WHERE rowid IN (SELECT id FROM segments WHERE book_id = ?)", (book_id,))
+        paragraph_index.clear(conn, book_id)
         for table in ("segments", "sections", "toc"):
             conn.execute(f"DELETE FROM {table} WHERE book_id = ?", (book_id,))
         for hook in text_hooks:

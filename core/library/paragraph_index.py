@@ -1,4 +1,5 @@
-"""The paragraphs' keyword index of a book opened at once: noted as due at its import, written behind it.
+"""The paragraphs' keyword index (``segments_fts``): written with a book's text, or, for a book opened at once,
+noted as due at its import and written behind it; taken out before the text goes.
 
 An import that opens the book at once (the app's) leaves this index out of its transaction: for 红楼梦, each run of
 Chinese written as bigrams, it was two thirds of the time to the first page. The work behind the open book writes
@@ -24,9 +25,19 @@ def mark_due(conn: sqlite3.Connection, book_id: int) -> None:
     conn.execute("INSERT OR IGNORE INTO paragraphs_to_index VALUES (?)", (book_id,))
 
 
-def write(conn: sqlite3.Connection, book_id: int, texts: Iterable[tuple[int, str]]) -> None:
-    """The book's paragraphs, (row id, index text), into the keyword index, inside the caller's transaction;
-    nothing is due for the book after."""
+def write_stored(conn: sqlite3.Connection, book_id: int) -> None:
+    """Write the index of the book's paragraphs as stored, inside the caller's transaction (an import's, or a long
+    PDF's made whole); nothing is due for the book after."""
+    stored = conn.execute("SELECT id, text FROM segments WHERE book_id = ?", (book_id,))
+    _write(conn, book_id, ((row[0], index_text(row[1])) for row in stored))  # a row at a time: memory stays flat
+
+
+def clear(conn: sqlite3.Connection, book_id: int) -> None:
+    """Take the book's paragraphs out of the index, inside the caller's transaction (before its segments go)."""
+    conn.execute("DELETE FROM segments_fts WHERE rowid IN (SELECT id FROM segments WHERE book_id = ?)", (book_id,))
+
+
+def _write(conn: sqlite3.Connection, book_id: int, texts: Iterable[tuple[int, str]]) -> None:
     conn.executemany("INSERT INTO segments_fts (rowid, body) VALUES (?,?)", texts)
     conn.execute("DELETE FROM paragraphs_to_index WHERE book_id = ?", (book_id,))
 
@@ -61,7 +72,7 @@ def write_due(library: Writable, book_id: int | None = None) -> int:
                 texts = [(row_id, index_text(text)) for row_id, text in now]
             # Rows already there are taken out first (a rebuild of the whole index may have written them): FTS5
             # keeps the words of both texts of a row written twice.
-            held.execute("DELETE FROM segments_fts WHERE rowid IN (SELECT id FROM segments WHERE book_id = ?)", (book,))
-            write(held, book, texts)
+            clear(held, book)
+            _write(held, book, texts)
         written += 1
     return written

@@ -21,7 +21,7 @@ from core.errors import BookNotFoundError, LibraryError, LocatorError, QuireErro
 from core.library import journal as sync_journal
 from core.library import paragraph_index
 from core.library.db import book_rows, busy_is_library_error, connect, inserted_id, now
-from core.library.fts import index_text, make_snippet, match_expression
+from core.library.fts import make_snippet, match_expression
 from core.library.records import BookId, BookRecord, SearchHit, SegmentRecord, TocRow
 from core.library.shelf import shelf_keys
 
@@ -183,8 +183,7 @@ class Library:
             segment_rows(),
         )
         if index_now:
-            stored = self.conn.execute("SELECT id, text FROM segments WHERE book_id = ?", (book_id,))
-            paragraph_index.write(self.conn, book_id, ((row["id"], index_text(row["text"])) for row in stored))
+            paragraph_index.write_stored(self.conn, book_id)
         else:
             paragraph_index.mark_due(self.conn, book_id)
         toc_rows = []
@@ -327,9 +326,7 @@ class Library:
                 sync_journal.record(conn, f"book/{record.content_hash}", {"present": False})
             for hook in self.remove_hooks:
                 hook(conn, book_id)
-            conn.execute(
-                "DELETE FROM segments_fts WHERE rowid IN (SELECT id FROM segments WHERE book_id = ?)", (book_id,)
-            )
+            paragraph_index.clear(conn, book_id)
             conn.execute("DELETE FROM books WHERE id = ?", (book_id,))
         for path in self.files.glob(f"{record.content_hash}.*"):
             path.unlink(missing_ok=True)

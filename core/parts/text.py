@@ -139,9 +139,9 @@ class BookText:
         outside the write transaction that stores it."""
         book = self._id(reference)
         indexed = paragraph_index.write_due(self._library, book) > 0
-        completed = self.complete(book) or indexed
+        completed = self.complete(book)
         cut = self._chunks.ensure_default(book) or self._chunks.ensure_terms(book)
-        return self._chunks.ensure_windows(book, indexed_only=True) > 0 or cut or completed
+        return self._chunks.ensure_windows(book, indexed_only=True) > 0 or cut or completed or indexed
 
     def section_passages(self, reference: str | int, section: int, k: int, max_ordinal: int | None) -> list[Passage]:
         """Up to ``k`` passages spread evenly through one section, none past ``max_ordinal`` (the spoiler bound)."""
