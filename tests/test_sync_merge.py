@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -104,6 +106,30 @@ def test_log_lines_that_quire_did_not_write_are_refused() -> None:
                  f'{{"k": "furthest/{H}", "t": "000000000000001-000000", "d": "xxxx", "v": {{"ordinal": "far"}}}}'):  # fmt: skip
         with pytest.raises(ValueError):
             parse_line(line)
+
+
+def test_each_kind_of_record_reads_as_plain_json_with_its_defaults_and_without_unknown_fields() -> None:
+    written = {  # as a device writes them, each with a field Quire does not know
+        f"book/{H}": ({"present": True}, {"present": True}),
+        f"meta/{H}": ({"title": "白鲸", "authors": ["Melville"]}, {"title": "白鲸", "authors": ["Melville"]}),
+        f"place/{H}": ({"locator": "3.12:40"}, {"locator": "3.12:40"}),
+        f"furthest/{H}": ({"locator": "3.12", "ordinal": 7}, {"locator": "3.12", "ordinal": 7}),
+        f"time/{H}/phone1": ({"seconds": 12}, {"seconds": 12}),
+        f"day/{H}/phone1/2026-12-06": ({"seconds": 60.5}, {"seconds": 60.5, "chars": 0, "sessions": 0}),
+        f"bookmark/{H}/0123456789abcdef": ({"present": True, "locator": "1.2"},
+                                          {"present": True, "locator": "1.2", "label": ""}),
+        f"highlight/{H}/0123456789abcdef": ({"present": True, "start": "1.2", "end": "1.3:4"},
+                                           {"present": True, "start": "1.2", "end": "1.3:4", "color": "yellow",
+                                            "note": ""}),
+        f"tag/{H}/sea": ({"present": False}, {"present": False}),
+        f"word/{H}/whale": ({"present": True, "definition": "鲸"},
+                            {"present": True, "locator": "", "sentence": "", "definition": "鲸"}),
+    }  # fmt: skip
+    for key, (value, expected) in written.items():
+        line = Change(key, "000000000000001-000000", "phone1", {**value, "from_the_future": [1]}).to_line()
+        read = parse_line(line)
+        assert read.value == expected, key
+        assert json.loads(json.dumps(read.value)) == expected, key  # plain JSON types all the way down
 
 
 POISON = [  # valid JSON of the wrong shape: each once stopped sync on every device

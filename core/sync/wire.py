@@ -146,7 +146,7 @@ def checked(key: Any, stamp: Any, device: Any, value: Any) -> Change:
         shaped = _SHAPES[kind].model_validate(value)
     except ValidationError as error:
         raise ValueError(f"a {kind} record of the wrong shape ({error.error_count()} problem(s))") from None
-    clean = shaped.model_dump()
+    clean = dict(shaped.__dict__)  # the fields as validated (model_dump walks them again: a tenth of a record)
     if kind == "furthest" and not clean["reset"]:
         del clean["reset"]
     return Change(key, stamp, device, clean)
