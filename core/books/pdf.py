@@ -16,7 +16,7 @@ import itertools
 import logging
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -24,6 +24,7 @@ from core.books import pdf_content, pdf_pages
 from core.books.limits import check_count
 from core.books.locator import Locator
 from core.books.model import PAGE_LABEL, Book, Metadata, ReadProgress, Section, Segment, SegmentKind, TocEntry
+from core.books.pdf_tree import PageTree, Unwalkable
 from core.books.text import book_from_text, converted_lines
 from core.books.textutil import guess_language, is_cjk
 from core.errors import BookFormatError, DrmProtectedError
@@ -68,7 +69,10 @@ def read_pdf(
     ``first_pages``: of a PDF more than twice as long, read only that many pages from the start (its first part,
     shown while the rest is read); ``Book.pages_read`` then says how many were read of how many."""
     with _quiet_pypdf():  # a damaged file is reported once, as our own error
-        return _read_pdf(data, fallback_title, progress, first_pages)
+        try:
+            return _read_pdf(data, fallback_title, progress, first_pages, walk=first_pages is not None)
+        except Unwalkable:  # a first part whose page tree's counts do not add up: pypdf numbers its pages
+            return _read_pdf(data, fallback_title, progress, first_pages, walk=False)
 
 
 @contextmanager
@@ -83,7 +87,11 @@ def _quiet_pypdf() -> Iterator[None]:
         logger.setLevel(level)
 
 
-def _read_pdf(data: bytes, fallback_title: str, progress: ReadProgress | None, first_pages: int | None) -> Book:
+def _read_pdf(
+    data: bytes, fallback_title: str, progress: ReadProgress | None, first_pages: int | None, *, walk: bool = False
+) -> Book:
+    """``walk``: a first part's pages found through the page tree's counts (``core/books/pdf_tree.py``), where
+    the tree says the PDF is long, rather than pypdf reading every page object first."""
     import pypdf  # here: the format's readers load their libraries only when a file of theirs is read
 
     pdf_content.install()  # pages' content streams read a token at a time, not a byte (the same operations)
@@ -92,7 +100,8 @@ def _read_pdf(data: bytes, fallback_title: str, progress: ReadProgress | None, f
         reader = pypdf.PdfReader(io.BytesIO(data), strict=False)
         if reader.is_encrypted and not reader.decrypt(""):
             raise DrmProtectedError("this PDF is locked with a password: open it elsewhere and save it unlocked")
-        pages = reader.pages
+        tree = _walked(reader, first_pages) if walk else None
+        pages: PageTree | Sequence[object] = tree if tree is not None else reader.pages
         check_count("pages", len(pages), MAX_PAGES)
         counts = Counter[str]()  # characters read back as U+0000 ("nul"), given by /ActualText, and all others
         lines = []
@@ -110,7 +119,7 @@ def _read_pdf(data: bytes, fallback_title: str, progress: ReadProgress | None, f
         # A first part is measured with pages from all through the book beside it (its own are mostly front
         # matter: contents, title pages), so its lines are judged by the measure the whole book's are.
         sampled = [] if reading == len(pages) else _sample(pages, lines)
-        outline = _outline(reader)
+        outline = _outline(reader, tree.number_of if tree is not None else None)
         defined = _defined_labels(reader, len(pages))
         info = reader.metadata
         title = str(info.title).strip() if info and info.title else fallback_title
@@ -132,7 +141,7 @@ def _read_pdf(data: bytes, fallback_title: str, progress: ReadProgress | None, f
         )
     if sum(len(page) for page in lines) == 0:
         if reading < len(pages):  # no text yet in its first pages: whether it is scanned needs them all
-            return _read_pdf(data, fallback_title, progress, None)
+            return _read_pdf(data, fallback_title, progress, None)  # (pypdf numbers the pages of a whole read)
         return _scanned_pages(data, len(pages), title, author)
     printed: dict[int, int] = {}
     beyond = [page for page in sampled if page and page[0].page >= reading]  # the sampled pages not in ``lines``
@@ -158,6 +167,15 @@ def _read_pdf(data: bytes, fallback_title: str, progress: ReadProgress | None, f
     sample = " ".join(p.text for p in paragraphs[:200])
     metadata = Metadata(title=title, authors=[author] if author else [], language=guess_language(sample))
     return Book("pdf", metadata, sections, toc, notes, (reading, len(pages)) if reading < len(pages) else None)
+
+
+def _walked(reader: object, first_pages: int | None) -> PageTree | None:
+    """The page tree to walk for a first part: where it says the PDF is long enough to be read in part (a
+    shorter one, or one past the limit, is numbered by pypdf, as a whole read numbers it)."""
+    tree = PageTree(reader)
+    if first_pages is None or not 2 * first_pages < len(tree) <= MAX_PAGES:
+        return None
+    return tree
 
 
 def _chapters_from_text(paragraphs: list[_Paragraph], title: str) -> tuple[list[Section], list[TocEntry]] | None:
@@ -371,7 +389,7 @@ def _without_running_lines(pages: list[list[_Line]], printed: dict[int, int]) ->
     return kept
 
 
-def _sample(pages: Sequence[object], read: list[list[_Line]], count: int = 24) -> list[list[_Line]]:
+def _sample(pages: Sequence[object] | PageTree, read: list[list[_Line]], count: int = 24) -> list[list[_Line]]:
     """The lines of ``count`` pages spread evenly through the book (those among the first ones, ``read``, as read)."""
     import pypdf
 
@@ -488,13 +506,23 @@ def _defined_labels(reader: object, count: int) -> list[str] | None:
     try:
         if "/PageLabels" not in reader.trailer["/Root"]:  # type: ignore[attr-defined]
             return None
-        labels = [str(label) for label in reader.page_labels]  # type: ignore[attr-defined]
+        labels = [str(label) for label in _page_labels(reader, count)]
     except Exception:  # a damaged label tree: as if there were none
         log.debug("the page labels did not read", exc_info=True)
         return None
     if len(labels) != count:
         return None
     return [label if _LABEL.fullmatch(label) else str(n + 1) for n, label in enumerate(labels)]
+
+
+def _page_labels(reader: object, count: int) -> list[object]:
+    """pypdf's labels of the first ``count`` pages; its ``page_labels`` numbers every page first (the page tree
+    flattened), which a first part does not (``index2labels``, in pypdf since 6, takes the count instead)."""
+    try:
+        from pypdf._page_labels import index2labels
+    except ImportError:  # an older pypdf
+        return list(reader.page_labels)  # type: ignore[attr-defined]
+    return list(index2labels(reader, count))  # type: ignore[arg-type]
 
 
 def _printed_labels(printed: dict[int, int], count: int) -> list[str]:
@@ -508,8 +536,9 @@ def _printed_labels(printed: dict[int, int], count: int) -> list[str]:
     return [str(index + 1) for index in range(count)]
 
 
-def _outline(reader: object) -> list[tuple[int, str, int]]:
-    """(depth, title, page index) for every outline entry that points at a page."""
+def _outline(reader: object, number_of: Callable[[object], int | None] | None = None) -> list[tuple[int, str, int]]:
+    """(depth, title, page index) for every outline entry that points at a page (``number_of``: the index of
+    the page an entry's destination names, where the pages were not numbered by pypdf)."""
     found: list[tuple[int, str, int]] = []
 
     def walk(items: list[object], depth: int) -> None:
@@ -518,7 +547,12 @@ def _outline(reader: object) -> list[tuple[int, str, int]]:
                 walk(item, depth + 1)
                 continue
             try:
-                page = reader.get_destination_page_number(item)  # type: ignore[attr-defined]
+                if number_of is None:
+                    page = reader.get_destination_page_number(item)  # type: ignore[attr-defined]
+                else:
+                    page = number_of(getattr(item, "page", None))
+            except Unwalkable:  # the page tree, not this entry: pypdf numbers the pages instead
+                raise
             except Exception:  # a broken destination: the entry is left out, the book still opens
                 log.debug("an outline entry's destination did not read", exc_info=True)
                 continue
@@ -528,6 +562,8 @@ def _outline(reader: object) -> list[tuple[int, str, int]]:
 
     try:
         walk(reader.outline, 0)  # type: ignore[attr-defined]
+    except Unwalkable:
+        raise
     except Exception:  # an outline that cannot be read is no outline
         log.debug("the outline did not read", exc_info=True)
         return []
