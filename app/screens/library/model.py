@@ -124,14 +124,15 @@ class LibraryViewModel:
 
     def _page(self, offset: int, limit: int) -> tuple[list[BookRow], bool]:
         page = self.quire.shelf.page(sort=self.sort, words=self.query, tag=self.tag, offset=offset, limit=limit)
-        return [self._row(book) for book in page.books], page.more
+        new, unknown = self.t("library.new"), self.t("library.unknown_author")  # once a page, not once a card
+        return [self._row(book, new, unknown) for book in page.books], page.more
 
-    def _row(self, book: ShelfBook) -> BookRow:
-        read = f"{book.percent:.0f}%" if book.percent is not None else self.t("library.new")
+    def _row(self, book: ShelfBook, new: str, unknown: str) -> BookRow:
+        read = f"{book.percent:.0f}%" if book.percent is not None else new
         return BookRow(
             book.id,
             book.title,
-            book.authors or self.t("library.unknown_author"),
+            book.authors or unknown,
             f"{book.edition} · {read}",
             book.percent or 0.0,
             book.has_cover,
