@@ -3,7 +3,8 @@
     python -m bench.scale --books 520 [--start] [--json]
 
 Builds a library of N books from Moby-Dick's chapters (each book three chapters, its own title and a word of its
-own, so no two are the same book, and Alice's 36 KB JPEG as its cover) and measures, with process CPU time:
+own, so no two are the same book, and Alice's 36 KB JPEG as its cover) and measures, with process CPU time (each
+measure with a baseline timed in turns with it, ``bench.common.paired_seconds``: medians of seven samples each):
 
 - the library screen's read (``LibraryViewModel.refresh`` and its rows) against one ``SELECT`` of the books;
 - keyword search in one book of the big library against the same search with that book alone (and, for reference,
@@ -40,7 +41,7 @@ from pathlib import Path
 import numpy as np
 
 from app.screens.library.model import LibraryViewModel
-from bench.common import MOBY, cpu_seconds, rss_mb
+from bench.common import MOBY, cpu_seconds, paired_seconds, rss_mb
 from core import Quire
 from core.inside import Filters, VectorStore, has_vector_extension, inside, parse_book
 
@@ -49,19 +50,13 @@ DIMENSION = 384  # as all-MiniLM-L6-v2's vectors
 ALICE = MOBY.parent / "epubjs-alice.epub"  # its cover is every book's
 
 
-def _per_call(action: Callable[[], object], calls: int = 2000, repeat: int = 5) -> float:
-    """The median wall-clock seconds of one call of ``action``, each sample timing ``calls`` calls.
+def _per_call(action: Callable[[], object], bare: Callable[[], object], calls: int = 2000) -> tuple[float, float]:
+    """Wall-clock seconds of one call of ``action`` and of ``bare``, timed in turns, each sample ``calls`` calls.
 
     A search of microseconds timed alone is mostly the clock's own cost and noise (five single calls gave 3.1x
     where 2,000 gave 2.3x); and in process CPU time the BLAS threads' spinning after a product is counted (the
     same search in Moby-Dick read 1.8x in CPU time and 1.3x in wall time), so these rows take the wall clock."""
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        for _ in range(calls):
-            action()
-        times.append((time.perf_counter() - started) / calls)
-    return statistics.median(times)
+    return paired_seconds(action, bare, calls=calls, repeat=7, clock=time.perf_counter)
 
 
 def _top_k(matrix: np.ndarray, query: np.ndarray, k: int) -> np.ndarray:
@@ -80,9 +75,10 @@ def _novel_row(folder: Path, rng: np.random.Generator, query: np.ndarray) -> dic
     with library.transaction() as conn:
         chunk_ids = [r[0] for r in conn.execute("SELECT id FROM chunks WHERE book_id = ?", (book,))]
         vectors.add(conn, "scale", chunk_ids, rng.standard_normal((len(chunk_ids), DIMENSION)).astype(np.float32))
-    search = _per_call(lambda: vectors.search("scale", query, 20, Filters(book_id=book)), calls=200)
+    vectors.search("scale", query, 20, Filters(book_id=book))  # its matrix read and kept, as after a first search
     matrix = vectors._matrix("scale", book).vectors
-    bare = _per_call(lambda: _top_k(matrix, query, 20), calls=200)
+    search, bare = _per_call(lambda: vectors.search("scale", query, 20, Filters(book_id=book)),
+                             lambda: _top_k(matrix, query, 20), calls=200)  # fmt: skip
     quire.close()
     return _row(f"  the same in Moby-Dick, {len(matrix)} passages (s)", search, bare, 1.2)
 
@@ -203,16 +199,17 @@ def run(count: int, start: bool = False, launches: int = 3) -> list[dict]:
             conn.execute("INSERT OR REPLACE INTO book_covers SELECT id, ?, 'image/jpeg' FROM books", (cover,))
 
         model = LibraryViewModel(quire)
-        screen = cpu_seconds(lambda: (model.refresh(), model.rows()))
-        select = cpu_seconds(lambda: library.conn.execute("SELECT * FROM books").fetchall())
+        screen, select = paired_seconds(lambda: (model.refresh(), model.rows()),
+                                        lambda: library.conn.execute("SELECT * FROM books").fetchall(), calls=20)  # fmt: skip
         rows.append(_row(f"library screen's read, {count} books (s)", screen, select, 2.0))
 
         middle = ids[len(ids) // 2]
-        big = cpu_seconds(lambda: [chunks.keyword(q, Filters(book_id=middle), 20) for q in QUERIES])
         alone_quire = Quire(Path(folder) / "alone")
         alone_id = alone_quire.import_bytes(books[len(ids) // 2], "alone.html").book.id
         alone_chunks = inside(alone_quire).chunks
-        alone = cpu_seconds(lambda: [alone_chunks.keyword(q, Filters(book_id=alone_id), 20) for q in QUERIES])
+        big, alone = paired_seconds(lambda: [chunks.keyword(q, Filters(book_id=middle), 20) for q in QUERIES],
+                                    lambda: [alone_chunks.keyword(q, Filters(book_id=alone_id), 20) for q in QUERIES],
+                                    calls=10)  # fmt: skip
         # references: FTS5's own ranking (its statistics the whole library's), as one book was searched before
         fts_big = cpu_seconds(lambda: [chunks._fts_keyword(q, Filters(book_id=middle), 20) for q in QUERIES])
         fts_alone = cpu_seconds(lambda: [alone_chunks._fts_keyword(q, Filters(book_id=alone_id), 20) for q in QUERIES])
@@ -230,16 +227,18 @@ def run(count: int, start: bool = False, launches: int = 3) -> list[dict]:
                     conn, "scale", chunk_ids, rng.standard_normal((len(chunk_ids), DIMENSION)).astype(np.float32)
                 )
         query = rng.standard_normal(DIMENSION).astype(np.float32)
-        search = _per_call(lambda: vectors.search("scale", query, 20, Filters(book_id=middle)))
+        vectors.search("scale", query, 20, Filters(book_id=middle))  # its matrix read and kept
         matrix = vectors._matrix("scale", middle).vectors
-        bare = _per_call(lambda: _top_k(matrix, query, 20))
+        search, bare = _per_call(lambda: vectors.search("scale", query, 20, Filters(book_id=middle)),
+                                 lambda: _top_k(matrix, query, 20))  # fmt: skip
         rows.append(_row(f"vector search (numpy) in one book, {len(matrix)} passages (s)", search, bare, 1.2))
         rows.append(_novel_row(Path(folder) / "novel", rng, query))
         if has_vector_extension(library.conn):  # desktops: the sqlite-vec backend, beside the numpy one
             desktop = VectorStore(library, chunks, "sqlite-vec")  # builds its vec0 mirror of the vectors
-            one_book = _per_call(lambda: desktop.search("scale", query, 20, Filters(book_id=middle)))
+            one_book, numpy_book = _per_call(lambda: desktop.search("scale", query, 20, Filters(book_id=middle)),
+                                             lambda: vectors.search("scale", query, 20, Filters(book_id=middle)))  # fmt: skip
             rows.append(_row(f"vector search (sqlite-vec backend) in one book of {total} chunks (s)", one_book,
-                             search, 1.2))  # fmt: skip
+                             numpy_book, 1.2))  # fmt: skip
             vec0 = cpu_seconds(lambda: desktop._search_vec("scale", query, 20, Filters(book_id=middle)))
             rows.append(_row("  the same in vec0, as before (s)", vec0, search, None))
             rows += _partition_rows(library.conn, desktop, query, middle, search)

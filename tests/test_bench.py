@@ -182,6 +182,17 @@ def test_scale_benchmark_prints_each_measure_beside_its_baseline(capsys: pytest.
     assert next(row for name, row in rows.items() if name.startswith("sync receiving 120"))["ratio"] > 0
 
 
+def test_a_measure_and_its_baseline_are_timed_in_turns_each_first_every_other_time() -> None:
+    from bench.common import paired_seconds
+
+    order: list[str] = []
+    ticks = iter(range(100))
+    ours, theirs = paired_seconds(lambda: order.append("a"), lambda: order.append("b"), calls=2, repeat=4,
+                                  clock=lambda: float(next(ticks)))  # fmt: skip
+    assert "".join(order) == "aabbbbaa" * 2
+    assert ours == theirs == 0.5  # one tick for each sample of two calls
+
+
 def test_a_sync_is_timed_in_a_process_that_loads_what_quire_sync_loads(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -192,11 +203,12 @@ def test_a_sync_is_timed_in_a_process_that_loads_what_quire_sync_loads(
 
     book = book_path("en/idpf-moby-dick.epub")
     done = subprocess.run(
-        [sys.executable, "-m", "bench.sync_receive", "--book", str(book), "--highlights", "40", "--folder",
-         str(tmp_path)], capture_output=True, text=True, check=True, cwd=Path(__file__).parent.parent,
+        [sys.executable, "-m", "bench.sync_receive", "--book", str(book), "--highlights", "40", "--rounds", "2",
+         "--folder", str(tmp_path)], capture_output=True, text=True, check=True, cwd=Path(__file__).parent.parent,
     )  # fmt: skip
     measured = json.loads(done.stdout)
     assert measured["receive"] > 0 and measured["bare"] > 0 and measured["modules"] < 1500
+    assert measured["rounds"] == 2 and (tmp_path / "reader-1").is_dir()  # a fresh reader library each round
 
 
 @pytest.mark.e2e
