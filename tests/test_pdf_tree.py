@@ -129,6 +129,16 @@ _NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo",
           "Kay", "Lou", "Mo", "Ned", "Oz", "Pip", "Quin", "Ray", "Sue", "Ty", "Uma", "Vi"]  # fmt: skip
 
 
+def test_nodes_of_no_pages_are_passed_over_even_when_they_hold_themselves() -> None:
+    objects = _nested()
+    objects[2] = "<< /Type /Pages /Kids [8 0 R 3 0 R 4 0 R] /Count 7 /Resources << /Font << /F1 5 0 R >> >> >>"
+    objects[8] = "<< /Type /Pages /Parent 2 0 R /Kids [8 0 R 8 0 R 8 0 R] /Count 0 >>"  # walked, a loop: Unwalkable
+    reader = _reader(_pdf(objects))
+    tree = PageTree(reader)
+    assert [tree[n].extract_text().strip() for n in range(7)] == [f"page {n}" for n in range(7)]
+    assert tree.number_of(reader.get_object(16).indirect_reference) == 6
+
+
 def _long(pages: int, empty: int | None = None) -> bytes:
     """A flat tree of ``pages`` pages of text (the one numbered ``empty`` an empty dictionary, which pypdf skips)."""
     kids = " ".join(f"{100 + n} 0 R" for n in range(pages))

@@ -86,6 +86,8 @@ class PageTree:
         if depth > _MAX_DEPTH:
             raise Unwalkable("the page tree is deeper than a PDF's")
         for reference, kid, size in self._sized_kids(node):
+            if size == 0:  # a node holding no pages: nothing to number (a loop of them would end the walk)
+                continue
             if kid is None or not _is_pages(kid):  # a page, or a kid of a flat node (not read: one page)
                 idnum = getattr(reference, "idnum", None)
                 if isinstance(idnum, int):
