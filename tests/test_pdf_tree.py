@@ -12,7 +12,9 @@ import pytest
 from conftest import book_path
 
 from core.books import pdf
+from core.books.model import Book
 from core.books.pdf_tree import PageTree, Unwalkable
+from core.errors import QuireError
 
 SHARED = ["formats/epubjs-alice.pdf", "formats/idpf-moby-dick.pdf", "formats/luxun-nahan.pdf",
           "formats/libtasn1-manual-pdftex.pdf", "formats/alice-scanned.pdf"]  # fmt: skip
@@ -172,3 +174,19 @@ def test_each_long_shared_pdfs_first_part_is_the_same_book_walked_or_numbered_by
     assert pdf.read_pdf(data, Path(name).stem, first_pages=40) == pdf._read_pdf(
         data, Path(name).stem, None, 40, walk=False
     )
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [(b"/Count 120", b"/Count " + count) for count in (b"-1", b"0", b"79", b"81", b"121", b"1000000000", b"(x)")]
+    + [(b"[100 0 R", b"[" + kid) for kid in (b"2 0 R", b"1 0 R", b"5 0 R", b"9999 0 R", b"1000 0 R", b"(x)")]
+    + [(b"/Kids [", b"/Kids 7 /Old ["), (b"/Type /Pages", b"/Type /Page"), (b"/Type /Pages", b"")],
+)
+def test_a_long_pdfs_page_tree_damaged_gives_a_first_part_or_a_typed_error(old: bytes, new: bytes) -> None:
+    data = _long(120)
+    assert old in data
+    try:
+        book = pdf.read_pdf(data.replace(old, new, 1), "long", first_pages=40)
+    except QuireError:
+        return  # refused, saying why
+    assert isinstance(book, Book) and book.sections
