@@ -168,6 +168,17 @@ def test_a_long_pdfs_first_part_is_the_same_book_walked_or_numbered_by_pypdf(emp
     assert "Ida Ned walked" in " ".join(texts) and "Ann Oz" not in " ".join(texts)  # pages 39 and 41
 
 
+def test_an_encrypted_long_pdf_opened_with_its_empty_password_is_walked_the_same() -> None:
+    writer = pypdf.PdfWriter(clone_from=_reader(_long(120)))
+    writer.encrypt(user_password="", owner_password="owner", algorithm="AES-128")
+    out = io.BytesIO()
+    writer.write(out)
+    data = out.getvalue()
+    assert _reader(data).is_encrypted
+    walked = pdf.read_pdf(data, "long", first_pages=40)
+    assert walked == pdf._read_pdf(data, "long", None, 40, walk=False) and walked.pages_read == (40, 120)
+
+
 @pytest.mark.parametrize("name", ["formats/idpf-moby-dick.pdf", "formats/luxun-nahan.pdf"])
 def test_each_long_shared_pdfs_first_part_is_the_same_book_walked_or_numbered_by_pypdf(name: str) -> None:
     data = book_path(name).read_bytes()
