@@ -5,7 +5,6 @@ pypdf, and the first part read either way is the same book."""
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import pypdf
 import pytest
@@ -157,34 +156,55 @@ def _long(pages: int, empty: int | None = None) -> bytes:
     return _pdf(objects)
 
 
+def _first_part(data: bytes, monkeypatch: pytest.MonkeyPatch) -> tuple[Book, list[bool]]:
+    """``read_pdf``'s first part of 40 pages, and each read's ``walk`` (a second read: the walk gave up)."""
+    walks: list[bool] = []
+    own = pdf._read_pdf
+
+    def counted(*args: object, walk: bool = False) -> Book:
+        walks.append(walk)
+        return own(*args, walk=walk)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pdf, "_read_pdf", counted)
+    return pdf.read_pdf(data, "long", first_pages=40), walks
+
+
 @pytest.mark.parametrize("empty", [None, 52])  # 52: a sampled page (of 2, 7, ... 117), so the walk meets it
-def test_a_long_pdfs_first_part_is_the_same_book_walked_or_numbered_by_pypdf(empty: int | None) -> None:
+def test_a_long_pdfs_first_part_is_the_same_book_walked_or_numbered_by_pypdf(
+    empty: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     data = _long(120, empty)
-    walked = pdf.read_pdf(data, "long", first_pages=40)
     numbered = pdf._read_pdf(data, "long", None, 40, walk=False)
+    walked, walks = _first_part(data, monkeypatch)
+    assert walks == ([True] if empty is None else [True, False])
     assert walked == numbered and walked.pages_read == (40, 120 if empty is None else 119)
     texts = [segment.text for section in walked.sections for segment in section.segments]
     assert texts[0].startswith("Ann Kay walked down to the sea and Ann Kay came back home again.")
     assert "Ida Ned walked" in " ".join(texts) and "Ann Oz" not in " ".join(texts)  # pages 39 and 41
 
 
-def test_an_encrypted_long_pdf_opened_with_its_empty_password_is_walked_the_same() -> None:
+def test_an_encrypted_long_pdf_opened_with_its_empty_password_is_walked_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     writer = pypdf.PdfWriter(clone_from=_reader(_long(120)))
     writer.encrypt(user_password="", owner_password="owner", algorithm="AES-128")
     out = io.BytesIO()
     writer.write(out)
     data = out.getvalue()
     assert _reader(data).is_encrypted
-    walked = pdf.read_pdf(data, "long", first_pages=40)
-    assert walked == pdf._read_pdf(data, "long", None, 40, walk=False) and walked.pages_read == (40, 120)
+    numbered = pdf._read_pdf(data, "long", None, 40, walk=False)
+    walked, walks = _first_part(data, monkeypatch)
+    assert walks == [True] and walked == numbered and walked.pages_read == (40, 120)
 
 
 @pytest.mark.parametrize("name", ["formats/idpf-moby-dick.pdf", "formats/luxun-nahan.pdf"])
-def test_each_long_shared_pdfs_first_part_is_the_same_book_walked_or_numbered_by_pypdf(name: str) -> None:
+def test_each_long_shared_pdfs_first_part_is_the_same_book_walked_or_numbered_by_pypdf(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     data = book_path(name).read_bytes()
-    assert pdf.read_pdf(data, Path(name).stem, first_pages=40) == pdf._read_pdf(
-        data, Path(name).stem, None, 40, walk=False
-    )
+    numbered = pdf._read_pdf(data, "long", None, 40, walk=False)
+    walked, walks = _first_part(data, monkeypatch)
+    assert walks == [True] and walked == numbered
 
 
 @pytest.mark.parametrize(
