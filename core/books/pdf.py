@@ -516,8 +516,8 @@ def _defined_labels(reader: object, count: int) -> list[str] | None:
 
 
 def _page_labels(reader: object, count: int) -> list[object]:
-    """pypdf's labels of the first ``count`` pages; its ``page_labels`` numbers every page first (the page tree
-    flattened), which a first part does not (``index2labels``, in pypdf since 6, takes the count instead)."""
+    """pypdf's labels of the first ``count`` pages: its ``page_labels`` numbers every page first (the page tree
+    flattened), which a first part does not; ``index2labels`` takes the count instead (a pypdf without it flattens)."""
     try:
         from pypdf._page_labels import index2labels
     except ImportError:  # an older pypdf
