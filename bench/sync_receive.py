@@ -27,7 +27,7 @@ from core import Quire
 
 def receive(book: Path, highlights: int, folder: Path, rounds: int = 3) -> dict[str, float | int]:
     """Medians over ``rounds``: each a fresh reader library receiving from its own copy of the sync folder, then
-    the bare work on the same files (in turns, so that other work on the machine falls on both alike)."""
+    the bare work on the same files after it (interleaved, so that other work on the machine falls on both alike)."""
     shared = folder / "shared"
     shared.mkdir(parents=True)
     writer = Quire(folder / "writer")

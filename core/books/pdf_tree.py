@@ -28,7 +28,6 @@ class PageTree:
         self._reader = reader
         self._root = _node(reader.root_object.get("/Pages"))
         self._count = _count(self._root)
-        self._pages: dict[int, Any] = {}
         self._numbers: dict[int, int] | None = None
         self._kids: dict[int, tuple[Any, list[tuple[Any, Any | None, int]]]] = {}  # by id(node), node kept
 
@@ -39,9 +38,7 @@ class PageTree:
         """The page (a pypdf ``PageObject``, with what it inherits) at this index; ``Unwalkable`` if not found."""
         if not 0 <= number < self._count:
             raise IndexError(number)
-        if number not in self._pages:
-            self._pages[number] = self._find(number)
-        return self._pages[number]
+        return self._find(number)
 
     def number_of(self, reference: Any) -> int | None:
         """The index of the page an outline destination names (an object reference), or None."""
@@ -97,14 +94,14 @@ class PageTree:
             start += size
 
     def _sized_kids(self, node: Any) -> list[tuple[Any, Any | None, int]]:
-        """``_sized_kids`` of a node, kept: a first part asks the flat root of a long PDF for 64 pages."""
+        """``_kids_of`` a node, kept: a first part asks the flat root of a long PDF for 64 pages."""
         kept = self._kids.get(id(node))
         if kept is None or kept[0] is not node:
-            kept = self._kids[id(node)] = (node, _sized_kids(node))
+            kept = self._kids[id(node)] = (node, _kids_of(node))
         return kept[1]
 
 
-def _sized_kids(node: Any) -> list[tuple[Any, Any | None, int]]:
+def _kids_of(node: Any) -> list[tuple[Any, Any | None, int]]:
     """(reference, kid or None where not read, pages under it) for each kid of a ``/Pages`` node.
 
     A node with as many pages as kids has one page under each kid: they are not read until one is wanted (the

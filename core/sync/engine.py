@@ -43,7 +43,7 @@ from core.library.clock import HybridClock
 from core.library.db import now
 from core.library.store import Library
 from core.sync import wire
-from core.sync.merge import Change, Entry, merge, value_of
+from core.sync.merge import Change, Entry, as_json, merge, value_of
 from core.sync.records import Records, book_of, materialize, read_in_part_hashes, snapshot
 from core.sync.target import SyncTarget
 
@@ -54,10 +54,6 @@ COMPACT_AFTER = 64  # this many log files of one device: fold them into a snapsh
 BOOK_FILE = re.compile(r"^([0-9a-f]{64})\.([a-z0-9]{1,8})$")
 MAX_BOOK_BYTES = 200 * 1024 * 1024
 UNEDITED = sync_journal.UNEDITED
-
-
-# json.dumps(..., ensure_ascii=False) builds a new encoder per call: a sixth of writing 10,000 entries
-_encode = json.JSONEncoder(ensure_ascii=False).encode
 
 
 @dataclass
@@ -146,7 +142,7 @@ class Syncer:
                 altered += 1
         conn.executemany(
             "INSERT OR REPLACE INTO sync_state VALUES (?, ?)",
-            ((key, _encode(entry)) for key, entry in written.items()),
+            ((key, as_json(entry)) for key, entry in written.items()),
         )
         return altered
 

@@ -15,6 +15,10 @@ from core.library.clock import Stamp
 
 FURTHEST = "furthest/"
 
+as_json = json.JSONEncoder(ensure_ascii=False).encode
+"""A value as sync writes it (a log line, a stored entry): ``json.dumps(..., ensure_ascii=False)`` builds an encoder
+per call, 3.1 against 2.3 us for a highlight's entry, and sync writes one per record."""
+
 
 @dataclass(frozen=True, slots=True)
 class Change:
@@ -30,7 +34,7 @@ class Change:
         return (self.stamp, self.device)
 
     def to_line(self) -> str:
-        return json.dumps({"k": self.key, "t": self.stamp, "d": self.device, "v": self.value}, ensure_ascii=False)
+        return as_json({"k": self.key, "t": self.stamp, "d": self.device, "v": self.value})
 
 
 Entry = dict[str, Any]  # the stored state of one record (see ``merge``)
