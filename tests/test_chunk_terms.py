@@ -157,6 +157,65 @@ def test_a_book_chunked_before_the_statistics_gets_them_and_loses_them_with_its_
     quire.close()
 
 
+def _fts5_postings(indexed: list[str]) -> dict[str, list[tuple[int, int]]]:
+    """The oracle: each term's (passage, times) as FTS5's own vocabulary counts the index texts, capped at 255."""
+    oracle = sqlite3.connect(":memory:")
+    oracle.execute(f"CREATE VIRTUAL TABLE t USING fts5(body, content = '', tokenize = '{CHUNK_TOKENIZER}')")
+    oracle.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, instance)")
+    oracle.executemany("INSERT INTO t (rowid, body) VALUES (?, ?)", enumerate(indexed))
+    expected: dict[str, list[tuple[int, int]]] = {}
+    for term, doc, times in oracle.execute("SELECT term, doc, count(*) FROM v GROUP BY term, doc ORDER BY term, doc"):
+        expected.setdefault(term, []).append((doc, min(times, 255)))
+    return expected
+
+
+def _lengths_by_fts5(indexed: list[str]) -> list[int]:
+    """The oracle of each passage's length: how many tokens FTS5 makes of it."""
+    oracle = sqlite3.connect(":memory:")
+    oracle.execute(f"CREATE VIRTUAL TABLE t USING fts5(body, content = '', tokenize = '{CHUNK_TOKENIZER}')")
+    oracle.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, instance)")
+    oracle.executemany("INSERT INTO t (rowid, body) VALUES (?, ?)", enumerate(indexed))
+    lengths = [0] * len(indexed)
+    for doc, count in oracle.execute("SELECT doc, count(*) FROM v GROUP BY doc"):
+        lengths[doc] = count
+    return lengths
+
+
+ODD_CJK = [
+    "アイ・ウエ。アイ",  # the middle dot splits a pair for FTS5 ("イ・" gives "イ"), and "イ" stands alone too
+    "ガ゛゜゠ヷ",  # the kana's combining marks (NFKC makes ゛ a space and U+3099) and its double hyphen
+    "豈更車",  # compatibility ideographs, folded to unified ones
+    "\u3097\u9fff\u4dbf한국어",  # unassigned kana, the newest ideograph, extension A, Hangul
+    "whale鲸鱼sea 〇 ＡＢＣ１２",  # Latin and CJK touching, an ideographic zero (not paired), full-width forms
+    "鲸",
+    "",
+]
+
+
+@pytest.mark.parametrize(
+    "name", ["zh/hongloumeng_120.md", "zh/luxun_nahan.txt", "ja/idpf-kusamakura-japanese-vertical-writing.epub"]
+)
+def test_cjk_pairs_counted_with_numpy_are_fts5s_own_counts(name: str) -> None:
+    """A book's CJK pairs, counted apart from FTS5 where the tokenizer keeps them as they stand, give the postings
+    and lengths FTS5 gives the same index texts, odd characters and pairs it splits included."""
+    from core.books.formats import parse_book
+
+    path = book_path(name)
+    book = parse_book(path.read_bytes(), path.name)
+    texts = [segment.text for section in book.sections for segment in section.segments] + ODD_CJK
+    indexed = [index_text(text) for text in texts]
+    counter = TermCounter()
+    terms = counter.count(iter(indexed), len(indexed))
+    assert counter._cjk is not None and counter._cjk.search(indexed[0] + indexed[-3])  # the numpy path was taken
+    found = {
+        term: np.frombuffer(blob, dtype=[("p", ">u2"), ("t", "u1")]).tolist() for term, blob in terms.postings.items()
+    }
+    assert found == _fts5_postings(indexed)
+    assert np.frombuffer(terms.lengths, dtype="<u4").tolist() == _lengths_by_fts5(indexed)
+    odd = len(texts) - len(ODD_CJK)
+    assert (odd, 2) in found["イ"] and found["鲸鱼"] == [(odd + 4, 1)]
+
+
 @pytest.mark.parametrize("passages", [3, 70_000], ids=["two-byte passage numbers", "four-byte passage numbers"])
 def test_the_counted_postings_are_fts5s_own_counts_of_each_term_in_each_passage(passages: int) -> None:
     """The postings read back as FTS5's vocabulary counts them (term, passage, times), a term's count capped at
@@ -165,13 +224,7 @@ def test_the_counted_postings_are_fts5s_own_counts_of_each_term_in_each_passage(
     texts[1] = "the " * 300 + "sea seas"  # a count past a byte's reach; porter folds seas into sea
     indexed = [index_text(text) for text in texts]
     terms = TermCounter().count(iter(indexed), passages)
-    oracle = sqlite3.connect(":memory:")
-    oracle.execute(f"CREATE VIRTUAL TABLE t USING fts5(body, content = '', tokenize = '{CHUNK_TOKENIZER}')")
-    oracle.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, instance)")
-    oracle.executemany("INSERT INTO t (rowid, body) VALUES (?, ?)", enumerate(indexed))
-    expected: dict[str, list[tuple[int, int]]] = {}
-    for term, doc, times in oracle.execute("SELECT term, doc, count(*) FROM v GROUP BY term, doc ORDER BY term, doc"):
-        expected.setdefault(term, []).append((doc, min(times, 255)))
+    expected = _fts5_postings(indexed)
     pairs = np.dtype([("passage", ">u2" if passages <= 0xFFFF else ">u4"), ("times", "u1")])
     found = {term: np.frombuffer(blob, dtype=pairs).tolist() for term, blob in terms.postings.items()}
     assert found == expected

@@ -163,7 +163,14 @@ def _pieces(segments: Sequence[SegmentText], budget: int, count: TokenCounter) -
     return pieces
 
 
+# The last visible character of any text ``_SENTENCE_TAIL`` matches (when it does not end in a newline).
+_TAIL_MARKS = frozenset(".!?\"'”’)]。！？；…」』）")
+
+
 def _ends_sentence(text: str) -> bool:
+    visible = text.rstrip()
+    if visible and not text.endswith("\n") and visible[-1] not in _TAIL_MARKS:
+        return False  # the regular expression's answer, without searching (30,000 times for 红楼梦)
     tail = _SENTENCE_TAIL.search(text)
     return not text or (tail is not None and ("\n" in tail.group() or not abbreviation_stop(text, tail.start())))
 
