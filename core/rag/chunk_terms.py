@@ -36,6 +36,7 @@ B = 0.75
 IDF_FLOOR = 1e-6  # FTS5's idf for a term in more than half the passages
 _BATCH = 5000  # passages tokenized at a time: the in-memory index never holds a very long book whole
 _TERMS = 4096  # terms' runs found at a time (a batch of 红楼梦 holds 100,000 terms)
+_CODE_POINTS = 1 << 19  # index texts' characters read as code points at a time: 2 MB an array
 _NARROW = 0xFFFF  # up to this many passages, a passage number takes two bytes (four beyond)
 _MOST_TIMES = 255  # a term's count in one passage is stored in a byte (a 200-token passage never nears it)
 
@@ -100,18 +101,82 @@ def _postings_of(passages: np.ndarray, starts: np.ndarray, wide: bool) -> list[b
     return [data[a:b] for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True)]
 
 
-def _cjk_postings(found: list[list[str]], first: int, wide: bool) -> dict[str, bytes]:
-    """Each CJK token's postings, from the tokens ``found`` in each passage of a batch whose first is ``first``."""
-    flat = list(itertools.chain.from_iterable(found))
-    if not flat:
+@dataclass(frozen=True, slots=True)
+class CjkCharacters:
+    """Which code points ``index_text`` pairs (``cjk``) and which of those FTS5's tokenizer gives back unchanged as
+    a token of their own (``kept``), as tables indexed by code point."""
+
+    cjk: np.ndarray
+    kept: np.ndarray
+
+
+@dataclass(frozen=True, slots=True)
+class CjkTokens:
+    """A batch's CJK tokens counted apart from FTS5: each one's term and passage, and each text without them."""
+
+    keys: np.ndarray  # a token's characters as one number: the first's code point above the second's (or 0)
+    passages: np.ndarray
+    rest: list[str]
+
+
+def _cjk_counted(
+    texts: list[str], first: int, characters: CjkCharacters, wide: bool, lengths: np.ndarray
+) -> tuple[dict[str, bytes], list[str]]:
+    """The postings of the CJK tokens of index texts that FTS5 would make as they stand (a run of one or two
+    characters, each kept by the tokenizer), and the texts left for FTS5, those tokens blanked; each passage's
+    tokens are added to ``lengths``. The texts are read as code points a slice at a time: memory stays flat."""
+    postings: dict[str, bytes] = {}
+    rest: list[str] = []
+    start = 0
+    while start < len(texts):
+        end, size = start + 1, len(texts[start])
+        while end < len(texts) and size + len(texts[end]) < _CODE_POINTS:
+            size += len(texts[end]) + 1
+            end += 1
+        found = _cjk_slice(texts[start:end], first + start, characters)
+        lengths += np.bincount(found.passages, minlength=len(lengths)).astype(lengths.dtype)
+        for term, blob in _cjk_postings(found, wide).items():  # slices in order: a term's passages stay in order
+            postings[term] = postings[term] + blob if term in postings else blob
+        rest += found.rest
+        start = end
+    return postings, rest
+
+
+def _cjk_slice(texts: list[str], first: int, characters: CjkCharacters) -> CjkTokens:
+    joined = "\n".join(texts)  # a newline is no CJK character: no run crosses two texts
+    codes = np.frombuffer(bytearray(joined.encode("utf-32-le")), dtype="<u4")
+    cjk = characters.cjk[codes]
+    starts = np.flatnonzero(cjk & ~np.concatenate(([False], cjk[:-1])))
+    ends = np.flatnonzero(cjk & ~np.concatenate((cjk[1:], [False]))) + 1
+    if not len(starts):
+        return CjkTokens(np.empty(0, np.uint64), np.empty(0, np.uint32), texts)
+    held = np.logical_or.reduceat(cjk & ~characters.kept[codes], starts)  # a character FTS5 drops or splits at
+    ours = (ends - starts <= 2) & ~held  # a pair or a lone character, all kept as they stand
+    starts, pairs = starts[ours], (ends - starts)[ours] == 2
+    second = np.zeros(len(starts), dtype=np.uint64)
+    second[pairs] = codes[starts[pairs] + 1]
+    keys = codes[starts].astype(np.uint64) << np.uint64(21) | second
+    offsets = np.cumsum([0] + [len(text) + 1 for text in texts])
+    passages = (np.searchsorted(offsets, starts, side="right") - 1 + first).astype(np.uint32)
+    codes[starts] = 0x20  # blanked for FTS5: a space
+    codes[starts[pairs] + 1] = 0x20
+    blanked = codes.tobytes().decode("utf-32-le")
+    # What is left is mostly spaces, closed up (FTS5 splits at any space alike): a tenth of the text to hold and read.
+    rest = [" ".join(blanked[offsets[i] : offsets[i + 1] - 1].split()) for i in range(len(texts))]
+    return CjkTokens(keys, passages, rest)
+
+
+def _cjk_postings(tokens: CjkTokens, wide: bool) -> dict[str, bytes]:
+    """Each CJK token's postings, by its term."""
+    if not len(tokens.keys):
         return {}
-    tokens = np.array(flat)  # as wide as the longest token: a pair of characters in an index text
-    codes = tokens.view(np.uint32).reshape(len(flat), -1)
-    order = np.lexsort(codes.T[::-1])  # by the token's characters; stable, so each token's passages stay in order
-    codes = codes[order]
-    passages = np.repeat(np.arange(first, first + len(found)), [len(tokens) for tokens in found])[order]
-    starts = np.flatnonzero(np.concatenate(([True], (codes[1:] != codes[:-1]).any(axis=1))))
-    return dict(zip(tokens[order[starts]].tolist(), _postings_of(passages, starts, wide), strict=True))
+    order = np.argsort(tokens.keys, kind="stable")  # by term; stable, so each term's passages stay in order
+    keys = tokens.keys[order]
+    starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+    chars = np.empty((len(starts), 2), dtype="<u4")  # each term's two characters (a lone one: then a NUL)
+    chars[:, 0], chars[:, 1] = keys[starts] >> np.uint64(21), keys[starts] & np.uint64(0x1FFFFF)
+    terms = chars.view("<U2").ravel().tolist()  # numpy drops the trailing NUL of a lone character
+    return dict(zip(terms, _postings_of(tokens.passages[order], starts, wide), strict=True))
 
 
 def _merged(one: bytes, other: bytes, wide: bool) -> bytes:
@@ -131,18 +196,37 @@ def _code_ranges(ranges: str) -> list[tuple[int, int]]:
     return [(ord(a), ord(b or a)) for a, b in re.findall(r"(.)(?:-(.))?", ranges, flags=re.DOTALL)]
 
 
-def _class_of(points: list[int]) -> str:
-    """A regular expression's character class body holding exactly ``points`` (sorted), as ranges."""
-    runs: list[list[int]] = []
-    for point in points:
-        if runs and point == runs[-1][1] + 1:
-            runs[-1][1] = point
-        else:
-            runs.append([point, point])
-    return "".join(re.escape(chr(a)) + (f"-{re.escape(chr(b))}" if b > a else "") for a, b in runs)
-
-
 _ANY_CJK = re.compile(CJK_CHAR)
+_CHARACTERS: dict[str, CjkCharacters] = {}  # by SQLite's version: its tokenizer's tables
+_CHARACTERS_LOCK = threading.Lock()
+
+
+def cjk_characters(conn: sqlite3.Connection) -> CjkCharacters:
+    """The CJK characters FTS5's tokenizer keeps as they stand, found once from this SQLite's own tokenizer (0.1 s).
+
+    Of the 39,488 code points ``index_text`` pairs, SQLite 3.50's drops or splits at six (the kana's combining
+    marks and two of its punctuation marks); a token holding one of those is left to FTS5."""
+    version = conn.execute("SELECT sqlite_version()").fetchone()[0]
+    with _CHARACTERS_LOCK:
+        if version not in _CHARACTERS:
+            ranges = _code_ranges(CJK_RANGES)
+            cjk = np.zeros(0x110000, dtype=bool)  # every code point: 1.1 MB, looked up without bounds checks
+            kept = np.zeros_like(cjk)
+            conn.execute(f"CREATE VIRTUAL TABLE chars USING fts5(body, content = '', tokenize = '{CHUNK_TOKENIZER}')")
+            conn.execute("CREATE VIRTUAL TABLE chars_terms USING fts5vocab(chars, instance)")
+            for start, end in ranges:  # a row per character, its code point as its rowid
+                cjk[start : end + 1] = True
+                conn.execute(
+                    "WITH RECURSIVE c(x) AS (SELECT ? UNION ALL SELECT x + 1 FROM c WHERE x < ?) "
+                    "INSERT INTO chars (rowid, body) SELECT x, char(x) FROM c",
+                    (start, end),
+                )
+            found = "SELECT doc FROM chars_terms GROUP BY doc HAVING count(*) = 1 AND min(term) = char(doc)"
+            kept[[row[0] for row in conn.execute(found)]] = True
+            conn.execute("DROP TABLE chars_terms")
+            conn.execute("DROP TABLE chars")
+            _CHARACTERS[version] = CjkCharacters(cjk, kept & cjk)
+        return _CHARACTERS[version]
 
 
 class TermCounter:
@@ -150,7 +234,6 @@ class TermCounter:
 
     def __init__(self) -> None:
         self._conn: sqlite3.Connection | None = None
-        self._cjk: re.Pattern[str] | None = None
         self._lock = threading.Lock()  # the indexing worker and a search may both count
         self._tokens = lru_cache(maxsize=4096)(self._tokenize)  # a reader asks about the same few names
 
@@ -186,30 +269,6 @@ class TermCounter:
             self._count_batch(conn, batch, first, wide, postings, lengths)
         return BookTerms(postings, lengths.tobytes())
 
-    def _cjk_tokens(self, conn: sqlite3.Connection) -> re.Pattern[str]:
-        """The CJK tokens of an index text (a pair of characters, or a run's last, alone between spaces) that FTS5's
-        tokenizer keeps as they stand: every character of the token was given back unchanged as a token of its own.
-
-        Found once, from this SQLite's own tokenizer (0.1 s): of the 39,488 characters ``index_text`` pairs, it
-        drops or splits at six (the kana's combining marks and its two punctuation marks); a token holding one of
-        those is left to FTS5."""
-        if self._cjk is None:
-            conn.execute(f"CREATE VIRTUAL TABLE chars USING fts5(body, content = '', tokenize = '{CHUNK_TOKENIZER}')")
-            conn.execute("CREATE VIRTUAL TABLE chars_terms USING fts5vocab(chars, instance)")
-            for start, end in _code_ranges(CJK_RANGES):  # a row per character, its code point as its rowid
-                conn.execute(
-                    "WITH RECURSIVE c(x) AS (SELECT ? UNION ALL SELECT x + 1 FROM c WHERE x < ?) "
-                    "INSERT INTO chars (rowid, body) SELECT x, char(x) FROM c",
-                    (start, end),
-                )
-            kept = conn.execute(
-                "SELECT doc FROM chars_terms GROUP BY doc HAVING count(*) = 1 AND min(term) = char(doc) ORDER BY doc"
-            ).fetchall()
-            conn.execute("DROP TABLE chars_terms")
-            conn.execute("DROP TABLE chars")
-            self._cjk = re.compile(f"(?<!{CJK_CHAR})[{_class_of([row[0] for row in kept])}]+(?!{CJK_CHAR})")
-        return self._cjk
-
     def _count_batch(
         self,
         conn: sqlite3.Connection,
@@ -223,11 +282,7 @@ class TermCounter:
             return
         cjk: dict[str, bytes] = {}
         if any(_ANY_CJK.search(text) for text in texts):
-            pattern = self._cjk_tokens(conn)
-            pairs = [pattern.findall(text) for text in texts]
-            cjk = _cjk_postings(pairs, first, wide)
-            lengths[first : first + len(texts)] += np.array([len(tokens) for tokens in pairs], dtype=lengths.dtype)
-            texts = [pattern.sub(" ", text) if tokens else text for text, tokens in zip(texts, pairs, strict=True)]
+            cjk, texts = _cjk_counted(texts, first, cjk_characters(conn), wide, lengths)
         conn.executemany("INSERT INTO passages (rowid, body) VALUES (?, ?)", enumerate(texts, start=first))
         cursor = conn.execute(  # each term's passages as big-endian hex, one per occurrence, in passage order
             "SELECT term, unhex(group_concat(printf(?, doc), '')) FROM passages_terms GROUP BY term",
