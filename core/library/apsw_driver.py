@@ -45,9 +45,17 @@ def _row_class(names: tuple[str, ...]) -> type[Row]:
     return found
 
 
+_BY_DESCRIPTION: dict[tuple[tuple[str, str | None], ...], type[Row]] = {}  # a statement's columns -> its rows' class
+
+
 def _make_row(cursor: apsw.Cursor, values: tuple[Any, ...]) -> Row:
-    names = tuple(column[0] for column in cursor.get_description())
-    return _row_class(names)(values)
+    # Looked up by the description itself: building the names' tuple for every row made reading 1,000 rows
+    # take 4.5 times as long as apsw alone (0.93 ms against 0.21 ms).
+    description = cursor.get_description()
+    found = _BY_DESCRIPTION.get(description)
+    if found is None:
+        found = _BY_DESCRIPTION[description] = _row_class(tuple(column[0] for column in description))
+    return found(values)
 
 
 class Cursor:
