@@ -204,16 +204,17 @@ _CHARACTERS_LOCK = threading.Lock()
 def cjk_characters(conn: sqlite3.Connection) -> CjkCharacters:
     """The CJK characters FTS5's tokenizer keeps as they stand, found once from this SQLite's own tokenizer (0.1 s).
 
-    Of the 39,488 code points ``index_text`` pairs, SQLite 3.50's drops or splits at six (the kana's combining
-    marks and two of its punctuation marks); a token holding one of those is left to FTS5."""
+    Of the 39,488 code points ``index_text`` pairs, SQLite 3.50 (sqlean) and 3.54 (apsw) drop or split at the same
+    six (the kana's combining marks and two of its punctuation marks); a token holding one is left to FTS5."""
     version = conn.execute("SELECT sqlite_version()").fetchone()[0]
     with _CHARACTERS_LOCK:
         if version not in _CHARACTERS:
             ranges = _code_ranges(CJK_RANGES)
             cjk = np.zeros(0x110000, dtype=bool)  # every code point: 1.1 MB, looked up without bounds checks
             kept = np.zeros_like(cjk)
+            conn.execute("DROP TABLE IF EXISTS chars")  # left by a try cut short
             conn.execute(f"CREATE VIRTUAL TABLE chars USING fts5(body, content = '', tokenize = '{CHUNK_TOKENIZER}')")
-            conn.execute("CREATE VIRTUAL TABLE chars_terms USING fts5vocab(chars, instance)")
+            conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS chars_terms USING fts5vocab(chars, instance)")
             for start, end in ranges:  # a row per character, its code point as its rowid
                 cjk[start : end + 1] = True
                 conn.execute(

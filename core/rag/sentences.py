@@ -185,11 +185,13 @@ def rank_sentences(question: str, passages: list[str], weights: Weights = WEIGHT
     count = len(candidates)
     frequency = {t: sum(1 for c in candidates if t in c[4]) for t in asked}
     idf = {t: math.log(1 + count / (1 + n)) for t, n in frequency.items()}
-    total = sum(idf.values()) or 1.0
+    # fsum: a set's order follows the process's string hashes, and a plain sum's last bit with it; a share exactly
+    # at the answering threshold (0.25) was answered in one run and not in the next.
+    total = math.fsum(idf.values()) or 1.0
     ranked = []
     for index, a, b, text, held, before in candidates:
-        overlap = sum(idf[t] for t in asked & held) / total
-        carried = sum(idf[t] for t in (asked & before) - held) / total
+        overlap = math.fsum(idf[t] for t in asked & held) / total
+        carried = math.fsum(idf[t] for t in (asked & before) - held) / total
         short = min(1.0, _length(text) / max(1, weights.min_words))
         score = (overlap + weights.previous * carried) * short + weights.passage_prior / (1 + index)
         ranked.append(Sentence(index, a, b, text, score, overlap))
