@@ -101,9 +101,9 @@ def test_a_quote_with_the_kind_of_answer_asked_for_is_given_as_the_answer(tmp_pa
 
 
 def test_a_sentences_share_of_the_question_is_the_same_in_every_process() -> None:
-    """The share (which decides whether a Chinese answer is given, at 0.25) does not follow the order the process's
-    string hashes give a set of words: a plain sum's last bit did, and one CMRC 2018 question was answered in one
-    run and not in the next."""
+    """The share (which decides whether a Chinese answer is given, at 0.25) and hybrid search's window scores do
+    not follow the order the process's string hashes give a set of words: a plain sum's last bit did, and one CMRC
+    2018 question was answered in one run and not in the next."""
     import subprocess
     import sys
 
@@ -112,6 +112,12 @@ def test_a_sentences_share_of_the_question_is_the_same_in_every_process() -> Non
         "q = '约瑟夫·洛克出生在什么地方？他的父亲是谁，母亲又叫什么名字，家在哪个城市'\n"
         "p = ['约瑟夫·洛克出生在奥地利维也纳。他的父亲是一名仆人。', '母亲的名字不详，家在城市的东边。他的地方很远。']\n"
         "print([s.overlap.hex() for s in rank_sentences(q, p)])\n"
+        "from core.rag.proximity import window_ranking\n"
+        "q = 'whale captain harpoon ocean ship sailor storm ivory leg revenge'\n"
+        "p = ['The whale and the captain. The harpoon flew over the ocean. A ship, a sailor, a storm.',\n"
+        "     'Ivory leg of the captain. Revenge on the whale. The ship sailed. The sailor sang of the ocean.',\n"
+        '     "Storm and harpoon and whale again. Captain Ahab\'s ivory leg. Revenge, revenge."]\n'
+        "print([score.hex() for _, score in window_ranking(q, dict(enumerate(p)), window=2)])\n"
     )
     root = Path(__file__).resolve().parents[1]
     shares = {

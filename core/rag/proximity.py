@@ -70,7 +70,8 @@ def window_ranking(
         return []
     count = len(windows)
     average = sum(length for *_, length in windows) / count or 1.0
-    held = {t: sum(1 for _, counts, _ in windows if t in counts) for t in asked}
+    # In sorted order: a set's order follows the process's string hashes, and each window's sum of floats with it.
+    held = {t: sum(1 for _, counts, _ in windows if t in counts) for t in sorted(asked)}
     idf = {t: math.log(1 + (count - n + 0.5) / (n + 0.5)) for t, n in held.items() if n}
     best: dict[int, float] = {}
     for pid, counts, length in windows:
