@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, assert_never
 
 import flet as ft
 
-from app.keys import on_screen
+from app.keys import field_focused, on_screen
 from app.screens import Screen
 from app.screens.reader import intents as intent
 from app.screens.reader.companion import CompanionController
@@ -271,8 +271,8 @@ class ReaderController:
                 if self._turned(around):
                     return
             case _:
-                self.kept.pop("toc", None)  # the contents drawn anew, scrolled to the chapter; their field lets go
-                try:
+                kept = self.kept.pop("toc", None)  # the contents drawn anew, scrolled to the chapter; their field
+                try:  # lets go (a jump from the contents' own list keeps it: below)
                     if isinstance(where, GoTo):
                         model.go_to(where.locator)
                     elif isinstance(where, GoToPercent):
@@ -283,6 +283,18 @@ class ReaderController:
                     reason = app.t.error_named(type(error).__name__, str(error), sentence_in_english=False)
                     app.notify(app.t("reader.goto.error", reason=reason))
                     return
+                if (
+                    isinstance(where, GoTo)
+                    and where.from_contents
+                    and not self.sheet
+                    and isinstance(kept, toc.TocParts)
+                ):
+                    typing = field_focused(app.page)  # the "Go to" field has the keyboard: a new one lets it go
+                    moved = toc.follow(kept, model, self.actions(), app.t, new_field=typing)
+                    if moved is not None:
+                        self.kept["toc"] = kept
+                        if not typing and self._turned(around, moved):
+                            return
                 if self.sheet:
                     self.panel = None
         self.redraw()
@@ -317,19 +329,25 @@ class ReaderController:
             model.page_view,
         )
 
-    def _turned(self, around: tuple[object, ...] | None) -> bool:
+    def _turned(self, around: tuple[object, ...] | None, marked: list[ft.Control] | None = None) -> bool:
         """Draw only the page and the two status lines when the turn changed nothing else; False when the whole
         screen must be drawn. A page turn drew the whole screen: with the contents open, Moby-Dick's 6,400
-        controls went to the client again at every turn (60% of the turn's time on the server)."""
+        controls went to the client again at every turn (60% of the turn's time on the server).
+
+        ``marked``: a jump from the contents beside the page, whose rows these are (their marks moved): it may
+        change the chapter too, and these rows are sent with the page (the whole screen was 31 KB a jump in
+        Moby-Dick, the list 23 KB of it)."""
         model, app = self.model, self.app
         if around is None or model is None:
             return False
         model.refresh()
-        if self._around() != around:
+        now = self._around()
+        if now is None or (now != around if marked is None else now[:1] + now[2:] != around[:1] + around[2:]):
             return False
         self.page_slot.content = page_area(model, app.settings, self.actions(), app.t, app.dark, app.width, self.panel)
         self.percent_text.value, self.chapter_text.value = status_labels(model, app.t)
-        app.page.update(self.page_slot, self.percent_text, self.chapter_text)  # only these are compared and sent
+        # only these are compared and sent
+        app.page.update(self.page_slot, self.percent_text, self.chapter_text, *(marked or []))
         return True
 
     def scrolled(self, fraction: float, pixels: float | None = None) -> None:

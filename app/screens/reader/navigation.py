@@ -21,6 +21,7 @@ class PreviousPage:
 @dataclass(frozen=True, slots=True)
 class GoTo:
     locator: Locator
+    from_contents: bool = False  # a row of the contents list: the list stays as it is, its marks move
 
 
 @dataclass(frozen=True, slots=True)

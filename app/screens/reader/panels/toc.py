@@ -35,11 +35,53 @@ class StartAtList(ft.ListView):
 @dataclass
 class TocParts:
     """The contents panel's parts that stay on screen while pages turn in one chapter: the "Go to" field (what is
-    typed in it stays) and the list (where the reader scrolled it stays). Made again when the chapter changes."""
+    typed in it stays) and the list (where the reader scrolled it stays). Made again when the chapter changes,
+    except by a row of the list itself (``follow``)."""
 
     key: tuple[object, ...]
     go_to: ft.TextField
-    listing: ft.Control
+    listing: StartAtList
+    section: int  # the chapter marked as the one read
+    tiles: dict[int, list[ft.ListTile]]  # the rows of each section, to mark the current one
+    first_rows: dict[int, int]  # each section's first row in the list
+
+
+def _mark(tiles: list[ft.ListTile], current: bool) -> None:
+    for tile in tiles:
+        tile.selected = current
+        if isinstance(tile.title, ft.Text):
+            tile.title.weight = ft.FontWeight.BOLD if current else None
+
+
+def follow(
+    parts: TocParts, model: ReaderViewModel, actions: ReaderActions, t: Translator, *, new_field: bool
+) -> list[ft.Control] | None:
+    """After a jump from a row of the list, the same list with its marks moved to the chapter now read (the clicked
+    row is in view already); the rows whose marks moved, or None when the list is not this book's as it is now (the
+    contents of a long PDF grew, the language changed: it is made anew). ``new_field``: a new "Go to" field too (the
+    one that had the keyboard lets it go, so the arrows turn pages again)."""
+    current = model.current.locator.section if model.current else -1
+    if parts.key != (model.book.id, parts.section, t.language, len(model.shown.toc)):
+        return None
+    if parts.section == current:
+        return []
+    moved = [*parts.tiles.get(parts.section, []), *parts.tiles.get(current, [])]
+    _mark(parts.tiles.get(parts.section, []), False)
+    _mark(parts.tiles.get(current, []), True)
+    parts.key, parts.section = (model.book.id, current, t.language, len(model.shown.toc)), current
+    if new_field:
+        parts.go_to = _go_to(actions, t)
+    parts.listing.start_offset = max(0, parts.first_rows.get(current, 0) - 3) * TOC_ROW  # drawn again: the chapter
+    return list(moved)
+
+
+def _go_to(actions: ReaderActions, t: Translator) -> ft.TextField:
+    return text_field(
+        hint_text=t("reader.goto"),
+        dense=True,
+        prefix_icon=ft.Icons.MY_LOCATION,
+        on_submit=lambda e: actions.post(Typed(e.control.value or "")),
+    )
 
 
 def toc_parts(model: ReaderViewModel, actions: ReaderActions, t: Translator, kept: TocParts | None) -> TocParts:
@@ -50,8 +92,14 @@ def toc_parts(model: ReaderViewModel, actions: ReaderActions, t: Translator, kep
     if kept is not None and kept.key == key:
         return kept
     entries = [row for row in model.shown.toc if row.locator is not None]
-    rows: list[ft.Control] = [
-        ft.ListTile(
+    tiles: dict[int, list[ft.ListTile]] = {}
+    first_rows: dict[int, int] = {}
+    rows: list[ft.Control] = []
+    for row in entries:
+        if row.locator is None:
+            continue
+        first_rows.setdefault(row.locator.section, len(rows))
+        tile = ft.ListTile(
             title=ft.Text(
                 row.title,
                 max_lines=1,
@@ -62,25 +110,18 @@ def toc_parts(model: ReaderViewModel, actions: ReaderActions, t: Translator, kep
             content_padding=ft.Padding.only(left=12 + 16 * row.depth, right=8),
             dense=True,
             selected=row.locator.section == current,
-            on_click=lambda e, loc=row.locator: actions.post(GoTo(loc)),
+            on_click=lambda e, loc=row.locator: actions.post(GoTo(loc, from_contents=True)),
         )
-        for row in entries
-        if row.locator is not None
-    ]
+        tiles.setdefault(row.locator.section, []).append(tile)
+        rows.append(tile)
     here = next((i for i, row in enumerate(entries) if row.locator and row.locator.section == current), 0)
-    go_to = text_field(
-        hint_text=t("reader.goto"),
-        dense=True,
-        prefix_icon=ft.Icons.MY_LOCATION,
-        on_submit=lambda e: actions.post(Typed(e.control.value or "")),
-    )
     listing = StartAtList(
         rows or [ft.Text(t("reader.toc.empty"))],
         expand=True,
         item_extent=TOC_ROW,  # every row the same height: the current one's offset is known before drawing
         start_offset=max(0, here - 3) * TOC_ROW,  # a few chapters above it stay in view
     )
-    return TocParts(key, go_to, listing)
+    return TocParts(key, _go_to(actions, t), listing, current, tiles, first_rows)
 
 
 def toc_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator, parts: TocParts) -> ft.Control:
