@@ -272,7 +272,7 @@ class ReaderController:
                     return
             case _:
                 kept = self.kept.pop("toc", None)  # the contents drawn anew, scrolled to the chapter; their field
-                try:  # lets go (a jump from the contents' own list keeps it: below)
+                try:  # lets go
                     if isinstance(where, GoTo):
                         model.go_to(where.locator)
                     elif isinstance(where, GoToPercent):
@@ -283,18 +283,21 @@ class ReaderController:
                     reason = app.t.error_named(type(error).__name__, str(error), sentence_in_english=False)
                     app.notify(app.t("reader.goto.error", reason=reason))
                     return
+                # A row of the contents beside the page, with no field holding the keyboard (a new "Go to" field lets
+                # it go): the same list, its marks moved, when only the page need be drawn again.
                 if (
                     isinstance(where, GoTo)
                     and where.from_contents
                     and not self.sheet
+                    and not field_focused(app.page)
                     and isinstance(kept, toc.TocParts)
                 ):
-                    typing = field_focused(app.page)  # the "Go to" field has the keyboard: a new one lets it go
-                    moved = toc.follow(kept, model, self.actions(), app.t, new_field=typing)
+                    moved = toc.follow(kept, model, app.t)
                     if moved is not None:
                         self.kept["toc"] = kept
-                        if not typing and self._turned(around, moved):
+                        if self._turned(around, moved):
                             return
+                        self.kept.pop("toc")  # the whole screen: the contents drawn anew, scrolled to the chapter
                 if self.sheet:
                     self.panel = None
         self.redraw()

@@ -36,7 +36,7 @@ class StartAtList(ft.ListView):
 class TocParts:
     """The contents panel's parts that stay on screen while pages turn in one chapter: the "Go to" field (what is
     typed in it stays) and the list (where the reader scrolled it stays). Made again when the chapter changes,
-    except by a row of the list itself (``follow``)."""
+    except by a row of the list itself when only the page is drawn again (``follow``)."""
 
     key: tuple[object, ...]
     go_to: ft.TextField
@@ -53,13 +53,10 @@ def _mark(tiles: list[ft.ListTile], current: bool) -> None:
             tile.title.weight = ft.FontWeight.BOLD if current else None
 
 
-def follow(
-    parts: TocParts, model: ReaderViewModel, actions: ReaderActions, t: Translator, *, new_field: bool
-) -> list[ft.Control] | None:
+def follow(parts: TocParts, model: ReaderViewModel, t: Translator) -> list[ft.Control] | None:
     """After a jump from a row of the list, the same list with its marks moved to the chapter now read (the clicked
     row is in view already); the rows whose marks moved, or None when the list is not this book's as it is now (the
-    contents of a long PDF grew, the language changed: it is made anew). ``new_field``: a new "Go to" field too (the
-    one that had the keyboard lets it go, so the arrows turn pages again)."""
+    contents of a long PDF grew, the language changed: it is made anew)."""
     current = model.current.locator.section if model.current else -1
     if parts.key != (model.book.id, parts.section, t.language, len(model.shown.toc)):
         return None
@@ -69,9 +66,7 @@ def follow(
     _mark(parts.tiles.get(parts.section, []), False)
     _mark(parts.tiles.get(current, []), True)
     parts.key, parts.section = (model.book.id, current, t.language, len(model.shown.toc)), current
-    if new_field:
-        parts.go_to = _go_to(actions, t)
-    parts.listing.start_offset = max(0, parts.first_rows.get(current, 0) - 3) * TOC_ROW  # drawn again: the chapter
+    parts.listing.start_offset = max(0, parts.first_rows.get(current, 0) - 3) * TOC_ROW  # if it is mounted again
     return list(moved)
 
 
