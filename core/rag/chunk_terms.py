@@ -205,7 +205,7 @@ def cjk_characters(conn: sqlite3.Connection) -> CjkCharacters:
     """The CJK characters FTS5's tokenizer keeps as they stand, found once from this SQLite's own tokenizer (0.1 s).
 
     Of the 39,488 code points ``index_text`` pairs, SQLite 3.50 (sqlean) and 3.54 (apsw) drop or split at the same
-    six (the kana's combining marks and two of its punctuation marks); a token holding one is left to FTS5."""
+    six (the kana's four voiced-sound marks and two of its punctuation marks); a token holding one is left to FTS5."""
     version = conn.execute("SELECT sqlite_version()").fetchone()[0]
     with _CHARACTERS_LOCK:
         if version not in _CHARACTERS:
