@@ -27,7 +27,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from core.books.textutil import CJK_CHAR, CJK_RANGES
+from core.books.textutil import CJK_RANGES, CJK_RUN
 from core.library.db import scratch
 from core.library.fts import CHUNK_TOKENIZER, any_terms
 
@@ -196,7 +196,6 @@ def _code_ranges(ranges: str) -> list[tuple[int, int]]:
     return [(ord(a), ord(b or a)) for a, b in re.findall(r"(.)(?:-(.))?", ranges, flags=re.DOTALL)]
 
 
-_ANY_CJK = re.compile(CJK_CHAR)
 _CHARACTERS: dict[str, CjkCharacters] = {}  # by SQLite's version: its tokenizer's tables
 _CHARACTERS_LOCK = threading.Lock()
 
@@ -282,7 +281,7 @@ class TermCounter:
         if not texts:
             return
         cjk: dict[str, bytes] = {}
-        if any(_ANY_CJK.search(text) for text in texts):
+        if any(CJK_RUN.search(text) for text in texts):
             cjk, texts = _cjk_counted(texts, first, cjk_characters(conn), wide, lengths)
         conn.executemany("INSERT INTO passages (rowid, body) VALUES (?, ?)", enumerate(texts, start=first))
         cursor = conn.execute(  # each term's passages as big-endian hex, one per occurrence, in passage order

@@ -256,7 +256,7 @@ class ReaderController:
         model, app = self.model, self.app
         if model is None:
             return
-        around = self._around()
+        around = self._around(chapter=not (isinstance(where, GoTo) and where.from_contents))
         model.previously = False  # reading on: the offer of the story so far goes
         model.notes.selection = model.notes.tapped = None  # what was selected or tapped is not on the next page
         match where:
@@ -302,11 +302,12 @@ class ReaderController:
                     self.panel = None
         self.redraw()
 
-    def _around(self) -> tuple[object, ...] | None:
+    def _around(self, *, chapter: bool = True) -> tuple[object, ...] | None:
         """What the screen shows around the page that a turn may change (None: a turn draws the whole screen).
 
         Only pages (not the scrolling text), with no panel or one that does not follow the page (the contents
-        follow the chapter, which is in here), with nothing selected or reading aloud, on the screen drawn now.
+        follow the chapter, which is in here unless ``chapter`` is False: a jump from the contents moves their
+        marks itself), with nothing selected or reading aloud, on the screen drawn now.
         """
         model = self.model
         if (
@@ -323,7 +324,7 @@ class ReaderController:
         at, read = model.shown.percents
         return (
             model.book.id,
-            model.current.locator.section,
+            model.current.locator.section if chapter else None,
             model.shown.bookmark is not None,
             model.return_to is not None,
             model.previously,
@@ -338,14 +339,13 @@ class ReaderController:
         controls went to the client again at every turn (60% of the turn's time on the server).
 
         ``marked``: a jump from the contents beside the page, whose rows these are (their marks moved): it may
-        change the chapter too, and these rows are sent with the page (the whole screen was 31 KB a jump in
-        Moby-Dick, the list 23 KB of it)."""
+        change the chapter too (``around`` was taken without it), and these rows are sent with the page (the whole
+        screen was 31 KB a jump in Moby-Dick, the list 23 KB of it)."""
         model, app = self.model, self.app
         if around is None or model is None:
             return False
         model.refresh()
-        now = self._around()
-        if now is None or (now != around if marked is None else now[:1] + now[2:] != around[:1] + around[2:]):
+        if self._around(chapter=marked is None) != around:
             return False
         self.page_slot.content = page_area(model, app.settings, self.actions(), app.t, app.dark, app.width, self.panel)
         self.percent_text.value, self.chapter_text.value = status_labels(model, app.t)

@@ -70,15 +70,6 @@ def follow(parts: TocParts, model: ReaderViewModel, t: Translator) -> list[ft.Co
     return list(moved)
 
 
-def _go_to(actions: ReaderActions, t: Translator) -> ft.TextField:
-    return text_field(
-        hint_text=t("reader.goto"),
-        dense=True,
-        prefix_icon=ft.Icons.MY_LOCATION,
-        on_submit=lambda e: actions.post(Typed(e.control.value or "")),
-    )
-
-
 def toc_parts(model: ReaderViewModel, actions: ReaderActions, t: Translator, kept: TocParts | None) -> TocParts:
     """``kept`` when it was made for this book, chapter and language; else new parts (a jump asks for new ones:
     the "Go to" field that took it lets the keyboard go, and the arrows turn pages again)."""
@@ -109,14 +100,20 @@ def toc_parts(model: ReaderViewModel, actions: ReaderActions, t: Translator, kep
         )
         tiles.setdefault(row.locator.section, []).append(tile)
         rows.append(tile)
-    here = next((i for i, row in enumerate(entries) if row.locator and row.locator.section == current), 0)
+    here = first_rows.get(current, 0)
     listing = StartAtList(
         rows or [ft.Text(t("reader.toc.empty"))],
         expand=True,
         item_extent=TOC_ROW,  # every row the same height: the current one's offset is known before drawing
         start_offset=max(0, here - 3) * TOC_ROW,  # a few chapters above it stay in view
     )
-    return TocParts(key, _go_to(actions, t), listing, current, tiles, first_rows)
+    go_to = text_field(
+        hint_text=t("reader.goto"),
+        dense=True,
+        prefix_icon=ft.Icons.MY_LOCATION,
+        on_submit=lambda e: actions.post(Typed(e.control.value or "")),
+    )
+    return TocParts(key, go_to, listing, current, tiles, first_rows)
 
 
 def toc_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator, parts: TocParts) -> ft.Control:
