@@ -74,7 +74,12 @@ def app_server(
                 return False
 
         until(serving, 60, "the app to serve")
-        yield url
+        try:
+            yield url
+        except BaseException:
+            log.flush()  # the app's own account beside the test's failure (its folder may be gone by the time one looks)
+            print((library.parent / f"app-{port}.log").read_text()[-6000:])
+            raise
     finally:
         process.terminate()
         try:
