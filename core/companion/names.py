@@ -15,7 +15,9 @@ from core.library.fts import STOPWORDS
 from core.rag.sentences import sentence_spans
 
 # A capitalised word (O'Brien, McGinty, Saint-Clair, Moby-Dick), and the small words a name may hold inside it.
-_WORD = re.compile(r"[A-Z][a-z]+(?:['’-][A-Z]?[a-z]+)*\b|[A-Z]\.(?=\s)")
+_WORD = re.compile(r"(?:Ma?c(?=[A-Z])|O['’](?=[A-Z]))?[A-Z][a-z]+(?:['’-][A-Z]?[a-z]+)*\b|[A-Z]\.(?=\s)")
+# Abbreviations that a name holds inside it with their full stop ("Mr. Neville St. Clair", "St. Mary’s Church").
+_ABBREVIATED = frozenset(("Mr", "Mrs", "Ms", "Dr", "St", "Ste", "Mt", "Ft", "Messrs", "Capt", "Col", "Rev", "Prof"))
 _JOINERS = frozenset(("of", "de", "la", "von", "van", "du", "del", "the"))
 TITLES = frozenset(("mr", "mrs", "ms", "miss", "dr", "sir", "lady", "lord", "captain", "capt", "king", "queen",
                     "prince", "princess", "aunt", "uncle", "mister", "madame", "madam", "mademoiselle", "monsieur",
@@ -34,13 +36,15 @@ in at by with from into onto upon after before as to though although because sin
 however therefore thus hence indeed thou thee thy thine ye aye nay yea hath doth art tis 'tis o lo alas hark hurrah
 stand"""
 NOT_NAMES = frozenset(_NOT_NAMES.split()) | STOPWORDS
+CONTEXT = 48  # characters of the sentence kept either side of a mention: the evidence for its kind
 _OPENING = re.compile(r"[\s\"'“‘(\[—–-]*")
 _OPENS_CLAUSE = set("\"'“‘([—–-:;!?.")  # a capital right after one of these may be grammar only
 
 
 @dataclass(frozen=True, slots=True)
 class NameMention:
-    """A capitalised run in a segment: its words as written, where, and the words either side (lowercased)."""
+    """A capitalised run in a segment: its words as written, where, and the sentence's text either side of it (up
+    to ``CONTEXT`` characters each, as written: punctuation and quotes are evidence too)."""
 
     start: int
     name: str
@@ -61,37 +65,33 @@ def name_mentions(text: str) -> list[NameMention]:
             run = [first]
             j = i + 1
             while j < len(words):  # the next word joins the run when only a space (or "of", "de" …) lies between
-                gap = text[run[-1].end() : words[j].start()]
+                gap = text[run[-1].end() : words[j].start()].replace("\u00a0", " ")  # "Mr.\u00a0Bennet"
                 by_joiner = len(run) == 1 and gap.strip() in _JOINERS and gap.startswith(" ") and gap.endswith(" ")
-                if gap == " " or by_joiner:  # "Queen of Hearts", but "Holmes of Baker Street" is two names
+                abbreviated = gap == ". " and run[-1].group() in _ABBREVIATED  # "St. Clair"
+                if gap == " " or by_joiner or abbreviated:  # "Queen of Hearts"; "Holmes of Baker Street" is two
                     run.append(words[j])
                     j += 1
                 else:
                     break
             i = j
+            while len(run) > 1 and _plain(run[0].group()) in NOT_NAMES and _plain(run[0].group()) not in TITLES:
+                run = run[1:]  # "If the Deil", "Even the Almighty", "The White Rabbit": the name starts later
             opens = run[0].start() <= opening or _after_opening(text, run[0].start())
-            pieces = [(run, opens)]
-            joined = len(run) > 1 and text[run[0].end() : run[1].start()] != " "  # "William the Conqueror"
-            if opens and len(run) > 1 and run[0].group().lower() not in TITLES and not joined:
-                # a sentence's first word joins a name by its capital alone ("Later Holmes", "The White Rabbit")
-                pieces = [([] if run[0].group().lower() in ("the", "a", "an") else [run[0]], True), (run[1:], False)]
-            for words_run, at_start in pieces:
-                mention = _mention(text, a, b, words_run, at_start) if words_run else None
-                if mention is not None:
-                    found.append(mention)
+            # A run that opens a sentence is kept whole ("Van Helsing", "Later Holmes"): whether its first word
+            # belongs to it is judged by the whole book (``core.companion.xray``), not by this sentence alone.
+            mention = _mention(text, a, b, run, opens)
+            if mention is not None:
+                found.append(mention)
     return found
 
 
 def _mention(text: str, a: int, b: int, run: list[re.Match[str]], at_start: bool) -> NameMention | None:
     """A run of words inside the sentence ``text[a:b]`` as a mention, or None when it holds no name."""
     start, end = run[0].start(), run[-1].end()
-    name = text[start:end]
+    name = text[start:end].replace("\u00a0", " ")  # a no-break space inside a name is a space
     if all(_plain(w) in NOT_NAMES or len(w) < 2 for w in name.split(" ")):
         return None
-    skip = ("the", "a", "an", "old", "poor", "little")
-    before = [w for w in re.findall(r"[A-Za-z']+", text[max(a, start - 32) : start]) if w.lower() not in skip]
-    after = re.findall(r"[A-Za-z']+", text[end : min(b, end + 24)])
-    return NameMention(start, name, at_start, before[-1].lower() if before else "", after[0].lower() if after else "")
+    return NameMention(start, name, at_start, text[max(a, start - CONTEXT) : start], text[end : min(b, end + CONTEXT)])
 
 
 def _plain(word: str) -> str:

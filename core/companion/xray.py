@@ -16,7 +16,9 @@ from typing import Any
 from core.agent.citations import Citation
 from core.books.locator import Locator
 from core.books.textutil import CJK_RUN
-from core.companion.names import NOT_NAMES, TITLES, has_title, name_key, name_mentions
+from core.companion import evidence
+from core.companion.evidence import Row
+from core.companion.names import NOT_NAMES, TITLES, name_key, name_mentions
 from core.companion.names_zh import SPEECH as CHINESE_SPEECH
 from core.companion.names_zh import SURNAMES, chinese_mentions, dictionary_total
 from core.library import Library
@@ -149,19 +151,16 @@ def xray(library: Library, book_id: int, bound: int | None) -> list[XrayEntry]:
         (book_id, limit),
     ).fetchall()
     matter = _matter_sections(library, book_id)
-    by_key: dict[str, list[tuple[Any, ...]]] = defaultdict(list)
-    for row in rows:
-        if row[6] not in matter:
-            by_key[name_key(row[2])].append(tuple(row))
-    latin = {k for k in by_key if not CJK_RUN.search(k)}
-    # A name: mentioned often enough, at least once where a capital is not just a sentence's first word; not a
-    # title or a form of address alone, nor a nationality or a language.
-    names = {k for k in latin if len(by_key[k]) >= MIN_MENTIONS and any(not r[3] for r in by_key[k])}
-    names = {k for k in names if k not in BARE_TITLES and k not in DEMONYMS and not _address(k)}
-    groups = list(_merge(names, by_key).values())
-    chinese = {k: found for k, found in by_key.items() if k not in latin}
+    story = [Row(*row) for row in rows if row[6] not in matter]
+    by_key = _english_names(library, book_id, limit, [r for r in story if not CJK_RUN.search(r.name)])
+    groups = list(_merge(set(by_key), by_key).values())
+    chinese: dict[str, list[Any]] = defaultdict(list)
+    for r in story:
+        if CJK_RUN.search(r.name):
+            chinese[r.name].append(r)
     if chinese:
         groups += _chinese_groups(chinese, _characters_read(library, book_id, limit))
+        by_key.update(chinese)
     entries = [_entry(group, by_key) for group in groups]
     texts = segment_texts(library, book_id, [m.ordinal for e in entries for m in e.places[:INTRODUCING]])
     entries = [
@@ -170,6 +169,50 @@ def xray(library: Library, book_id: int, bound: int | None) -> list[XrayEntry]:
     ]  # fmt: skip
     entries.sort(key=lambda e: (-e.mentions, e.first.ordinal))
     return entries
+
+
+def _english_names(library: Library, book_id: int, limit: int, rows: list[Row]) -> dict[str, list[Any]]:
+    """The English names before the place, each with its mention rows, judged by how the book uses them
+    (``core.companion.evidence``): mentioned ``MIN_MENTIONS`` times, once at least mid-sentence; not a title, a form
+    of address or a nationality alone; not a word the book mostly writes in lowercase; a possessive run given to the
+    name before it; a surname under Mr. and Mrs. made two people."""
+    rows = evidence.resplit(rows)
+
+    def grouped(found: list[Row]) -> dict[str, list[Row]]:
+        keyed: dict[str, list[Row]] = defaultdict(list)
+        for r in found:
+            keyed[name_key(r.name)].append(r)
+        return keyed
+
+    def plausible(key: str, found: list[Row]) -> bool:
+        return (
+            len(found) >= MIN_MENTIONS
+            and any(not r.at_start for r in found)
+            and len(key.replace(" ", "")) > 1
+            and key not in BARE_TITLES
+            and key not in DEMONYMS
+            and not _address(key)
+            and not evidence.not_a_name(key)
+        )
+
+    by_key = grouped(rows)
+    first = {k for k, found in by_key.items() if plausible(k, found)}
+    moved = []
+    for r in rows:
+        owner = evidence.possessive_owner(r.name, first) if " " in r.name else None
+        moved.append(r if owner is None else r._replace(name=owner[0], after=owner[1] + r.after))
+    by_key = grouped(moved)
+    single = {k for k in by_key if " " not in k and "-" not in k}
+    texts = [t for (t,) in library.conn.execute(
+        "SELECT text FROM segments WHERE book_id = ? AND ordinal <= ?", (book_id, limit))] if single else []  # fmt: skip
+    lowercase = evidence.lowercase_counts(texts, single)
+    names: dict[str, list[Any]] = {}
+    for key, found in by_key.items():
+        if not plausible(key, found) or evidence.common_word(key, found, lowercase):
+            continue
+        split = evidence.split_by_sex(key, found) if key in single else None
+        names.update(split or {key: found})
+    return names
 
 
 def _address(key: str) -> bool:
@@ -264,7 +307,11 @@ def _entry(keys: list[str], by_key: dict[str, list[tuple[Any, ...]]]) -> XrayEnt
     main = max(named, key=lambda s: surfaces[s])
     chosen = [s for s in named if surfaces[s] * 4 >= surfaces[main] or _first_name_of(s, main)]
     longest = max(chosen, key=lambda s: (len(re.split(r"[ -]", name_key(s))), surfaces[s]))
-    kind = _chinese_kind(found) if CJK_RUN.search(found[0][2]) else _kind(found)
+    sex = next((k.split(":")[0] for k in keys if ":" in k), None)
+    if sex is not None:  # one of two people with a surname: the name with its title ("Mrs. Bennet")
+        titled = [s for s in surfaces if evidence.sex_of(s) == sex]
+        longest = max(titled, key=lambda s: surfaces[s]) if titled else f"{evidence.SEX_TITLE[sex]} {longest}"
+    kind = _chinese_kind(found) if CJK_RUN.search(found[0][2]) else evidence.kind_of(found)
     places = tuple(Mention(r[0], Locator(r[6], r[7], r[1]), r[2]) for r in found)
     return XrayEntry(longest, kind, tuple(sorted(surfaces, key=lambda s: -surfaces[s])), len(found), places[0], (),
                      places)  # fmt: skip
@@ -301,18 +348,6 @@ def _first_name_of(surface: str, main: str) -> bool:
         and words[0] not in _NOT_FIRST | TITLES | ADDRESS | NOT_NAMES
         and not re.search(r"['’]", surface)
     )
-
-
-def _kind(found: list[tuple[Any, ...]]) -> str:
-    """Person (a title, or speech next to it), place (mostly after "in", "at", "to" …) or term."""
-    titled = any(has_title(row[2]) or row[4] in TITLES for row in found)
-    speech = sum(row[4] in SPEECH or row[5] in SPEECH for row in found)
-    place = sum(row[4] in PLACE_WORDS for row in found)
-    if titled or speech:
-        return "person"
-    if place * 2 >= len(found):
-        return "place"
-    return "person" if any(row[5] in DOING or row[4] in KIN or row[4] in ROLES for row in found) else "term"
 
 
 def _chinese_kind(found: list[tuple[Any, ...]]) -> str:

@@ -1,0 +1,206 @@
+"""What a book's own use says of an English capitalised run: whether it is a name, where it starts, and its kind.
+
+Every judgement here reads the mentions before the reader's place (and the words of that same text), never a list
+of the names of any book. A run that opens a sentence keeps its first word only when the book also writes the
+whole run mid-sentence ("Van Helsing", not "Later Holmes"); "Seward’s Diary" is Seward's when the book names Seward
+on his own more often; a word the book writes in lowercase more often than capitalised mid-sentence is a common
+word ("Thing", "Death", "Friend"), not a name; one surname that the book gives to a man and a woman ("Mr. Bennet",
+"Mrs. Bennet") is two people. The kind comes from the company each mention keeps: what a person does (speaks, is
+spoken to, has a face and a wife, is called Mr.), what a place is (where one goes to, comes from, lives at, the
+town of, ... Street).
+
+The short lists here are English grammar (prepositions, verbs of speech and motion, titles, a body's and a
+household's nouns, the words that end a place's name), the same for every book.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from typing import NamedTuple
+
+from core.companion.names import NOT_NAMES, TITLES, name_key
+
+
+class Row(NamedTuple):
+    """One stored mention: where, the run as written, whether it opens a sentence, and the text either side."""
+
+    ordinal: int
+    start: int
+    name: str
+    at_start: bool
+    before: str
+    after: str
+    section: int
+    segment: int
+    common: int
+
+
+# Titles that say a person's sex and state: one surname under two of these classes is two people.
+_SEXES = {
+    **dict.fromkeys(("mr", "mister", "sir", "lord", "master", "monsieur", "herr", "signor", "senor", "don"), "m"),
+    **dict.fromkeys(("mrs", "lady", "madam", "madame", "dame", "frau", "signora", "senora"), "f"),
+    **dict.fromkeys(("miss", "ms", "mademoiselle", "mlle", "fraulein", "signorina", "senorita"), "u"),
+}
+SEX_TITLE = {"m": "Mr.", "f": "Mrs.", "u": "Miss"}
+SPEECH_VERBS = r"said|says|say|asked|asks|cried|cries|replied|answered|thought|whispered|shouted|exclaimed|added|"
+SPEECH_VERBS += r"continued|went on|began|muttered|murmured|called|repeated|returned|observed|remarked|interrupted"
+_SPEECH_AFTER = re.compile(rf"^[’'”\"]?\s*,?\s*(?:{SPEECH_VERBS})\b", re.I)
+_SPEECH_BEFORE = re.compile(rf"\b(?:{SPEECH_VERBS})\s+$", re.I)
+# What a being does right after its name ("Alice had", "Quincey nodded", "the Dormouse shook itself").
+_DOES = re.compile(
+    r"^\s+(?:(?:had|has|would|could|should|will|shall|did|does|must|might)\s+(?:not\s+|never\s+|just\s+|also\s+)?"
+    r"(?:been\s+)?[a-z]+|(?:shook|nodded|smiled|laughed|sighed|sobbed|wept|frowned|looked|stared|glanced|knew|felt|"
+    r"wanted|wished|hoped|remembered|forgot|thought|saw|heard|turned|took|gave|got|told|spoke|wrote|read|sat|stood|"
+    r"rose|ran|walked|went|came|seemed|tried|made|put|held|kissed|bowed|began|kept|let|left|died|lay|slept|woke|"
+    r"listened|answered|agreed|whispered|himself|herself|who|whom|whose|and\s+I|and\s+he|and\s+she)\b)"
+)
+# A possessive before what only a being has ("Lucy’s face", "Mr. Bennet’s wife").
+_HAS = re.compile(
+    r"^\s+(?:own\s+)?(?:face|eyes|eye|hand|hands|arm|arms|head|heart|mind|voice|lips|mouth|hair|cheek|cheeks|brow|"
+    r"forehead|neck|throat|feet|foot|shoulder|shoulders|wife|husband|mother|father|sister|sisters|brother|brothers|"
+    r"daughter|daughters|son|sons|uncle|aunt|cousin|friend|friends|family|children|child|servant|servants|letter|"
+    r"letters|manner|manners|character|temper|fate|life|death|health|name|opinion|feelings|love|marriage|death|"
+    r"diary|journal|room|bedside|side|wishes|sake|regard|affection|attentions|behaviour|behavior|conduct)\b",
+    re.I,
+)
+# Spoken to: "“Jonathan,” she said", "Oh, Lucy!", "my dear Mina".
+_CALLED_BEFORE = re.compile(r"(?:[“\"‘]|\b(?:oh|dear|my|poor|thank\s+you|no|yes)\W*)$", re.I)
+_CALLED_AFTER = re.compile(r"^[,!?]")
+_IN = r"in|at|from|into|near|through|towards?|across|via|beyond|outside|inside|within|around|throughout|reached|"
+_IN += r"reach|reaching|leave|leaving|left|visit|visited|visiting|quit|quitted|approached|entered|leaves|nearer"
+_PLACE_BEFORE = re.compile(rf"\b(?:{_IN})\s+(?:the\s+)?$", re.I)
+_MOTION = r"go|goes|going|went|gone|come|comes|coming|came|return|returned|returning|back|way|journey|road|train|"
+_MOTION += r"drive|drove|driven|travel|travelled|traveled|sent|send|moved|removed|get|got|hurried|hastened|set\s+out|"
+_MOTION += r"started|off|walk|walked|ride|rode|sail|sailed|sailing|bound|carried|taken|took|fly|flew|escape|escaped"
+_TO_PLACE = re.compile(rf"\b(?:{_MOTION})\s+(?:[a-z]+\s+)?to\s+(?:the\s+)?$", re.I)
+_OF_PLACE = re.compile(
+    r"\b(?:town|city|village|county|country|province|kingdom|capital|streets|port|harbour|harbor|outskirts|"
+    r"neighbourhood|neighborhood|coast|shores|banks|mouth|north|south|east|west|part|parts|side|middle|heart|"
+    r"road|way|direction|inhabitants|people|hills|mountains|valley|plains|borders|district|parish)\s+of\s+(?:the\s+)?$",
+    re.I,
+)
+# The words a place's name ends or starts with ("Baker Street", "Castle Dracula", "King’s Cross").
+_PLACE_LAST = frozenset(
+    """street road lane square park house hall castle court place hill hills cliff heath pass river sea ocean bay
+    island isle islands mountains mountain abbey church chapel cathedral bridge gate gardens garden crescent terrace
+    row inn hotel station cross end common wood woods forest lake valley harbour harbor port mount land shire town
+    city village pier wharf museum lodge parsonage manor farm green fields field moor downs marsh palace tower
+    square avenue gulf strait straits channel cape point head coast desert plain plains county district""".split()
+)
+_PLACE_FIRST = frozenset(("castle", "mount", "lake", "port", "fort", "cape", "isle", "loch", "glen", "saint", "st"))
+_POSSESSIVE = re.compile(r"['’]s?\s")
+
+
+def resplit(rows: list[Row]) -> list[Row]:
+    """Runs that open a sentence, kept whole by the finder, lose their first word unless the book writes the whole
+    run mid-sentence somewhere before the place too ("Van Helsing" stays; "Later Holmes" is "Holmes")."""
+    written_mid = {name_key(r.name) for r in rows if not r.at_start}
+    out = []
+    for r in rows:
+        words = r.name.split(" ")
+        first = words[0].rstrip(".").lower()
+        if r.at_start and len(words) > 1 and first not in TITLES and name_key(r.name) not in written_mid:
+            cut = len(words[0]) + 1
+            r = r._replace(name=r.name[cut:], start=r.start + cut, at_start=False, before=r.before + r.name[:cut])
+        out.append(r)
+    return out
+
+
+def possessive_owner(name: str, names: set[str]) -> tuple[str, str] | None:
+    """For "Seward’s Diary": ("Seward’s", " Diary") when the part before the possessive is a name the book uses on
+    its own ("King’s Cross" stays whole where "King" is no name)."""
+    found = _POSSESSIVE.search(name)
+    if found is None or found.end() >= len(name):
+        return None
+    head = name[: found.end() - 1]
+    return (head, name[found.end() - 1 :]) if name_key(head) in names else None
+
+
+def lowercase_counts(texts: list[str], words: set[str]) -> Counter[str]:
+    """How often each of ``words`` (lowercase) is written in lowercase in these texts."""
+    counts: Counter[str] = Counter()
+    if not words:
+        return counts
+    for text in texts:
+        counts.update(w for w in re.findall(r"\b[a-z]+\b", text) if w in words)
+    return counts
+
+
+def common_word(key: str, rows: list[Row], lowercase: Counter[str]) -> bool:
+    """Whether a one-word run is a common word the book capitalises now and then ("Thing", "Death"): written in
+    lowercase more often than capitalised mid-sentence. A run with a title is a name whatever its word."""
+    if " " in key or any(has_title(r.name) for r in rows):
+        return False
+    capitalised = sum(not r.at_start for r in rows)
+    return lowercase[key] > capitalised
+
+
+def has_title(name: str) -> bool:
+    """Whether a run starts with a title and holds a name after it ("Mr. Bennet", not "King’s Cross")."""
+    words = name.replace(".", " ").split()
+    return len(words) > 1 and words[0].lower() in TITLES and not re.search(r"['’]s?$", words[0])
+
+
+def sex_of(name: str) -> str | None:
+    """The class of a run's title: "m" (Mr., Sir), "f" (Mrs., Lady) or "u" (Miss), None for none or a rank."""
+    words = name.replace(".", " ").split()
+    return _SEXES.get(words[0].lower()) if len(words) > 1 else None
+
+
+def split_by_sex(key: str, rows: list[Row]) -> dict[str, list[Row]] | None:
+    """One surname the book gives under two or more of Mr./Mrs./Miss (each at least twice): a group per class, the
+    untitled mentions going with the class named most. None when the book gives it one person."""
+    by_sex: dict[str, list[Row]] = defaultdict(list)
+    untitled = []
+    for r in rows:
+        sex = sex_of(r.name) if name_key(r.name) == key else None
+        (by_sex[sex] if sex else untitled).append(r)
+    classes = [s for s, found in by_sex.items() if len(found) >= 2]
+    if len(classes) < 2:
+        return None
+    biggest = max(classes, key=lambda s: len(by_sex[s]))
+    groups = {f"{s}:{key}": by_sex[s] for s in classes}
+    groups[f"{biggest}:{key}"] += untitled + [r for s, found in by_sex.items() if s not in classes for r in found]
+    return groups
+
+
+def place_name(name: str) -> bool:
+    """Whether a run is built like a place's name ("Baker Street", "Castle Dracula", "St. Mary’s Church")."""
+    words = [w for w in re.sub(r"['’]s\b", "", name).replace(".", " ").split() if w]
+    if len(words) < 2:
+        return False
+    return words[-1].lower() in _PLACE_LAST or words[0].lower() in _PLACE_FIRST - {"saint", "st"}
+
+
+def kind_of(rows: list[Row]) -> str:
+    """Person, place or term, by the company its mentions keep (see the module's docstring)."""
+    if any(place_name(r.name) for r in rows) and not any(has_title(r.name) for r in rows):
+        return "place"
+    person = place = 0
+    for r in rows:
+        if has_title(r.name):
+            person += 2
+            continue
+        before, after = r.before, r.after
+        possessive = re.search(r"['’]s?$", r.name) is not None
+        if _SPEECH_AFTER.match(after) or _SPEECH_BEFORE.search(before):
+            person += 1
+        elif possessive and _HAS.match(after):
+            person += 1
+        elif not possessive and _DOES.match(after):
+            person += 1
+        elif _CALLED_AFTER.match(after) and _CALLED_BEFORE.search(before):
+            person += 1
+        if _PLACE_BEFORE.search(before) or _TO_PLACE.search(before) or _OF_PLACE.search(before):
+            place += 1
+    if place > person:
+        return "place"
+    if person:
+        return "person"
+    return "term"
+
+
+def not_a_name(word: str) -> bool:
+    """Whether a single word is grammar, not a name (a pronoun, a weekday, "Chapter")."""
+    return word in NOT_NAMES
