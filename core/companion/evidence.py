@@ -44,7 +44,7 @@ _SEXES = {
 }
 SEX_TITLE = {"m": "Mr.", "f": "Mrs.", "u": "Miss"}
 SPEECH_VERBS = r"said|says|say|asked|asks|cried|cries|replied|answered|thought|whispered|shouted|exclaimed|added|"
-SPEECH_VERBS += r"continued|went on|began|muttered|murmured|called|repeated|returned|observed|remarked|interrupted"
+SPEECH_VERBS += r"continued|went on|began|muttered|murmured|repeated|returned|observed|remarked|interrupted"
 _SPEECH_AFTER = re.compile(rf"^[’'”\"]?\s*,?\s*(?:{SPEECH_VERBS})\b", re.I)
 _SPEECH_BEFORE = re.compile(rf"\b(?:{SPEECH_VERBS})\s+$", re.I)
 # What a being does right after its name ("Alice had", "Quincey nodded", "the Dormouse shook itself").
@@ -68,7 +68,8 @@ _HAS = re.compile(
 _CALLED_BEFORE = re.compile(r"(?:[“\"‘]|\b(?:oh|dear|my|poor|thank\s+you|no|yes)\W*)$", re.I)
 _CALLED_AFTER = re.compile(r"^[,!?]")
 _IN = r"in|at|from|into|near|through|towards?|across|via|beyond|outside|inside|within|around|throughout|reached|"
-_IN += r"reach|reaching|leave|leaving|left|visit|visited|visiting|quit|quitted|approached|entered|leaves|nearer"
+_IN += r"reach|reaching|leave|leaving|left|visit|visited|visiting|quit|quitted|approached|entered|leaves|nearer|"
+_IN += r"over|behind|beneath|below"
 _PLACE_BEFORE = re.compile(rf"\b(?:{_IN})\s+(?:the\s+)?$", re.I)
 _MOTION = r"go|goes|going|went|gone|come|comes|coming|came|return|returned|returning|back|way|journey|road|train|"
 _MOTION += r"drive|drove|driven|travel|travelled|traveled|sent|send|moved|removed|get|got|hurried|hastened|set\s+out|"
@@ -89,6 +90,7 @@ _PLACE_LAST = frozenset(
     square avenue gulf strait straits channel cape point head coast desert plain plains county district""".split()
 )
 _PLACE_FIRST = frozenset(("castle", "mount", "lake", "port", "fort", "cape", "isle", "loch", "glen", "saint", "st"))
+_ARTICLE = re.compile(r"\b(?:the|a|an)\s+$", re.I)
 _POSSESSIVE = re.compile(r"['’]s?\s")
 
 
@@ -100,7 +102,8 @@ def resplit(rows: list[Row]) -> list[Row]:
     for r in rows:
         words = r.name.split(" ")
         first = words[0].rstrip(".").lower()
-        if r.at_start and len(words) > 1 and first not in TITLES and name_key(r.name) not in written_mid:
+        whole = name_key(r.name) in written_mid or place_name(r.name)  # "Green Park" opening a sentence
+        if r.at_start and len(words) > 1 and first not in TITLES and not whole:
             cut = len(words[0]) + 1
             r = r._replace(name=r.name[cut:], start=r.start + cut, at_start=False, before=r.before + r.name[:cut])
         out.append(r)
@@ -111,7 +114,7 @@ def possessive_owner(name: str, names: set[str]) -> tuple[str, str] | None:
     """For "Seward’s Diary": ("Seward’s", " Diary") when the part before the possessive is a name the book uses on
     its own ("King’s Cross" stays whole where "King" is no name)."""
     found = _POSSESSIVE.search(name)
-    if found is None or found.end() >= len(name):
+    if found is None or found.end() >= len(name) or place_name(name):  # "St. Mary’s Church" is a church
         return None
     head = name[: found.end() - 1]
     return (head, name[found.end() - 1 :]) if name_key(head) in names else None
@@ -139,7 +142,8 @@ def common_word(key: str, rows: list[Row], lowercase: Counter[str]) -> bool:
 def has_title(name: str) -> bool:
     """Whether a run starts with a title and holds a name after it ("Mr. Bennet", not "King’s Cross")."""
     words = name.replace(".", " ").split()
-    return len(words) > 1 and words[0].lower() in TITLES and not re.search(r"['’]s?$", words[0])
+    titled = len(words) > 1 and words[0].lower() in TITLES and not re.search(r"['’]s?$", words[0])
+    return titled and not place_name(name)  # "St. Mary’s Church", "King’s Cross"
 
 
 def sex_of(name: str) -> str | None:
@@ -198,9 +202,45 @@ def kind_of(rows: list[Row]) -> str:
         return "place"
     if person:
         return "person"
-    return "term"
+    return "unknown"  # decided with the other entries (``core.companion.xray``)
 
 
-def not_a_name(word: str) -> bool:
-    """Whether a single word is grammar, not a name (a pronoun, a weekday, "Chapter")."""
-    return word in NOT_NAMES
+def mostly_after_article(rows: list[Row]) -> bool:
+    """Whether most mentions follow "the" or "a" ("the Demeter", "the Queen")."""
+    return sum(bool(_ARTICLE.search(r.before)) for r in rows) * 2 > len(rows)
+
+
+def titled_owner(title: str, rows: list[Row], names: set[str]) -> str | None:
+    """The one name the book writes after this title ("Count" for "Count Dracula"), when exactly one."""
+    owners = {name_key(r.name) for r in rows if r.name.split(" ")[0].rstrip(".").lower() == title} - {title}
+    owners &= names
+    return next(iter(owners)) if len(owners) == 1 else None
+
+
+def peoples(names: set[str], by_key: dict[str, list[Row]]) -> set[str]:
+    """A word the book writes both alone and with a plural "s", neither ever after a title: a people and its
+    adjective ("Slovak", "Slovaks"), not a family (the Bennets are Mr. and Mrs. Bennet's)."""
+    found = set()
+    for key in names:
+        plural = key + "s"
+        if " " in key or plural not in names:
+            continue
+        if not any(has_title(r.name) for r in by_key[key] + by_key[plural]):
+            found |= {key, plural}
+    return found
+
+
+# Not an X-Ray entry whatever the book: the deity and the hereafter, feasts, the compass's points, abbreviations
+# that stand beside names ("& Co.", "the Hon.", "Messrs."), as the gold lists' makers also left them out.
+_NEVER = frozenset(
+    """god gods heaven hell devil satan lucifer almighty providence judgment judgement doomsday hereafter christmas
+    easter michaelmas whitsun whitsuntide lent candlemas midsummer martinmas lammas north south east west northern
+    southern eastern western co hon messrs sirs esq gott""".split()
+)
+
+
+def not_a_name(key: str) -> bool:
+    """Whether a key is grammar or a word of the kinds X-Ray leaves out, not a name: a pronoun, a weekday,
+    "Chapter", God or Heaven, a feast, a point of the compass ("Almighty God", "Day of Judgment": all its words)."""
+    words = [w for w in key.replace("-", " ").split() if w not in ("of", "the", "day")]
+    return key in NOT_NAMES or bool(words) and all(w in _NEVER or w in NOT_NAMES for w in words)

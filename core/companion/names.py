@@ -19,6 +19,7 @@ _WORD = re.compile(r"(?:Ma?c(?=[A-Z])|O['’](?=[A-Z]))?[A-Z][a-z]+(?:['’-][A-
 # Abbreviations that a name holds inside it with their full stop ("Mr. Neville St. Clair", "St. Mary’s Church").
 _ABBREVIATED = frozenset(("Mr", "Mrs", "Ms", "Dr", "St", "Ste", "Mt", "Ft", "Messrs", "Capt", "Col", "Rev", "Prof"))
 _JOINERS = frozenset(("of", "de", "la", "von", "van", "du", "del", "the"))
+_PARTICLES = frozenset(("de", "von", "van", "du", "del"))  # inside a longer name too ("Sir Lewis de Bourgh")
 TITLES = frozenset(("mr", "mrs", "ms", "miss", "dr", "sir", "lady", "lord", "captain", "capt", "king", "queen",
                     "prince", "princess", "aunt", "uncle", "mister", "madame", "madam", "mademoiselle", "monsieur",
                     "father", "mother", "saint", "st", "professor", "colonel", "general", "major", "duke",
@@ -66,7 +67,12 @@ def name_mentions(text: str) -> list[NameMention]:
             j = i + 1
             while j < len(words):  # the next word joins the run when only a space (or "of", "de" …) lies between
                 gap = text[run[-1].end() : words[j].start()].replace("\u00a0", " ")  # "Mr.\u00a0Bennet"
-                by_joiner = len(run) == 1 and gap.strip() in _JOINERS and gap.startswith(" ") and gap.endswith(" ")
+                by_joiner = (
+                    (len(run) == 1 or gap.strip() in _PARTICLES)
+                    and gap.strip() in _JOINERS
+                    and gap.startswith(" ")
+                    and gap.endswith(" ")
+                )
                 abbreviated = gap == ". " and run[-1].group() in _ABBREVIATED  # "St. Clair"
                 if gap == " " or by_joiner or abbreviated:  # "Queen of Hearts"; "Holmes of Baker Street" is two
                     run.append(words[j])

@@ -64,7 +64,9 @@ DEMONYMS = frozenset(_DEMONYMS.split())
 MATTER = re.compile(
     r"^\W*(title page|half title|copyright|imprint|colophon|contents|table of contents|bibliography|index|"
     r"licen[cs]e|the full project gutenberg|project gutenberg|end of (the )?project gutenberg|acknowledge?ments?|"
-    r"about (the|this) (author|book|edition|publisher)|transcriber|other books by|also by|版权|目录|出版说明)",
+    r"about (the|this) (author|book|edition|publisher)|about$|transcriber|other books by|also by|"
+    r"recommend|titlepage|halftitle|uncopyright|copyright|dedication|endnotes|cover$|"
+    r"版权|目录|出版说明|内容简介|作者简介|关于作者|推荐)",
     re.IGNORECASE,
 )
 
@@ -152,8 +154,9 @@ def xray(library: Library, book_id: int, bound: int | None) -> list[XrayEntry]:
     ).fetchall()
     matter = _matter_sections(library, book_id)
     story = [Row(*row) for row in rows if row[6] not in matter]
-    by_key = _english_names(library, book_id, limit, [r for r in story if not CJK_RUN.search(r.name)])
-    groups = list(_merge(set(by_key), by_key).values())
+    names, keyed = _english_names(library, book_id, limit, [r for r in story if not CJK_RUN.search(r.name)])
+    by_key: dict[str, list[Any]] = {**keyed, **names}
+    groups = list(_merge(set(names), by_key).values())
     chinese: dict[str, list[Any]] = defaultdict(list)
     for r in story:
         if CJK_RUN.search(r.name):
@@ -161,7 +164,7 @@ def xray(library: Library, book_id: int, bound: int | None) -> list[XrayEntry]:
     if chinese:
         groups += _chinese_groups(chinese, _characters_read(library, book_id, limit))
         by_key.update(chinese)
-    entries = [_entry(group, by_key) for group in groups]
+    entries = _resolve_kinds([_entry(group, by_key) for group in groups], by_key, groups)
     texts = segment_texts(library, book_id, [m.ordinal for e in entries for m in e.places[:INTRODUCING]])
     entries = [
         replace(e, introduced=tuple(" ".join(c.quote.split()) for c in sentences_of(texts, book_id, e.places, INTRODUCING)))
@@ -171,11 +174,14 @@ def xray(library: Library, book_id: int, bound: int | None) -> list[XrayEntry]:
     return entries
 
 
-def _english_names(library: Library, book_id: int, limit: int, rows: list[Row]) -> dict[str, list[Any]]:
+def _english_names(
+    library: Library, book_id: int, limit: int, rows: list[Row]
+) -> tuple[dict[str, list[Any]], dict[str, list[Any]]]:
     """The English names before the place, each with its mention rows, judged by how the book uses them
     (``core.companion.evidence``): mentioned ``MIN_MENTIONS`` times, once at least mid-sentence; not a title, a form
     of address or a nationality alone; not a word the book mostly writes in lowercase; a possessive run given to the
-    name before it; a surname under Mr. and Mrs. made two people."""
+    name before it; a surname under Mr. and Mrs. made two people. Also every run's rows by key (a fuller name given
+    once can still join a name)."""
     rows = evidence.resplit(rows)
 
     def grouped(found: list[Row]) -> dict[str, list[Row]]:
@@ -206,18 +212,52 @@ def _english_names(library: Library, book_id: int, limit: int, rows: list[Row]) 
     texts = [t for (t,) in library.conn.execute(
         "SELECT text FROM segments WHERE book_id = ? AND ordinal <= ?", (book_id, limit))] if single else []  # fmt: skip
     lowercase = evidence.lowercase_counts(texts, single)
+    kept = {k for k, found in by_key.items() if plausible(k, found) and not evidence.common_word(k, found, lowercase)}
+    kept -= evidence.peoples(kept, by_key)
     names: dict[str, list[Any]] = {}
-    for key, found in by_key.items():
-        if not plausible(key, found) or evidence.common_word(key, found, lowercase):
+    for key in sorted(kept):
+        found = by_key[key]
+        if key in TITLES and " " not in key:  # "the Count": the one name the book gives with that title, if one
+            owner = evidence.titled_owner(key, rows, kept)
+            if owner is not None:
+                by_key[owner] = by_key[owner] + found
+                names[owner] = by_key[owner]
+            elif evidence.mostly_after_article(found):  # "the Queen", "the Duchess": a character so called
+                names[key] = found
             continue
         split = evidence.split_by_sex(key, found) if key in single else None
-        names.update(split or {key: found})
-    return names
+        names.update(split or {key: by_key[key]})
+    return names, by_key
+
+
+def _resolve_kinds(entries: list[XrayEntry], by_key: dict[str, list[Any]], groups: list[list[str]]) -> list[XrayEntry]:
+    """Kinds for the English entries whose mentions alone said nothing ("unknown"): a family's plural or a fuller
+    name of a person entry is a person ("the Harkers", "Mina Harker" beside "Mina"); a run mostly written after
+    "the" or "a" is a term ("the Demeter"); anything else a person, the commonest kind of name in a story."""
+    people = {name_key(v) for e in entries if e.kind == "person" for v in e.variants}
+    people |= {k.split(":")[-1] for e, g in zip(entries, groups, strict=True) if e.kind == "person" for k in g}
+    resolved = []
+    for entry, group in zip(entries, groups, strict=True):
+        plural = {k[:-2] for k in group if k.endswith("es")} | {k[:-1] for k in group if k.endswith("s")}
+        if plural & people and " " not in group[0] and not CJK_RUN.search(group[0]):
+            entry = replace(entry, kind="person")  # "the Gardiners": a family, wherever they are
+        if entry.kind == "unknown":
+            words = {w for k in group for w in k.split(":")[-1].replace("-", " ").split()}
+            rows = [r for k in group for r in by_key[k]]
+            if words & people:
+                kind = "person"
+            elif evidence.mostly_after_article(rows):
+                kind = "term"
+            else:
+                kind = "person"
+            entry = replace(entry, kind=kind)
+        resolved.append(entry)
+    return resolved
 
 
 def _address(key: str) -> bool:
-    """Whether a name is only a form of address ("your majesty", "doctor")."""
-    return all(word in ADDRESS for word in key.split())
+    """Whether a name is only a form of address ("your majesty", "doctor", "ma’am")."""
+    return all(word in ADDRESS for word in key.replace("’", "'").split())
 
 
 def _matter_sections(library: Library, book_id: int) -> set[int]:
@@ -274,7 +314,7 @@ def _merge(names: set[str], by_key: dict[str, list[tuple[Any, ...]]]) -> dict[st
     once = [k for k in by_key if " " in k and k not in names and not CJK_RUN.search(k)]
     groups: dict[str, list[str]] = {k: [k] for k in longer}
     for key in sorted(k for k in names if " " not in k and "-" not in k):
-        owners = [k for k in longer if _part_of(key, k) and _shared(key, k, by_key)]
+        owners = [k for k in longer if _part_of(key, k) and _shared(key, k, by_key) and not evidence.place_name(k)]
         owners = owners or [k for k in once if k.split(" ")[-1] == key]
         if len(owners) == 1:
             groups.setdefault(owners[0], [owners[0]]).append(key)
