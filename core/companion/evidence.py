@@ -83,11 +83,93 @@ _OF_PLACE = re.compile(
 )
 # The words a place's name ends or starts with ("Baker Street", "Castle Dracula", "King’s Cross").
 _PLACE_LAST = frozenset(
-    """street road lane square park house hall castle court place hill hills cliff heath pass river sea ocean bay
-    island isle islands mountains mountain abbey church chapel cathedral bridge gate gardens garden crescent terrace
-    row inn hotel station cross end common wood woods forest lake valley harbour harbor port mount land shire town
-    city village pier wharf museum lodge parsonage manor farm green fields field moor downs marsh palace tower
-    square avenue gulf strait straits channel cape point head coast desert plain plains county district""".split()
+    [
+        "street",
+        "road",
+        "lane",
+        "square",
+        "park",
+        "house",
+        "hall",
+        "castle",
+        "court",
+        "place",
+        "hill",
+        "hills",
+        "cliff",
+        "heath",
+        "pass",
+        "river",
+        "sea",
+        "ocean",
+        "bay",
+        "island",
+        "isle",
+        "islands",
+        "mountains",
+        "mountain",
+        "abbey",
+        "church",
+        "chapel",
+        "cathedral",
+        "bridge",
+        "gate",
+        "gardens",
+        "garden",
+        "crescent",
+        "terrace",
+        "row",
+        "inn",
+        "hotel",
+        "station",
+        "cross",
+        "end",
+        "common",
+        "wood",
+        "woods",
+        "forest",
+        "lake",
+        "valley",
+        "harbour",
+        "harbor",
+        "port",
+        "mount",
+        "land",
+        "shire",
+        "town",
+        "city",
+        "village",
+        "pier",
+        "wharf",
+        "museum",
+        "lodge",
+        "parsonage",
+        "manor",
+        "farm",
+        "green",
+        "fields",
+        "field",
+        "moor",
+        "downs",
+        "marsh",
+        "palace",
+        "tower",
+        "square",
+        "avenue",
+        "gulf",
+        "strait",
+        "straits",
+        "channel",
+        "cape",
+        "point",
+        "head",
+        "coast",
+        "desert",
+        "plain",
+        "plains",
+        "county",
+        "district",
+    ]
 )
 _PLACE_FIRST = frozenset(("castle", "mount", "lake", "port", "fort", "cape", "isle", "loch", "glen", "saint", "st"))
 _ARTICLE = re.compile(r"\b(?:the|a|an)\s+$", re.I)
@@ -188,13 +270,13 @@ def kind_of(rows: list[Row]) -> str:
             continue
         before, after = r.before, r.after
         possessive = re.search(r"['’]s?$", r.name) is not None
-        if _SPEECH_AFTER.match(after) or _SPEECH_BEFORE.search(before):
-            person += 1
-        elif possessive and _HAS.match(after):
-            person += 1
-        elif not possessive and _DOES.match(after):
-            person += 1
-        elif _CALLED_AFTER.match(after) and _CALLED_BEFORE.search(before):
+        if (
+            _SPEECH_AFTER.match(after)
+            or _SPEECH_BEFORE.search(before)
+            or (possessive and _HAS.match(after))
+            or (not possessive and _DOES.match(after))
+            or (_CALLED_AFTER.match(after) and _CALLED_BEFORE.search(before))
+        ):
             person += 1
         if _PLACE_BEFORE.search(before) or _TO_PLACE.search(before) or _OF_PLACE.search(before):
             place += 1
@@ -233,9 +315,45 @@ def peoples(names: set[str], by_key: dict[str, list[Row]]) -> set[str]:
 # Not an X-Ray entry whatever the book: the deity and the hereafter, feasts, the compass's points, abbreviations
 # that stand beside names ("& Co.", "the Hon.", "Messrs."), as the gold lists' makers also left them out.
 _NEVER = frozenset(
-    """god gods heaven hell devil satan lucifer almighty providence judgment judgement doomsday hereafter christmas
-    easter michaelmas whitsun whitsuntide lent candlemas midsummer martinmas lammas north south east west northern
-    southern eastern western co hon messrs sirs esq gott""".split()
+    [
+        "god",
+        "gods",
+        "heaven",
+        "hell",
+        "devil",
+        "satan",
+        "lucifer",
+        "almighty",
+        "providence",
+        "judgment",
+        "judgement",
+        "doomsday",
+        "hereafter",
+        "christmas",
+        "easter",
+        "michaelmas",
+        "whitsun",
+        "whitsuntide",
+        "lent",
+        "candlemas",
+        "midsummer",
+        "martinmas",
+        "lammas",
+        "north",
+        "south",
+        "east",
+        "west",
+        "northern",
+        "southern",
+        "eastern",
+        "western",
+        "co",
+        "hon",
+        "messrs",
+        "sirs",
+        "esq",
+        "gott",
+    ]
 )
 
 
@@ -243,4 +361,4 @@ def not_a_name(key: str) -> bool:
     """Whether a key is grammar or a word of the kinds X-Ray leaves out, not a name: a pronoun, a weekday,
     "Chapter", God or Heaven, a feast, a point of the compass ("Almighty God", "Day of Judgment": all its words)."""
     words = [w for w in key.replace("-", " ").split() if w not in ("of", "the", "day")]
-    return key in NOT_NAMES or bool(words) and all(w in _NEVER or w in NOT_NAMES for w in words)
+    return key in NOT_NAMES or (bool(words) and all(w in _NEVER or w in NOT_NAMES for w in words))

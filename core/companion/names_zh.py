@@ -50,6 +50,12 @@ class ChineseMention:
     tag: str
     after: str
     common: int
+    previous: str = ""  # the word before it: 在 and 到 say a place, 叫 a person
+
+    @property
+    def before(self) -> str:
+        """The tag and the word before, as X-Ray stores them ("ns\t到")."""
+        return f"{self.tag}\t{self.previous}"
 
 
 @cache
@@ -103,7 +109,8 @@ def chinese_mentions(text: str) -> list[ChineseMention]:
             position += len(piece)
         i += joined
         after = words[i][0] if i < len(words) else ""
-        mention = _mention(start, word, tag, after, counts)
+        previous = words[i - joined - 1][0] if i - joined - 1 >= 0 else ""
+        mention = _mention(start, word, tag, after, counts, previous)
         if mention is not None:
             found.append(mention)
     return found
@@ -113,14 +120,16 @@ def _is_name_text(word: str) -> bool:
     return all(_NAME_CHAR.match(ch) for ch in word)
 
 
-def _mention(start: int, word: str, tag: str, after: str, counts: dict[str, int]) -> ChineseMention | None:
+def _mention(
+    start: int, word: str, tag: str, after: str, counts: dict[str, int], previous: str = ""
+) -> ChineseMention | None:
     if len(word) < 2 or not _is_name_text(word):
         return None
     known = word in counts
     if tag not in _TAGS and (known or not tag.startswith("n")):
         return None  # not a name's tag, and not a word the HMM coined as a noun
     while len(word) > 2 and word[0] in _LEAD:
-        word, start = word[1:], start + 1
+        previous, word, start = previous + word[0], word[1:], start + 1
     while len(word) > 2 and word[-1] in _TRAIL:
         after, word = word[-1] + after, word[:-1]
-    return ChineseMention(start, word, tag, after, counts.get(word, 0))
+    return ChineseMention(start, word, tag, after, counts.get(word, 0), previous)

@@ -19,12 +19,11 @@ from core.books.textutil import CJK_RUN
 from core.companion import evidence
 from core.companion.evidence import Row
 from core.companion.names import NOT_NAMES, TITLES, name_key, name_mentions
-from core.companion.names_zh import SPEECH as CHINESE_SPEECH
-from core.companion.names_zh import SURNAMES, chinese_mentions, dictionary_total
+from core.companion.names_zh import SURNAMES, TITLE_WORDS, chinese_mentions, dictionary_total
 from core.library import Library
 from core.rag.sentences import sentence_spans
 
-SCAN_VERSION = 2  # a better finder raises it, and books are scanned again when next asked
+SCAN_VERSION = 3  # a better finder raises it, and books are scanned again when next asked
 MIN_MENTIONS = 2  # a name needs this many mentions before the place (one of them not opening a sentence)
 INTRODUCING = 2  # sentences quoted to introduce an entry: its first mentions'
 PLACE_WORDS = frozenset(("in", "at", "to", "from", "into", "near", "through", "towards", "toward", "across"))
@@ -132,7 +131,7 @@ def scan(library: Library, book_id: int, bound: int | None = None) -> int:
         rows += [
             (book_id, ordinal, m.start, m.name, int(m.at_start), m.before, m.after, 0) for m in name_mentions(text)
         ]
-        rows += [(book_id, ordinal, m.start, m.name, 0, m.tag, m.after, m.common) for m in chinese_mentions(text)]
+        rows += [(book_id, ordinal, m.start, m.name, 0, m.before, m.after, m.common) for m in chinese_mentions(text)]
     with library.transaction() as conn:
         if fresh:
             conn.execute("DELETE FROM name_mentions WHERE book_id = ?", (book_id,))
@@ -273,17 +272,31 @@ def _characters_read(library: Library, book_id: int, limit: int) -> int:
     return max(1, row[0] or 0)
 
 
-def _chinese_groups(by_key: dict[str, list[tuple[Any, ...]]], read: int) -> list[list[str]]:
-    """Chinese names among the tagged words before the place: mentioned ``MIN_MENTIONS`` times, and a word the
-    dictionary knows only when the book so far uses it ``KEYNESS`` times more often than usual (宝玉 yes, 明白
-    no). A name that a longer one of three characters ends after a surname joins it (宝玉 with 贾宝玉), as does
-    one with 儿 after it (凤姐儿 with 凤姐)."""
+def _chinese_groups(by_key: dict[str, list[Any]], read: int) -> list[list[str]]:
+    """Chinese names among the tagged words before the place, by how the book uses them (``_chinese_name``). A
+    word that is a name with a character glued on (黛玉方, 贾母命, 那僧) gives its mentions to that name; a piece of a
+    longer name the book writes as often (甄士 of 甄士隐) gives them to the longer one. A name that a longer one of
+    three characters ends after a surname joins it (宝玉 with 贾宝玉), as does one with 儿 or a title after it
+    (凤姐儿 with 凤姐, 陈莲河先生 with 陈莲河)."""
     total = dictionary_total()
-    names = set()
-    for key, found in by_key.items():
-        common = found[0][8]
-        if len(found) >= MIN_MENTIONS and (common == 0 or (len(found) / read) / (common / total) >= KEYNESS):
-            names.add(key)
+    count = {k: len(found) for k, found in by_key.items()}
+    for key in sorted(by_key, key=len, reverse=True):
+        if len(key) < 3 or key not in by_key:
+            continue
+        head, tail = key[:-1], key[1:]
+        into = None
+        if count.get(head, 0) >= 3 * count[key] and head not in (key[:-2] + w for w in TITLE_WORDS):
+            into = head  # 黛玉方: 黛玉 and a glued 方
+        elif key[0] not in SURNAMES and count.get(tail, 0) >= 3 * count[key]:
+            into = tail  # 那僧
+        if into is not None:
+            by_key[into] = by_key[into] + by_key.pop(key)
+    for key in sorted(by_key, key=len):
+        longer = [k for k in by_key if len(k) == len(key) + 1 and (k.startswith(key) or k.endswith(key))]
+        whole = [k for k in longer if count.get(k, 0) >= count[key] and not k.endswith(("儿", *TITLE_WORDS))]
+        if key in by_key and len(whole) == 1:
+            by_key[whole[0]] = by_key[whole[0]] + by_key.pop(key)  # 甄士 of 甄士隐
+    names = {k for k, found in by_key.items() if _chinese_name(k, found, read, total)}
     names = {k for k in names if not (len(k) == 3 and k[1:] in names and k[0] not in SURNAMES)}  # 因宝玉
     groups: dict[str, list[str]] = {}
     for key in sorted(names, key=len, reverse=True):
@@ -295,11 +308,100 @@ def _chinese_groups(by_key: dict[str, list[tuple[Any, ...]]], read: int) -> list
     return list(groups.values())
 
 
+# What a person does right after the name, and what comes before a place or a person's name.
+_ZH_DOES = frozenset(["道", "说", "说道", "笑道", "问道", "答道", "叹道", "冷笑", "笑", "问", "听了", "忙", "便", "听", "看", "见", "想", "叫", "喊", "哭", "走", "跑", "站", "坐", "拿", "把", "对", "向", "跟", "听见", "看见", "知道", "心里", "心中", "自己", "回来", "回去", "进来", "出来", "也", "又", "却", "就", "才", "都", "已", "正", "还", "不", "没有", "早", "一面"])  # fmt: skip
+_ZH_PLACE_BEFORE = frozenset(
+    [
+        "在",
+        "到",
+        "往",
+        "从",
+        "去",
+        "回",
+        "至",
+        "进",
+        "出",
+        "离",
+        "住",
+        "赴",
+        "抵",
+        "返",
+        "由",
+        "来到",
+        "到了",
+        "进了",
+        "出了",
+        "回到",
+        "住在",
+        "上",
+        "于",
+    ]
+)
+_ZH_PERSON_BEFORE = frozenset(
+    [
+        "叫",
+        "名叫",
+        "叫做",
+        "唤",
+        "名唤",
+        "姓",
+        "对",
+        "向",
+        "跟",
+        "和",
+        "同",
+        "与",
+        "给",
+        "问",
+        "告诉",
+        "拉",
+        "请",
+        "见",
+        "看见",
+        "望",
+        "叫道",
+    ]
+)
+
+
+def _chinese_evidence(found: list[Any]) -> tuple[int, int]:
+    """How many mentions read like a person's (a deed or words after, 叫 before, a title on it) and like a place's
+    (在, 到, 从 before it)."""
+    person = place = 0
+    for row in found:
+        _tag, _, previous = row[4].partition("\t")
+        if row[5] in _ZH_DOES or previous in _ZH_PERSON_BEFORE or row[2].endswith(tuple(TITLE_WORDS)):
+            person += 1
+        if previous in _ZH_PLACE_BEFORE or previous[-1:] in ("在", "到", "往", "从"):
+            place += 1
+    return person, place
+
+
+def _chinese_name(key: str, found: list[Any], read: int, total: int) -> bool:
+    """Whether the book uses a tagged word as a name: mentioned ``MIN_MENTIONS`` times; a word the dictionary knows
+    only when the book uses it ``KEYNESS`` times more often than usual and a mention reads like a name's, or when a
+    third of its mentions do (北京 after 到, 在); a word the tagger coined from the book when it tagged it a name or
+    a mention reads like one. A word mostly written after 的 is something described (的贝壳), never a name."""
+    if len(found) < MIN_MENTIONS:
+        return False
+    person, place = _chinese_evidence(found)
+    evidence = max(person, place)
+    described = sum(row[4].partition("\t")[2].endswith("的") for row in found)
+    if described * 2 >= len(found):
+        return False
+    common = max(row[8] for row in found)
+    if common == 0:
+        return any(row[4].partition("\t")[0] in ("nr", "nrfg", "nrt", "ns", "nz") for row in found) or evidence > 0
+    keyness = (len(found) / read) / (common / total)
+    return (keyness >= KEYNESS and evidence > 0) or evidence * 3 >= len(found) >= 3
+
+
 def _owns(longer: str, key: str) -> bool:
     """Whether ``key`` is another form of the name ``longer``: its given name after a surname, or it with 儿."""
     return (
         (len(longer) == len(key) + 1 and longer[0] in SURNAMES and longer.endswith(key))
         or longer == key + "儿"
+        or any(longer == key + title for title in TITLE_WORDS if len(key) >= 2)
         or (key == longer + "儿")
     )
 
@@ -391,14 +493,16 @@ def _first_name_of(surface: str, main: str) -> bool:
 
 
 def _chinese_kind(found: list[tuple[Any, ...]]) -> str:
-    """By the tagger's tags (kept in ``before``): mostly ``nr`` or often speaking, a person; mostly ``ns``, a
-    place; else a term."""
-    people = sum(row[4].startswith("nr") for row in found)
-    speech = sum(row[5] in CHINESE_SPEECH for row in found)
-    places = sum(row[4] == "ns" or row[2][-1] in PLACE_ENDINGS for row in found)  # 荣国府, 金陵: tagged nr
-    if places * 2 >= len(found) and speech < 2:
+    """By how the book uses it: a place name's ending (府, 园, 城) or mostly after 在, 到, 从, a place; a title on it,
+    speech or deeds after it, a person; else by the tagger's tags (``nr`` a person, ``ns`` a place), else a term."""
+    person, place = _chinese_evidence(list(found))
+    tags = [row[4].partition("\t")[0] for row in found]
+    ending = sum(row[2][-1] in PLACE_ENDINGS for row in found)
+    if any(row[2].endswith(tuple(TITLE_WORDS)) for row in found) or person > place + ending:
+        return "person"
+    if ending * 2 >= len(found) or place > person or tags.count("ns") * 2 >= len(found):
         return "place"
-    return "person" if people * 2 >= len(found) or speech >= 2 else "term"
+    return "person" if sum(t.startswith("nr") for t in tags) * 2 >= len(found) else "term"
 
 
 def segment_texts(library: Library, book_id: int, ordinals: list[int]) -> dict[int, str]:
