@@ -285,15 +285,17 @@ def _chinese_groups(by_key: dict[str, list[Any]], read: int) -> list[list[str]]:
             continue
         head, tail = key[:-1], key[1:]
         into = None
-        if count.get(head, 0) >= 3 * count[key] and head not in (key[:-2] + w for w in TITLE_WORDS):
+        named = key.endswith("儿") or any(key.endswith(w) for w in TITLE_WORDS)  # 凤姐儿, 赵太爷: one name
+        if count.get(head, 0) >= 3 * count[key] and not named:
             into = head  # 黛玉方: 黛玉 and a glued 方
         elif key[0] not in SURNAMES and count.get(tail, 0) >= 3 * count[key]:
             into = tail  # 那僧
-        if into is not None:
-            by_key[into] = by_key[into] + by_key.pop(key)
+        if into is not None:  # the mentions are the name's, at the name's own place
+            shift = 0 if into == head else 1
+            by_key[into] = by_key[into] + [r._replace(name=into, start=r.start + shift) for r in by_key.pop(key)]
     for key in sorted(by_key, key=len):
         longer = [k for k in by_key if len(k) == len(key) + 1 and (k.startswith(key) or k.endswith(key))]
-        whole = [k for k in longer if count.get(k, 0) >= count[key] and not k.endswith(("儿", *TITLE_WORDS))]
+        whole = [k for k in longer if count.get(k, 0) >= max(2, count[key]) and not k.endswith(("儿", *TITLE_WORDS))]
         if key in by_key and len(whole) == 1:
             by_key[whole[0]] = by_key[whole[0]] + by_key.pop(key)  # 甄士 of 甄士隐
     names = {k for k, found in by_key.items() if _chinese_name(k, found, read, total)}
@@ -380,7 +382,7 @@ def _chinese_evidence(found: list[Any]) -> tuple[int, int]:
 def _chinese_name(key: str, found: list[Any], read: int, total: int) -> bool:
     """Whether the book uses a tagged word as a name: mentioned ``MIN_MENTIONS`` times; a word the dictionary knows
     only when the book uses it ``KEYNESS`` times more often than usual and a mention reads like a name's, or when a
-    third of its mentions do (北京 after 到, 在); a word the tagger coined from the book when it tagged it a name or
+    third of its mentions come after 到, 在 and the tagger calls it a place (北京); a word the tagger coined from the book when it tagged it a name or
     a mention reads like one. A word mostly written after 的 is something described (的贝壳), never a name."""
     if len(found) < MIN_MENTIONS:
         return False
@@ -393,7 +395,9 @@ def _chinese_name(key: str, found: list[Any], read: int, total: int) -> bool:
     if common == 0:
         return any(row[4].partition("\t")[0] in ("nr", "nrfg", "nrt", "ns", "nz") for row in found) or evidence > 0
     keyness = (len(found) / read) / (common / total)
-    return (keyness >= KEYNESS and evidence > 0) or evidence * 3 >= len(found) >= 3
+    full_name = len(key) == 3 and key[0] in SURNAMES and found[0][4].startswith("nr")  # 林黛玉: a surname, a name
+    places = sum(row[4].startswith("ns") for row in found) * 2 >= len(found)
+    return (keyness >= KEYNESS and (evidence > 0 or full_name)) or (places and place * 3 >= len(found) >= 3)
 
 
 def _owns(longer: str, key: str) -> bool:
@@ -448,7 +452,7 @@ def _entry(keys: list[str], by_key: dict[str, list[tuple[Any, ...]]]) -> XrayEnt
     named = [s for s in surfaces if not _address(name_key(s))] or list(surfaces)
     main = max(named, key=lambda s: surfaces[s])
     chosen = [s for s in named if surfaces[s] * 4 >= surfaces[main] or _first_name_of(s, main)]
-    longest = max(chosen, key=lambda s: (len(re.split(r"[ -]", name_key(s))), surfaces[s]))
+    longest = max(chosen, key=lambda s: (len(re.split(r"[ -]", name_key(s))), surfaces[s], not evidence.has_title(s)))
     sex = next((k.split(":")[0] for k in keys if ":" in k), None)
     if sex is not None:  # one of two people with a surname: the name with its title ("Mrs. Bennet")
         titled = [s for s in surfaces if evidence.sex_of(s) == sex]
