@@ -27,7 +27,7 @@ from typing import Any
 from core import Quire
 from core.inside import inside
 
-SHARED = Path("../shared/data")
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 HERE = Path(__file__).parent / "gold"
 TITLES = ("Mr. ", "Mrs. ", "Miss ", "Dr. ", "Lady ", "Sir ", "Colonel ", "Captain ", "Lord ", "Professor ", "Count ",
           "Madam ", "Mr ", "Mrs ", "Dr ")  # fmt: skip

@@ -200,12 +200,12 @@ def _english_names(
             and not evidence.not_a_name(key)
         )
 
-    by_key = grouped(rows)
-    first = {k for k, found in by_key.items() if plausible(k, found)}
+    heads = [r._replace(name=cut[0]) if (cut := evidence.possessive_head(r.name)) else r for r in rows]
+    first = {k for k, found in grouped(heads).items() if plausible(k, found)}  # Seward, with "Dr. Seward’s Diary"
     moved = []
     for r in rows:
-        owner = evidence.possessive_owner(r.name, first) if " " in r.name else None
-        moved.append(r if owner is None else r._replace(name=owner[0], after=owner[1] + r.after))
+        cut = evidence.possessive_owner(r.name, first) if " " in r.name else None
+        moved.append(r if cut is None else r._replace(name=cut[0], after=cut[1] + r.after))
     by_key = grouped(moved)
     single = {k for k in by_key if " " not in k and "-" not in k}
     texts = [t for (t,) in library.conn.execute(
@@ -449,7 +449,7 @@ def _entry(keys: list[str], by_key: dict[str, list[tuple[Any, ...]]]) -> XrayEnt
     # The name it goes by: the fullest form used at least a quarter as often as the commonest, or a first name and
     # the commonest as soon as the book has given them ("Sherlock Holmes" once, "Holmes" often; not "Old Ahab");
     # a form of address is never the name ("Your Majesty" for the King).
-    named = [s for s in surfaces if not _address(name_key(s))] or list(surfaces)
+    named = [s for s in surfaces if not _address(name_key(s)) and name_key(s) not in TITLES] or list(surfaces)
     main = max(named, key=lambda s: surfaces[s])
     chosen = [s for s in named if surfaces[s] * 4 >= surfaces[main] or _first_name_of(s, main)]
     longest = max(chosen, key=lambda s: (len(re.split(r"[ -]", name_key(s))), surfaces[s], not evidence.has_title(s)))
@@ -457,7 +457,7 @@ def _entry(keys: list[str], by_key: dict[str, list[tuple[Any, ...]]]) -> XrayEnt
     if sex is not None:  # one of two people with a surname: the name with its title ("Mrs. Bennet")
         titled = [s for s in surfaces if evidence.sex_of(s) == sex]
         longest = max(titled, key=lambda s: surfaces[s]) if titled else f"{evidence.SEX_TITLE[sex]} {longest}"
-    kind = _chinese_kind(found) if CJK_RUN.search(found[0][2]) else evidence.kind_of(found)
+    kind = _chinese_kind(found) if CJK_RUN.search(found[0][2]) else evidence.kind_of([Row(*r) for r in found])
     places = tuple(Mention(r[0], Locator(r[6], r[7], r[1]), r[2]) for r in found)
     return XrayEntry(longest, kind, tuple(sorted(surfaces, key=lambda s: -surfaces[s])), len(found), places[0], (),
                      places)  # fmt: skip
