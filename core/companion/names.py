@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from core.books.textutil import abbreviation_stop
 from core.library.fts import STOPWORDS
@@ -37,6 +38,44 @@ in at by with from into onto upon after before as to though although because sin
 however therefore thus hence indeed thou thee thy thine ye aye nay yea hath doth art tis 'tis o lo alas hark hurrah
 stand"""
 NOT_NAMES = frozenset(_NOT_NAMES.split()) | STOPWORDS
+# Words of NOT_NAMES that may open a name all the same ("March Hare", "Mr. Darcy", "Friday Street").
+_KEEP_FIRST = TITLES | frozenset(
+    [
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "first",
+        "second",
+        "third",
+        "last",
+    ]
+)
 CONTEXT = 48  # characters of the sentence kept either side of a mention: the evidence for its kind
 _OPENING = re.compile(r"[\s\"'“‘(\[—–-]*")
 _OPENS_CLAUSE = set("\"'“‘([—–-:;!?.")  # a capital right after one of these may be grammar only
@@ -80,7 +119,7 @@ def name_mentions(text: str) -> list[NameMention]:
                 else:
                     break
             i = j
-            while len(run) > 1 and _plain(run[0].group()) in NOT_NAMES and _plain(run[0].group()) not in TITLES:
+            while len(run) > 1 and _plain(run[0].group()) in NOT_NAMES and _plain(run[0].group()) not in _KEEP_FIRST:
                 run = run[1:]  # "If the Deil", "Even the Almighty", "The White Rabbit": the name starts later
             opens = run[0].start() <= opening or _after_opening(text, run[0].start())
             # A run that opens a sentence is kept whole ("Van Helsing", "Later Holmes"): whether its first word
@@ -113,6 +152,7 @@ def _after_opening(text: str, start: int) -> bool:
     return bool(before) and before[-1] in _OPENS_CLAUSE
 
 
+@lru_cache(maxsize=1 << 16)
 def name_key(name: str) -> str:
     """The name without its titles, casefolded: "Mr. Sherlock Holmes" and "Sherlock Holmes" share one key."""
     words = [w for w in re.sub(r"['’]s$", "", name).replace(".", " ").split() if w]

@@ -293,8 +293,13 @@ def _chinese_groups(by_key: dict[str, list[Any]], read: int) -> list[list[str]]:
         if into is not None:  # the mentions are the name's, at the name's own place
             shift = 0 if into == head else 1
             by_key[into] = by_key[into] + [r._replace(name=into, start=r.start + shift) for r in by_key.pop(key)]
+    extended: dict[str, list[str]] = defaultdict(list)  # a key by the keys it extends by one character
+    for k in by_key:
+        if len(k) >= 3:
+            extended[k[:-1]].append(k)
+            extended[k[1:]].append(k)
     for key in sorted(by_key, key=len):
-        longer = [k for k in by_key if len(k) == len(key) + 1 and (k.startswith(key) or k.endswith(key))]
+        longer = [k for k in extended.get(key, ()) if k in by_key]
         whole = [k for k in longer if count.get(k, 0) >= max(2, count[key]) and not k.endswith(("儿", *TITLE_WORDS))]
         if key in by_key and len(whole) == 1:
             by_key[whole[0]] = by_key[whole[0]] + by_key.pop(key)  # 甄士 of 甄士隐
