@@ -323,20 +323,47 @@ def cmd_index(quire: Quire, args: argparse.Namespace) -> int:
     return 0
 
 
+def _book_and_words(args: argparse.Namespace, name: str) -> tuple[str | None, str]:
+    """The book and the query (or question) of ``search`` and ``ask``: with --all there is no book, and the one
+    argument given is the query."""
+    book, words = args.book, getattr(args, name)
+    if args.every_book:
+        if words is not None:
+            raise QuireError(f"--all searches every book: give only the {name}, not a book")
+        book, words = None, book
+    elif book is not None and words is None:
+        raise QuireError(f"say what to look for after the book (or use --all to {args.command} every book)")
+    if words is None:
+        raise QuireError(f"say what to look for: quire {args.command} BOOK {name.upper()}, or --all {name.upper()}")
+    if not words.strip():
+        raise QuireError(f"the {name} is empty: write a few words")
+    return book, words
+
+
 def cmd_search(quire: Quire, args: argparse.Namespace) -> int:
-    passages = quire.search(args.book, args.query, mode=args.mode, k=args.k, before=args.before)
+    book, query = _book_and_words(args, "query")
+    if book is None:
+        if args.before:
+            raise QuireError("--before is one book's place: with --all each book stops at your furthest place there")
+        passages = quire.search_library(query, mode=args.mode, k=args.k, spoilers=args.spoilers)
+    else:
+        passages = quire.search(book, query, mode=args.mode, k=args.k, before=args.before)
     if args.json:
         _print_json([p.to_dict() for p in passages])
         return 0
-    status = quire.index_status(args.book)
-    if args.mode != "keyword" and (status is None or status.done == 0):
+    status = quire.index_status(book) if book is not None else None
+    if book is not None and args.mode != "keyword" and (status is None or status.done == 0):
         print("This book is not indexed yet, so only keyword matches are shown: run 'quire index'.", file=sys.stderr)
     if not passages:
-        print(f"No passages found for '{args.query}'.")
+        where = " in what you have read" if book is None and not args.spoilers else ""
+        print(f"No passages found for '{query}'{where}.")
+    titles = {b.id: b.title for b in quire.books()} if book is None and passages else {}
     for rank, passage in enumerate(passages, start=1):
         text = " ".join(passage.text.split())
         page = f", p. {passage.page}" if passage.page else ""
-        print(f"{rank:>2}. [{passage.start}..{passage.end}] {passage.section_title}{page} (score {passage.score:.4f})")
+        title = f"{titles.get(passage.book_id, '?')} · " if titles else ""
+        print(f"{rank:>2}. {title}[{passage.start}..{passage.end}] {passage.section_title}{page} "
+              f"(score {passage.score:.4f})")  # fmt: skip
         print(f"    {text[:300]}{'…' if len(text) > 300 else ''}")
     return 0
 
@@ -351,13 +378,15 @@ def _provider(args: argparse.Namespace) -> ProviderConfig | None:
 
 
 def cmd_ask(quire: Quire, args: argparse.Namespace) -> int:
+    book, question = _book_and_words(args, "question")
     provider = _provider(args)
-    book_id = quire.book(args.book).id
+    book_id = quire.book(book).id if book is not None else None
     secrets = args.platform.secrets if provider is not None else None
     events = quire.ask(
-        book_id, args.question, thread_id=args.thread, provider=provider, spoilers=args.spoilers, secrets=secrets
+        book_id, question, thread_id=args.thread, provider=provider, spoilers=args.spoilers, secrets=secrets
     )
-    return _print_events(events, args.json)
+    titles = {b.id: b.title for b in quire.books()} if book_id is None else None
+    return _print_events(events, args.json, titles)
 
 
 def cmd_recap(quire: Quire, args: argparse.Namespace) -> int:
@@ -370,8 +399,9 @@ def cmd_recap(quire: Quire, args: argparse.Namespace) -> int:
     return _print_events(events, args.json)
 
 
-def _print_events(events: Iterable[AgentEvent], as_json: bool) -> int:
-    """An answer's events as they come: one JSON object per line, or the text with its citations under it."""
+def _print_events(events: Iterable[AgentEvent], as_json: bool, titles: dict[int, str] | None = None) -> int:
+    """An answer's events as they come: one JSON object per line, or the text with its citations under it (with
+    ``titles``, an answer from the library: each citation's book named)."""
     from core import CitationEvent, Done, ErrorEvent, TextDelta, ToolCallReady
 
     failed = False
@@ -387,7 +417,8 @@ def _print_events(events: Iterable[AgentEvent], as_json: bool) -> int:
         elif isinstance(event, CitationEvent):
             cited = event.citation
             page = f" (p. {cited.page})" if cited.page else ""
-            print(f"\n  [{cited.passage}] {cited.start}{page}: {cited.quote[:100]}", flush=True)
+            book = f"{titles.get(cited.book_id, '?')} " if titles is not None else ""
+            print(f"\n  [{cited.passage}] {book}{cited.start}{page}: {cited.quote[:100]}", flush=True)
         elif notice and isinstance(event, ErrorEvent):
             print(event.message, flush=True)
         elif isinstance(event, ErrorEvent):
@@ -875,15 +906,19 @@ def build_parser() -> argparse.ArgumentParser:
         "--base-url", type=_endpoint, help="endpoint of a remote embedder; its key comes from $QUIRE_EMBEDDING_API_KEY"
     )
     add("models", cmd_models, "list the on-device embedding models")
+    every = "every book, each as far as you have read it (give no book)"
     p = add("search", cmd_search, "find the passages that answer a question (keyword + semantic)")
-    p.add_argument("book")
-    p.add_argument("query", type=_words)
+    p.add_argument("book", nargs="?", help="the book (with --all: the query)")
+    p.add_argument("query", nargs="?")
+    p.add_argument("--all", action="store_true", dest="every_book", help=f"search {every}")
     p.add_argument("--mode", choices=MODES, default="hybrid")
     p.add_argument("--k", type=_count(100), default=5, help="how many passages (default 5, at most 100)")
     p.add_argument("--before", metavar="LOCATOR", help="never return text after this locator (spoiler bound)")
+    p.add_argument("--spoilers", action="store_true", help="with --all: also past your place in each book")
     p = add("ask", cmd_ask, "ask about a book; without --provider: the passages that answer it, cited")
-    p.add_argument("book")
-    p.add_argument("question", type=_words)
+    p.add_argument("book", nargs="?", help="the book (with --all: the question)")
+    p.add_argument("question", nargs="?")
+    p.add_argument("--all", action="store_true", dest="every_book", help=f"ask {every}")
     p.add_argument("--spoilers", action="store_true", help="also search past your reading position")
     p.add_argument("--thread", type=_count((1 << 63) - 1), help="continue this thread (default: a new one)")
     _provider_options(p)
@@ -983,7 +1018,8 @@ def main(argv: Sequence[str] | None = None, platform: Platform | None = None) ->
     shown = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = PrintableStream(sys.stdout), PrintableStream(sys.stderr)
     try:
-        if isinstance(getattr(args, "book", None), str) and args.book.strip():
+        named = isinstance(getattr(args, "book", None), str) and args.book.strip()
+        if named and not getattr(args, "every_book", False):  # with --all the one word given is the query
             args.book = quire.open(args.book).id  # the book named once: the command's calls go by its id
         return int(args.handler(quire, args))
     except QuireError as error:

@@ -696,9 +696,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Nothing in the part of the book you have read matches the question. Try the words the book would use.",
         "zh": "你已读的部分中没有与问题相符的内容。试试书中可能用到的词语。",
     },
-    "error.NoBookOpen": {
-        "en": "No AI provider is set up and no book is open: open a book to search it, or add a provider.",
-        "zh": "尚未设置 AI 服务，也没有打开书：请打开一本书来搜索，或添加一个 AI 服务。",
+    "error.NoneStarted": {
+        "en": "You have not started any book and spoiler protection is on, so nothing may be shown yet. "
+        "Read a little, or turn spoiler protection off.",
+        "zh": "你还没开始读任何一本书，且已开启防剧透，所以暂时没有可显示的内容。先读一点，或关闭防剧透。",
+    },
+    "error.NothingFoundInLibrary": {
+        "en": "Nothing you have read in your books matches the question. Try the words the books would use.",
+        "zh": "你读过的书中没有与问题相符的内容。试试书中可能用到的词语。",
     },
     "error.CitationError": {"en": "The quote is not in the book.", "zh": "书中找不到这段引文。"},
 }

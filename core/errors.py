@@ -14,7 +14,6 @@
     │   └── StreamCut              a streamed answer ended before the provider said it was done
     ├── LocalOnlyError             local-only mode refused to contact another computer
     ├── CitationError              a quote is not in the passage it names
-    ├── NoBookOpen                 a question with no AI provider and no book to search
     ├── SecretStoreError           the OS keyring or secure storage cannot be read or written
     ├── SyncError                  a sync did not finish (the next one goes on from where it stopped)
     │   ├── SyncUnavailable        the sync folder or server cannot be reached now
@@ -84,10 +83,6 @@ class LocalOnlyError(QuireError):
 
 class CitationError(QuireError):
     """A quote could not be found in the passage it names; the message tells the model what to do."""
-
-
-class NoBookOpen(QuireError):
-    """A question about the whole library with no AI provider set up: only a book can answer it offline."""
 
 
 class IndexCancelled(QuireError):

@@ -350,6 +350,17 @@ class Quire:
         )
 
     # -- chat ---------------------------------------------------------------------------------
+    def search_library(
+        self, query: str, *, mode: SearchMode = "hybrid", k: int = 10, spoilers: bool = False
+    ) -> list[Passage]:
+        """Passages for a query in every book, each book fenced at its own furthest place (``spoilers``: not).
+
+        A book never opened has nothing read, so with the fence nothing of it is found."""
+        fence = None
+        if not spoilers:
+            fence = {book_id: p.furthest_ordinal for book_id, p in self.positions().items()}
+        return self._retriever.search(query, mode=mode, k=k, fence=fence)
+
     def ask(
         self,
         reference: str | int | None,

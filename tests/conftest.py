@@ -14,6 +14,18 @@ DATA = ROOT.parent / "shared" / "data"
 BOOKS = DATA / "books"
 
 
+def vector_backends() -> list[str]:
+    """The vector back-ends this machine runs: numpy everywhere, sqlite-vec where its extension loads."""
+    import os
+
+    from core.inside import has_vector_extension, inside
+
+    probe = Quire(Path(os.environ.get("TMPDIR", "/tmp")) / f"quire-probe-{os.getpid()}")
+    available = has_vector_extension(inside(probe).library.conn)
+    probe.close()
+    return ["numpy", "sqlite-vec"] if available else ["numpy"]
+
+
 def book_path(relative: str) -> Path:
     """A file under ../shared/data/books; skips the test (with the reason) when the folder is absent."""
     return shared_path(f"books/{relative}")

@@ -29,7 +29,7 @@ def _run(session: ReadingSession, turns: list, question: str = "q", **options) -
 def test_tools_follow_the_state(quire: Quire) -> None:
     no_book = ReadingSession(quire, None)
     _, model = _run(no_book, [[("text", "Hello.")]])
-    assert model.bound[0] == ["list_books", "reading_progress", "search_notes"]
+    assert model.bound[0] == ["cite", "list_books", "reading_progress", "search_library", "search_notes"]
     open_book = ReadingSession(quire, 1, spoilers_allowed=True)
     _, model = _run(open_book, [[("text", "Hi.")]])
     assert "keyword_search" in model.bound[0] and "search_book" not in model.bound[0]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import ROOT, book_path
+from conftest import ROOT, book_path, vector_backends
 from dbkit import inside
 from httpkit import LocalServer, Reply, Request
 from waiting import until
@@ -43,14 +43,7 @@ def indexed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-def _backends() -> list[str]:
-    probe = Quire(Path(os.environ.get("TMPDIR", "/tmp")) / f"quire-probe-{os.getpid()}")
-    available = has_vector_extension(inside(probe).library.conn)
-    probe.close()
-    return ["numpy", "sqlite-vec"] if available else ["numpy"]
-
-
-@pytest.fixture(params=_backends())
+@pytest.fixture(params=vector_backends())
 def quire(indexed: Path, request: pytest.FixtureRequest) -> Quire:
     q = Quire(indexed, vector_backend=request.param)
     assert q.vector_backend == request.param
@@ -72,7 +65,7 @@ def test_keyword_search_works_the_moment_a_book_is_imported(tmp_path: Path) -> N
 def test_both_backends_return_the_same_top_k(indexed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from core.rag import vectors
 
-    if len(_backends()) < 2:
+    if len(vector_backends()) < 2:
         pytest.skip("sqlite-vec cannot be loaded with this SQLite backend (it needs sqlean-py and sqlite-vec)")
     results, library_wide, in_vec0 = {}, {}, []
     real = vectors.VectorStore._search_vec
@@ -157,7 +150,7 @@ def _openai_mock(request: Request) -> Reply:
     return Reply(200, {"data": [{"index": i, "embedding": rng.standard_normal(8).tolist()} for i in range(len(texts))]})
 
 
-@pytest.mark.parametrize("backend", _backends())
+@pytest.mark.parametrize("backend", vector_backends())
 def test_partial_index_cancel_resume_and_model_change(tmp_path: Path, backend: str) -> None:
     quire = Quire(tmp_path, vector_backend=backend)
     book = quire.import_paths([book_path("en/epubjs-alice.epub")])[0].book
@@ -322,7 +315,7 @@ def test_a_library_written_without_sqlite_vec_is_searchable_with_it(tmp_path: Pa
     phone.index(book.id)
     on_phone = [(p.chunk_id, round(p.score, 4)) for p in phone.search(book.id, QUERIES[1], mode="vector", k=5)]
     phone.close()
-    if len(_backends()) < 2:
+    if len(vector_backends()) < 2:
         pytest.skip("sqlite-vec cannot be loaded with this SQLite backend (it needs sqlean-py and sqlite-vec)")
     desktop = Quire(tmp_path, vector_backend="sqlite-vec")  # the vec0 mirror is rebuilt from the stored vectors
     table = vec_table("all-MiniLM-L6-v2")

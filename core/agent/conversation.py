@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 
 from core.agent.events import AgentEvent, CitationEvent, Done, ErrorEvent, TextDelta, ThreadEvent
 from core.agent.message import Message, MessageFold, Part
-from core.agent.offline import NOT_ANSWERED, answer_offline
+from core.agent.offline import NOT_ANSWERED, answer_library, answer_offline
 from core.agent.provider_config import ProviderConfig
-from core.errors import LocalOnlyError, NoBookOpen, QuireError
+from core.errors import LocalOnlyError, QuireError
 from core.network_policy import NetworkPolicy, is_local_url
 from core.secrets import SecretStore
 
@@ -115,13 +115,9 @@ def _refused(network: NetworkPolicy, provider: ProviderConfig) -> Iterator[Agent
 
 def _offline_events(quire: ReadingLibrary, book_id: int | None, question: str, spoilers: bool) -> Iterator[AgentEvent]:
     if book_id is None:
-        error = NoBookOpen(
-            "No AI provider is set up, and no book is open: open a book to search it, or add a provider."
-        )
-        yield ErrorEvent(str(error), type(error).__name__)  # a real error type, which the app words by its name
-        yield Done()
-        return
-    answer = answer_offline(quire, book_id, question, spoilers=spoilers)
+        answer = answer_library(quire, question, spoilers=spoilers)  # the library: each book at its own place
+    else:
+        answer = answer_offline(quire, book_id, question, spoilers=spoilers)
     if answer.notice == "NotAnswered":  # said first, in the reader's language by its name; then the closest quotes
         yield ErrorEvent(NOT_ANSWERED, "NotAnswered")
         yield TextDelta(answer.text)

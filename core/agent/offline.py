@@ -23,6 +23,10 @@ NOT_STARTED = (
     "Open the book and read a little, or turn spoiler protection off."
 )
 NOTHING_FOUND = "Nothing in the part of the book you can see matches the question. Try the words the book would use."
+NOT_STARTED_LIBRARY = (
+    "You have not started any book, and spoiler protection is on, so there is nothing the library may show yet."
+)
+NOTHING_FOUND_LIBRARY = "Nothing you have read in your books matches the question. Try the words the books would use."
 NOT_ANSWERED = "What you have read so far does not seem to answer this. The closest passages:"
 # Chinese: the best sentence must hold at least this share of the question's (weighted) words to be given as the
 # answer; below it the quotes are shown as the closest passages. Words count as character pairs, function words
@@ -50,7 +54,8 @@ CANDIDATES = 5  # passages whose sentences are ranked
 class OfflineAnswer:
     """The answer without an AI provider: the best sentences of the best passages, each a verified citation.
 
-    ``notice`` (NotStarted or NothingFound) says why there is no quote; the text is then its sentence. NotAnswered:
+    ``notice`` (NotStarted or NothingFound; for the library NoneStarted or NothingFoundInLibrary) says why there is
+    no quote; the text is then its sentence. NotAnswered:
     what was read does not seem to answer, and the quotes are the closest passages (``answered`` is False).
     """
 
@@ -90,6 +95,31 @@ def answer_offline(
             return OfflineAnswer(NOT_STARTED, notice="NotStarted")
         before = position.furthest_ordinal  # the spoiler bound: the furthest place read
     passages = quire.search(book.id, question, k=k, before=before)
+    return _answer(quire, question, passages)
+
+
+def answer_library(
+    quire: ReadingLibrary, question: str, *, spoilers: bool = False, k: int = CANDIDATES
+) -> OfflineAnswer:
+    """Answer from the whole library: the same sentences, from every book's read part, each under its book's name.
+
+    With spoiler protection (the default) each book is searched up to its own furthest place."""
+    if not spoilers and not any(p.furthest_ordinal >= 0 for p in quire.positions().values()):
+        return OfflineAnswer(NOT_STARTED_LIBRARY, notice="NoneStarted")
+    passages = quire.search_library(question, k=k, spoilers=spoilers)
+    titles = {b.id: b.title for b in quire.books()} if passages else {}
+    return _answer(quire, question, passages, titles, library=True)
+
+
+def _answer(
+    quire: ReadingLibrary,
+    question: str,
+    passages: list[Passage],
+    titles: dict[int, str] | None = None,
+    *,
+    library: bool = False,
+) -> OfflineAnswer:
+    """The best sentences of ``passages`` quoted and cited; ``titles`` (a library's answer) names each quote's book."""
     quotes: list[tuple[Passage, Citation]] = []
     ranked = rank_sentences(question, [p.text for p in passages])
     best = ranked[0].score if ranked else 0.0
@@ -108,12 +138,14 @@ def answer_offline(
             continue  # never show a citation that could not be verified (a sentence across two paragraphs)
         quotes.append((passage, citation))
     if not quotes:
+        if library:
+            return OfflineAnswer(NOTHING_FOUND_LIBRARY, passages, notice="NothingFoundInLibrary", confidence=confidence)
         return OfflineAnswer(NOTHING_FOUND, passages, notice="NothingFound", confidence=confidence)
     cjk = bool(CJK_RUN.search(question))
     odds = 0.0 if cjk else answer_odds(question, ranked, quotes[0][1].quote)
     answered = confidence >= MIN_ANSWER_OVERLAP if cjk else odds >= MIN_ANSWER_ODDS
     return OfflineAnswer(
-        _markdown(quotes), [p for p, _ in quotes], [c for _, c in quotes], notice="" if answered else "NotAnswered",
+        _markdown(quotes, titles), [p for p, _ in quotes], [c for _, c in quotes], notice="" if answered else "NotAnswered",
         confidence=confidence, odds=odds, answered=answered,
     )  # fmt: skip
 
@@ -145,11 +177,16 @@ def answer_odds(question: str, ranked: list[Sentence], quote: str) -> float:
     return 1 / (1 + math.exp(-total))
 
 
-def _markdown(quotes: list[tuple[Passage, Citation]]) -> str:
-    """The quotes as a list under their chapter names (chapters in the order their best quote came)."""
+def _markdown(quotes: list[tuple[Passage, Citation]], titles: dict[int, str] | None = None) -> str:
+    """The quotes as a list under their chapter names (chapters in the order their best quote came); with
+    ``titles``, under their book's title and chapter."""
     chapters: dict[str, list[Citation]] = {}
     for passage, citation in quotes:
-        chapters.setdefault(passage.section_title, []).append(citation)
+        heading = passage.section_title
+        if titles is not None:
+            book = titles.get(passage.book_id, "")
+            heading = f"{book} · {heading}" if heading and book else book or heading
+        chapters.setdefault(heading, []).append(citation)
     blocks = []
     for title, cited in chapters.items():
         lines = [f"**{escape_markdown(title)}**" if title else ""]

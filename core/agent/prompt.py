@@ -31,7 +31,10 @@ def dynamic_context(session: ReadingSession, tools: list[str]) -> str:
     """The part that changes between calls: the open book, the reader's place, the tools on offer."""
     lines = ["Now:"]
     if session.book_id is None:
-        lines.append("- No book is open.")
+        lines.append("- No book is open: the question is about the reader's library; search it with search_library.")
+        lines.append(
+            "- Spoiler protection: " + ("off" if session.spoilers_allowed else "on, each book at its own place")
+        )
     else:
         book = session.quire.book(session.book_id)
         title, authors = untrusted(book.title, inline=True), untrusted(", ".join(book.authors) or "?", inline=True)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,11 +26,19 @@ class ChunkProfile:
 
 @dataclass(frozen=True, slots=True)
 class Filters:
-    """Where a search may look: one book (None: all), a section range, and the spoiler bound."""
+    """Where a search may look: one book (None: all), a section range, and the spoiler bound.
+
+    ``fence``, for a search of the whole library: each book's own bound (its furthest place read); a book not in it
+    has nothing read, so nothing of it may be found."""
 
     book_id: int | None = None
     max_ordinal: int | None = None  # only chunks that end at or before this segment ordinal
     sections: tuple[int, int] | None = None  # inclusive section index range
+    fence: Mapping[int, int] | None = None  # book id -> the last segment ordinal a chunk of it may end at
+
+    def fenced(self, book_id: int, end_ordinal: int) -> bool:
+        """Whether a chunk of ``book_id`` ending at ``end_ordinal`` lies past its book's fence."""
+        return self.fence is not None and end_ordinal > self.fence.get(book_id, -1)
 
     def where(self, book: str, end_ordinal: str, section: str) -> tuple[list[str], list[int]]:
         """SQL conditions (for the caller to AND together) and their parameters, on the given columns."""
@@ -323,14 +331,20 @@ class ChunkStore:
         if filters.book_id is not None:
             outer += " AND c.book_id = ?"
             params = [*params, filters.book_id]
-        fetch = limit if not clauses else limit * 10
+        # Each book's own fence (a search of the library) is tested here on the over-fetched rows, as the other
+        # filters are in SQL: the bound differs by book, and a join on the reader's places slowed every match.
+        fenced = filters.fence is not None
+        fetch = limit if not (clauses or fenced) else limit * 10
         while True:
             sql = (
-                f"SELECT c.id, k.rank FROM ({inner} ORDER BY rank LIMIT ?) k JOIN chunks c ON c.id = k.rowid "
-                f"WHERE 1 {outer} ORDER BY k.rank LIMIT ?"
+                f"SELECT c.id, k.rank, c.book_id, c.end_ordinal FROM ({inner} ORDER BY rank LIMIT ?) k "
+                f"JOIN chunks c ON c.id = k.rowid WHERE 1 {outer} ORDER BY k.rank" + ("" if fenced else " LIMIT ?")
             )
-            rows = self.library.conn.execute(sql, [*inner_params, fetch, *params, limit]).fetchall()
-            if len(rows) >= limit or not clauses or fetch == -1:
+            values = [*inner_params, fetch, *params] + ([] if fenced else [limit])
+            rows = self.library.conn.execute(sql, values).fetchall()
+            if fenced:
+                rows = [r for r in rows if not filters.fenced(r[2], r[3])][:limit]
+            if len(rows) >= limit or not (clauses or fenced) or fetch == -1:
                 return [(r[0], -r[1]) for r in rows]
             fetch = -1  # SQLite: no limit
 

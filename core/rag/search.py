@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -127,11 +127,13 @@ class Retriever:
         k: int = 10,
         max_ordinal: int | None = None,
         sections: tuple[int, int] | None = None,
+        fence: Mapping[int, int] | None = None,
     ) -> list[Passage]:
-        """The best ``k`` passages for a query; the spoiler bound ``max_ordinal`` is never crossed."""
+        """The best ``k`` passages for a query; the spoiler bound ``max_ordinal`` (in the library: each book's bound
+        in ``fence``) is never crossed."""
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}")
-        filters = Filters(book_id, max_ordinal, sections)
+        filters = Filters(book_id, max_ordinal, sections, fence)
         depth = k * CANDIDATES_PER_RESULT
         keyword: list[tuple[int, float]] = []
         vector_lists: list[list[tuple[int, float]]] = []

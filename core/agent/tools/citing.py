@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from core.agent.citations import Citation
 from core.agent.tools.base import SessionBase
-from core.agent.tools.registry import book_open, tool
+from core.agent.tools.registry import always, tool
 from core.errors import CitationError
 
 
 class CitingTools(SessionBase):
     purpose = "citing"
 
-    @tool(book_open, artifact=True)
+    @tool(always, artifact=True)  # a library search numbers passages too
     def cite(self, passage: int, quote: str) -> tuple[str, Citation | None]:
         """Cite a few exact words from a numbered passage; Quire checks them against the book."""
         if passage not in self.passages:

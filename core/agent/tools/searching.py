@@ -1,9 +1,9 @@
-"""Tools that search the open book, never past the reader's place: passages to quote, per chapter or by topic."""
+"""Tools that search the open book (or the library), never past the reader's place: passages to quote, by topic."""
 
 from __future__ import annotations
 
 from core.agent.tools.base import MAX_PASSAGES, SessionBase
-from core.agent.tools.registry import indexed, not_indexed, tool
+from core.agent.tools.registry import always, indexed, not_indexed, tool
 from core.agent.untrusted import untrusted
 from core.rag.search import MODES
 
@@ -37,6 +37,21 @@ class SearchingTools(SessionBase):
     def keyword_search(self, query: str, k: int = 6) -> str:
         """Search the open book by its words (it is not indexed for meaning yet). Returns numbered passages."""
         return self._found(query, "keyword", k)
+
+    @tool(always)
+    def search_library(self, query: str, k: int = 6) -> str:
+        """Search every book in the reader's library (each only as far as the reader has read it). Returns numbered
+        passages to cite, each with its book."""
+        if not query.strip():
+            return "Give a query: a few words or a question."
+        k = max(1, min(k, MAX_PASSAGES))
+        passages = self.quire.search_library(query, k=k, spoilers=self.spoilers_allowed)
+        if not passages:
+            return "Nothing the reader has read in any book matches."
+        titles = {b.id: b.title for b in self.quire.books()}
+        return "\n\n".join(
+            self._number(p, f"{titles.get(p.book_id, '?')}, {p.section_title}".rstrip(", ")) for p in passages
+        )
 
     @tool(indexed)
     def chapter_passages(self, entry: int, k: int = 8) -> str:
