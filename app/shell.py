@@ -43,7 +43,7 @@ from app.screens.stats.view import build_stats_screen
 from app.settings import Settings, SettingsStore
 from app.theme import apply_theme
 from app.workers import Workers
-from core import BookNotFoundError, Highlight, ProviderConfig, Quire, QuireError
+from core import BookNotFoundError, Highlight, Locator, ProviderConfig, Quire, QuireError
 from platform_adapters.base import SecretStore
 
 if TYPE_CHECKING:
@@ -230,7 +230,7 @@ class QuireApp:
             t=lambda: self.t,
             save_settings=lambda: self.store.save(self.settings),
             index=self,
-            open_citation=self.reading.open_citation,
+            open_citation=lambda c: self.reading.open_passage(c.book_id, c.start, c.end),
             open_settings=lambda: self.go(Screen.SETTINGS),
             notify=self.notify,
             redraw=self.redraw_chat,
@@ -369,6 +369,13 @@ class QuireApp:
             self._apply_settings()
 
         self.workers.later(apply)
+
+    def open_passage(self, book_id: int, first: Locator, last: Locator) -> None:
+        """Open a book at a passage found in the library (its search, an answer from every book), marked."""
+        opening = self.reading.model is None or self.reading.model.book.id != book_id
+        self.reading.open_passage(book_id, first, last)
+        if opening:  # as open_book does behind a book it opens
+            self.workers.later(self._prepare_behind, book_id)
 
     def open_book(self, book_id: int) -> None:
         self.reading.open(book_id)

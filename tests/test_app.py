@@ -208,7 +208,7 @@ def test_covers_are_sent_just_after_the_cards_and_at_once_when_drawn_again(quire
 
     def actions() -> LibraryActions:
         nothing = lambda: None  # noqa: E731
-        return LibraryActions(nothing, nothing, nothing, nothing, nothing, nothing,
+        return LibraryActions(nothing, nothing, nothing, lambda screen: None, nothing,
                               drawn_again=lambda: redrawn.append(sum(map(model.cover_is_read, ids))), later=queued.append)  # fmt: skip
 
     view = build_library_view(model, actions(), Translator("en"), covers=covers)

@@ -59,7 +59,7 @@ def test_library_grid_list_search_details_and_remove(two_books: Quire) -> None:
         await type_into(session, find(app.page.controls, kind=ft.TextField), "melville", "submit")
         assert "Moby-Dick" in screen(app) and not any("草枕" in s for s in screen(app))
         await type_into(session, find(app.page.controls, kind=ft.TextField), "no such book", "submit")
-        assert "No book matches your search." in screen(app)
+        assert "No title or author matches your search." in screen(app)
         clear = find(app.page.controls, kind=ft.TextField).suffix
         assert clear.tooltip == "Clear the search"
         await fire(session, clear)  # one click back to every book
@@ -2228,5 +2228,56 @@ def test_a_page_turn_in_a_chapter_draws_only_the_page_with_its_marks_and_selecti
         await _key(session, "Arrow Left")  # a selection is on screen: the whole screen is drawn, without it
         assert app.reader.current.ordinal == first and app.reader.notes.selection is None
         assert "Highlight" not in screen(app)
+
+    run(scenario())
+
+
+@pytest.mark.parametrize("width", [1440, 390])
+def test_the_librarys_search_finds_passages_and_asks_every_book(alice_quire: Quire, width: int) -> None:
+    """A search finds passages of the books' text (only what was read), opens one; "Ask your library" answers from
+    every book, and its citation opens the book there. Desktop and phone."""
+    quire = alice_quire
+    quire.import_paths([book_path("en/standardebooks-pride-and-prejudice.epub")])
+    rows = quire.text.toc(1)
+    pig = next(row for row in rows if row.title == "Pig And Pepper")
+    quire.save_position(1, quire.text.segments(1, quire.text.ordinal_of(1, pig.locator) - 1, 1)[0].locator)
+
+    async def scenario() -> None:
+        session = await new_session(width, 844 if width < 600 else 900)
+        app = start(quire, session)
+        app.go(app.screen)  # the library
+        ask = next(c for c in _all(app) if isinstance(c, ft.FilledTonalButton) and "Ask your library" in texts(c))
+        assert ask.disabled  # it asks what the search box holds: nothing yet
+        await type_into(session, find(app.page.controls, kind=ft.TextField), "Cheshire")
+        await asyncio.sleep(0.5)  # the typing paused: the books' text is searched behind
+        await app.workers.idle()
+        assert "Nothing you have read in your books matches." in screen(app)  # the Cat comes in the next chapter
+        await type_into(session, find(app.page.controls, kind=ft.TextField), "DRINK ME")
+        await asyncio.sleep(0.5)
+        await app.workers.idle()
+        shown = screen(app)
+        assert "In the books' text" in shown and "No title or author matches your search." in shown
+        assert any(s.startswith("Alice's Adventures in Wonderland · ") for s in shown)
+        found = app.library.passages[0]
+        tile = next(c for c in _all(app) if isinstance(c, ft.ListTile) and found.text in texts(c))
+        await fire(session, tile)
+        assert app.reader is not None and app.reader.book.id == 1
+        assert app.reader.current.locator.section == found.start.section
+        assert any(m.color == "search" for m in app.reader.notes.marks())  # the passage's words are marked
+        app.close_book()
+        await type_into(session, find(app.page.controls, kind=ft.TextField), "What did the bottle say on its label?")
+        await fire(session, clickable(app.page.controls, "Ask your library"))
+        answer = app.books.answer
+        assert answer is not None
+        answer.chat.wait()
+        await app.workers.idle()  # the redraw its end scheduled
+        message = answer.chat.messages[-1]
+        assert message.status == "complete" and message.citations and message.citations[0].book_id == 1
+        dialog = session.page._dialogs.controls[-1]
+        chip = next(c for c in _all_in(dialog) if isinstance(c, ft.Chip) and "[1]" in texts(c)[-1])
+        assert texts(chip)[-1] == "[1] Alice's Adventures in Wonderland"  # the chip names its book
+        await fire(session, chip)
+        assert app.books.answer is None and app.reader is not None and app.reader.book.id == 1
+        assert app.reader.current.locator == message.citations[0].start.segment_locator
 
     run(scenario())

@@ -902,3 +902,41 @@ def test_nothing_is_drawn_before_the_cjk_font_has_arrived_on_a_slow_connection(b
             image.crop((0, 0, image.width, 300)).save(ARTIFACTS / "slow-font-final-top.png")
         assert ink(ARTIFACTS / "slow-font-final-top.png") > 0.01  # the same band, drawn, is not empty
         page.close()
+
+
+def test_the_library_search_finds_passages_and_asks_every_book_at_both_sizes(browser, tmp_path: Path) -> None:
+    """Issue 57: the library's search finds passages in the books' text (each book only as far as it was read), a
+    passage opens its book there, and "Ask your library" answers offline with a citation that opens its book."""
+    library = tmp_path / "lib"
+    quire = Quire(library)
+    quire.import_paths([book_path("en/epubjs-alice.epub"), book_path("en/standardebooks-pride-and-prejudice.epub")])
+    quire.save_position(1, "7.5")  # Advice From A Caterpillar: the Cheshire Cat comes in the next chapter
+    quire.close()
+    with app_server(library) as url:
+        for size, viewport in TOUR_SIZES.items():
+            phone = size == "phone"
+            page = browser.new_page(viewport=viewport, is_mobile=phone, has_touch=phone)
+            screen = Screen(page, f"library-text-{size}").open(url)
+            screen.type_into("Search titles, authors and text", "Cheshire")
+            screen.wait_text("Nothing you have read in your books matches.")  # fenced: a later chapter
+            screen.type_into("Search titles, authors and text", "DRINK ME")
+            screen.wait_text("In the books' text")
+            screen.wait_text("Alice's Adventures in Wonderland · Down The Rabbit-Hole")
+            _not_blank(screen.shot("1-passages"))
+            screen.click_text("Alice's Adventures in Wonderland · Down The Rabbit-Hole")
+            _wait_place(screen, library, "Down The Rabbit-Hole")  # the book opened at the passage
+            screen.wait_text("Back to where you were")
+            if not phone:
+                screen.click_label("Close")
+            screen.click_label("Library")
+            screen.type_into("Search titles, authors and text", "What did the bottle say on its label?")
+            screen.click_text("Ask your library")
+            screen.wait_text("[1] Alice's Adventures in Wonderland", timeout=30_000)
+            _not_blank(screen.shot("2-library-answer"))
+            screen.click_label("[1] Alice's Adventures in Wonderland")
+            screen.wait_text("Ask the book")  # the citation closed the dialog and opened its book
+            _wait_place(screen, library, "Down The Rabbit-Hole")
+            page.close()
+            reset = Quire(library)
+            reset.save_position(1, "7.5")  # the next size starts where this one did
+            reset.close()

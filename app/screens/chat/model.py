@@ -57,12 +57,13 @@ class PartReducer:
 
 
 class ChatViewModel:
-    """The chat of one book: its threads, the open thread's messages, and the answer being streamed."""
+    """The chat of one book (or of the library): its threads, the open thread's messages, and the answer being
+    streamed."""
 
     def __init__(
         self,
         quire: Quire,
-        book_id: int,
+        book_id: int | None,  # None: the whole library's conversation ("Ask your library")
         *,
         provider: Callable[[], ProviderConfig | None] = lambda: None,
         secrets: SecretStore | None = None,
@@ -149,8 +150,8 @@ class ChatViewModel:
         question = question.strip()
         if not question or self.streaming:
             return None
-        self.messages.append(Message("user", parts=[Part("text", {"text": question})], book_id=self.book_id))
-        answer = Message("assistant", status="streaming", book_id=self.book_id)
+        self.messages.append(Message("user", parts=[Part("text", {"text": question})], book_id=self.book_id or 0))
+        answer = Message("assistant", status="streaming", book_id=self.book_id or 0)
         self.messages.append(answer)
         reducer = PartReducer(answer, self.clock)
         self._stop.clear()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -17,7 +18,7 @@ from core import quoted, without_remote_images
 
 if TYPE_CHECKING:  # the chat model loads LangChain: the app imports it on first use, not at start
     from app.screens.chat.model import ChatViewModel
-    from core import Message, Part
+    from core import Citation, Message, Part
 
 
 @dataclass
@@ -56,6 +57,16 @@ def _tool_card(part: Part, t: Translator) -> ft.Control:
     )
 
 
+def _chip_label(number: int, citation: Citation, t: Translator, book_title: Callable[[int], str] | None) -> str:
+    """A citation's chip: its number in the order cited, its book (an answer from the library) and a PDF's page."""
+    words = [f"[{number}]"]
+    if book_title is not None:
+        words.append(book_title(citation.book_id))
+    if citation.page:
+        words.append(t("chat.page", page=citation.page))
+    return " ".join(words)
+
+
 def _part(part: Part, t: Translator) -> ft.Control:
     if part.kind == "reasoning":
         return ft.ExpansionTile(
@@ -85,7 +96,11 @@ def _part(part: Part, t: Translator) -> ft.Control:
     )
 
 
-def _message(message: Message, last: bool, post: Post, t: Translator) -> ft.Control:
+def message_view(
+    message: Message, last: bool, post: Post, t: Translator, *, book_title: Callable[[int], str] | None = None
+) -> ft.Control:
+    """One message of a conversation; ``book_title`` (an answer from the whole library) names each citation's book
+    on its chip."""
     if message.role == "user":
         return ft.Row(
             [
@@ -107,7 +122,7 @@ def _message(message: Message, last: bool, post: Post, t: Translator) -> ft.Cont
                 [
                     ft.Chip(
                         # numbered in the order they were cited; a PDF's printed page beside the number
-                        label=ft.Text(f"[{number}] " + t("chat.page", page=c.page) if c.page else f"[{number}]"),
+                        label=ft.Text(_chip_label(number, c, t, book_title)),
                         tooltip=t("chat.citation", quote=quoted(c.quote[:160])),
                         on_click=lambda e, c=c: post(intent.OpenCitation(c)),
                     )
@@ -248,7 +263,7 @@ def _body(chat: ChatViewModel, status: ChatStatus, post: Post, t: Translator) ->
     """The header and the messages, as the chat and the shell say now."""
     if chat.messages:
         last_answer = max((i for i, m in enumerate(chat.messages) if m.role == "assistant"), default=-1)
-        body: list[ft.Control] = [_message(m, i == last_answer, post, t) for i, m in enumerate(chat.messages)]
+        body: list[ft.Control] = [message_view(m, i == last_answer, post, t) for i, m in enumerate(chat.messages)]
     else:
         body = [ft.Text(t("chat.empty"), color=ft.Colors.ON_SURFACE_VARIANT)]
         body.append(

@@ -14,16 +14,28 @@ import flet as ft
 from app.dialogs import ImportDialog, build_details_dialog, confirm_remove_dialog, inbox_dialog
 from app.inbox import DocumentsInbox
 from app.screens import Screen
+from app.screens.chat import intents as intent
+from app.screens.library.answer import LibraryAnswerDialog
 from app.screens.library.model import LibraryViewModel
-from app.screens.library.view import LibraryActions, PendingCovers, build_library_view
+from app.screens.library.view import (
+    AskLibrary,
+    LibraryActions,
+    OpenPassage,
+    PendingCovers,
+    SearchText,
+    TextIntent,
+    build_library_view,
+)
 from core import SUPPORTED, QuireError, ReadProgress
 from platform_adapters.base import PickedFile
 from platform_adapters.mobile import phone_os
 
 PROGRESS_INTERVAL = 0.5  # seconds between redraws of a long book's page count
+TYPING_PAUSE = 0.3  # seconds without typing before the books' text is searched for the query
 
 if TYPE_CHECKING:
     from app.host import Host
+    from app.screens.chat.intents import ChatIntent
 
 
 class LibraryController:
@@ -34,6 +46,9 @@ class LibraryController:
         self.model = LibraryViewModel(app.quire, app.t)
         self.covers = PendingCovers()  # the covers asked for, across drawings (each is read once)
         self._read = True  # whether the next drawing reads the library first (not after covers or a page read)
+        self.model.spoilers = lambda: not app.settings.spoiler_protection
+        self._typed = 0  # queries typed so far: a search of the books' text runs only for the latest, once it pauses
+        self.answer: LibraryAnswerDialog | None = None  # "Ask your library", while it is open
 
     def view(self) -> ft.Control:
         app = self.app
@@ -41,12 +56,11 @@ class LibraryController:
             open_book=app.open_book,
             show_details=self.show_details,
             import_books=lambda: app.workers.later(self.pick_and_import),
-            open_notes=lambda: app.go(Screen.NOTES),
-            open_settings=lambda: app.go(Screen.SETTINGS),
-            open_stats=lambda: app.go(Screen.STATS),
+            go=app.go,
             changed=app.render,
             drawn_again=self._drawn_again,
             later=app.workers.later,
+            text=self.text,
         )
         if self._read:
             self.model.refresh()
@@ -58,6 +72,97 @@ class LibraryController:
         if self.app.screen == Screen.LIBRARY:
             self._read = False
             self.app.render()
+
+    # -- the books' text ------------------------------------------------------------------------------
+    def text(self, wanted: TextIntent) -> None:
+        match wanted:
+            case SearchText(query):
+                self.search_text(query)
+            case OpenPassage(row):
+                self.app.open_passage(row.book_id, row.start, row.end)
+            case AskLibrary(question):
+                self.ask_library(question)
+
+    def search_text(self, query: str) -> None:
+        """Look for ``query`` in the books' text behind the screen once the typing pauses, then draw the passages
+        (a query typed meanwhile wins: only the latest is searched and drawn)."""
+        app = self.app
+        self._typed += 1
+        turn = self._typed
+        if not query.strip():
+            self.model.find_passages("")
+            return
+
+        async def look() -> None:
+            await asyncio.sleep(TYPING_PAUSE)
+            if turn != self._typed:
+                return
+            try:
+                await asyncio.to_thread(self.model.find_passages, query)
+            except QuireError as error:  # a book removed meanwhile, a model that would not load: said, not raised
+                app.notify(app.t.error(error))
+                return
+            if turn == self._typed:
+                self._drawn_again()
+
+        app.workers.later(look)
+
+    def ask_library(self, question: str) -> None:
+        """ "Ask your library": the question answered from every book (each as far as it was read), in a dialog of
+        its own; a citation closes it and opens its book at the passage."""
+        from app.screens.chat.model import ChatViewModel  # LangChain loads on first use, not at start
+
+        app = self.app
+        if not question.strip():
+            return
+        chat = ChatViewModel(
+            app.quire,
+            None,
+            provider=lambda: app.settings.provider_config(),
+            secrets=app.store.secrets,
+            spoilers=lambda: not app.settings.spoiler_protection,
+            spawn=app.workers.thread,
+        )
+        chat.new_thread()  # a new conversation; the earlier ones stay in the library's threads
+        titles = {book.id: book.title for book in app.quire.books()}
+
+        def changed() -> None:  # from the answer's worker thread
+            async def redraw() -> None:
+                if self.answer is not None:
+                    self.answer.redraw()
+                    app.page.update()
+
+            app.workers.later(redraw)
+
+        def close() -> None:
+            chat.stop()
+            self.answer = None
+            app.page.pop_dialog()
+
+        def post(wanted: ChatIntent) -> None:
+            match wanted:
+                case intent.Ask(asked):
+                    chat.ask(asked, changed)
+                    changed()
+                case intent.Stop():
+                    chat.stop()
+                case intent.Regenerate():
+                    chat.regenerate(changed)
+                case intent.OpenCitation(citation):
+                    close()
+                    app.open_passage(citation.book_id, citation.start, citation.end)
+                case intent.Copy(text):
+                    app.workers.later(self._copy, text)
+
+        self.answer = LibraryAnswerDialog(
+            chat, post, app.t, lambda book: titles.get(book, "?"), close, phone=app.on_phone
+        )
+        app.page.show_dialog(self.answer.dialog)
+        post(intent.Ask(question))
+
+    async def _copy(self, text: str) -> None:
+        await ft.Clipboard().set(text)
+        self.app.notify(self.app.t("chat.copied"))
 
     # -- details ------------------------------------------------------------------------------------
     def show_details(self, book_id: int) -> None:

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from app.i18n import Translator
-from core import Quire, ReadProgress, ShelfBook, TocRow
+from core import Locator, Quire, ReadProgress, ShelfBook, TocRow
 from platform_adapters.base import PickedFile
 
 log = logging.getLogger(__name__)
 PAGE = 60  # cards read and drawn at first, and again each time the reader scrolls near the end
+PASSAGES = 8  # passages the library's search shows from the books' text
+PASSAGE_CHARACTERS = 240  # of each passage, shown under its book and chapter
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +28,18 @@ class BookRow:
     has_cover: bool = False
     edition: str = ""  # the file's format as its name says it: "AZW3", not the reader's "mobi"
     warnings: str = ""  # "2 import warning(s)", or ""
+
+
+@dataclass(frozen=True, slots=True)
+class PassageRow:
+    """A passage the library's search found in a book's text, as the library lists it (it opens the book there)."""
+
+    book_id: int
+    title: str  # the book's
+    where: str  # the chapter, and a PDF's printed page
+    text: str  # the passage, shortened around its start
+    start: Locator
+    end: Locator
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +80,10 @@ class LibraryViewModel:
         # nothing, and a refresh reads as many rows as the shelf shows, so a redrawn shelf keeps where it was.
         self._shelf: tuple[tuple[str, str, str | None], list[BookRow], bool] | None = None
         self._covers: dict[int, bytes | None] = {}  # book id -> cover bytes (a book's cover does not change)
+        # The passages of the books' text found for a query (each book searched only as far as it was read):
+        # (the query, its rows), drawn while the query is still the one typed.
+        self._passages: tuple[str, list[PassageRow]] | None = None
+        self.spoilers: Callable[[], bool] = lambda: False  # the app's spoiler protection, off: whole books searched
 
     def refresh(self) -> None:
         """Count the library, read its tags and its shelf for the screen about to be drawn (drawing reads nothing
@@ -85,6 +104,33 @@ class LibraryViewModel:
     @property
     def tags(self) -> list[str]:
         return self._tags
+
+    def find_passages(self, query: str) -> list[PassageRow]:
+        """Passages of the books' text for ``query`` (keyword and meaning), each book searched up to its furthest
+        place unless spoilers are allowed; kept for ``passages`` while the query stays the one typed."""
+        query = query.strip()
+        if not query:
+            self._passages = None
+            return []
+        found = self.quire.search_library(query, k=PASSAGES, spoilers=self.spoilers())
+        titles = {b.id: b.title for b in self.quire.books()} if found else {}
+        rows = []
+        for passage in found:
+            text = " ".join(passage.text.split())
+            short = text[:PASSAGE_CHARACTERS].rsplit(" ", 1)[0] + "…" if len(text) > PASSAGE_CHARACTERS else text
+            page = self.t("chat.page", page=passage.page) if passage.page else ""
+            where = " · ".join(part for part in (passage.section_title, page) if part)
+            rows.append(PassageRow(passage.book_id, titles.get(passage.book_id, ""), where, short, passage.start,
+                                   passage.end))  # fmt: skip
+        self._passages = (query, rows)
+        return rows
+
+    @property
+    def passages(self) -> list[PassageRow] | None:
+        """The passages found for the query typed now; None while they have not been looked for."""
+        if self._passages is None or self._passages[0] != self.query.strip():
+            return None
+        return self._passages[1]
 
     def cover(self, book_id: int) -> bytes | None:
         """A book's cover (read once, when its card is first drawn; a book's cover does not change)."""

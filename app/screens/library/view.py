@@ -12,7 +12,8 @@ import flet as ft
 from app.a11y import IconButton
 from app.i18n import Translator
 from app.keys import text_field
-from app.screens.library.model import BookRow, LibraryViewModel
+from app.screens import Screen
+from app.screens.library.model import BookRow, LibraryViewModel, PassageRow
 from core import SHELF_SORTS
 
 COVER_WIDTH = 132
@@ -25,6 +26,30 @@ COVER_BATCH = 12  # covers sent together after the cards are drawn (one screenfu
 PLACEHOLDER_COLORS = ("#5C6BC0", "#00897B", "#8D6E63", "#7E57C2", "#C0CA33", "#F4511E")
 
 
+@dataclass(frozen=True, slots=True)
+class SearchText:
+    """Look for the query in the books' text (behind the screen, once the typing pauses)."""
+
+    query: str
+
+
+@dataclass(frozen=True, slots=True)
+class OpenPassage:
+    """Open a passage's book there, its words marked."""
+
+    row: PassageRow
+
+
+@dataclass(frozen=True, slots=True)
+class AskLibrary:
+    """ "Ask your library": the question answered from every book."""
+
+    question: str
+
+
+TextIntent = SearchText | OpenPassage | AskLibrary
+
+
 @dataclass
 class LibraryActions:
     """What the library view can ask the shell to do."""
@@ -32,15 +57,14 @@ class LibraryActions:
     open_book: Callable[[int], None]
     show_details: Callable[[int], None]
     import_books: Callable[[], object]
-    open_notes: Callable[[], object]
-    open_settings: Callable[[], object]
+    go: Callable[[Screen], object]  # another screen: the notes, the settings, the reading statistics
     changed: Callable[[], object]  # search, sort, tag or layout changed: read the library and draw it again
-    open_stats: Callable[[], object] = lambda: None  # the reading statistics screen
     # the model gained what it read itself (covers, the shelf's next page): draw from it again, reading nothing
     # more, if the library is still what the window shows
     drawn_again: Callable[[], object] = lambda: None
     # runs a coroutine function on the app's loop after this drawing; None: covers are drawn with their cards
     later: Callable[[Callable[[], Awaitable[None]]], object] | None = None
+    text: Callable[[TextIntent], object] = lambda wanted: None  # the books' text: its search, a passage, a question
 
 
 @dataclass
@@ -207,9 +231,11 @@ def _send_covers(model: LibraryViewModel, actions: LibraryActions, pending: Pend
 
 def _toolbar(model: LibraryViewModel, actions: LibraryActions, t: Translator, phone: bool) -> ft.Control:
     def set_query(e: ft.Event[Any]) -> None:
-        """Filter as the reader types: the screen is drawn again in place, so the field keeps the keyboard."""
+        """Filter as the reader types: the screen is drawn again in place, so the field keeps the keyboard; the
+        books' text is searched behind, once the typing pauses."""
         model.query = e.control.value or ""
         actions.changed()
+        actions.text(SearchText(model.query))
 
     def set_sort(e: ft.Event[Any]) -> None:
         model.sort = e.control.value or "recent"
@@ -222,6 +248,7 @@ def _toolbar(model: LibraryViewModel, actions: LibraryActions, t: Translator, ph
     def clear_query(e: ft.Event[Any]) -> None:
         model.query = ""
         actions.changed()
+        actions.text(SearchText(""))
 
     clear = IconButton(ft.Icons.CLOSE, tooltip=t("library.search.clear"), on_click=clear_query)
     search = text_field(
@@ -248,9 +275,43 @@ def _toolbar(model: LibraryViewModel, actions: LibraryActions, t: Translator, ph
         tooltip=t("library.layout.list") if model.layout == "grid" else t("library.layout.grid"),
         on_click=toggle_layout,
     )
+    ask = ft.FilledTonalButton(
+        t("library.ask"),
+        icon=ft.Icons.QUESTION_ANSWER_OUTLINED,  # its words are its name to a screen reader (a tooltip would be)
+        on_click=lambda e: actions.text(AskLibrary(model.query)),
+        disabled=not model.query.strip(),  # it asks what the search box holds
+    )
     if phone:
-        return ft.Column([search, ft.Row([sort, layout], alignment=ft.MainAxisAlignment.SPACE_BETWEEN)], spacing=8)
-    return ft.Row([search, sort, layout], spacing=12)
+        tools = ft.Row([ask, ft.Row([sort, layout], spacing=4)], alignment=ft.MainAxisAlignment.SPACE_BETWEEN)
+        return ft.Column([search, tools], spacing=8)
+    return ft.Row([search, ask, sort, layout], spacing=12)
+
+
+def _passage_tile(row: PassageRow, actions: LibraryActions, t: Translator) -> ft.Control:
+    """One passage: its book and chapter, a few lines of it; a click opens the book there."""
+    where = f"{row.title} · {row.where}" if row.where else row.title
+    return ft.ListTile(
+        title=ft.Text(where, size=13, weight=ft.FontWeight.W_500, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
+        subtitle=ft.Text(row.text, size=13, max_lines=3, overflow=ft.TextOverflow.ELLIPSIS),
+        leading=ft.Icon(ft.Icons.FORMAT_QUOTE),
+        on_click=lambda e: actions.text(OpenPassage(row)),
+        tooltip=t("library.passages.open", title=row.title),
+        dense=True,
+    )
+
+
+def _passages(model: LibraryViewModel, actions: LibraryActions, t: Translator) -> ft.Control | None:
+    """What the search found in the books' text (each book only as far as it was read), under the books."""
+    if not model.query.strip():
+        return None
+    rows = model.passages
+    heading = ft.Text(t("library.passages"), size=16, weight=ft.FontWeight.W_600)
+    if rows is None:
+        return ft.Row([ft.ProgressRing(width=16, height=16, stroke_width=2), ft.Text(t("library.passages.looking"))])
+    if not rows:
+        return ft.Column([heading, ft.Text(t("library.passages.none"), color=ft.Colors.ON_SURFACE_VARIANT)])
+    tiles = [_passage_tile(row, actions, t) for row in rows]
+    return ft.Column([heading, *tiles], spacing=0)
 
 
 def _tag_filter(model: LibraryViewModel, actions: LibraryActions, t: Translator) -> ft.Control | None:
@@ -294,11 +355,11 @@ def build_library_view(
             ),
             IconButton(ft.Icons.ADD, tooltip=t("library.import"), on_click=lambda e: actions.import_books()),
             IconButton(
-                ft.Icons.STICKY_NOTE_2_OUTLINED, tooltip=t("notes.all"), on_click=lambda e: actions.open_notes()
+                ft.Icons.STICKY_NOTE_2_OUTLINED, tooltip=t("notes.all"), on_click=lambda e: actions.go(Screen.NOTES)
             ),
-            IconButton(ft.Icons.INSIGHTS, tooltip=t("stats.title"), on_click=lambda e: actions.open_stats()),
+            IconButton(ft.Icons.INSIGHTS, tooltip=t("stats.title"), on_click=lambda e: actions.go(Screen.STATS)),
             IconButton(
-                ft.Icons.SETTINGS_OUTLINED, tooltip=t("settings.title"), on_click=lambda e: actions.open_settings()
+                ft.Icons.SETTINGS_OUTLINED, tooltip=t("settings.title"), on_click=lambda e: actions.go(Screen.SETTINGS)
             ),
         ]
     )
@@ -308,7 +369,13 @@ def build_library_view(
         tags = _tag_filter(model, actions, t)
         if tags is not None:
             parts.append(tags)
-    parts.append(slot)
+    passages = _passages(model, actions, t) if model.has_books else None
+    if passages is None:
+        parts.append(slot)
+        return ft.Column(parts, expand=True, spacing=12)
+    # a search: the books it matches above, the passages of their text below, each half scrolling on its own
+    slot.expand = 1 if model.rows() else 0
+    parts += [slot, ft.Divider(height=1), ft.Container(ft.ListView([passages]), expand=2)]
     return ft.Column(parts, expand=True, spacing=12)
 
 

@@ -33,7 +33,7 @@ from core import Highlight, QuireError, SegmentRecord
 
 if TYPE_CHECKING:  # the chat model loads LangChain: imported in the background after the first screen
     from app.host import Host
-    from core import Citation
+    from core import Locator
 
 NEXT_KEYS = {"Arrow Right", "Arrow Down", "Page Down", " "}
 PREVIOUS_KEYS = {"Arrow Left", "Arrow Up", "Page Up"}
@@ -400,13 +400,22 @@ class ReaderController:
             self.panel = None
         self.app.go(Screen.READER)
 
-    def open_citation(self, citation: Citation) -> None:
-        if self.model is None:
-            return
-        self.model.open_citation(citation.start, citation.end)
+    def open_passage(self, book_id: int, first: Locator, last: Locator) -> None:
+        """Open a book at a passage, the words from ``first`` to ``last`` marked: a citation in the open book's chat
+        (the chat stays beside the text on a wide screen), or a passage of another book (the library's search, an
+        answer from every book), opened first."""
+        if self.model is None or (book_id and self.model.book.id != book_id):  # 0: a citation stored bookless
+            if not book_id:
+                return
+            self.open(book_id)
+        assert self.model is not None
+        self.model.open_citation(first, last)
         if self.sheet:
             self.panel = None  # on a phone the chat sheet gives way to the page
-        self.redraw()
+        if self.app.screen == Screen.READER:
+            self.redraw()
+        else:
+            self.app.go(Screen.READER)
 
     def set_page_view(self, on: bool) -> None:
         """A text PDF shown as printed pages (``on``) or as reflowed text; the choice is kept for PDFs opened later."""
