@@ -183,3 +183,34 @@ def test_sentences_that_only_name_what_was_asked_about_are_not_given_as_the_answ
     answer = answer_offline(quire, book.id, "Where does Irene Adler live?", spoilers=True)
     assert answer.citations and "Irene Adler" in answer.citations[0].quote and "Briony" not in answer.text
     assert not answer.answered and answer.notice == "NotAnswered" and answer.odds < 0.5
+
+
+def _read_to_chapter(quire: Quire, book: int, title: str) -> None:
+    """The reader's furthest place: the last paragraph before the chapter named ``title``."""
+    row = next(r for r in quire.text.toc(book) if r.title == title)
+    quire.save_position(book, quire.text.segments(book, quire.text.ordinal_of(book, row.locator) - 1, 1)[0].locator)
+
+
+def test_a_question_asked_in_dialogue_is_answered_by_its_reply(tmp_path: Path) -> None:
+    """Issue 57: "Her address?" and the reply under it: the offline answer quoted the question back. In Pride and
+    Prejudice's first chapter, "Is he married or single?" is answered in the next paragraph."""
+    quire = Quire(tmp_path)
+    book = quire.import_paths([book_path("en/standardebooks-pride-and-prejudice.epub")])[0].book.id
+    _read_to_chapter(quire, book, "II")
+    answer = answer_offline(quire, book, "Is Mr. Bingley married or single?")
+    first = answer.citations[0].quote
+    assert "four or five thousand a year" in first and "Is he married or single" not in first
+
+
+def test_a_chapter_title_read_on_the_contents_page_is_never_the_answer(tmp_path: Path) -> None:
+    """Issue 57: a question about a chapter not reached was answered with words it shares with a line read before:
+    in Alice, the contents page names "The Queen's Croquet Ground", which came back as the answer (odds 0.6) to a
+    question about the Queen's croquet, asked in chapter 3."""
+    quire = Quire(tmp_path)
+    quire.import_paths([book_path("en/epubjs-alice.epub")])
+    _read_to_chapter(quire, 1, "The Rabbit Sends In A Little Bill")
+    headings = {row.title for row in quire.text.toc(1)}
+    for question in ("What was the Queen's croquet ball?", "Who sat at the Mad Tea-Party?"):
+        answer = answer_offline(quire, 1, question)
+        assert not answer.answered
+        assert not any(c.quote.strip(" .") in headings for c in answer.citations)

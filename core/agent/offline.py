@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -10,10 +11,11 @@ from core.agent.citations import Citation
 from core.agent.safe_markdown import escape_markdown
 from core.books.textutil import CJK_RUN
 from core.errors import CitationError
+from core.library.fts import fold
 from core.quotes import quoted
 from core.rag.answer_kinds import answer_kind, holds_kind
 from core.rag.search import Passage
-from core.rag.sentences import Sentence, quote_span, rank_sentences, term_list, terms
+from core.rag.sentences import Sentence, overlapping, quote_span, rank_sentences, term_list, terms
 
 if TYPE_CHECKING:
     from core.agent.reading_library import ReadingLibrary
@@ -45,6 +47,7 @@ ANSWER_ODDS = {"bias": -4.677, "share": -5.926, "score": 8.662, "lead": 3.123, "
                "who": -0.486, "where": -0.577, "when": -0.812, "why": -0.432, "how": -0.211, "feel": -0.1,
                "amount": -0.64, "kind held": 1.423, "new words": -1.071, "log words": 0.695}  # fmt: skip
 MIN_ANSWER_ODDS = 0.5
+_NON_WORD = re.compile(r"[^\w]+")
 MAX_QUOTES = 3
 KEEP_BELOW_BEST = 0.6  # a second or third sentence is quoted when it scores at least this share of the best
 CANDIDATES = 5  # passages whose sentences are ranked
@@ -121,7 +124,10 @@ def _answer(
 ) -> OfflineAnswer:
     """The best sentences of ``passages`` quoted and cited; ``titles`` (a library's answer) names each quote's book."""
     quotes: list[tuple[Passage, Citation]] = []
-    ranked = rank_sentences(question, [p.text for p in passages])
+    headings = _headings(quire, {p.book_id for p in passages})
+    ranked = [  # a chapter's title (a contents page, a heading) names what comes; it never answers
+        s for s in rank_sentences(question, [p.text for p in passages]) if _plain(s.text) not in headings
+    ]
     best = ranked[0].score if ranked else 0.0
     confidence = max((s.overlap for s in ranked), default=0.0)
     for sentence in ranked:
@@ -150,9 +156,20 @@ def _answer(
     )  # fmt: skip
 
 
+def _plain(text: str) -> str:
+    """Text as a heading is compared: folded, its punctuation and spacing dropped."""
+    return " ".join(_NON_WORD.sub(" ", fold(text)).split())
+
+
+def _headings(quire: ReadingLibrary, books: set[int]) -> set[str]:
+    """The titles of the books' contents entries, as ``_plain`` gives them."""
+    return {_plain(row.title) for book in books for row in quire.text.toc(book) if row.title.strip()}
+
+
 def odds_features(question: str, ranked: list[Sentence], quote: str) -> tuple[float, ...]:
     """The first ranked sentence's features, in the order of ``ODDS_FEATURES`` (``quote`` is what is quoted)."""
-    best, second = ranked[0], ranked[1] if len(ranked) > 1 else None
+    best = ranked[0]
+    second = next((s for s in ranked[1:] if not overlapping(s, best)), None)  # the runner-up, not a part of it
     kind = answer_kind(question)
     words = term_list(quote)
     asked = terms(question)

@@ -13,6 +13,7 @@ import functools
 import itertools
 import math
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from core.books.textutil import CJK_RUN, abbreviation_stop
@@ -39,6 +40,9 @@ class Weights:
     passage_prior: float = 0.15  # added for the first passage, decaying as 1 / rank
     min_words: int = 4  # shorter sentences are weighed down (a bare "Yes." or a heading)
     previous: float = 0.3  # the question's words only in the sentence before count this much ("He built…")
+    reply: float = 0.6  # ...and this much when that sentence asks a question or ends on a cue ("Her address?")
+    asking: float = 0.6  # a sentence that itself asks is rarely the answer: its score is multiplied by this
+    meaning: float = 0.0  # the sentence's cosine with the question (the on-device model), where one is given
 
 
 WEIGHTS = Weights()
@@ -52,6 +56,7 @@ class Sentence:
     text: str
     score: float
     overlap: float  # the share of the question's (weighted) words it holds, 0..1
+    reply: bool = False  # the paragraph answering a question asked in the one before it (quoted as it is)
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
@@ -152,6 +157,8 @@ def quote_span(passage: str, sentence: Sentence, question: str) -> tuple[int, in
     ``LEAD_IN`` characters more), narrowed to its best clauses when longer. Offsets in ``passage``.
     """
     a, b = sentence.start, sentence.end
+    if sentence.reply:
+        return a, b  # the reply paragraph's opening, already within LONG
     spans = sentence_spans(passage)
     following = next(((x, y) for x, y in spans if x >= b), None)
     if following is not None and following[1] - a <= LONG and "\n" not in passage[b : following[0]]:
@@ -170,30 +177,81 @@ def quote_span(passage: str, sentence: Sentence, question: str) -> tuple[int, in
     return a + x, a + y
 
 
-def rank_sentences(question: str, passages: list[str], weights: Weights = WEIGHTS) -> list[Sentence]:
-    """Every sentence of the passages (in rank order), best answer first."""
+def asks(sentence: str) -> bool:
+    """Whether a sentence asks something or announces what follows ("Her address?", "…as follows:"): the next
+    one answers it."""
+    return sentence.rstrip(" \"'”’」』)").endswith(("?", "？", ":", "："))
+
+
+def overlapping(one: Sentence, other: Sentence) -> bool:
+    """Whether two ranked candidates share text (a reply and a sentence in it)."""
+    return one.passage == other.passage and one.start < other.end and other.start < one.end
+
+
+def _replies(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+    """(start, end, the asking sentence's index) of each paragraph that follows a sentence asking something or
+    ending on a cue: its opening sentences, within ``LONG`` characters (at least its first one)."""
+    found = []
+    for i, (a, b) in enumerate(spans[:-1]):
+        start = spans[i + 1][0]
+        if not asks(text[a:b]) or "\n" not in text[b:start]:
+            continue
+        end = spans[i + 1][1]
+        for x, y in spans[i + 2 :]:
+            if "\n" in text[end:x] or y - start > LONG:
+                break
+            end = y
+        found.append((start, end, i))
+    return found
+
+
+def rank_sentences(
+    question: str,
+    passages: list[str],
+    weights: Weights = WEIGHTS,
+    similarity: Callable[[list[str]], Sequence[float]] | None = None,
+) -> list[Sentence]:
+    """Every sentence of the passages (in rank order), best answer first; with ``weights.reply``, also each reply
+    to a question asked in dialogue ("Her address?" and the paragraph after it), as one candidate. ``similarity``
+    gives each candidate's closeness in meaning to the question (cosines from the on-device model), counted at
+    ``weights.meaning``."""
     asked = asked_terms(question) or terms(question)
-    candidates = []  # (passage, start, end, text, its words, the words of the sentence before it)
+    # (passage, start, end, text, its words, the words of the sentence before it or of the question it answers,
+    # whether it is a reply)
+    candidates: list[tuple[int, int, int, str, set[str], set[str], bool]] = []
     for index, text in enumerate(passages):
-        before: set[str] = set()
-        for a, b in sentence_spans(text):
-            held = terms(text[a:b])
-            candidates.append((index, a, b, text[a:b], held, before))
-            before = held
+        spans = sentence_spans(text)
+        held = [terms(text[a:b]) for a, b in spans]
+        for i, (a, b) in enumerate(spans):
+            candidates.append((index, a, b, text[a:b], held[i], held[i - 1] if i else set(), False))
+        if weights.reply:
+            for a, b, i in _replies(text, spans):
+                candidates.append((index, a, b, text[a:b], terms(text[a:b]), held[i], True))
     if not candidates or not asked:
         return []
-    count = len(candidates)
-    frequency = {t: sum(1 for c in candidates if t in c[4]) for t in asked}
+    meaning: Sequence[float] = [0.0] * len(candidates)
+    if similarity is not None and weights.meaning:
+        meaning = similarity([c[3] for c in candidates])
+    sentences = [c for c in candidates if not c[6]]  # a reply repeats sentences: they are counted once
+    count = len(sentences)
+    frequency = {t: sum(1 for c in sentences if t in c[4]) for t in asked}
     idf = {t: math.log(1 + count / (1 + n)) for t, n in frequency.items()}
     # fsum: a set's order follows the process's string hashes, and a plain sum's last bit with it; a share exactly
     # at the answering threshold (0.25) was answered in one run and not in the next.
     total = math.fsum(idf.values()) or 1.0
     ranked = []
-    for index, a, b, text, held, before in candidates:
+    for (index, a, b, text, held, before, reply), close in zip(candidates, meaning, strict=True):
         overlap = math.fsum(idf[t] for t in asked & held) / total
         carried = math.fsum(idf[t] for t in (asked & before) - held) / total
-        short = min(1.0, _length(text) / max(1, weights.min_words))
-        score = (overlap + weights.previous * carried) * short + weights.passage_prior / (1 + index)
-        ranked.append(Sentence(index, a, b, text, score, overlap))
-    ranked.sort(key=lambda s: (-s.score, s.passage, s.start))
+        if reply:  # a reply is short by nature ("Bingley."): the words of the question it answers count too
+            overlap = min(1.0, overlap + weights.reply * carried)
+            score = overlap
+        else:
+            short = min(1.0, _length(text) / max(1, weights.min_words))
+            score = (overlap + weights.previous * carried) * short
+            if text.rstrip(" \"'”’」』)").endswith(("?", "？")):
+                score *= weights.asking
+        score += weights.passage_prior / (1 + index) + weights.meaning * close
+        ranked.append(Sentence(index, a, b, text, score, overlap, reply))
+    ranked.sort(key=lambda s: (-s.score, s.passage, not s.reply, s.start))  # a reply before its question
     return ranked
