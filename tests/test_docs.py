@@ -30,7 +30,9 @@ def test_the_readme_is_short_and_keeps_its_two_commands_exactly() -> None:
     assert len(text.encode("utf-8")) < 8 * 1024, f"README is {len(text.encode())} bytes"
     assert _code_blocks(text)[:2] == list(COMMANDS)
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert re.search(rf"^(?:\w+=\S+ )*{re.escape(COMMANDS[1])}$", ci, flags=re.M), "CI must run the README's test command"
+    assert re.search(rf"^(?:\w+=\S+ )*{re.escape(COMMANDS[1])}$", ci, flags=re.M), (
+        "CI must run the README's test command"
+    )
     links = re.findall(r"\]\(((?!https?:)[^)]+)\)", text)
     assert links and all((ROOT / link).is_file() for link in links), links
 

@@ -279,11 +279,14 @@ def _chinese_groups(by_key: dict[str, list[Any]], read: int) -> list[list[str]]:
     three characters ends after a surname joins it (宝玉 with 贾宝玉), as does one with 儿 or a title after it
     (凤姐儿 with 凤姐, 陈莲河先生 with 陈莲河)."""
     total = dictionary_total()
-    for key in list(by_key):  # 平桥 written before 村 most times: the place is 平桥村 (its word split off by the tagger)
+    # 平桥 written before 村 most times: the place is 平桥村 (its word split off by the tagger)
+    for key in list(by_key):
         found = by_key[key]
         suffix, times = Counter(r.after for r in found).most_common(1)[0]
         if suffix in PLACE_ENDINGS and times >= 2 and times * 2 >= len(found) and not key.endswith(suffix):
-            by_key[key + suffix] = by_key.get(key + suffix, []) + [r._replace(name=key + suffix) for r in by_key.pop(key)]
+            by_key[key + suffix] = by_key.get(key + suffix, []) + [
+                r._replace(name=key + suffix) for r in by_key.pop(key)
+            ]
     count = {k: len(found) for k, found in by_key.items()}
     for key in sorted(by_key, key=len, reverse=True):
         if len(key) < 3 or key not in by_key:

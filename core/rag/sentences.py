@@ -221,12 +221,12 @@ def rank_sentences(
     candidates: list[tuple[int, int, int, str, set[str], set[str], bool]] = []
     for index, text in enumerate(passages):
         spans = sentence_spans(text)
-        held = [terms(text[a:b]) for a, b in spans]
+        words = [terms(text[a:b]) for a, b in spans]
         for i, (a, b) in enumerate(spans):
-            candidates.append((index, a, b, text[a:b], held[i], held[i - 1] if i else set(), False))
+            candidates.append((index, a, b, text[a:b], words[i], words[i - 1] if i else set(), False))
         if weights.reply:
             for a, b, i in _replies(text, spans):
-                candidates.append((index, a, b, text[a:b], terms(text[a:b]), held[i], True))
+                candidates.append((index, a, b, text[a:b], terms(text[a:b]), words[i], True))
     if not candidates or not asked:
         return []
     meaning: Sequence[float] = [0.0] * len(candidates)
