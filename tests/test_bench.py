@@ -180,6 +180,17 @@ def test_scale_benchmark_prints_each_measure_beside_its_baseline(capsys: pytest.
     assert kept["met"]  # the cache stays inside its bound
     assert next(row for name, row in rows.items() if "first offline answer" in name)["met"]
     assert next(row for name, row in rows.items() if name.startswith("sync receiving 120"))["ratio"] > 0
+    fenced = next(row for name, row in rows.items() if name.startswith("keyword search of all 6 books"))
+    assert fenced["goal"] == 0.150 and fenced["value"] > 0 and fenced["baseline"] > 0
+
+
+def test_answer_time_benchmark_times_offline_answers_on_moby_dick(capsys: pytest.CaptureFixture[str]) -> None:
+    from bench import answer_time
+
+    book_path("en/idpf-moby-dick.epub")  # skips without the shared books
+    assert answer_time.main(["--json"]) == 0
+    [row] = json.loads(capsys.readouterr().out)
+    assert row["mode"] == "keyword" and 0 < row["median_s"] <= row["slowest_s"] and row["goal_s"] == 1.0
 
 
 def test_a_measure_and_its_baseline_are_timed_in_turns_each_first_every_other_time() -> None:

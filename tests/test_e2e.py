@@ -925,7 +925,7 @@ def test_the_library_search_finds_passages_and_asks_every_book_at_both_sizes(bro
             _not_blank(screen.shot("1-passages"))
             screen.click_text("Alice's Adventures in Wonderland · Down The Rabbit-Hole")
             _wait_place(screen, library, "Down The Rabbit-Hole")  # the book opened at the passage
-            screen.wait_text("Back to where you were")
+            screen.wait_text("Ask the book")
             if not phone:
                 screen.click_label("Close")
             screen.click_label("Library")

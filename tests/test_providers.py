@@ -48,7 +48,7 @@ def test_streamed_tool_call_then_cited_answer(quire: Quire, monkeypatch: pytest.
     offered = {t["function"]["name"] for t in first["body"]["tools"]}
     assert offered == {
         "list_books", "reading_progress", "search_notes", "table_of_contents", "read_chapter",
-        "current_chapter", "around_position", "keyword_search", "cite",
+        "current_chapter", "around_position", "keyword_search", "cite", "search_library",
     }  # fmt: skip
     tool_reply = mock.requests[1]["body"]["messages"][-1]
     assert tool_reply["role"] == "tool" and "<book_text>" in tool_reply["content"]

@@ -334,3 +334,18 @@ def test_chinese_forms_with_a_character_glued_on_are_the_name(quire: Quire) -> N
     variants = {v for e in quire.companion.xray(book) for v in e.variants}
     assert {"黛玉", "贾母"} <= variants
     assert not {"黛玉方", "贾母命", "薛蟠见", "贾政之"} & variants
+
+
+def test_a_being_spoken_for_with_the_is_a_person(quire: Quire) -> None:
+    """Issue 57: a character the book names with "the" ("an astronomer called Stent" was a term): in Alice, the Lory,
+    the Duck and the Eaglet speak ("said the Lory"), so they are people, not terms. Dracula's "Patrick Hennessey,
+    M.D." signs a letter with his degree: a person, not a place."""
+    quire.import_paths([book_path("en/epubjs-alice.epub")])
+    row = next(r for r in quire.text.toc(1) if r.title == "The Rabbit Sends In A Little Bill")
+    quire.save_position(1, quire.text.segments(1, quire.text.ordinal_of(1, row.locator) - 1, 1)[0].locator)
+    kinds = {e.name: e.kind for e in quire.companion.xray(1)}
+    assert {kinds.get(name) for name in ("Lory", "Duck", "Eaglet")} == {"person"}, kinds
+    dracula = quire.import_paths([book_path("en/standardebooks-dracula.epub")])[0].book
+    quire.save_position(dracula.id, quire.text.segments(dracula.id, dracula.segment_count - 1, 1)[0].locator)
+    kinds = {e.name: e.kind for e in quire.companion.xray(dracula.id)}
+    assert kinds.get("Patrick Hennessey") == "person", {k: v for k, v in kinds.items() if "Hennessey" in k}

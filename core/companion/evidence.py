@@ -46,7 +46,7 @@ SEX_TITLE = {"m": "Mr.", "f": "Mrs.", "u": "Miss"}
 SPEECH_VERBS = r"said|says|say|asked|asks|cried|cries|replied|answered|thought|whispered|shouted|exclaimed|added|"
 SPEECH_VERBS += r"continued|went on|began|muttered|murmured|repeated|returned|observed|remarked|interrupted"
 _SPEECH_AFTER = re.compile(rf"^[’'”\"]?\s*,?\s*(?:{SPEECH_VERBS})\b", re.I)
-_SPEECH_BEFORE = re.compile(rf"\b(?:{SPEECH_VERBS})\s+$", re.I)
+_SPEECH_BEFORE = re.compile(rf"\b(?:{SPEECH_VERBS})\s+(?:the\s+)?$", re.I)  # "said the Lory"
 # What a being does right after its name ("Alice had", "Quincey nodded", "the Dormouse shook itself").
 _DOES = re.compile(
     r"^\s+(?:(?:had|has|would|could|should|will|shall|did|does|must|might)\s+(?:not\s+|never\s+|just\s+|also\s+)?"
@@ -67,6 +67,8 @@ _HAS = re.compile(
 # Spoken to: "“Jonathan,” she said", "Oh, Lucy!", "my dear Mina".
 _CALLED_BEFORE = re.compile(r"(?:[“\"‘]|\b(?:oh|dear|my|poor|thank\s+you|no|yes)\W*)$", re.I)
 _CALLED_AFTER = re.compile(r"^[,!?]")
+# A degree or an honour after the name, as a letter is signed ("Patrick Hennessey, M.D."): a person.
+_DEGREE_AFTER = re.compile(r"^,?\s*(?:M\.\s?D|Ph\.\s?D|M\.\s?A|B\.\s?A|Esq|F\.\s?R\.\s?S|Q\.\s?C|K\.\s?C)\.?(?![a-z])")
 _IN = r"in|at|from|into|near|through|towards?|across|via|beyond|outside|inside|within|around|throughout|reached|"
 _IN += r"reach|reaching|leave|leaving|left|visit|visited|visiting|quit|quitted|approached|entered|leaves|nearer|"
 _IN += r"over|behind|beneath|below"
@@ -289,6 +291,8 @@ def kind_of(rows: list[Row]) -> str:
             or (_CALLED_AFTER.match(after) and _CALLED_BEFORE.search(before))
         ):
             person += 1
+        if _DEGREE_AFTER.match(after):
+            person += 2  # as a title before it counts
         if _PLACE_BEFORE.search(before) or _TO_PLACE.search(before) or _OF_PLACE.search(before):
             place += 1
     if place > person:

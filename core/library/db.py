@@ -104,6 +104,9 @@ def has_vector_extension(conn: sqlite3.Connection) -> bool:
     return True
 
 
+STATEMENTS_CACHED = 4096
+
+
 def connect(path: Path | str, *, vector_extension: bool = True) -> sqlite3.Connection:
     """A connection to the database at ``path`` (created and migrated as needed).
 
@@ -111,7 +114,13 @@ def connect(path: Path | str, *, vector_extension: bool = True) -> sqlite3.Conne
     """
     driver = _DRIVER
     try:
-        conn: sqlite3.Connection = driver.connect(str(path), check_same_thread=False, isolation_level=None)
+        # One connection serves the UI and the worker threads. Python's statement cache is a bounded LRU whose
+        # eviction raced between two threads (a KeyError naming the SQL, seen when an answer read the contents while
+        # a PDF was prepared behind it). Quire's statements, those with lists of places of varying length included,
+        # number in the hundreds: with room for thousands, nothing is evicted in a session.
+        conn: sqlite3.Connection = driver.connect(
+            str(path), check_same_thread=False, isolation_level=None, cached_statements=STATEMENTS_CACHED
+        )
         conn.row_factory = driver.Row
         if _BACKEND == "sqlean" and vector_extension:
             _load_sqlite_vec(conn)
