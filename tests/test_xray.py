@@ -349,3 +349,15 @@ def test_a_being_spoken_for_with_the_is_a_person(quire: Quire) -> None:
     quire.save_position(dracula.id, quire.text.segments(dracula.id, dracula.segment_count - 1, 1)[0].locator)
     kinds = {e.name: e.kind for e in quire.companion.xray(dracula.id)}
     assert kinds.get("Patrick Hennessey") == "person", {k: v for k, v in kinds.items() if "Hennessey" in k}
+
+
+def test_a_firm_is_one_entry_across_its_commas_and_accents_stay_in_a_name(quire: Quire) -> None:
+    """Issue 57: firms were cut at their commas ("Mitchell", "Candy", "Carter Paterson" as three names), and a
+    letter with an accent cut a name ("Zoölogical Gardens" gave "Gardens"). In Dracula each is one entry, a firm a
+    term."""
+    book = quire.import_paths([book_path("en/standardebooks-dracula.epub")])[0].book
+    quire.save_position(book.id, quire.text.segments(book.id, book.segment_count - 1, 1)[0].locator)
+    entries = {e.name: e for e in quire.companion.xray(book.id)}
+    for firm in ("Carter, Paterson & Co.", "Mitchell, Sons, & Candy"):
+        assert firm in entries and entries[firm].kind == "term", sorted(n for n in entries if "&" in n)
+    assert "Zoölogical Gardens" in entries and not {"Gardens", "Candy"} & set(entries)

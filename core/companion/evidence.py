@@ -19,7 +19,7 @@ import re
 from collections import Counter, defaultdict
 from typing import NamedTuple
 
-from core.companion.names import NOT_NAMES, TITLES, name_key
+from core.companion.names import FIRM, NOT_NAMES, TITLES, name_key
 
 
 class Row(NamedTuple):
@@ -274,6 +274,8 @@ def place_name(name: str) -> bool:
 
 def kind_of(rows: list[Row]) -> str:
     """Person, place or term, by the company its mentions keep (see the module's docstring)."""
+    if any(FIRM.fullmatch(r.name) for r in rows):
+        return "term"  # a firm ("Carter, Paterson & Co."), whatever it does
     if any(place_name(r.name) for r in rows) and not any(has_title(r.name) for r in rows):
         return "place"
     person = place = 0

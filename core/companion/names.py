@@ -16,7 +16,10 @@ from core.library.fts import STOPWORDS
 from core.rag.sentences import sentence_spans
 
 # A capitalised word (O'Brien, McGinty, Saint-Clair, Moby-Dick), and the small words a name may hold inside it.
-_WORD = re.compile(r"(?:Ma?c(?=[A-Z])|O['’](?=[A-Z]))?[A-Z][a-z]+(?:['’-][A-Z]?[a-z]+)*\b|[A-Z]\.(?=\s)")
+_UPPER, _LOWER = "A-ZÀ-ÖØ-Þ", "a-zß-öø-ÿ"  # Latin letters with their accents: "Zoölogical Gardens", "Émile"
+_WORD = re.compile(
+    rf"(?:Ma?c(?=[A-Z])|O['’](?=[A-Z]))?[{_UPPER}][{_LOWER}]+(?:['’-][{_UPPER}]?[{_LOWER}]+)*\b|[A-Z]\.(?=\s)"
+)
 # Abbreviations that a name holds inside it with their full stop ("Mr. Neville St. Clair", "St. Mary’s Church").
 _ABBREVIATED = frozenset(("Mr", "Mrs", "Ms", "Dr", "St", "Ste", "Mt", "Ft", "Messrs", "Capt", "Col", "Rev", "Prof"))
 _JOINERS = frozenset(("of", "de", "la", "von", "van", "du", "del", "the"))
@@ -76,6 +79,11 @@ _KEEP_FIRST = TITLES | frozenset(
         "last",
     ]
 )
+# A firm: names joined by commas and an ampersand ("Carter, Paterson & Co.", "Mitchell, Sons, & Candy",
+# "Billington & Son"): one name, not a name per word.
+FIRM = re.compile(
+    r"[A-Z][a-z]+(?:,?[ \u00a0]+(?:[A-Z][a-z]+|[A-Z]\.|Sons?))*,?[ \u00a0]+&[ \u00a0]+(?:Co\.|Sons?\b|[A-Z][a-z]+\b)"
+)
 CONTEXT = 48  # characters of the sentence kept either side of a mention: the evidence for its kind
 _OPENING = re.compile(r"[\s\"'“‘(\[—–-]*")
 _OPENS_CLAUSE = set("\"'“‘([—–-:;!?.")  # a capital right after one of these may be grammar only
@@ -101,6 +109,11 @@ def name_mentions(text: str) -> list[NameMention]:
         words = list(_WORD.finditer(text, a, b))
         i = 0
         while i < len(words):
+            firm = _firm(text, words, i, b)
+            if firm is not None:  # "Carter, Paterson & Co.": one name across its commas
+                found.append(firm[0])
+                i = firm[1]
+                continue
             first = words[i]
             run = [first]
             j = i + 1
@@ -128,6 +141,20 @@ def name_mentions(text: str) -> list[NameMention]:
             if mention is not None:
                 found.append(mention)
     return found
+
+
+def _firm(text: str, words: list[re.Match[str]], i: int, b: int) -> tuple[NameMention, int] | None:
+    """A firm's name starting at word ``i`` (after "Messrs."), as a mention, and the index of the word after it."""
+    at = i + 1 if words[i].group() == "Messrs" and i + 1 < len(words) else i
+    found = FIRM.match(text, words[at].start(), b)
+    if found is None:
+        return None
+    end = found.end()
+    after = next((j for j in range(at, len(words)) if words[j].start() >= end), len(words))
+    sentence_start = max(0, found.start() - CONTEXT)
+    mention = NameMention(found.start(), found.group().replace("\u00a0", " "), False, text[sentence_start : found.start()],
+                          text[end : min(b, end + CONTEXT)])  # fmt: skip
+    return mention, after
 
 
 def _mention(text: str, a: int, b: int, run: list[re.Match[str]], at_start: bool) -> NameMention | None:
