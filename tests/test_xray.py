@@ -361,3 +361,12 @@ def test_a_firm_is_one_entry_across_its_commas_and_accents_stay_in_a_name(quire:
     for firm in ("Carter, Paterson & Co.", "Mitchell, Sons, & Candy"):
         assert firm in entries and entries[firm].kind == "term", sorted(n for n in entries if "&" in n)
     assert "Zoölogical Gardens" in entries and not {"Gardens", "Candy"} & set(entries)
+
+
+def test_an_editors_notes_give_no_entries(quire: Quire) -> None:
+    """Issue 57: the pages around the story give nothing; 呐喊's editor's notes (each opening with its marker, ⑸, and
+    running on over the lines after it) named people the stories never do: 范源濂 and 胡适 came from them."""
+    book = quire.import_paths([book_path("zh/luxun_nahan.txt")])[0].book
+    quire.save_position(book.id, quire.text.segments(book.id, book.segment_count - 1, 1)[0].locator)
+    names = {e.name for e in quire.companion.xray(book.id)}
+    assert "阿Ｑ" in names and not {"范源濂", "胡适"} & names

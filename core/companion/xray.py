@@ -29,6 +29,10 @@ INTRODUCING = 2  # sentences quoted to introduce an entry: its first mentions'
 PLACE_WORDS = frozenset(("in", "at", "to", "from", "into", "near", "through", "towards", "toward", "across"))
 BARE_TITLES = frozenset(("mr", "mrs", "ms", "dr", "st", "sir", "capt", "rev", "madam", "mister"))  # never a name alone
 PLACE_ENDINGS = frozenset("府城州庄镇村寺庵院园祠山峰庙县省京陵湖江河桥街巷楼阁殿宫")  # 荣国府, 金陵, 未庄
+# A note's paragraph opens with its marker: a number in parentheses or a circle (⑴, ①) or in brackets (〔1〕, ［1］),
+# as annotated editions number the notes the text points to.
+NOTE = re.compile(r"\s*(?:[\u2460-\u2487]|〔[0-9０-９]+〕|［[0-9０-９]+］)")
+NOTE_LINES = 12  # lines a note may run on after its marker's
 KEYNESS = 8.0  # a Chinese word the dictionary knows is a name when the book uses it this many times more than usual
 SPEECH = frozenset(("said", "says", "asked", "cried", "replied", "answered", "thought", "whispered", "shouted"))
 # What only a being does, right after its name ("the Dormouse shook itself", "Dinah was"... no: "was" is anything's).
@@ -123,11 +127,19 @@ def scan(library: Library, book_id: int, bound: int | None = None) -> int:
     if not fresh and through >= limit:
         return -1
     rows = []
-    for ordinal, text in library.conn.execute(
-        "SELECT ordinal, text FROM segments WHERE book_id = ? AND kind NOT IN ('heading', 'image') "
+    # An editor's notes: a paragraph opening with a note's marker, and the lines after it in its section (a note
+    # hard-wrapped over several), up to NOTE_LINES after the last marker.
+    notes, last_note = -1, -1
+    for ordinal, section, text in library.conn.execute(
+        "SELECT ordinal, section_idx, text FROM segments WHERE book_id = ? AND kind NOT IN ('heading', 'image') "
         "AND ordinal > ? AND ordinal <= ? ORDER BY ordinal",
         (book_id, through, limit),
     ):
+        if NOTE.match(text):
+            notes, last_note = section, ordinal  # "⑷龚云甫（1862—1932）：当时的京剧演员": the edition's words
+            continue
+        if section == notes and ordinal - last_note <= NOTE_LINES:
+            continue
         rows += [
             (book_id, ordinal, m.start, m.name, int(m.at_start), m.before, m.after, 0) for m in name_mentions(text)
         ]
