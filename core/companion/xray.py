@@ -440,11 +440,22 @@ def _merge(names: set[str], by_key: dict[str, list[tuple[Any, ...]]]) -> dict[st
     Holmes"), the one it starts when that is "X of Y" ("Knave" with "Knave of Hearts") or it is a title ("Queen"
     with "Queen Anne"), the compound it ends ("Footman" with "Fish-Footman"). A fuller name the book has given only
     once so far counts too ("To Sherlock Holmes she is always the woman"): the entry takes it from then on. A word
-    that several longer names could own stays on its own."""
+    that several longer names could own stays on its own. Any name joins the one firm it begins ("Mitchell" and
+    "Carter Paterson" with "Mitchell, Sons, & Candy" and "Carter, Paterson & Co.")."""
     longer = [k for k in names if " " in k or "-" in k]
     once = [k for k in by_key if " " in k and k not in names and not CJK_RUN.search(k)]
     groups: dict[str, list[str]] = {k: [k] for k in longer}
-    for key in sorted(k for k in names if " " not in k and "-" not in k):
+    firms = {k: k.replace(",", "").split(" ") for k in longer if "&" in k}
+    for key in sorted(names):  # "Mitchell", "Carter Paterson": the firm they begin, when they begin one only
+        words = name_key(key).split(" ")
+        owners = [f for f, firm in firms.items() if f != key and firm[: len(words)] == words]
+        if len(owners) == 1 and "&" not in key:
+            groups[owners[0]].append(key)
+            if key in groups:  # a two-word beginning ("Carter Paterson") was a longer name of its own
+                del groups[key]
+                longer.remove(key)
+    grouped = {k for keys in groups.values() for k in keys[1:]}
+    for key in sorted(k for k in names if " " not in k and "-" not in k and k not in grouped):
         owners = [k for k in longer if _part_of(key, k) and _shared(key, k, by_key) and not evidence.place_name(k)]
         owners = owners or [k for k in once if k.split(" ")[-1] == key]
         if len(owners) == 1:
