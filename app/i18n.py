@@ -30,6 +30,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Nothing you have read in your books matches.",
         "zh": "你读过的内容中没有相符的段落。",
     },
+    "library.passages.none_anywhere": {"en": "Nothing in your books matches.", "zh": "你的书中没有相符的段落。"},
     "library.passages.open": {"en": "Open {title} at this passage", "zh": "在此段落打开《{title}》"},
     "library.search.clear": {"en": "Clear the search", "zh": "清除搜索"},
     "library.sort.recent": {"en": "Recent", "zh": "最近"},

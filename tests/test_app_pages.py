@@ -2252,6 +2252,12 @@ def test_the_librarys_search_finds_passages_and_asks_every_book(alice_quire: Qui
         await asyncio.sleep(0.5)  # the typing paused: the books' text is searched behind
         await app.workers.idle()
         assert "Nothing you have read in your books matches." in screen(app)  # the Cat comes in the next chapter
+        app.settings.spoiler_protection = False  # with it off, the whole of each book is searched
+        await type_into(session, find(app.page.controls, kind=ft.TextField), "Cheshire Cat")
+        await asyncio.sleep(0.5)
+        await app.workers.idle()
+        assert any(row.where.startswith("Pig And Pepper") for row in app.library.passages)
+        app.settings.spoiler_protection = True
         await type_into(session, find(app.page.controls, kind=ft.TextField), "DRINK ME")
         await asyncio.sleep(0.5)
         await app.workers.idle()

@@ -309,7 +309,8 @@ def _passages(model: LibraryViewModel, actions: LibraryActions, t: Translator) -
     if rows is None:
         return ft.Row([ft.ProgressRing(width=16, height=16, stroke_width=2), ft.Text(t("library.passages.looking"))])
     if not rows:
-        return ft.Column([heading, ft.Text(t("library.passages.none"), color=ft.Colors.ON_SURFACE_VARIANT)])
+        said = t("library.passages.none_anywhere") if model.spoilers() else t("library.passages.none")
+        return ft.Column([heading, ft.Text(said, color=ft.Colors.ON_SURFACE_VARIANT)])
     tiles = [_passage_tile(row, actions, t) for row in rows]
     return ft.Column([heading, *tiles], spacing=0)
 
