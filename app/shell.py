@@ -230,7 +230,7 @@ class QuireApp:
             t=lambda: self.t,
             save_settings=lambda: self.store.save(self.settings),
             index=self,
-            open_citation=lambda c: self.reading.open_passage(c.book_id, c.start, c.end),
+            open_citation=lambda c: self.open_passage(c.book_id, c.start, c.end),
             open_settings=lambda: self.go(Screen.SETTINGS),
             notify=self.notify,
             redraw=self.redraw_chat,
@@ -372,9 +372,7 @@ class QuireApp:
 
     def open_passage(self, book_id: int, first: Locator, last: Locator) -> None:
         """Open a book at a passage found in the library (its search, an answer from every book), marked."""
-        opening = self.reading.model is None or self.reading.model.book.id != book_id
-        self.reading.open_passage(book_id, first, last)
-        if opening:  # as open_book does behind a book it opens
+        if self.reading.open_passage(book_id, first, last):  # another book: prepared behind, as open_book does
             self.workers.later(self._prepare_behind, book_id)
 
     def open_book(self, book_id: int) -> None:

@@ -2249,17 +2249,14 @@ def test_the_librarys_search_finds_passages_and_asks_every_book(alice_quire: Qui
         ask = next(c for c in _all(app) if isinstance(c, ft.FilledTonalButton) and "Ask your library" in texts(c))
         assert ask.disabled  # it asks what the search box holds: nothing yet
         await type_into(session, find(app.page.controls, kind=ft.TextField), "Cheshire")
-        await asyncio.sleep(0.5)  # the typing paused: the books' text is searched behind
-        await app.workers.idle()
+        await app.workers.idle()  # the typing paused, then the books' text was searched behind
         assert "Nothing you have read in your books matches." in screen(app)  # the Cat comes in the next chapter
         app.settings.spoiler_protection = False  # with it off, the whole of each book is searched
         await type_into(session, find(app.page.controls, kind=ft.TextField), "Cheshire Cat")
-        await asyncio.sleep(0.5)
         await app.workers.idle()
         assert any(row.where.startswith("Pig And Pepper") for row in app.library.passages)
         app.settings.spoiler_protection = True
         await type_into(session, find(app.page.controls, kind=ft.TextField), "DRINK ME")
-        await asyncio.sleep(0.5)
         await app.workers.idle()
         shown = screen(app)
         assert "In the books' text" in shown and "No title or author matches your search." in shown

@@ -177,10 +177,18 @@ def quote_span(passage: str, sentence: Sentence, question: str) -> tuple[int, in
     return a + x, a + y
 
 
+_QUESTION_MARKS = ("?", "？")
+
+
+def _last_mark(sentence: str) -> str:
+    """The sentence's last character inside its closing quotes and brackets."""
+    return sentence.rstrip(" \"'”’」』)")[-1:]
+
+
 def asks(sentence: str) -> bool:
     """Whether a sentence asks something or announces what follows ("Her address?", "…as follows:"): the next
     one answers it."""
-    return sentence.rstrip(" \"'”’」』)").endswith(("?", "？", ":", "："))
+    return _last_mark(sentence) in (*_QUESTION_MARKS, ":", "：")
 
 
 def overlapping(one: Sentence, other: Sentence) -> bool:
@@ -249,7 +257,7 @@ def rank_sentences(
         else:
             short = min(1.0, _length(text) / max(1, weights.min_words))
             score = (overlap + weights.previous * carried) * short
-            if text.rstrip(" \"'”’」』)").endswith(("?", "？")):
+            if _last_mark(text) in _QUESTION_MARKS:
                 score *= weights.asking
         score += weights.passage_prior / (1 + index) + weights.meaning * close
         ranked.append(Sentence(index, a, b, text, score, overlap, reply))

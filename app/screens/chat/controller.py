@@ -85,19 +85,24 @@ class ChatController:
 
     def for_book(self, reader: ReaderViewModel) -> ChatViewModel:
         """The chat of the open book (the latest thread when it is first shown)."""
-        from app.screens.chat.model import ChatViewModel
-
         if self.model is None or self.model.book_id != reader.book.id:
-            app = self.app
-            self.model = ChatViewModel(
-                app.quire,
-                reader.book.id,
-                provider=app.settings().provider_config,
-                secrets=app.secrets,
-                spoilers=lambda: not app.settings().spoiler_protection,
-                spawn=app.workers.thread,
-            )
+            self.model = self.conversation(reader.book.id)
         return self.model
+
+    def conversation(self, book_id: int | None) -> ChatViewModel:
+        """A chat of a book (None: of the whole library, "Ask your library"), with the app's provider, keys and
+        spoiler protection as they are when each question is asked."""
+        from app.screens.chat.model import ChatViewModel  # LangChain loads on first use, not at start
+
+        app = self.app
+        return ChatViewModel(
+            app.quire,
+            book_id,
+            provider=lambda: app.settings().provider_config(),
+            secrets=app.secrets,
+            spoilers=lambda: not app.settings().spoiler_protection,
+            spawn=app.workers.thread,
+        )
 
     def status(self, reader: ReaderViewModel) -> ChatStatus:
         app = self.app

@@ -16,16 +16,9 @@ from app.inbox import DocumentsInbox
 from app.screens import Screen
 from app.screens.chat import intents as intent
 from app.screens.library.answer import LibraryAnswerDialog
+from app.screens.library.intents import AskLibrary, OpenPassage, SearchText, TextIntent
 from app.screens.library.model import LibraryViewModel
-from app.screens.library.view import (
-    AskLibrary,
-    LibraryActions,
-    OpenPassage,
-    PendingCovers,
-    SearchText,
-    TextIntent,
-    build_library_view,
-)
+from app.screens.library.view import LibraryActions, PendingCovers, build_library_view
 from core import SUPPORTED, QuireError, ReadProgress
 from platform_adapters.base import PickedFile
 from platform_adapters.mobile import phone_os
@@ -110,19 +103,10 @@ class LibraryController:
     def ask_library(self, question: str) -> None:
         """ "Ask your library": the question answered from every book (each as far as it was read), in a dialog of
         its own; a citation closes it and opens its book at the passage."""
-        from app.screens.chat.model import ChatViewModel  # LangChain loads on first use, not at start
-
         app = self.app
         if not question.strip():
             return
-        chat = ChatViewModel(
-            app.quire,
-            None,
-            provider=lambda: app.settings.provider_config(),
-            secrets=app.store.secrets,
-            spoilers=lambda: not app.settings.spoiler_protection,
-            spawn=app.workers.thread,
-        )
+        chat = app.chat.conversation(None)
         chat.new_thread()  # a new conversation; the earlier ones stay in the library's threads
         titles = {book.id: book.title for book in app.quire.books()}
 
@@ -152,17 +136,13 @@ class LibraryController:
                     close()
                     app.open_passage(citation.book_id, citation.start, citation.end)
                 case intent.Copy(text):
-                    app.workers.later(self._copy, text)
+                    app.workers.later(app.chat.copy, text)
 
         self.answer = LibraryAnswerDialog(
             chat, post, app.t, lambda book: titles.get(book, "?"), close, phone=app.on_phone
         )
         app.page.show_dialog(self.answer.dialog)
         post(intent.Ask(question))
-
-    async def _copy(self, text: str) -> None:
-        await ft.Clipboard().set(text)
-        self.app.notify(self.app.t("chat.copied"))
 
     # -- details ------------------------------------------------------------------------------------
     def show_details(self, book_id: int) -> None:

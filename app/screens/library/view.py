@@ -13,6 +13,7 @@ from app.a11y import IconButton
 from app.i18n import Translator
 from app.keys import text_field
 from app.screens import Screen
+from app.screens.library.intents import AskLibrary, OpenPassage, SearchText, TextIntent
 from app.screens.library.model import BookRow, LibraryViewModel, PassageRow
 from core import SHELF_SORTS
 
@@ -24,30 +25,6 @@ GRID_GAP = 12
 CARD_TEXT = 97
 COVER_BATCH = 12  # covers sent together after the cards are drawn (one screenful of a desktop grid)
 PLACEHOLDER_COLORS = ("#5C6BC0", "#00897B", "#8D6E63", "#7E57C2", "#C0CA33", "#F4511E")
-
-
-@dataclass(frozen=True, slots=True)
-class SearchText:
-    """Look for the query in the books' text (behind the screen, once the typing pauses)."""
-
-    query: str
-
-
-@dataclass(frozen=True, slots=True)
-class OpenPassage:
-    """Open a passage's book there, its words marked."""
-
-    row: PassageRow
-
-
-@dataclass(frozen=True, slots=True)
-class AskLibrary:
-    """ "Ask your library": the question answered from every book."""
-
-    question: str
-
-
-TextIntent = SearchText | OpenPassage | AskLibrary
 
 
 @dataclass

@@ -400,15 +400,15 @@ class ReaderController:
             self.panel = None
         self.app.go(Screen.READER)
 
-    def open_passage(self, book_id: int, first: Locator, last: Locator) -> None:
+    def open_passage(self, book_id: int, first: Locator, last: Locator) -> bool:
         """Open a book at a passage, the words from ``first`` to ``last`` marked: a citation in the open book's chat
         (the chat stays beside the text on a wide screen), or a passage of another book (the library's search, an
-        answer from every book), opened first."""
-        if self.model is None or (book_id and self.model.book.id != book_id):  # 0: a citation stored bookless
-            if not book_id:
-                return
+        answer from every book), opened first. Whether another book was opened."""
+        opening = bool(book_id) and (self.model is None or self.model.book.id != book_id)  # 0: a bookless citation
+        if opening:
             self.open(book_id)
-        assert self.model is not None
+        if self.model is None:
+            return False
         self.model.open_citation(first, last)
         if self.sheet:
             self.panel = None  # on a phone the chat sheet gives way to the page
@@ -416,6 +416,7 @@ class ReaderController:
             self.redraw()
         else:
             self.app.go(Screen.READER)
+        return opening
 
     def set_page_view(self, on: bool) -> None:
         """A text PDF shown as printed pages (``on``) or as reflowed text; the choice is kept for PDFs opened later."""
