@@ -366,3 +366,20 @@ def test_an_editors_notes_give_no_entries(quire: Quire) -> None:
     quire.save_position(book.id, quire.text.segments(book.id, book.segment_count - 1, 1)[0].locator)
     names = {e.name for e in quire.companion.xray(book.id)}
     assert "阿Ｑ" in names and not {"范源濂", "胡适"} & names
+
+
+def test_chinese_names_the_tagger_never_tags_are_found_by_how_the_book_repeats_them(quire: Quire) -> None:
+    """Issue 57: half of a Chinese story's people and places never reached X-Ray, because jieba cuts a name it does
+    not know into words (赵白眼 as 赵 + 白眼, 三太太 as 三 + 太太, 平桥村 as 平桥 + 村). Found now from the book read so
+    far: repeated, with free edges, and a name's shape (a surname that speaks, a title, a place's ending, 老 before);
+    their kind is their shape's. A wife named for her husband is her own entry (七斤嫂 is not 七斤 with a title)."""
+    pytest.importorskip("jieba", reason="X-Ray finds Chinese names with jieba's tagger (computers only)")
+    book = quire.import_paths([book_path("zh/luxun_nahan.txt")])[0].book
+    quire.save_position(book.id, quire.text.segments(book.id, book.segment_count - 1, 1)[0].locator)
+    by_variant = {v: e for e in quire.companion.xray(book.id) for v in e.variants}
+    for name in ("赵白眼", "三太太", "老拱", "方玄绰"):
+        assert by_variant[name].kind == "person", name
+    for name in ("平桥村", "狼子村", "静修庵"):
+        assert by_variant[name].kind == "place", name
+    assert "七斤" not in by_variant["七斤嫂"].variants
+    assert not {"举人老爷", "住在未庄", "回到鲁镇"} & set(by_variant)  # a rank; a verb glued to a place

@@ -19,9 +19,12 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-# Kinship words and titles that follow a name and belong to it (赵太爷, 七斤嫂, 刘姥姥, 王夫人).
-_TITLE_WORDS = "太爷 老爷 大爷 七爷 二爷 大妈 大叔 大娘 二嫂 嫂子 嫂 老太 奶奶 太太 夫人 姨妈 姥姥 嬷嬷 先生 公公 秀才 举人 姑娘 小姐 老爹 妈"
-TITLE_WORDS = frozenset(_TITLE_WORDS.split(" "))
+# Titles that follow a name and are the same person's (赵太爷, 陈莲河先生, 林姑娘), and kinship words that follow
+# one and make another person of it: his wife, his mother (七斤嫂 is 七斤's wife, 赵太太 not 赵太爷).
+_HONORIFICS = "君 太爷 老爷 大爷 七爷 二爷 大叔 先生 公公 秀才 举人 姑娘 小姐 老爹"
+HONORIFICS = frozenset(_HONORIFICS.split(" "))
+_KINSHIP = "大妈 大娘 二嫂 嫂子 嫂 老太 奶奶 太太 夫人 姨妈 姥姥 嬷嬷 妈"
+TITLE_WORDS = HONORIFICS | frozenset(_KINSHIP.split(" "))
 # The common surnames (of the Hundred Family Surnames): a name of three characters may be one and a given name.
 SURNAMES = frozenset("赵钱孙李周吴郑王冯陈褚卫蒋沈韩杨朱秦尤许何吕施张孔曹严华金魏陶姜戚谢邹喻柏水窦章云苏潘葛奚范彭郎"
                      "鲁韦昌马苗凤花方俞任袁柳酆鲍史唐费廉岑薛雷贺倪汤滕殷罗毕郝邬安常乐于时傅皮卞齐康伍余元卜顾孟平"
@@ -74,6 +77,16 @@ def _tagger() -> tuple[Any, dict[str, int], int] | None:
 def available() -> bool:
     """Whether Chinese names can be found on this device (jieba installed: computers, not phones)."""
     return _tagger() is not None
+
+
+def dictionary() -> tuple[dict[str, int], dict[str, str]]:
+    """The general dictionary's word counts and each word's tag (empty where jieba is not installed)."""
+    tagger = _tagger()
+    if tagger is None:
+        return {}, {}
+    import jieba.posseg
+
+    return tagger[1], jieba.posseg.dt.word_tag_tab
 
 
 def dictionary_total() -> int:

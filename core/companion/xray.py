@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from core.agent.citations import Citation
 from core.books.locator import Locator
 from core.books.textutil import CJK_RUN
-from core.companion import evidence
+from core.companion import coined_zh, evidence
 from core.companion.evidence import Row
 from core.companion.names import NOT_NAMES, TITLES, name_key, name_mentions
-from core.companion.names_zh import SURNAMES, TITLE_WORDS, chinese_mentions, dictionary_total
+from core.companion.names_zh import HONORIFICS, SURNAMES, TITLE_WORDS, chinese_mentions, dictionary_total
 from core.library import Library
 from core.rag.sentences import sentence_spans
 
@@ -33,6 +34,7 @@ PLACE_ENDINGS = frozenset("府城州庄镇村寺庵院园祠山峰庙县省京�
 # as annotated editions number the notes the text points to.
 NOTE = re.compile(r"\s*(?:[\u2460-\u2487]|〔[0-9０-９]+〕|［[0-9０-９]+］)")
 NOTE_LINES = 12  # lines a note may run on after its marker's
+NAME_TAGS = frozenset(("nr", "nrfg", "nrt", "ns", "nz", coined_zh.PERSON, coined_zh.PLACE))
 KEYNESS = 8.0  # a Chinese word the dictionary knows is a name when the book uses it this many times more than usual
 SPEECH = frozenset(("said", "says", "asked", "cried", "replied", "answered", "thought", "whispered", "shouted"))
 # What only a being does, right after its name ("the Dormouse shook itself", "Dinah was"... no: "was" is anything's).
@@ -127,19 +129,7 @@ def scan(library: Library, book_id: int, bound: int | None = None) -> int:
     if not fresh and through >= limit:
         return -1
     rows = []
-    # An editor's notes: a paragraph opening with a note's marker, and the lines after it in its section (a note
-    # hard-wrapped over several), up to NOTE_LINES after the last marker.
-    notes, last_note = -1, -1
-    for ordinal, section, text in library.conn.execute(
-        "SELECT ordinal, section_idx, text FROM segments WHERE book_id = ? AND kind NOT IN ('heading', 'image') "
-        "AND ordinal > ? AND ordinal <= ? ORDER BY ordinal",
-        (book_id, through, limit),
-    ):
-        if NOTE.match(text):
-            notes, last_note = section, ordinal  # "⑷龚云甫（1862—1932）：当时的京剧演员": the edition's words
-            continue
-        if section == notes and ordinal - last_note <= NOTE_LINES:
-            continue
+    for ordinal, _section, _idx, text in story_segments(library, book_id, through, limit):
         rows += [
             (book_id, ordinal, m.start, m.name, int(m.at_start), m.before, m.after, 0) for m in name_mentions(text)
         ]
@@ -150,6 +140,24 @@ def scan(library: Library, book_id: int, bound: int | None = None) -> int:
         conn.executemany("INSERT INTO name_mentions VALUES (?,?,?,?,?,?,?,?)", rows)
         conn.execute("INSERT OR REPLACE INTO name_scans VALUES (?, ?, ?)", (book_id, SCAN_VERSION, bound))
     return len(rows)
+
+
+def story_segments(library: Library, book_id: int, after: int, limit: int) -> Iterator[tuple[int, int, int, str]]:
+    """The text segments after ordinal ``after`` up to ``limit`` (ordinal, section, index in it, text), less an
+    editor's notes: a paragraph opening with a note's marker, and the lines after it in its section (a note
+    hard-wrapped over several), up to NOTE_LINES after the last marker."""
+    notes, last_note = -1, -1
+    for ordinal, section, idx, text in library.conn.execute(
+        "SELECT ordinal, section_idx, idx, text FROM segments WHERE book_id = ? AND kind NOT IN ('heading', 'image') "
+        "AND ordinal > ? AND ordinal <= ? ORDER BY ordinal",
+        (book_id, after, limit),
+    ):
+        if NOTE.match(text):
+            notes, last_note = section, ordinal  # "⑷龚云甫（1862—1932）：当时的京剧演员": the edition's words
+            continue
+        if section == notes and ordinal - last_note <= NOTE_LINES:
+            continue
+        yield ordinal, section, idx, text
 
 
 def xray(library: Library, book_id: int, bound: int | None) -> list[XrayEntry]:
@@ -173,6 +181,8 @@ def xray(library: Library, book_id: int, bound: int | None) -> list[XrayEntry]:
         if CJK_RUN.search(r.name):
             chinese[r.name].append(r)
     if chinese:
+        story_text = [seg for seg in story_segments(library, book_id, -1, limit) if seg[1] not in matter]
+        chinese.update(coined_zh.coined_names(story_text, set(chinese)))
         groups += _chinese_groups(chinese, _characters_read(library, book_id, limit))
         by_key.update(chinese)
     entries = _resolve_kinds([_entry(group, by_key) for group in groups], by_key, groups)
@@ -418,7 +428,7 @@ def _chinese_name(key: str, found: list[Any], read: int, total: int) -> bool:
         return False
     common = max(row[8] for row in found)
     if common == 0:
-        return any(row[4].partition("\t")[0] in ("nr", "nrfg", "nrt", "ns", "nz") for row in found) or evidence > 0
+        return any(row[4].partition("\t")[0] in NAME_TAGS for row in found) or evidence > 0
     keyness = (len(found) / read) / (common / total)
     full_name = len(key) == 3 and key[0] in SURNAMES and found[0][4].startswith("nr")  # 林黛玉: a surname, a name
     places = sum(row[4].startswith("ns") for row in found) * 2 >= len(found)
@@ -430,7 +440,7 @@ def _owns(longer: str, key: str) -> bool:
     return (
         (len(longer) == len(key) + 1 and longer[0] in SURNAMES and longer.endswith(key))
         or longer == key + "儿"
-        or any(longer == key + title for title in TITLE_WORDS if len(key) >= 2)
+        or any(longer == key + title for title in HONORIFICS if len(key) >= 2)
         or (key == longer + "儿")
     )
 
@@ -537,6 +547,8 @@ def _chinese_kind(found: list[tuple[Any, ...]]) -> str:
     speech or deeds after it, a person; else by the tagger's tags (``nr`` a person, ``ns`` a place), else a term."""
     person, place = _chinese_evidence(list(found))
     tags = [row[4].partition("\t")[0] for row in found]
+    if tags.count(coined_zh.PERSON) * 2 > len(tags) or tags.count(coined_zh.PLACE) * 2 > len(tags):
+        return "person" if tags.count(coined_zh.PERSON) > tags.count(coined_zh.PLACE) else "place"  # by its shape
     ending = sum(row[2][-1] in PLACE_ENDINGS for row in found)
     if any(row[2].endswith(tuple(TITLE_WORDS)) for row in found) or person > place + ending:
         return "person"
