@@ -17,11 +17,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.books.textutil import safe_file_name
+from core.errors import QuireError
+from core.folder_files import UnsafeFile, read_regular, write_beside
 from core.library.records import BookRecord, Highlight
 from core.quotes import balanced
 
 START = "<!-- quire:highlights (rewritten by Quire on each export; write outside these two lines) -->"
 END = "<!-- /quire:highlights -->"
+MAX_NOTE = 8 * 1024 * 1024  # a note far longer than any book's highlights: not one to rewrite
 MANAGED = ("title", "authors", "tags", "format", "progress", "quire")
 _KEY = re.compile(r"^([A-Za-z0-9_-]+)\s*:")
 
@@ -37,18 +40,35 @@ class VaultBook:
 
 
 def export_vault(folder: Path, books: list[VaultBook]) -> list[Path]:
-    """Write (or update) each book's note in ``folder``; the notes whose text changed, in the books' order."""
+    """Write (or update) each book's note in ``folder``; the notes whose text changed, in the books' order. A note
+    is read only as a regular file of at most ``MAX_NOTE`` bytes and written as a new file renamed over it, never
+    through a link (``core.folder_files``). A book whose note cannot be written does not stop the others: a
+    QuireError at the end names each one."""
     folder.mkdir(parents=True, exist_ok=True)
     known = _notes_by_book(folder)
-    written = []
+    written, failed = [], []
     for item in books:
         path = known.get(item.book.content_hash) or _new_path(folder, item.book)
-        before = path.read_text(encoding="utf-8") if path.is_file() else None
-        text = merge_note(before, front_matter(item), highlights_part(item))
-        if text != before:
-            path.write_text(text, encoding="utf-8")
-            written.append(path)
+        try:
+            before = read_regular(path, MAX_NOTE).decode("utf-8") if path.exists() or path.is_symlink() else None
+            text = merge_note(before, front_matter(item), highlights_part(item))
+            if text != before:
+                write_beside(path, text.encode("utf-8"), folder)
+                written.append(path)
+        except (OSError, UnicodeDecodeError, UnsafeFile) as error:
+            why = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+            failed.append(f"'{item.book.title[:60]}' ({why})")
+    if failed:
+        raise VaultError(f"{len(written)} notes written; not written: {'; '.join(failed)}", written)
     return written
+
+
+class VaultError(QuireError):
+    """Some books' notes could not be written; ``written`` holds those that were."""
+
+    def __init__(self, message: str, written: list[Path]) -> None:
+        super().__init__(message)
+        self.written = written
 
 
 def front_matter(item: VaultBook) -> dict[str, str]:
@@ -73,13 +93,20 @@ def highlights_part(item: VaultBook) -> str:
         if title != chapter:
             lines += [f"## {title}", ""]
             chapter = title
-        lines += [f"> {line}" if line.strip() else ">" for line in balanced(highlight.text).splitlines()]
+        lines += [f"> {line}" if line.strip() else ">" for line in _inert(balanced(highlight.text)).splitlines()]
         lines += ["", f"^{block_id(highlight)}", ""]
         if highlight.note.strip():
-            lines += [highlight.note.strip(), ""]
+            lines += [_inert(highlight.note.strip()), ""]
     if not item.highlights:
         lines += ["No highlights yet.", ""]
     return "\n".join([*lines, END])
+
+
+def _inert(text: str) -> str:
+    """A reader's text with Quire's markers made inert: a highlight or note holding ``<!-- /quire:highlights -->``
+    would otherwise end Quire's part early, and the note would grow on every export. HTML's ``&lt;`` shows the
+    same ``<`` in the note."""
+    return text.replace(START, START.replace("<", "&lt;", 1)).replace(END, END.replace("<", "&lt;", 1))
 
 
 def block_id(highlight: Highlight) -> str:
@@ -125,8 +152,8 @@ def _notes_by_book(folder: Path) -> dict[str, Path]:
     found: dict[str, Path] = {}
     for path in sorted(folder.glob("*.md")):
         try:
-            head = path.read_text(encoding="utf-8")[:4096]
-        except (OSError, UnicodeDecodeError):
+            head = read_regular(path, 4096, head=True).decode("utf-8", "ignore")
+        except (OSError, UnsafeFile):
             continue  # not a note Quire can read: not one of Quire's
         match = re.search(r'^quire:\s*"([0-9a-f]+)"\s*$', head, re.MULTILINE) if head.startswith("---\n") else None
         if match is not None:
@@ -137,4 +164,5 @@ def _notes_by_book(folder: Path) -> dict[str, Path]:
 def _new_path(folder: Path, book: BookRecord) -> Path:
     """A file for a book's first note: its title, with the book's id added when the reader has a note so named."""
     path = folder / f"{safe_file_name(book.title)}.md"
-    return path if not path.exists() else folder / f"{safe_file_name(book.title)} ({book.id}).md"
+    taken = path.exists() or path.is_symlink()  # a dangling link so named is the reader's too
+    return path if not taken else folder / f"{safe_file_name(book.title)} ({book.id}).md"

@@ -61,7 +61,18 @@ def abbreviation_stop(text: str, dot: int) -> bool:
     return token.lower() in ABBREVIATIONS
 
 
+# Names Windows keeps for its devices, with any extension ("nul.txt" is the device too)
+_DEVICES = re.compile(r"(?i)^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\.|$)")
+NAME_BYTES = 150  # a file system's limit is 255 bytes a name: room left for " (123).md", ".sdr", ".partial"
+
+
 def safe_file_name(title: str, fallback: str = "book") -> str:
-    """A title usable as a file name on every platform (keeps Chinese, drops path and reserved characters)."""
+    """A title usable as a file name on every platform: Chinese kept; path and reserved characters dropped; at most
+    100 characters and ``NAME_BYTES`` bytes of UTF-8 (85 Chinese characters are 255 bytes); a Windows device name
+    ("CON", "nul.txt") made safe with a leading underscore."""
     cleaned = re.sub(r'[\\/:*?"<>|\x00-\x1f]+', " ", title).strip(" .")
-    return re.sub(r"\s+", " ", cleaned)[:100].strip() or fallback
+    name = re.sub(r"\s+", " ", cleaned)[:100].strip()
+    while len(name.encode("utf-8", "surrogatepass")) > NAME_BYTES:
+        name = name[:-1].rstrip(" .")
+    name = name or fallback
+    return f"_{name}" if _DEVICES.match(name) else name

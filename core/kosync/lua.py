@@ -91,6 +91,8 @@ class _Reader:
         if number is not None:
             self.at = number.end()
             literal = number.group()
+            if len(literal) > 40:  # Lua's numbers are 64-bit: a 5,000-digit one is no sidecar's
+                raise self.fail("a number longer than any Lua holds")
             if "x" in literal.lower():
                 return int(literal, 16)
             return float(literal) if any(c in literal for c in ".eE") else int(literal)
@@ -110,6 +112,8 @@ class _Reader:
             if self.text[self.at] == "[":
                 self.at += 1
                 key = self.value(depth)
+                if isinstance(key, (dict, list)):
+                    raise self.fail("a table used as a key: not a sidecar KOReader writes")
                 self.skip()
                 if not self.text.startswith("]", self.at):
                     raise self.fail("a key without its ']'")
@@ -154,11 +158,11 @@ class _Reader:
             char = text[self.at]
             if char == quote:
                 self.at += 1
-                return out.decode("utf-8", "replace")
+                return out.decode("utf-8", "surrogateescape")  # bytes that are no UTF-8 kept, to be written back
             if char == "\n":
                 raise self.fail("a line break inside a string")
             if char != "\\":
-                out += char.encode("utf-8", "surrogatepass")
+                out += char.encode("utf-8", "surrogateescape")  # the file's own bytes, invalid ones included
                 self.at += 1
                 continue
             self.at += 1
@@ -237,6 +241,8 @@ def _quoted(text: str) -> str:
             out.append("\\r")
         elif ord(char) < 32 or ord(char) == 127:
             out.append(f"\\{ord(char):03d}")
+        elif 0xDC80 <= ord(char) <= 0xDCFF:  # a byte that was no UTF-8 in the file read: written back as that byte
+            out.append(f"\\{ord(char) - 0xDC00:03d}")
         else:
             out.append(char)
     out.append('"')

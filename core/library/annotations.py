@@ -186,21 +186,23 @@ class Annotations:
         *,
         uid: str | None = None,
         journal: bool = True,
+        created_at: str | None = None,
     ) -> Highlight:
         """Highlight the text from ``start`` to ``end`` (inclusive segments; offsets optional).
 
         Each highlight has its own identity (``uid``, random unless sync gives the one made elsewhere): two
-        highlights of one passage stay two.
+        highlights of one passage stay two. ``created_at`` (ISO 8601) dates one made elsewhere (an e-reader's).
         """
         _check(color, note)
         _check_order(start, end)
         text = _check_text(self.passage_text(book_id, start, end), start, end)
         first = self.library.segment(book_id, start)
         stamp = now()
+        made = created_at or stamp
         uid = uid or sync_journal.new_uid()
         with self.library.transaction() as conn:
             cursor = conn.execute(
-                _INSERT_HIGHLIGHT, (book_id, str(start), str(end), first.ordinal, color, note, text, stamp, stamp, uid)
+                _INSERT_HIGHLIGHT, (book_id, str(start), str(end), first.ordinal, color, note, text, made, stamp, uid)
             )
             if journal:
                 self._journal_highlight(conn, book_id, uid, True, str(start), str(end), color, note)

@@ -20,15 +20,15 @@ was, the former file kept beside it as ``.old`` (KOReader's own fallback). The u
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import asdict, dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from core.books.locator import Locator
 from core.errors import QuireError
+from core.folder_files import UnsafeFile, read_regular, write_beside
 from core.kosync.document import EpubPointers, partial_md5
 from core.kosync.lua import MAX_BYTES, SidecarError, dump_sidecar, parse_sidecar
 from core.library import Annotations, BookRecord, Highlight, Library
@@ -87,7 +87,7 @@ class KoreaderSidecars:
         root = Path(folder)
         if not root.is_dir():
             raise QuireError(f"'{folder}' is not a folder: give the folder KOReader's books are in")
-        sidecars = sorted(p for p in root.rglob("metadata.*.lua") if p.parent.name.endswith(".sdr") and p.is_file())
+        sidecars = sorted(p for p in root.rglob("metadata.*.lua") if p.parent.name.endswith(".sdr"))
         if len(sidecars) > MAX_SIDECARS:
             raise QuireError(f"more than {MAX_SIDECARS:,} sidecars under '{folder}': choose the books' own folder")
         hashes: dict[str, int] | None = None
@@ -96,7 +96,7 @@ class KoreaderSidecars:
         for path in sidecars:
             try:
                 table = _read(path)
-            except (SidecarError, OSError) as error:
+            except (SidecarError, UnsafeFile, OSError) as error:
                 results.append(SidecarImport(str(path), None, "", problem=f"not read: {error}"))
                 continue
             if hashes is None:
@@ -134,15 +134,17 @@ class KoreaderSidecars:
                 checksum = _checksum(path)  # also KOReader's docsettings or hashdocsettings folders: it names its file
                 if checksum in wanted:
                     targets[path] = (wanted[checksum], checksum)
-        return [self._export(path, book, checksum, marked[book.id]) for path, (book, checksum) in sorted(
+        return [self._export(root, path, book, checksum, marked[book.id]) for path, (book, checksum) in sorted(
             targets.items(), key=lambda item: str(item[0]))]  # fmt: skip
 
-    def _export(self, path: Path, book: BookRecord, checksum: str, highlights: list[Highlight]) -> SidecarExport:
+    def _export(
+        self, root: Path, path: Path, book: BookRecord, checksum: str, highlights: list[Highlight]
+    ) -> SidecarExport:
         def problem(why: str) -> SidecarExport:
             return SidecarExport(str(path), book.id, book.title, problem=why)
 
         try:
-            table = _read(path) if path.is_file() else {}
+            table = _read(path) if path.exists() or path.is_symlink() else {}
             pointers = EpubPointers(self._library.file_path(book.id).read_bytes())
         except (SidecarError, QuireError, OSError) as error:
             return problem(f"not read: {error}")
@@ -188,8 +190,8 @@ class KoreaderSidecars:
             table[SENT] = sorted(sent)
             table.setdefault("partial_md5_checksum", checksum)
             try:
-                _write(path, table)
-            except (SidecarError, OSError) as error:
+                _write(root, path, table, first=given is None)
+            except (SidecarError, UnsafeFile, OSError) as error:
                 return problem(f"not written: {error}")
         return SidecarExport(str(path), book.id, book.title, added, kept, left_out)
 
@@ -255,7 +257,7 @@ class KoreaderSidecars:
                 left_out += 1
                 continue
             start, end = str(span[0]), str(span[1])
-            note = str(annotation.get("note") or "").strip()
+            note = _text(annotation.get("note")).strip()
             here = existing.get((start, end))
             if here is not None:
                 if note and not here.note.strip():
@@ -265,7 +267,9 @@ class KoreaderSidecars:
                 left_out += 1  # deleted in Quire: not brought back
             else:
                 color = COLORS.get(str(annotation.get("color") or "yellow"), "yellow")
-                existing[(start, end)] = self._annotations.add_highlight(book.id, span[0], span[1], color, note)
+                existing[(start, end)] = self._annotations.add_highlight(
+                    book.id, span[0], span[1], color, note, created_at=_made(annotation.get("datetime"))
+                )
                 added += 1
         return SidecarImport(sidecar, book.id, book.title, added, kept, left_out)
 
@@ -273,8 +277,7 @@ class KoreaderSidecars:
         self, book: BookRecord, annotation: dict[Any, Any], pointers: EpubPointers | None
     ) -> tuple[Locator, Locator] | None:
         """Where a highlight's text is in the book: in the chapter its xpointer names first, then anywhere."""
-        given = annotation.get("text")
-        text = " ".join(given.split()) if isinstance(given, str) else ""
+        text = " ".join(_text(annotation.get("text")).split())
         if len(text) < 2:
             return None  # a highlight without its text, or with something else in its place
         section = None
@@ -293,6 +296,21 @@ class KoreaderSidecars:
         return None
 
 
+def _text(value: Any) -> str:
+    """A sidecar's string as text for the library: bytes that were no UTF-8 shown as U+FFFD (the sidecar keeps them)."""
+    return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace") if isinstance(value, str) else ""
+
+
+def _made(value: Any) -> str | None:
+    """When KOReader says a highlight was made ("2024-05-01 12:34:56", the e-reader's local time) as ISO 8601 UTC;
+    None when it says nothing readable (the highlight is then dated now)."""
+    try:
+        made = datetime.strptime(str(value), "%Y-%m-%d %H:%M:%S")
+    except ValueError:
+        return None
+    return made.astimezone(UTC).isoformat(timespec="seconds")
+
+
 def _words(highlight: Highlight) -> tuple[str, str]:
     """A highlight's span without the spaces at its edges: how a highlight placed by its words (KOReader's, found by
     ``_find``) is compared with Quire's, whose selection may have taken a space either side."""
@@ -306,35 +324,31 @@ def _words(highlight: Highlight) -> tuple[str, str]:
 
 
 def _read(path: Path) -> dict[Any, Any]:
-    """A sidecar's table; SidecarError when it is too big to be one (checked before reading it) or does not parse."""
-    if path.stat().st_size > MAX_BYTES:
-        raise SidecarError(f"over {MAX_BYTES // (1024 * 1024)} MB: not a sidecar KOReader writes")
-    return parse_sidecar(path.read_text(encoding="utf-8", errors="replace"))
+    """A sidecar's table, read only from a regular file (not a link, a FIFO or a device) of at most ``MAX_BYTES``
+    (UnsafeFile otherwise); SidecarError when it does not parse. Bytes that are no UTF-8 are kept as they were."""
+    return parse_sidecar(read_regular(path, MAX_BYTES).decode("utf-8", "surrogateescape"))
 
 
 def _checksum(path: Path) -> str | None:
     """The partial MD5 a sidecar names its book by; None when it cannot be read."""
     try:
         found = _read(path).get("partial_md5_checksum")
-    except (SidecarError, OSError):
+    except (SidecarError, UnsafeFile, OSError):
         return None
     return found if isinstance(found, str) else None
 
 
-def _write(path: Path, table: dict[Any, Any]) -> None:
-    """The sidecar written whole or not at all: checked to read back as written, the former kept as ``.old``."""
+def _write(root: Path, path: Path, table: dict[Any, Any], first: bool) -> None:
+    """The sidecar written whole or not at all, checked to read back as written, never through a link or out of
+    ``root`` (``core.folder_files``); the former kept as ``.old`` (KOReader's own fallback), and on Quire's
+    ``first`` write into it also as ``.before-quire``, which no later export replaces."""
     text = dump_sidecar(table)
     if dump_sidecar(parse_sidecar(text)) != text:
         raise SidecarError("the sidecar would not read back as written")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial")
-    with partial.open("w", encoding="utf-8") as file:
-        file.write(text)
-        file.flush()
-        os.fsync(file.fileno())
-    if path.exists():
-        os.replace(path, path.with_name(path.name + ".old"))
-    os.replace(partial, path)
+    original = path.with_name(path.name + ".before-quire")
+    if first and path.is_file() and not original.exists() and not original.is_symlink():
+        write_beside(original, read_regular(path, MAX_BYTES), root)
+    write_beside(path, text.encode("utf-8", "surrogateescape"), root, backup=path.with_name(path.name + ".old"))
 
 
 def _annotations(table: dict[Any, Any]) -> list[dict[Any, Any]]:
