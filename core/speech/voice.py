@@ -76,11 +76,12 @@ def _write(sentences: list[str], folder: Path, language: str, rate: int) -> list
     parts = [folder / f"{number}.wav" for number in range(len(sentences))]
     if command is not None:
         for sentence, part in zip(sentences, parts, strict=True):
-            done = subprocess.run([command, "-v", espeak_voice(language), "-s", str(rate), "-w", str(part), "--",
-                                   sentence], capture_output=True, timeout=120, check=False)  # fmt: skip
+            text = sentence.encode("utf-8", "replace")  # on stdin: a sentence over 128 KiB is no argument list's
+            done = subprocess.run([command, "-v", espeak_voice(language), "-s", str(rate), "-w", str(part),
+                                   "--stdin"], input=text, capture_output=True, timeout=600, check=False)  # fmt: skip
             if done.returncode != 0:  # an unknown voice: the default one reads it
-                subprocess.run([command, "-s", str(rate), "-w", str(part), "--", sentence], capture_output=True,
-                               timeout=120, check=False)  # fmt: skip
+                subprocess.run([command, "-s", str(rate), "-w", str(part), "--stdin"], input=text,
+                               capture_output=True, timeout=600, check=False)  # fmt: skip
         return parts
     engine = pyttsx3_engine()
     voice = voice_for(engine, language)
@@ -121,14 +122,17 @@ def save(
         if not all(part.exists() and part.stat().st_size > 44 for part in parts):
             raise VoiceUnavailable("the system voice wrote no audio: check the speech engine (eSpeak NG on Linux)")
         at = 0.0
-        with wave.open(str(path), "wb") as out:
-            for number, part in enumerate(parts):
-                with wave.open(str(part), "rb") as piece:
-                    if number == 0:
-                        out.setparams(piece.getparams())
-                    frames = piece.readframes(piece.getnframes())
-                    out.writeframes(frames)
-                    length = piece.getnframes() / piece.getframerate()
-                spans.append(SpokenSpan(round(at, 3), round(at + length, 3)))
-                at += length
+        try:
+            with wave.open(str(path), "wb") as out:
+                for number, part in enumerate(parts):
+                    with wave.open(str(part), "rb") as piece:
+                        if number == 0:
+                            out.setparams(piece.getparams())
+                        frames = piece.readframes(piece.getnframes())
+                        out.writeframes(frames)
+                        length = piece.getnframes() / piece.getframerate()
+                    spans.append(SpokenSpan(round(at, 3), round(at + length, 3)))
+                    at += length
+        except OSError as error:  # a full disk (/dev/full), a file taken away
+            raise QuireError(f"cannot write '{path}': {error.strerror or error}; choose another file") from None
     return spans
