@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -443,7 +444,7 @@ def cmd_sync(quire: Quire, args: argparse.Namespace) -> int:
         try:
             status = quire.sync.setup(args.target, args.user or "", password, secrets, create=args.create, **options)
         except SyncFolderMissing as missing:
-            if not sys.stdin.isatty() or not _yes(f"{missing}. Create it? [y/N] "):
+            if not _terminal() or not _yes(f"{missing}. Create it? [y/N] "):
                 raise
             status = quire.sync.setup(args.target, args.user or "", password, secrets, create=True, **options)
         if args.json:
@@ -585,9 +586,18 @@ def _yes(question: str) -> bool:
         return False
 
 
+_NOT_UTF8 = re.compile("[\udc80-\udcff]")  # how Python keeps an argument's bytes that are no UTF-8
+
+
+def _terminal() -> bool:
+    """Whether a person can be asked at a terminal (stdin may be closed, ``<&-``, and then is None)."""
+    return sys.stdin is not None and not sys.stdin.closed and sys.stdin.isatty()
+
+
 def _ask_password(prompt: str, variable: str) -> str:
-    """The password typed at a terminal; with none (a script, a pipe), a QuireError saying how to give it."""
-    if not sys.stdin.isatty():
+    """The password typed at a terminal; with none (a script, a pipe, stdin closed), a QuireError saying how to
+    give it."""
+    if not _terminal():
         raise QuireError(f"no terminal to ask the password at: give it in ${variable} (it is not stored from there)")
     import getpass
 
@@ -749,14 +759,18 @@ def cmd_readwise(quire: Quire, args: argparse.Namespace) -> int:
         token = os.environ.get("QUIRE_READWISE_TOKEN") or _ask_password(
             "Readwise access token (readwise.io/access_token): ", "QUIRE_READWISE_TOKEN"
         )
-        found = quire.readwise.setup(token, secrets, **({"url": args.url} if args.url else {}))
+        found = quire.readwise.setup(token, secrets, keep_in_environment="QUIRE_READWISE_TOKEN" in os.environ,
+                                     **({"url": args.url} if args.url else {}))  # fmt: skip
+        if found.get("token") == "environment":
+            print("quire: no keyring here to keep the token: it is read from $QUIRE_READWISE_TOKEN at each send",
+                  file=sys.stderr)  # fmt: skip
         print(f"Readwise is on ({found['url']}); run 'quire readwise' to send your highlights")
         return 0
     if args.action == "off":
         quire.readwise.turn_off(secrets)
         print("Readwise is off", file=sys.stderr)
         return 0
-    result = quire.readwise.send(secrets)
+    result = quire.readwise.send(secrets, token=os.environ.get("QUIRE_READWISE_TOKEN") or None)
     if args.json:
         _print_json(result.to_dict())
     else:
@@ -1001,6 +1015,12 @@ def main(argv: Sequence[str] | None = None, platform: Platform | None = None) ->
     """Run the CLI on this computer's adapters (or those given); errors go to stderr as one line, exit code non-zero."""
     args = build_parser().parse_args(argv)
     configure_logging(command_line=True)
+    for name, value in vars(args).items():
+        words = value if isinstance(value, list) else [value]
+        if any(isinstance(w, str) and _NOT_UTF8.search(w) for w in words):  # bytes the terminal's UTF-8 is not
+            print(f"quire: error: {name.replace('_', '-')} holds bytes that are not UTF-8 text: "
+                  "check the terminal's encoding, or type it again", file=sys.stderr)  # fmt: skip
+            return 2
     args.platform = platform or current_platform()
     try:
         if args.library is not None and not args.library.strip():

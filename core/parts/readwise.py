@@ -18,7 +18,7 @@ from typing import Any
 
 import httpx
 
-from core.errors import LocalOnlyError, ReadwiseRefused
+from core.errors import LocalOnlyError, ReadwiseRefused, SecretStoreError
 from core.library import Annotations, BookRecord, Highlight, Library
 from core.library.db import now
 from core.network_policy import NetworkPolicy
@@ -56,17 +56,26 @@ class Readwise:
         *,
         url: str | None = None,
         transport: httpx.BaseTransport | None = None,
+        keep_in_environment: bool = False,
     ) -> dict[str, str]:
         """Use this access token from now on: Readwise (at ``url``, readwise.io unless given) is asked whether it
-        takes it, then it goes to ``secrets``."""
+        takes it, then it goes to ``secrets``. Where there is no secret store and the token came from the
+        environment (``keep_in_environment``), it stays there: each send is given it again ("token":
+        "environment" in the answer)."""
         self._refuse_when_local_only()
         url = url or READWISE
         with ReadwiseClient(token, url=url, network=self._network, transport=transport) as client:
             client.authorize()
-        secrets.set(SECRET, token.strip())
+        kept = "store"
+        try:
+            secrets.set(SECRET, token.strip())
+        except SecretStoreError:
+            if not keep_in_environment:
+                raise
+            kept = "environment"
         with self._library.transaction() as conn:
             conn.execute("INSERT OR REPLACE INTO sync_meta VALUES ('readwise_url', ?)", (url,))
-        return {"url": url}
+        return {"url": url, "token": kept}
 
     def settings(self) -> dict[str, str] | None:
         """Readwise's address when it is set up; None when it is off (the default)."""
@@ -90,11 +99,13 @@ class Readwise:
         *,
         transport: httpx.BaseTransport | None = None,
         sleep: Callable[[float], None] | None = None,
+        token: str | None = None,
     ) -> ReadwiseSend:
-        """Send every highlight that is new or changed since the last send."""
+        """Send every highlight that is new or changed since the last send (with the ``token`` given, such as
+        ``$QUIRE_READWISE_TOKEN``, or else the one kept in ``secrets``)."""
         self._refuse_when_local_only()
         found = self.settings()
-        token = secrets.get(SECRET) if found is not None else None
+        token = token or (secrets.get(SECRET) if found is not None else None)
         if found is None or not token:
             raise ReadwiseRefused("Readwise is not set up: give an access token first (quire readwise setup)")
         waiting, unchanged = self._waiting()

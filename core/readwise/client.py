@@ -96,9 +96,9 @@ class ReadwiseClient:
                 continue
             if status in (401, 403):
                 raise ReadwiseRefused("Readwise refused the access token: get a new one at readwise.io/access_token")
-            if status >= 400:
-                said = " ".join(content[:300].decode("utf-8", "replace").split())[:200]
-                raise ReadwiseError(redact(f"Readwise failed (HTTP {status}) {said}".strip(), [self._token]))
+            if status >= 300:  # a redirect is no success either: the token was not checked where it was sent
+                said = redact(" ".join(content[:4096].decode("utf-8", "replace").split()), [self._token])
+                raise ReadwiseError(f"Readwise failed (HTTP {status}) {said[:200]}".strip())  # hidden, then cut
             try:
                 return json.loads(content) if content.strip() else None
             except (ValueError, RecursionError):
