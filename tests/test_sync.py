@@ -199,6 +199,25 @@ def test_foreign_and_truncated_files_are_skipped_with_a_warning(tmp_path: Path) 
     assert [h.note for h in b.notes.highlights(1)] == ["kept"]
 
 
+def test_thousands_of_junk_files_are_one_warning_and_a_name_with_a_line_break_stays_on_one_line(
+    tmp_path: Path,
+) -> None:
+    """Issue 58 item 12: 3,000 junk files in log/ gave 3,015 warning lines, and a file name holding a newline was
+    printed raw."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    a, b = device(tmp_path, "a", shared, ALICE), device(tmp_path, "b", shared, ALICE)
+    a.sync.run()
+    for number in range(3000):
+        (shared / "log" / f"junk-{number}.tmp").write_bytes(b"")
+    (shared / "log" / "evil\nname.jsonl").write_bytes(b"")
+    report = b.sync.run()
+    skipped = [w for w in report.warnings if "does not write" in w]
+    assert len(skipped) == 1 and "3001 file(s)" in skipped[0]
+    assert all("\n" not in w for w in report.warnings)
+    assert not [w for w in b.sync.run().warnings if "does not write" in w]  # said once, not on every run
+
+
 @pytest.mark.parametrize("fail_at", range(6))  # list, read, write the log; list, write, read book files
 def test_a_sync_cut_at_any_step_is_completed_by_the_next_one(tmp_path: Path, fail_at: int) -> None:
     """The sync dies at its n-th read or write of the target (a dropped connection, the app killed there)."""

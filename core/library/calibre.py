@@ -22,6 +22,7 @@ from core.errors import LibraryError
 
 PREFERRED = ("EPUB", "AZW3", "MOBI", "PDF", "FB2", "CBZ", "TXT", "MD", "HTMLZ", "HTML")  # the format taken first
 READ_SECONDS = 10.0  # calibre reads a 50,000-book metadata.db in well under a second
+TABLES = ("books", "authors", "books_authors_link", "tags", "books_tags_link", "series", "books_series_link", "data")
 PICTURES = (b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n", b"GIF87a", b"GIF89a")  # JPEG, PNG, GIF
 
 
@@ -97,6 +98,12 @@ def _many(conn: sqlite3.Connection, sql: str) -> dict[int, list[str]]:
 
 
 def _read(conn: sqlite3.Connection, folder: Path) -> tuple[list[CalibreBook], list[str]]:
+    kinds = dict(conn.execute(f"SELECT name, type FROM sqlite_master WHERE name IN ({','.join('?' * len(TABLES))})",
+                              TABLES).fetchall())  # fmt: skip
+    views = sorted(name for name, kind in kinds.items() if kind != "table")
+    if views:  # calibre's are tables; a view may recurse without end and hold gigabytes before the time bound
+        raise LibraryError(f"{folder}'s metadata.db has {', '.join(views)} as a view, where calibre has tables: "
+                           "not a calibre library Quire can import")  # fmt: skip
     authors = _many(
         conn, "SELECT l.book, a.name FROM books_authors_link l JOIN authors a ON a.id = l.author ORDER BY l.id"
     )

@@ -270,7 +270,7 @@ class Syncer:
                 body = self.library.conn.execute("SELECT body FROM sync_sent WHERE seq = ?", (seq,)).fetchone()[0]
                 self.target.write(f"log/{name}", bytes(body))
                 why = "another device found it damaged" if seq in requested else "it was missing or damaged"
-                report.warnings.append(f"rewrote log/{name}: {why} in the sync folder")
+                report.warnings.append(f"rewrote {_shown('log/' + name)}: {why} in the sync folder")
                 names[name] = len(body)
         for requests in requested.values():  # answered, or about a file a snapshot holds now (deleted here)
             for request in requests:
@@ -285,15 +285,19 @@ class Syncer:
         """
         seen = {r[0] for r in self.library.conn.execute("SELECT name FROM sync_seen")}
         by_device: dict[str, list[tuple[int, str]]] = {}
+        strangers = []
         for name in sorted(names):
             match = LOG_FILE.match(name)
             if match is None:
                 if name not in seen and REWRITE_REQUEST.match(name) is None:
-                    report.warnings.append(f"skipped log/{name}: not a file Quire writes")
+                    strangers.append(name)
                     self._mark_seen(name)
                 continue
             if match.group(1) != self.device:  # ours were sent from the outbox: known here already
                 by_device.setdefault(match.group(1), []).append((int(match.group(2)), name))
+        if strangers:  # one line however many (3,000 junk files gave 3,000 lines)
+            named = ", ".join(_shown(n) for n in strangers[:3]) + (", …" if len(strangers) > 3 else "")
+            report.warnings.append(f"skipped {len(strangers)} file(s) in log/ that Quire does not write ({named})")
         for other, files in by_device.items():
             floor = int(self._meta(f"floor:{other}") or 0)
             read = [seq for seq, name in files if name in seen] + [floor]
@@ -318,14 +322,16 @@ class Syncer:
             except SyncFileTooLarge:
                 damaged = "larger than Quire writes"
         if damaged:  # never taken as the truth, and never given up on: what its device sends later still comes
-            report.warnings.append(f"kept log/{name} aside: {damaged}; its device is asked to write it again")
+            report.warnings.append(
+                f"kept {_shown('log/' + name)} aside: {damaged}; its device is asked to write it again"
+            )
             if request not in names:
                 self.target.write(f"log/{request}", b"")
                 names[request] = 0
             return
         if read.skipped:
             shown = "; ".join(read.skipped[:3]) + ("…" if len(read.skipped) > 3 else "")
-            report.warnings.append(f"skipped {len(read.skipped)} record(s) of log/{name} ({shown})")
+            report.warnings.append(f"skipped {len(read.skipped)} record(s) of {_shown('log/' + name)} ({shown})")
         with self.library.transaction() as conn:
             report.received += self._fold(conn, entries, read.changes, clock)
             conn.execute("INSERT OR IGNORE INTO sync_seen VALUES (?, ?)", (name, now()))
@@ -352,7 +358,7 @@ class Syncer:
                 raise ValueError("it does not match its checksum")
             raw = [change for key, entry in held["entries"].items() for change in _as_changes(key, entry)]
         except (SyncFileTooLarge, ValueError, KeyError, TypeError, AttributeError, RecursionError, IndexError):
-            report.warnings.append(f"kept snapshot/{name} aside: not a snapshot Quire can read")
+            report.warnings.append(f"kept {_shown('snapshot/' + name)} aside: not a snapshot Quire can read")
             return 0
         changes, bad = [], 0
         for change in raw:
@@ -361,7 +367,9 @@ class Syncer:
             except ValueError:
                 bad += 1
         if bad:
-            report.warnings.append(f"skipped {bad} record(s) of snapshot/{name}: not of the shape Quire writes")
+            report.warnings.append(
+                f"skipped {bad} record(s) of {_shown('snapshot/' + name)}: not of the shape Quire writes"
+            )
         with self.library.transaction() as conn:
             report.received += self._fold(conn, entries, changes, clock)
             self._set_meta(conn, f"floor:{other}", str(covered))
@@ -474,3 +482,9 @@ def _collector_paused() -> Iterator[None]:
         yield
     finally:
         gc.enable()
+
+
+def _shown(name: str) -> str:
+    """A file name from the sync folder as one printable line: quoted, a line break or control character escaped
+    (a name holding a newline printed raw split the report)."""
+    return repr(name)
