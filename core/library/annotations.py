@@ -29,7 +29,11 @@ class Annotations:
 
     def __init__(self, library: Library) -> None:
         self.library = library
-        self.conn = library.conn
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        """This thread's connection to the library (``Library.conn``)."""
+        return self.library.conn
 
     # -- position -----------------------------------------------------------------------------
     def save_position(

@@ -45,7 +45,8 @@ def _write(conn: sqlite3.Connection, book_id: int, texts: Iterable[tuple[int, st
 class Writable(Protocol):
     """What writing the index needs of the library (``core.library.store.Library``, which calls this module)."""
 
-    conn: sqlite3.Connection
+    @property
+    def conn(self) -> sqlite3.Connection: ...
 
     def transaction(self) -> AbstractContextManager[sqlite3.Connection]: ...
 

@@ -57,8 +57,7 @@ class VectorStore:
         if backend not in BACKENDS:
             raise ValueError(f"vector backend must be one of {BACKENDS}")
         self.library = library
-        self.conn = library.conn
-        available = has_vector_extension(self.conn)
+        available = has_vector_extension(library.conn)
         if backend == "sqlite-vec" and not available:
             raise LibraryError(
                 "sqlite-vec cannot be loaded here (install sqlean-py and sqlite-vec); use the numpy backend"
@@ -76,6 +75,12 @@ class VectorStore:
             self._sync_mirrors()
 
     # -- writing (inside the caller's transaction) --------------------------------------------
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        """This thread's connection to the library (``Library.conn``)."""
+        return self.library.conn
+
     def _ensure_mirror(self, conn: sqlite3.Connection, model: str, dimension: int) -> str:
         table = vec_table(model)
         conn.execute(
