@@ -156,7 +156,15 @@ def test_no_class_has_more_than_25_public_methods() -> None:
     for path in python_files("core", "app", "platform_adapters"):
         for node in ast.walk(parsed(path)):
             if isinstance(node, ast.ClassDef):
-                methods = {f.name for f in node.body if isinstance(f, ast.FunctionDef) and not f.name.startswith("_")}
+                methods = {
+                    f.name
+                    for f in node.body
+                    if isinstance(f, ast.FunctionDef)
+                    and not f.name.startswith("_")
+                    and not any(isinstance(d, ast.Name) and d.id == "property" for d in f.decorator_list)
+                }
+                # (a property is a member read like an attribute: Library.conn became one when each thread got its
+                # own connection)
                 if len(methods) > 25:
                     wide.append(f"{path.relative_to(ROOT)} {node.name}: {len(methods)}")
     assert not wide, "split these by what they are for:\n" + "\n".join(wide)

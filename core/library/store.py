@@ -20,7 +20,8 @@ from core.books.svg import inline_styles
 from core.errors import BookNotFoundError, LibraryError, LocatorError, QuireError
 from core.library import journal as sync_journal
 from core.library import paragraph_index
-from core.library.db import book_rows, busy_is_library_error, connect, inserted_id, now
+from core.library.connections import ThreadConnections
+from core.library.db import book_rows, busy_is_library_error, inserted_id, now
 from core.library.fts import make_snippet, match_expression
 from core.library.records import BookId, BookRecord, SearchHit, SegmentRecord, TocRow
 from core.library.shelf import shelf_keys
@@ -43,13 +44,7 @@ class Library:
             self.files.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise LibraryError(f"cannot create the library folder {self.root}: {error}") from error
-        self._path = self.root / "library.db"
-        self._vector_extension = vector_extension
-        self._local = threading.local()
-        self._connections: dict[int, sqlite3.Connection] = {}  # by thread: each thread reads on its own
-        self._guard = threading.Lock()
-        self._closed = False
-        self._adopt(connect(self._path, vector_extension=vector_extension))  # migrates the file once
+        self._connections = ThreadConnections(self.root / "library.db", vector_extension)
         self.lock = threading.RLock()
         self._remove_abandoned_parts()
         # Other stores keep rows beside a book's (chunks, vectors); removing a book removes theirs in one transaction.
@@ -67,42 +62,13 @@ class Library:
 
     @property
     def conn(self) -> sqlite3.Connection:
-        """This thread's connection to the library (opened on the thread's first use).
-
-        One connection shared by the app's threads and every browser tab let a read from one thread run inside
-        another's import transaction and see rows that were then rolled back. Each thread now has its own (WAL:
-        readers see the last commit and never wait for a writer); writes still take ``lock``, one at a time.
-        """
-        found: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if found is not None:
-            return found
-        with self._guard:
-            if self._closed:  # as one closed connection answers: sqlite3's ProgrammingError on use
-                return next(iter(self._connections.values()))
-            self._forget_finished_threads()
-        return self._adopt(connect(self._path, vector_extension=self._vector_extension))
-
-    def _adopt(self, conn: sqlite3.Connection) -> sqlite3.Connection:
-        with self._guard:
-            former = self._connections.pop(threading.get_ident(), None)
-            if former is not None:  # a finished thread's, whose number this thread was given again
-                former.close()
-            self._connections[threading.get_ident()] = conn
-        self._local.conn = conn
-        return conn
-
-    def _forget_finished_threads(self) -> None:
-        """Close the connections of threads that have ended (the caller holds ``_guard``)."""
-        alive = {thread.ident for thread in threading.enumerate()}
-        for ident in [i for i in self._connections if i not in alive]:
-            self._connections.pop(ident).close()
+        """This thread's connection to the library (``core.library.connections``: each thread reads on its own and
+        sees only what was committed; writes take ``lock``)."""
+        return self._connections.get()
 
     def close(self) -> None:
         """Close every thread's connection to the database."""
-        with self._guard:
-            self._closed = True
-            for conn in self._connections.values():
-                conn.close()
+        self._connections.close()
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
