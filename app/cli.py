@@ -33,6 +33,7 @@ from core import (
     QuireError,
     SecretStoreError,
     SyncFolderMissing,
+    VaultFolderMissing,
     default_library_dir,
     formats_in_words,
 )
@@ -444,7 +445,9 @@ def cmd_sync(quire: Quire, args: argparse.Namespace) -> int:
         try:
             status = quire.sync.setup(args.target, args.user or "", password, secrets, create=args.create, **options)
         except SyncFolderMissing as missing:
-            if not _terminal() or not _yes(f"{missing}. Create it? [y/N] "):
+            if not _terminal():
+                raise SyncFolderMissing(f"{missing} (give --create to make it)") from None
+            if not _yes(f"{missing}. Create it? [y/N] "):
                 raise
             status = quire.sync.setup(args.target, args.user or "", password, secrets, create=True, **options)
         if args.json:
@@ -806,7 +809,10 @@ def cmd_speak(quire: Quire, args: argparse.Namespace) -> int:
 
 def cmd_export(quire: Quire, args: argparse.Namespace) -> int:
     if args.vault:
-        written = quire.notes.export_vault(args.vault, args.book)
+        try:
+            written = quire.notes.export_vault(args.vault, args.book, create=args.create)
+        except VaultFolderMissing as missing:
+            raise QuireError(f"{missing} (give --create to make it)") from None
         for path in written:
             print(path)
         print(f"{len(written)} note(s) written or updated in {args.vault}.", file=sys.stderr)
@@ -991,6 +997,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("export", cmd_export, "export a book's highlights and notes (or, with --vault, every book's)")
     p.add_argument("book", nargs="?")
     p.add_argument("--vault", help="an Obsidian vault's folder: a note per book, updated in Quire's part only")
+    p.add_argument("--create", action="store_true", help="with --vault: make the folder when it is not there")
     p.add_argument("--format", choices=["md", "json"], default="md")
     p.add_argument("-o", "--output", help="write to this file instead of standard output")
     return parser

@@ -313,6 +313,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "每本书一篇笔记。再次导出只更新 Quire 写的部分，你在其外写的内容保持不变。",
     },
     "notes.vault.export": {"en": "Export", "zh": "导出"},
+    "notes.vault.missing": {"en": "No such folder", "zh": "没有这个文件夹"},
+    "notes.vault.missing.about": {
+        "en": "There is no folder at {folder}. Check its name, or create it for the vault.",
+        "zh": "{folder} 处没有文件夹。请检查名称，或为 Obsidian 库创建它。",
+    },
+    "notes.vault.create": {"en": "Create the folder", "zh": "创建该文件夹"},
     "notes.vault.done": {
         "en": "Notes written or updated in {folder}: {n}.",
         "zh": "已在 {folder} 写入或更新笔记：{n} 篇。",
@@ -676,6 +682,18 @@ STRINGS: dict[str, dict[str, str]] = {
     "error.CatalogError": {
         "en": "The catalog or server could not be used. Check its address and that it is running, then try again.",
         "zh": "无法使用该书目或服务器。请检查地址并确认它正在运行，然后重试。",
+    },
+    "error.KosyncError": {
+        "en": "The KOReader sync server could not be used. Check its address and that it is running, then try again.",
+        "zh": "无法使用 KOReader 同步服务器。请检查地址并确认它正在运行，然后重试。",
+    },
+    "error.KosyncRefused": {
+        "en": "The KOReader sync server refused the user name or password. Enter them again in Settings.",
+        "zh": "KOReader 同步服务器拒绝了用户名或密码。请在“设置”中重新输入。",
+    },
+    "error.VaultFolderMissing": {
+        "en": "There is no folder there. Check its name, or create it.",
+        "zh": "那里没有文件夹。请检查名称，或创建它。",
     },
     "error.CatalogRefused": {
         "en": "The catalog or server refused the user name or password. Enter them again in Settings.",

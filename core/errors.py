@@ -22,7 +22,10 @@
     │   ├── SyncStorageFull        the folder or server has no room left
     │   └── SyncFileTooLarge       a file in the sync folder is larger than Quire writes there
     ├── CatalogError               an OPDS catalog or a KOReader sync server could not be used
-    │   └── CatalogRefused         it refused the user name or password (or asked for one)
+    │   ├── CatalogRefused         it refused the user name or password (or asked for one)
+    │   └── KosyncError            the KOReader sync server (its own words in the app)
+    │       └── KosyncRefused      it refused the user name or password
+    ├── VaultFolderMissing         the vault's folder is not there (created only when asked)
     └── ReadwiseError              Readwise could not take the highlights now (those sent stay sent)
         └── ReadwiseRefused        it refused the access token, or none is set up
 
@@ -124,6 +127,18 @@ class CatalogError(QuireError):
 
 class CatalogRefused(CatalogError):
     """The catalog or server refused the user name or password, or asked for a login none was given for."""
+
+
+class KosyncError(CatalogError):
+    """A KOReader sync server could not be used: not set up, not reachable, or answering with something else."""
+
+
+class KosyncRefused(KosyncError, CatalogRefused):
+    """The KOReader sync server refused the user name or password."""
+
+
+class VaultFolderMissing(QuireError):
+    """The Obsidian vault's folder is not there (an export creates it only when asked: a typo made folders)."""
 
 
 class ReadwiseError(QuireError):

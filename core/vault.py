@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.books.textutil import safe_file_name
-from core.errors import QuireError
+from core.errors import QuireError, VaultFolderMissing
 from core.folder_files import UnsafeFile, read_regular, write_beside
 from core.library.records import BookRecord, Highlight
 from core.quotes import balanced
@@ -39,12 +39,16 @@ class VaultBook:
     progress: float  # the furthest place read, percent
 
 
-def export_vault(folder: Path, books: list[VaultBook]) -> list[Path]:
+def export_vault(folder: Path, books: list[VaultBook], create: bool = False) -> list[Path]:
     """Write (or update) each book's note in ``folder``; the notes whose text changed, in the books' order. A note
     is read only as a regular file of at most ``MAX_NOTE`` bytes and written as a new file renamed over it, never
     through a link (``core.folder_files``). A book whose note cannot be written does not stop the others: a
-    QuireError at the end names each one."""
-    folder.mkdir(parents=True, exist_ok=True)
+    QuireError at the end names each one. A folder that is not there is made only with ``create`` (and only its
+    last part: a parent missing too is a typo more likely than a wish), else VaultFolderMissing."""
+    if not folder.is_dir():
+        if not create or not folder.parent.is_dir() or folder.exists():
+            raise VaultFolderMissing(f"the vault folder {folder} does not exist: check its name, or create it")
+        folder.mkdir()
     known = _notes_by_book(folder)
     written, failed = [], []
     for item in books:

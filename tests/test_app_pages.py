@@ -403,7 +403,7 @@ def test_library_notes_screen_edits_and_exports_markdown(quire: Quire) -> None:
 
 def test_the_notes_screen_exports_every_books_highlights_to_an_obsidian_vault(quire: Quire, tmp_path: Path) -> None:
     """Issue 41: the vault's folder typed in a browser's notes screen, remembered; a second export keeps what the
-    reader wrote in the note."""
+    reader wrote in the note. Issue 60: a folder that is not there is made only when the reader says so."""
     quire.import_paths([book_path("en/epubjs-alice.epub"), book_path("zh/luxun_nahan.txt")])
     quire.notes.add_highlight(1, "3.2", note="rabbit")
     quire.notes.add_highlight(2, "1.3")
@@ -420,6 +420,13 @@ def test_the_notes_screen_exports_every_books_highlights_to_an_obsidian_vault(qu
         app.notify = lambda text: (shown(text), told.set())  # type: ignore[method-assign]
         try:
             await fire(session, clickable(dialog, "Export"))
+            if not vault.exists():  # asked first, nothing made yet
+                deadline = asyncio.get_running_loop().time() + 10
+                while "No such folder" not in [getattr(c, "value", None) for c in _all_in(session.page._dialogs)]:
+                    assert asyncio.get_running_loop().time() < deadline, "the app did not ask to create the folder"
+                    await asyncio.sleep(0.02)
+                assert not vault.exists()
+                await fire(session, clickable(session.page._dialogs.controls[-1], "Create the folder"))
             await asyncio.wait_for(told.wait(), timeout=10)
         finally:
             del app.notify  # the class's own again

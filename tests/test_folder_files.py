@@ -170,7 +170,7 @@ def test_a_marker_inside_a_highlight_does_not_grow_the_note(quire: Quire, tmp_pa
     book = quire.import_paths([book_path("en/epubjs-alice.epub")])[0].book.id
     quire.notes.add_highlight(book, "2.3", note=f"see {END} here")
     vault = tmp_path / "vault"
-    [note] = quire.notes.export_vault(vault)
+    [note] = quire.notes.export_vault(vault, create=True)
     size = note.stat().st_size
     for _ in range(3):
         quire.notes.update_highlight(quire.notes.highlights(book)[0].id, note=f"see {END} here, again")
@@ -191,7 +191,7 @@ def test_long_titles_and_device_names_make_safe_file_names(quire: Quire, tmp_pat
     quire.notes.add_highlight(book, "2.3")
     for title, starts in (("红" * 85, "红"), ("😀" * 64, "😀"), ("CON", "_CON")):
         quire.edit_book(book, title=title)
-        [note] = quire.notes.export_vault(tmp_path / f"vault-{len(title)}")
+        [note] = quire.notes.export_vault(tmp_path / f"vault-{len(title)}", create=True)
         assert note.name.startswith(starts) and note.is_file()
 
 

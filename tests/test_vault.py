@@ -34,7 +34,7 @@ def test_a_note_per_book_with_its_chapters_quotes_notes_and_block_ids(
     quire: Quire, marked: int, tmp_path: Path
 ) -> None:
     vault = tmp_path / "vault"
-    written = quire.notes.export_vault(vault, marked)
+    written = quire.notes.export_vault(vault, marked, create=True)
     assert written == [vault / "Alice's Adventures in Wonderland.md"]
     text = written[0].read_text(encoding="utf-8")
     front = _front(text)
@@ -54,7 +54,7 @@ def test_exporting_again_updates_quires_part_and_keeps_what_the_reader_wrote(
     quire: Quire, marked: int, tmp_path: Path
 ) -> None:
     vault = tmp_path / "vault"
-    [note] = quire.notes.export_vault(vault, marked)
+    [note] = quire.notes.export_vault(vault, marked, create=True)
     assert quire.notes.export_vault(vault, marked) == []  # nothing changed: nothing rewritten (no sync churn)
     text = note.read_text(encoding="utf-8")
     first_ids = re.findall(r"^\^(quire-\S+)$", text, re.MULTILINE)
@@ -78,7 +78,29 @@ def test_quire_export_vault_writes_every_book_with_highlights(
     quire.import_paths([book_path("zh/hongloumeng_120.md")])  # no highlights: no note
     quire.close()
     library, vault = str(tmp_path / "quire"), tmp_path / "vault"  # the fixture's library folder
-    assert main(["--library", library, "export", "--vault", str(vault)]) == 0
+    typo = tmp_path / "Vualt" / "notes"
+    assert main(["--library", library, "export", "--vault", str(typo)]) == 1  # issue 60: made the whole path before
+    assert "does not exist" in capsys.readouterr().err and not (tmp_path / "Vualt").exists()
+    assert main(["--library", library, "export", "--vault", str(typo), "--create"]) == 1  # its parent is missing too
+    assert main(["--library", library, "export", "--vault", str(vault)]) == 1
+    assert "give --create" in capsys.readouterr().err and not vault.exists()
+    assert main(["--library", library, "export", "--vault", str(vault), "--create"]) == 0
     assert [p.name for p in vault.iterdir()] == ["Alice's Adventures in Wonderland.md"]
     assert main(["--library", library, "export"]) == 1  # neither a book nor a vault
     assert "give --vault DIR" in capsys.readouterr().err
+
+
+def test_the_apps_words_never_name_a_command_line_flag_and_koreader_sync_is_named(tmp_path: Path) -> None:
+    """Issue 60 item 7: Settings › Sync told the reader to "set up with --create" (a command-line flag, in the app),
+    and KOReader sync's errors began "The catalog or server could not be used"."""
+    from app.i18n import Translator
+    from core import KosyncError, SyncFolderMissing
+    from core.sync.target import FolderTarget
+
+    with pytest.raises(SyncFolderMissing) as missing:
+        FolderTarget(tmp_path / "nowhere").prepare()
+    for language in ("en", "zh"):
+        shown = Translator(language).error(missing.value)
+        assert "--" not in shown and "quire " not in shown
+    said = Translator("en").error(KosyncError("the KOReader sync server at example.org failed (HTTP 500)"))
+    assert said.startswith("The KOReader sync server could not be used")

@@ -22,7 +22,7 @@ from typing import Any
 
 import httpx
 
-from core.errors import CatalogError, CatalogRefused, LocalOnlyError, ProviderError
+from core.errors import KosyncError, KosyncRefused, LocalOnlyError, ProviderError
 from core.network_policy import NetworkPolicy, is_http_url
 from core.redact import redact, remember
 
@@ -62,7 +62,7 @@ class KosyncClient:
         transport: httpx.BaseTransport | None = None,
     ) -> None:
         if not is_http_url(url):
-            raise CatalogError(
+            raise KosyncError(
                 f"a KOReader sync server's address is an http(s) URL such as http://localhost:7200, not {url[:80]!r}"
             )
         self.url = url.rstrip("/")
@@ -91,11 +91,11 @@ class KosyncClient:
         except LocalOnlyError:
             raise
         except ProviderError as error:
-            raise CatalogError(
+            raise KosyncError(
                 f"the KOReader sync server sent Quire elsewhere, which it does not follow ({error})"
             ) from None
         except httpx.HTTPError as error:
-            raise CatalogError(
+            raise KosyncError(
                 redact(f"the KOReader sync server at {host} cannot be reached ({error}): is it running?", [self.key])
             ) from None
         try:
@@ -103,13 +103,13 @@ class KosyncClient:
         except (ValueError, RecursionError):
             data = None
         if status == 401:
-            raise CatalogRefused("the KOReader sync server refused the user name or password: check them")
+            raise KosyncRefused("the KOReader sync server refused the user name or password: check them")
         if status == 402:
-            raise CatalogError("that user name is already registered on the KOReader sync server: log in instead")
+            raise KosyncError("that user name is already registered on the KOReader sync server: log in instead")
         if status >= 400 or not isinstance(data, dict):
             said = data.get("message", "") if isinstance(data, dict) else ""
             said = " ".join(str(said).split())[:200]
-            raise CatalogError(redact(f"the KOReader sync server at {host} failed (HTTP {status}) {said}".strip(),
+            raise KosyncError(redact(f"the KOReader sync server at {host} failed (HTTP {status}) {said}".strip(),
                                       [self.key]))  # fmt: skip
         return data
 
@@ -123,12 +123,12 @@ class KosyncClient:
             for piece in response.iter_bytes():
                 content += piece
                 if len(content) > MAX_REPLY_BYTES:
-                    raise CatalogError(
+                    raise KosyncError(
                         f"the KOReader sync server at {host} sent a reply over {MAX_REPLY_BYTES // 1024} kB:"
                         " not a progress (is the address right?)"
                     )
                 if time.monotonic() > deadline:
-                    raise CatalogError(
+                    raise KosyncError(
                         f"the KOReader sync server at {host} took over {TOTAL_SECONDS:g} s to answer: try again later"
                     )
             return response.status_code, bytes(content)
@@ -138,7 +138,7 @@ class KosyncClient:
         self._call("POST", "/users/create", {"username": self.user, "password": self.key}, login=False)
 
     def authorize(self) -> None:
-        """Check the user name and key; CatalogRefused when wrong."""
+        """Check the user name and key; KosyncRefused when wrong."""
         self._call("GET", "/users/auth")
 
     def progress(self, document: str) -> Progress | None:
@@ -152,7 +152,7 @@ class KosyncClient:
             return Progress(document, str(data.get("progress") or ""), percentage, str(data.get("device") or ""),
                             str(data.get("device_id") or ""), int(data.get("timestamp") or 0))  # fmt: skip
         except (TypeError, ValueError, OverflowError):
-            raise CatalogError("the KOReader sync server sent a progress Quire cannot read") from None
+            raise KosyncError("the KOReader sync server sent a progress Quire cannot read") from None
 
     def update(self, progress: Progress) -> None:
         self._call("PUT", "/syncs/progress", {

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from core.books.locator import Locator
-from core.errors import CatalogError, CatalogRefused, LibraryError, QuireError
+from core.errors import KosyncError, KosyncRefused, LibraryError, QuireError
 from core.kosync.client import KosyncClient, Progress, user_key
 from core.kosync.document import EpubPointers, fold, partial_md5
 from core.library import Annotations, Library
@@ -65,7 +65,7 @@ class Kosync:
         """Use this server and user from now on (``register``: create the user first); the login is checked.
         The key (the password's MD5, as KOReader sends it) goes to ``secrets``."""
         if not user.strip() or not password:
-            raise CatalogError("a KOReader sync server needs a user name and a password")
+            raise KosyncError("a KOReader sync server needs a user name and a password")
         key = user_key(password)
         with KosyncClient(url, user.strip(), key, network=self._network) as client:
             if register:
@@ -95,14 +95,14 @@ class Kosync:
     def _client(self, secrets: SecretStore | None, password: str | None) -> KosyncClient:
         found = self.settings()
         if found is None:
-            raise CatalogError("KOReader sync is off: set up a KOReader sync server first (quire kosync setup URL)")
+            raise KosyncError("KOReader sync is off: set up a KOReader sync server first")
         key = (
             user_key(password)
             if password is not None
             else (secrets.get(kosync_secret(found["url"])) if secrets else None)
         )
         if not key:
-            raise CatalogRefused("the KOReader sync password is not stored here: set the server up again")
+            raise KosyncRefused("the KOReader sync password is not stored here: set the server up again")
         return KosyncClient(found["url"], found["user"], key, network=self._network)
 
     # -- books -------------------------------------------------------------------------------------------------

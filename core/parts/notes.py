@@ -65,9 +65,12 @@ class Notes:
         titles = {row["idx"]: row["title"] for row in self._library.sections(book.id)}
         return export_markdown(book, highlights, bookmarks, titles)
 
-    def export_vault(self, folder: str | Path, reference: str | int | None = None) -> list[Path]:
+    def export_vault(
+        self, folder: str | Path, reference: str | int | None = None, *, create: bool = False
+    ) -> list[Path]:
         """Write each book's highlights and notes as a note in an Obsidian vault (one book, or every book with
-        highlights); a note written before is updated in its own part only. The notes that changed."""
+        highlights); a note written before is updated in its own part only. The notes that changed. A missing
+        folder is VaultFolderMissing unless ``create``."""
         books = [self._library.resolve(reference)] if reference is not None else None
         if books is None:
             marked = {h.book_id for h in self._annotations.highlights(None)}
@@ -82,7 +85,7 @@ class Notes:
                 )
             )
         try:
-            return export_vault(Path(folder), items)
+            return export_vault(Path(folder), items, create)
         except OSError as error:
             raise QuireError(
                 f"cannot write the notes in '{folder}': {error.strerror or error}; choose another folder"

@@ -71,7 +71,7 @@ class FolderTarget:
         if not self.root.is_dir():
             if not create or not self.root.parent.is_dir() or self.root.exists():
                 raise SyncFolderMissing(
-                    f"the sync folder {self.root} does not exist: create it, or set up with --create"
+                    f"the sync folder {self.root} does not exist: create it, or let setup create it"
                 )
             try:
                 self.root.mkdir()
@@ -178,7 +178,7 @@ class WebDavTarget:
                 raise SyncFolderMissing(f"the folder that would hold {self.url} is not on the server either: create it")
             self._check(made, "creating the sync folder")
         elif root.status_code == 404:
-            raise SyncFolderMissing(f"there is no folder at {self.url}: create it (setup offers to), or use --create")
+            raise SyncFolderMissing(f"there is no folder at {self.url}: create it, or let setup create it")
         else:
             self._check(root, "a look at the folder")
         for folder in FOLDERS:

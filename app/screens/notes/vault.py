@@ -5,13 +5,14 @@ background (``quire.notes.export_vault``: Quire's part of each note rewritten, t
 from __future__ import annotations
 
 import asyncio
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
 from app.keys import text_field
-from core import QuireError
+from core import QuireError, VaultFolderMissing
 
 if TYPE_CHECKING:
     from app.host import Host
@@ -43,16 +44,40 @@ async def export_to_vault(app: Host) -> None:
     )
 
 
-async def write_vault(app: Host, folder: str) -> None:
-    """Write the notes into ``folder`` (remembered in the settings) and say how many changed, or what went wrong."""
+async def write_vault(app: Host, folder: str, create: bool = False) -> None:
+    """Write the notes into ``folder`` (remembered in the settings) and say how many changed, or what went wrong;
+    a folder that is not there is made only when the reader says so (a typo made folders before)."""
     folder = folder.strip()
     if not folder:
         return
     app.settings.vault_folder = folder
     app.store.save(app.settings)
+    export = partial(app.quire.notes.export_vault, Path(folder).expanduser(), create=create)
     try:
-        written = await asyncio.to_thread(app.quire.notes.export_vault, Path(folder).expanduser())
+        written = await asyncio.to_thread(export)
+    except VaultFolderMissing:
+        _offer_to_create(app, folder)
+        return
     except QuireError as error:
-        app.notify(str(error))
+        app.notify(app.t.error(error))
         return
     app.notify(app.t("notes.vault.done", n=len(written), folder=folder))
+
+
+def _offer_to_create(app: Host, folder: str) -> None:
+    t = app.t
+
+    async def create(e: ft.Event[Any]) -> None:
+        app.page.pop_dialog()
+        await write_vault(app, folder, create=True)
+
+    app.page.show_dialog(
+        ft.AlertDialog(
+            title=ft.Text(t("notes.vault.missing")),
+            content=ft.Text(t("notes.vault.missing.about", folder=folder)),
+            actions=[
+                ft.TextButton(t("common.cancel"), on_click=lambda e: app.page.pop_dialog()),
+                ft.FilledButton(t("notes.vault.create"), on_click=create),
+            ],
+        )
+    )
