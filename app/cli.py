@@ -405,6 +405,7 @@ def _print_events(events: Iterable[AgentEvent], as_json: bool, titles: dict[int,
     """An answer's events as they come: one JSON object per line, or the text with its citations under it (with
     ``titles``, an answer from the library: each citation's book named)."""
     from core import CitationEvent, Done, ErrorEvent, TextDelta, ToolCallReady
+    from core.quotes import balanced
 
     failed = False
     for event in events:
@@ -420,7 +421,9 @@ def _print_events(events: Iterable[AgentEvent], as_json: bool, titles: dict[int,
             cited = event.citation
             page = f" (p. {cited.page})" if cited.page else ""
             book = f"{titles.get(cited.book_id, '?')} " if titles is not None else ""
-            print(f"\n  [{cited.passage}] {book}{cited.start}{page}: {cited.quote[:100]}", flush=True)
+            quote = " ".join(cited.quote.split())
+            quote = balanced(quote if len(quote) <= 100 else quote[:99].rstrip() + "…")  # no stray half of a pair
+            print(f"\n  [{cited.passage}] {book}{cited.start}{page}: {quote}", flush=True)
         elif notice and isinstance(event, ErrorEvent):
             print(event.message, flush=True)
         elif isinstance(event, ErrorEvent):

@@ -351,3 +351,19 @@ def test_a_command_names_its_book_once(
     named.clear()
     code, _, err = run(capsys, "xray", "Emma", *lib)
     assert code == 1 and "no book in the library matches 'Emma'" in err and named == ["Emma"]
+
+
+def test_a_citation_line_cut_from_dialogue_shows_no_stray_quotation_mark(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 60 item 5: `quire ask`'s citation lines kept a stray closing quote ("[1] 2.131:1: And what of Irene
+    Adler?” I asked"): the line's quote is balanced as the app's quotes are, also when cut at 100 characters."""
+    from app.cli import _print_events
+    from core import Citation, CitationEvent, Done, Locator
+
+    said = "And what of Irene Adler?” I asked."
+    long = "“" + "a very long speech " * 8 + "that goes on,” he said."
+    events = [CitationEvent(Citation(1, 1, Locator(2, 131, 1), Locator(2, 131, 35), said)),
+              CitationEvent(Citation(1, 2, Locator(2, 140, 0), Locator(2, 140, len(long)), long)), Done()]  # fmt: skip
+    assert _print_events(events, as_json=False) == 0
+    lines = [line.strip() for line in capsys.readouterr().out.splitlines() if line.strip()]
+    assert lines[0] == "[1] 2.131:1: “And what of Irene Adler?” I asked."
+    assert lines[1].startswith("[2] 2.140:0: “a very long") and lines[1].endswith("…”") and len(lines[1]) < 130
