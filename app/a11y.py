@@ -29,7 +29,8 @@ class IconButton(ft.IconButton):
     In Flutter's web build a tooltip labels a node around the button, not the button, so a screen reader on the
     button itself said only "button"; inside a card (the notes screen's colour and delete) even that outer node was
     gone (measured in Chromium's accessibility tree). The icon carries the tooltip as its semantic label, which the
-    button takes as its name, and nothing changes on screen.
+    button takes as its name, and nothing changes on screen. The icon keeps the button's ``icon_color``: Flet draws
+    an icon given as a control in its own colour, not the button's (the highlight swatches were five grey dots).
     """
 
     def init(self) -> None:
@@ -40,9 +41,9 @@ class IconButton(ft.IconButton):
             and self.icon is not None
             and not isinstance(self.icon, ft.Control)
         ):
-            self.icon = named_icon(self.icon, self.tooltip)
+            self.icon = named_icon(self.icon, self.tooltip, self.icon_color)
 
 
-def named_icon(icon: ft.IconData, label: str) -> ft.Icon:
+def named_icon(icon: ft.IconData, label: str, color: ft.ColorValue | None = None) -> ft.Icon:
     """An icon that tells a screen reader what it is for (the button it is in takes that as its name)."""
-    return ft.Icon(icon, semantics_label=label)
+    return ft.Icon(icon, semantics_label=label, color=color)

@@ -263,6 +263,12 @@ def test_reader_contents_keys_search_highlight_notes_bookmark_and_reopen(quire: 
             {"selected_text": "", "selection": {"base_offset": 0, "extent_offset": 12}},
         )
         assert app.reader.notes.selection is not None and "Highlight" in screen(app)
+        from app.theme import highlight_color
+
+        for name in ("Yellow", "Green", "Blue", "Pink", "Purple"):  # issue 60: five grey dots; each shows its colour
+            dot = find(app.page.controls, tooltip=f"Highlight in {name}").icon
+            assert isinstance(dot, ft.Icon) and dot.semantics_label == f"Highlight in {name}"
+            assert dot.color == highlight_color(name.lower())
         await fire(session, find(app.page.controls, tooltip="Highlight in Green"))
         highlight = quire.notes.highlights(1)[0]
         assert highlight.color == "green" and len(highlight.text) == 12
