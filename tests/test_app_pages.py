@@ -563,6 +563,26 @@ def test_a_text_pdf_shows_its_pages_as_printed_and_keeps_the_place(quire: Quire)
     run(scenario())
 
 
+def test_a_pdfs_toolbar_fits_a_phone_and_keeps_next_page(quire: Quire) -> None:
+    """Issue 60 item 2: at phone size a PDF's bottom bar had one icon more than fits (the page-view switch): the last
+    was cut and "Next page" pushed off the screen. That switch now sits at the top, with bookmark and read-aloud."""
+    from app.screens.reader.view import PANELS
+
+    quire.import_paths([book_path("formats/epubjs-alice.pdf")])
+
+    async def scenario() -> None:
+        session = await new_session(390, 844)
+        app = start(quire, session)
+        app.open_book(1)
+        following = find(app.page.controls, tooltip="Next page")
+        [footer] = [c for c in _all(app) if isinstance(c, ft.Row) and following in c.controls]
+        buttons = [c for c in footer.controls if isinstance(c, ft.IconButton)]
+        assert len(buttons) == len(PANELS) + 2 and len(buttons) * 48 <= 390  # Material's 48 px a button, an EPUB's count
+        assert _tipped(app, "Show the pages as printed")  # still there, at the top
+
+    run(scenario())
+
+
 def test_where_pages_cannot_be_drawn_a_text_pdf_reads_as_text_only(
     quire: Quire, monkeypatch: pytest.MonkeyPatch
 ) -> None:

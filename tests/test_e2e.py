@@ -16,6 +16,7 @@ from browserkit import (
     Screen,
     app_server,
     brightest,
+    centre,
     chromium_path,
     drawn,
     ink,
@@ -176,6 +177,12 @@ def test_desktop_import_read_jump_theme_search_highlight_and_reopen(browser, tmp
         # double-click a word of the first paragraph (the hit, at the top of the text under "Back to where you
         # were") to select it
         page.mouse.dblclick(400, 180)
+        screen.labelled("Highlight in Yellow").wait_for(timeout=20_000)
+        screen.settle()
+        _not_blank(screen.shot("7a-selection-bar"))
+        for name in ("Yellow", "Green", "Blue", "Pink", "Purple"):  # issue 60: five grey dots; each its colour
+            red, green, blue = screen.pixel(*map(round, centre(screen.labelled(f"Highlight in {name}"))))
+            assert max(red, green, blue) - min(red, green, blue) > 40, f"{name}'s dot is grey: {(red, green, blue)}"
         screen.click_label("Highlight in Yellow")
         screen.settle()
         _not_blank(screen.shot("7-highlight"))
@@ -217,6 +224,23 @@ def test_phone_layout_contents_sheet_and_reader(browser, tmp_path: Path) -> None
         screen.settle(1.2)
         assert _ordinal(library, 2) > before
         _not_blank(screen.shot("4-scrolled"))
+        page.close()
+
+
+def test_a_pdfs_toolbar_fits_a_phone(browser, tmp_path: Path) -> None:
+    """Issue 60 item 2: "Next page" was pushed off a phone's screen by a PDF's one more tool."""
+    library = tmp_path / "lib"
+    Quire(library).import_paths([book_path("formats/epubjs-alice.pdf")])
+    with app_server(library) as url:
+        page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        screen = Screen(page, "phone-pdf").open(url)
+        screen.click_label("Open ")
+        screen.labelled("Next page").wait_for(timeout=30_000)
+        screen.settle()
+        _not_blank(screen.shot("1-reader"))
+        for label in ("Previous page", "Next page", "Contents", "Show the pages as printed"):
+            box = screen.labelled(label).bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, (label, box)
         page.close()
 
 

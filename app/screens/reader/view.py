@@ -556,14 +556,17 @@ def build_reader_view(
         tooltip=t("aloud.stop") if aloud_bar is not None else t("aloud.start"),
         on_click=lambda e: actions.post(intent.ReadAloud()),
     )
-    if model.printed_pages:  # a text PDF where pages can be drawn: as printed, or reflowed
-        tools.append(
+    page_view = (
+        [
             IconButton(
                 ft.Icons.ARTICLE_OUTLINED if model.page_view else ft.Icons.PICTURE_AS_PDF_OUTLINED,
                 tooltip=t("reader.page_view.off") if model.page_view else t("reader.page_view.on"),
                 on_click=lambda e: actions.post(intent.PageView(not model.page_view)),
             )
-        )
+        ]
+        if model.printed_pages  # a text PDF where pages can be drawn: as printed, or reflowed
+        else []
+    )
     percent = percent_text if percent_text is not None else ft.Text()
     chapter = chapter_text if chapter_text is not None else ft.Text()
     percent.value, chapter.value = status_labels(model, t)
@@ -588,8 +591,13 @@ def build_reader_view(
                 spacing=0,
                 expand=True,
             ),
-            # a phone: bookmark and read-aloud at the top (the bottom row is full)
-            *([percent, aloud, bookmark] if phone else [*tools[:2], aloud, bookmark, *tools[2:]]),
+            # a phone: bookmark, read-aloud and a PDF's page view at the top (the bottom row is full: with the
+            # page view there too, "Next page" was pushed off a 390-wide screen)
+            *(
+                [percent, *page_view, aloud, bookmark]
+                if phone
+                else [*tools[:2], aloud, bookmark, *tools[2:], *page_view]
+            ),
         ],
         spacing=0,
     )
