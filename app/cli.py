@@ -404,12 +404,12 @@ def cmd_recap(quire: Quire, args: argparse.Namespace) -> int:
 def _print_events(events: Iterable[AgentEvent], as_json: bool, titles: dict[int, str] | None = None) -> int:
     """An answer's events as they come: one JSON object per line, or the text with its citations under it (with
     ``titles``, an answer from the library: each citation's book named)."""
-    from core import CitationEvent, Done, ErrorEvent, TextDelta, ToolCallReady
+    from core import NOTICES, CitationEvent, Done, ErrorEvent, TextDelta, ToolCallReady
     from core.quotes import balanced
 
     failed = False
     for event in events:
-        notice = isinstance(event, ErrorEvent) and event.error_type == "NotAnswered"  # an answer, said honestly
+        notice = isinstance(event, ErrorEvent) and event.error_type in NOTICES  # an answer, said honestly
         failed |= isinstance(event, ErrorEvent) and not notice
         if as_json:
             print(json.dumps(event.to_dict(), ensure_ascii=False), flush=True)

@@ -716,6 +716,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The question took too many steps and was stopped. Try a narrower question.",
         "zh": "这个问题需要的步骤太多，已停止。请换一个更具体的问题。",
     },
+    "error.ProviderUnreachable": {
+        "en": "The AI provider could not be reached, so this answer is from the book alone, offline.",
+        "zh": "无法连接 AI 服务，以下是仅根据书中内容给出的离线回答。",
+    },
     "error.NotAnswered": {
         "en": "What you have read so far does not seem to answer this. The closest passages:",
         "zh": "你目前读过的部分似乎没有回答这个问题。最接近的段落：",

@@ -13,7 +13,16 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from core import errors
     from core.agent.citations import Citation
-    from core.agent.events import AgentEvent, CitationEvent, Done, ErrorEvent, TextDelta, ThreadEvent, ToolCallReady
+    from core.agent.events import (
+        NOTICES,
+        AgentEvent,
+        CitationEvent,
+        Done,
+        ErrorEvent,
+        TextDelta,
+        ThreadEvent,
+        ToolCallReady,
+    )
     from core.agent.message import Message, MessageFold, Part
     from core.agent.provider_config import (
         DEFAULT_BASE_URLS,
@@ -50,6 +59,7 @@ if TYPE_CHECKING:
         LocatorError,
         ModelUnavailableError,
         ProviderError,
+        ProviderUnreachable,
         QuireError,
         ReadwiseError,
         ReadwiseRefused,
@@ -112,6 +122,8 @@ _WHERE: dict[str, str] = {
     "EmbeddingError": "core.errors",
     "EmbeddingProviderError": "core.errors",
     "ErrorEvent": "core.agent.events",
+    "NOTICES": "core.agent.events",
+    "ProviderUnreachable": "core.errors",
     "formats_in_words": "core.books.formats",
     "Highlight": "core.library",
     "HIGHLIGHT_COLORS": "core.library",
@@ -203,6 +215,7 @@ __all__ = [
     "DEFAULT_SPEECH_RATE",
     "HIGHLIGHT_COLORS",
     "MODES",
+    "NOTICES",
     "PROVIDERS",
     "REMOTE_EMBEDDERS",
     "SHELF_SORTS",
@@ -249,6 +262,7 @@ __all__ = [
     "Position",
     "ProviderConfig",
     "ProviderError",
+    "ProviderUnreachable",
     "Quire",
     "QuireError",
     "ReadAloud",

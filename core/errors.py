@@ -72,6 +72,10 @@ class ProviderError(QuireError):
     """A remote chat or embedding endpoint answered with an error or not at all."""
 
 
+class ProviderUnreachable(ProviderError):
+    """The AI provider could not be reached at all (no connection, nothing listening): the offline answer stands in."""
+
+
 class EmbeddingProviderError(ProviderError, EmbeddingError):
     """A remote embedding endpoint failed: a provider's failure that stops indexing like a model's would."""
 

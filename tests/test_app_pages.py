@@ -577,7 +577,9 @@ def test_a_pdfs_toolbar_fits_a_phone_and_keeps_next_page(quire: Quire) -> None:
         following = find(app.page.controls, tooltip="Next page")
         [footer] = [c for c in _all(app) if isinstance(c, ft.Row) and following in c.controls]
         buttons = [c for c in footer.controls if isinstance(c, ft.IconButton)]
-        assert len(buttons) == len(PANELS) + 2 and len(buttons) * 48 <= 390  # Material's 48 px a button, an EPUB's count
+        assert (
+            len(buttons) == len(PANELS) + 2 and len(buttons) * 48 <= 390
+        )  # Material's 48 px a button, an EPUB's count
         assert _tipped(app, "Show the pages as printed")  # still there, at the top
 
     run(scenario())

@@ -157,3 +157,24 @@ def test_check_connection_lists_models_and_explains_failures() -> None:
         check_connection(ProviderConfig("ollama", "llama3", base_url=f"http://127.0.0.1:{closed_port()}/v1"))
     with pytest.raises(LocalOnlyError):
         check_connection(ProviderConfig("openai", "gpt-4o-mini"), secrets, NetworkPolicy(local_only=True))
+
+
+def test_a_provider_that_cannot_be_reached_gives_the_offline_answer_and_says_so(quire: Quire) -> None:
+    """Issue 60 item 5: with a provider saved that cannot be reached, the chat showed only "cannot connect to
+    localhost…". The offline answer stands in, after a notice saying the provider could not be reached."""
+    from httpkit import closed_port
+
+    from core import NOTICES
+
+    config = ProviderConfig(
+        "ollama", "llama3", base_url=f"http://127.0.0.1:{closed_port()}/v1", max_retries=0, timeout=3
+    )
+    quire.save_position(1, quire.text.segments(1, quire.book(1).segment_count - 1, 1)[0].locator)
+    events = list(quire.ask(1, "What did the bottle say on its label?", provider=config))
+    notice = next(e for e in events if isinstance(e, ErrorEvent))
+    assert notice.error_type == "ProviderUnreachable" and notice.error_type in NOTICES
+    assert "cannot connect to 127.0.0.1" in notice.message and "offline" in notice.message
+    assert "".join(e.text for e in events if isinstance(e, TextDelta)).strip()  # the book's own words
+    assert isinstance(events[-1], Done) and events[-1].reason != "error"
+    thread = quire.chats.store().history(next(e.thread_id for e in events if hasattr(e, "thread_id")))
+    assert thread  # the answer is kept with its thread, as any other

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -76,7 +76,10 @@ def ask(
                 events = _guarded(quire.companion.recap_events(book_id, spoilers=asked.spoilers, model=chat_model,
                                                               model_key=key), provider)  # fmt: skip
             else:
-                events = ReadingAgent(session, chat_model, provider=provider).stream(question, history)
+                events = _falling_back(
+                    ReadingAgent(session, chat_model, provider=provider).stream(question, history),
+                    lambda: _offline_events(quire, book_id, question, asked.spoilers),
+                )
         for event in events:
             fold.add(event)
             yield event
@@ -102,6 +105,19 @@ def _guarded(events: Iterator[AgentEvent], provider: ProviderConfig | None) -> I
     except PROVIDER_ERRORS as error:
         yield ErrorEvent(describe_provider_error(error, provider) or "the AI provider failed", "ProviderError")
         yield Done("error")
+
+
+def _falling_back(events: Iterator[AgentEvent], offline: Callable[[], Iterator[AgentEvent]]) -> Iterator[AgentEvent]:
+    """The agent's events; when the provider could not be reached before it said anything, the offline answer
+    instead, after a notice saying so (it was "cannot connect to localhost…" and nothing else)."""
+    said = False
+    for event in events:
+        if isinstance(event, ErrorEvent) and event.error_type == "ProviderUnreachable" and not said:
+            yield ErrorEvent(f"{event.message}; so this answer is from the book alone, offline", "ProviderUnreachable")
+            yield from offline()
+            return
+        said |= isinstance(event, TextDelta)
+        yield event
 
 
 def _refused(network: NetworkPolicy, provider: ProviderConfig) -> Iterator[AgentEvent]:

@@ -87,6 +87,10 @@ class CitationEvent(AgentEvent):
         return {"type": self.kind, **self.citation.to_dict()}
 
 
+# Error events that come with an answer rather than instead of one: said plainly, not as a failure.
+NOTICES = frozenset(("NotAnswered", "ProviderUnreachable"))
+
+
 @dataclass(frozen=True, slots=True)
 class ErrorEvent(AgentEvent):
     """The answer failed: a message for people and the core error's type name for clients."""

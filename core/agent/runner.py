@@ -134,7 +134,7 @@ class ReadingAgent:
             return
         except PROVIDER_ERRORS as error:
             message = describe_provider_error(error, self.provider) or f"the AI provider failed: {redact(str(error))}"
-            yield ErrorEvent(message, _error_type(error))
+            yield ErrorEvent(message, "ProviderUnreachable" if _unreachable(error) else _error_type(error))
             yield Done("error")
             return
         if self.guard.repeated:
@@ -143,6 +143,17 @@ class ReadingAgent:
             yield Done("limit")
         else:
             yield Done()
+
+
+def _unreachable(error: BaseException) -> bool:
+    """Whether the provider was never reached (the SDK's connection error, httpx's connect error or timeout on
+    connecting), as opposed to one that answered with an error."""
+    cause: BaseException | None = error
+    while cause is not None:
+        if type(cause).__name__ in ("APIConnectionError", "APITimeoutError", "ConnectError", "ConnectTimeout"):
+            return True
+        cause = cause.__cause__ or cause.__context__
+    return False
 
 
 def _error_type(error: BaseException) -> str:

@@ -14,7 +14,7 @@ from app.i18n import Translator
 from app.screens.chat import intents as intent
 from app.screens.chat.intents import Post
 from app.theme import FONT_FAMILIES
-from core import quoted, without_remote_images
+from core import NOTICES, quoted, without_remote_images
 
 if TYPE_CHECKING:  # the chat model loads LangChain: the app imports it on first use, not at start
     from app.screens.chat.model import ChatViewModel
@@ -78,7 +78,7 @@ def _part(part: Part, t: Translator) -> ft.Control:
     if part.kind == "tool_call":
         return _tool_card(part, t)
     if part.kind == "error":
-        notice = part.data.get("type") == "NotAnswered"  # an honest answer, not a failure: said plainly
+        notice = part.data.get("type") in NOTICES  # an honest answer (or the offline one standing in): said plainly
         color = ft.Colors.ON_SURFACE_VARIANT if notice else ft.Colors.ERROR
         return ft.Row(
             [
