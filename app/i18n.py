@@ -725,9 +725,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "你目前读过的部分似乎没有回答这个问题。最接近的段落：",
     },
     "error.NotStarted": {
-        "en": "You have not started this book and spoiler protection is on, so nothing may be shown yet. "
-        "Read a little, or turn spoiler protection off.",
-        "zh": "你还没开始读这本书，且已开启防剧透，所以暂时没有可显示的内容。先读一点，或关闭防剧透。",
+        "en": "Nothing of this book counts as read yet, and spoiler protection is on, so nothing may be shown. A page "
+        "counts once it has been on screen long enough to read; pages flipped through quickly, or reached by a jump, "
+        "do not. Read on a little, tap “I've read up to here”, or turn spoiler protection off.",
+        "zh": "这本书还没有任何部分算作已读，且已开启防剧透，所以暂时没有可显示的内容。页面在屏幕上停留到足以读完才算已读；"
+        "快速翻过或跳转到的页面不算。继续读一点、点“我已读到这里”，或关闭防剧透。",
     },
     "error.NothingFound": {
         "en": "Nothing in the part of the book you have read matches the question. Try the words the book would use.",

@@ -687,6 +687,35 @@ def test_a_jump_back_keeps_percent_read_and_offers_the_way_back(alice_quire: Qui
     run(scenario())
 
 
+def test_pages_flipped_through_count_for_nothing_and_the_chat_offers_ive_read_up_to_here(alice_quire: Quire) -> None:
+    """Issue 60 item 5: after flipping through pages faster than anyone reads, a question answered "You have not
+    started this book" while the reader showed 2%. The answer now says what counts as read, and offers "I've read
+    up to here": the fence moves to the page shown and the question is answered again."""
+
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(alice_quire, session)
+        app.open_book(1)
+        app.reading.navigate(GoTo(Locator(5, 10)))  # a jump: nothing read
+        assert alice_quire.position(1).furthest is None
+        await fire(session, find(app.page.controls, tooltip="Ask the book"))
+        app.chat.draft.value = "What did the bottle say?"
+        await fire(session, find(app.page.controls, tooltip="Send"))
+        app.chat.model.wait()
+        await app.workers.idle()
+        said = screen(app)
+        assert any("on screen long enough to read" in s for s in said), said
+        await fire(session, clickable(app.page.controls, "I've read up to here"))
+        app.chat.model.wait()
+        await app.workers.idle()
+        assert alice_quire.position(1).furthest is not None
+        assert app.message.startswith("Marked as read up to here"), app.message
+        answer = app.chat.model.messages[-1]
+        assert answer.status == "complete" and answer.citations  # answered from what now counts as read
+
+    run(scenario())
+
+
 def test_the_question_being_typed_survives_redraws_of_the_chat(alice_quire: Quire) -> None:
     async def scenario() -> None:
         session = await new_session(1440)

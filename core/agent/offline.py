@@ -21,8 +21,9 @@ if TYPE_CHECKING:
     from core.agent.reading_library import ReadingLibrary
 
 NOT_STARTED = (
-    "You have not started this book, and spoiler protection is on, so there is nothing it may show yet. "
-    "Open the book and read a little, or turn spoiler protection off."
+    "Nothing of this book counts as read yet, and spoiler protection is on, so there is nothing it may show. "
+    "A page counts once it has been on screen long enough to read; pages flipped through quickly, or reached by "
+    "a jump, do not. Read on a little, say you have read up to here, or turn spoiler protection off."
 )
 NOTHING_FOUND = "Nothing in the part of the book you can see matches the question. Try the words the book would use."
 NOT_STARTED_LIBRARY = (

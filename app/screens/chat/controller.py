@@ -182,6 +182,10 @@ class ChatController:
                 app.redraw()
             case intent.Regenerate():
                 chat.regenerate(self.changed)
+            case intent.ReadToHere():
+                reader.place.read_to_here()  # pages flipped through quickly did not count: the reader says they do
+                app.notify(app.t()("reader.read_to_here.done", p=f"{reader.place.percent:.0f}"))
+                chat.regenerate(self.changed)
             case intent.Copy(text):
                 app.workers.later(self.copy, text)
             case intent.OpenCitation(citation):

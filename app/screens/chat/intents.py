@@ -52,6 +52,12 @@ class Regenerate:
 
 
 @dataclass(frozen=True, slots=True)
+class ReadToHere:
+    """ "I've read up to here", from an answer that found nothing read: the fence moves on, the question is asked
+    again."""
+
+
+@dataclass(frozen=True, slots=True)
 class Copy:
     text: str
 
@@ -83,6 +89,6 @@ class OpenSettings:
 
 ChatIntent = (
     Ask | Recap | Stop | NewThread | OpenThread | RenameThread | DeleteThread | Regenerate | Copy | OpenCitation
-    | SetSpoilers | StartIndex | CancelIndex | OpenSettings
+    | SetSpoilers | StartIndex | CancelIndex | OpenSettings | ReadToHere
 )  # fmt: skip
 Post = Callable[[ChatIntent], object]

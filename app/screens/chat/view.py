@@ -78,7 +78,7 @@ def _part(part: Part, t: Translator) -> ft.Control:
     if part.kind == "tool_call":
         return _tool_card(part, t)
     if part.kind == "error":
-        notice = part.data.get("type") in NOTICES  # an honest answer (or the offline one standing in): said plainly
+        notice = part.data.get("type") in {*NOTICES, "NotStarted"}  # an honest answer, or why there is none: plainly
         color = ft.Colors.ON_SURFACE_VARIANT if notice else ft.Colors.ERROR
         return ft.Row(
             [
@@ -116,6 +116,13 @@ def message_view(
             wrap=True,
         )
     controls = [_part(p, t) for p in message.shown_parts]
+    if last and any(p.kind == "error" and p.data.get("type") == "NotStarted" for p in message.shown_parts):
+        # pages flipped through count for nothing: the reader may say they have read them
+        controls.append(
+            ft.TextButton(
+                t("reader.read_to_here"), icon=ft.Icons.DONE_ALL, on_click=lambda e: post(intent.ReadToHere())
+            )
+        )
     if message.citations:
         controls.append(
             ft.Row(
