@@ -11,6 +11,7 @@
     │   ├── ModelUnavailableError  the model is not installed and cannot be downloaded now
     │   └── EmbeddingProviderError a remote embedding endpoint failed (also a ProviderError)
     ├── ProviderError              a remote AI endpoint, chat or embedding, refused or failed
+    │   ├── ProviderUnreachable    it could not be reached at all (the offline answer stands in)
     │   └── StreamCut              a streamed answer ended before the provider said it was done
     ├── LocalOnlyError             local-only mode refused to contact another computer
     ├── CitationError              a quote is not in the passage it names

@@ -554,6 +554,21 @@ def m023_paragraphs_to_index(conn: sqlite3.Connection) -> None:
     )
 
 
+def m024_vector_changes(conn: sqlite3.Connection) -> None:
+    """A count of every change to the stored vectors, kept by triggers: the numpy search's cache of vectors is
+    valid while it stands. (It keyed on SQLite's data_version, which since each thread reads through its own
+    connection also moves with every other thread's commit, a page turn's saved place included.)"""
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS vector_changes (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL)"
+    )
+    conn.execute("INSERT OR IGNORE INTO vector_changes VALUES (1, 0)")
+    for event, name in (("INSERT", "added"), ("DELETE", "removed"), ("UPDATE", "changed")):
+        conn.execute(
+            f"CREATE TRIGGER IF NOT EXISTS chunk_vectors_{name} AFTER {event} ON chunk_vectors "
+            "BEGIN UPDATE vector_changes SET n = n + 1 WHERE id = 1; END"
+        )
+
+
 def _add_column(conn: sqlite3.Connection, table: str, column: str, declaration: str) -> None:
     """Add a column unless the table has it (a migration may run again on a library rolled back to before it)."""
     if column not in {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}:
@@ -591,6 +606,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (21, "books read in part", m021_books_read_in_part),
     (22, "chunk windows", m022_chunk_windows),
     (23, "paragraphs to index", m023_paragraphs_to_index),
+    (24, "vector changes", m024_vector_changes),
 ]
 # Migrations that free a large part of the file: the database is compacted (VACUUM) once after them.
 COMPACT_AFTER = frozenset({9})

@@ -31,7 +31,7 @@ CACHE_BYTES = 64 * 1024 * 1024  # the numpy backend's matrices kept between sear
 
 @dataclass
 class _Matrix:
-    version: tuple[int, int]  # (our own writes, SQLite data_version: other processes' commits)
+    version: tuple[int, int]  # (our own writes, the stored count of every change to the vectors)
     ids: np.ndarray
     sections: np.ndarray
     end_ordinals: np.ndarray
@@ -201,9 +201,10 @@ class VectorStore:
     def _matrix(self, model: str, book_id: int | None) -> _Matrix:
         key = (model, book_id)
         with self._cache_lock:
-            # Our own writes bump _version; data_version changes when another process commits (a book removed
-            # or indexed there), so a long-lived app never searches vectors that are gone.
-            version = (self._version, self.conn.execute("PRAGMA data_version").fetchone()[0])
+            # Our own writes bump _version; the stored count of vector changes (kept by triggers) moves with any
+            # thread's or process's (a book removed or indexed there), so a long-lived app never searches vectors
+            # that are gone, and a page turn's saved place elsewhere does not throw the matrices away.
+            version = (self._version, self.conn.execute("SELECT n FROM vector_changes").fetchone()[0])
             cached = self._cache.get(key)
             if cached is not None and cached.version == version:
                 self._cache.move_to_end(key)
