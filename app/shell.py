@@ -123,6 +123,7 @@ class QuireApp:
         page.on_keyboard_event = self._guarded(self.keys.route)
         page.on_app_lifecycle_state_change = self._guarded(self.on_lifecycle)
         page.on_resize = lambda e: self.render()
+        page.on_connect = self._guarded(self.on_connect)
         page.on_route_change = self._guarded(self.on_route_change)
         page.pubsub.subscribe(self._guarded(self._from_other_session))  # settings changed in another window
         self.fonts = fonts  # the font files the client can load (None: the reading fonts in assets/)
@@ -539,6 +540,11 @@ class QuireApp:
         return True
 
     # -- keys ---------------------------------------------------------------------------------
+    def on_connect(self, event: ft.Event[ft.Page]) -> None:
+        """A tab reloaded (Flet gives it the session it had) or reconnected: the screen is drawn again from the
+        library, so what another window or a ``quire import`` changed meanwhile shows (it kept the old count)."""
+        self.render()
+
     def on_lifecycle(self, event: ft.AppLifecycleStateChangeEvent) -> None:
         """Save the reading place when the app goes to the background: a phone may end it there without notice."""
         if self.reader is not None:  # time in the background is not reading time

@@ -45,6 +45,25 @@ def two_books(quire: Quire) -> Quire:
     return quire
 
 
+def test_a_tab_reloaded_after_an_import_elsewhere_shows_the_new_books(quire: Quire, tmp_path: Path) -> None:
+    """Issue 60 item 4: a library tab open during a CLI import still showed the old count after a reload (Flet
+    gives a reloaded tab the session it had); only a new tab showed the new books."""
+    from app.cli import main as cli
+
+    quire.import_paths([book_path("en/epubjs-alice.epub")])
+
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(quire, session)
+        assert any("1 book" in s for s in screen(app))
+        assert cli(["--library", str(quire.folder), "import", str(book_path("zh/luxun_nahan.txt"))]) == 0
+        assert not any("2 books" in s for s in screen(app))  # nothing told this window
+        await fire(session, app.page, "connect")  # the reload: the same session connects again
+        assert any("2 books" in s for s in screen(app)), screen(app)
+
+    run(scenario())
+
+
 def test_library_grid_list_search_details_and_remove(two_books: Quire) -> None:
     async def scenario() -> None:
         session = await new_session(1440)

@@ -227,6 +227,27 @@ def test_phone_layout_contents_sheet_and_reader(browser, tmp_path: Path) -> None
         page.close()
 
 
+def test_a_reloaded_tab_shows_books_a_cli_import_added(browser, tmp_path: Path) -> None:
+    """Issue 60 item 4: a library tab open during a CLI import kept the old count after a reload."""
+    import subprocess
+    import sys
+
+    library = tmp_path / "lib"
+    Quire(library).import_paths([book_path("en/epubjs-alice.epub")])
+    with app_server(library) as url:
+        page = browser.new_page(viewport={"width": 1440, "height": 900})
+        screen = Screen(page, "reload").open(url)
+        screen.wait_text("1 book")
+        subprocess.run([sys.executable, "-m", "app.cli", "--library", str(library), "import",
+                        str(book_path("zh/luxun_nahan.txt"))], check=True, cwd=Path(__file__).parent.parent)  # fmt: skip
+        page.reload()
+        page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=60_000)
+        page.evaluate("document.querySelector('flt-semantics-placeholder')?.click()")
+        screen.wait_text("2 books", timeout=30_000)
+        _not_blank(screen.shot("1-after-reload"))
+        page.close()
+
+
 def test_a_pdfs_toolbar_fits_a_phone(browser, tmp_path: Path) -> None:
     """Issue 60 item 2: "Next page" was pushed off a phone's screen by a PDF's one more tool."""
     library = tmp_path / "lib"
