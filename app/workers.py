@@ -6,6 +6,7 @@ streaming, an index, a sync), each counted until it ends; ``await workers.idle()
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import threading
 import weakref
 from collections.abc import Awaitable, Callable
@@ -35,7 +36,13 @@ class Workers:
         return _BY_PAGE.get(page)
 
     def later(self, handler: Callable[..., Awaitable[Any]], *args: Any, **kwargs: Any) -> Any:
-        """Run the coroutine function on the UI loop (from any thread); its future."""
+        """Run the coroutine function on the UI loop (from any thread); its future. Once the tab has gone (closed:
+        its session has no connection, so no loop), nothing is run and the future is done at once: a worker still
+        running (an answer, an index) asking for a redraw printed "'NoneType' object has no attribute 'loop'"."""
+        if self.gone:
+            finished: concurrent.futures.Future[Any] = concurrent.futures.Future()
+            finished.set_result(None)
+            return finished
         with self._lock:
             self._pending += 1
 
@@ -50,6 +57,12 @@ class Workers:
         except BaseException:
             self._leave()
             raise
+
+    @property
+    def gone(self) -> bool:
+        """Whether the page's tab has gone (its session lost its connection)."""
+        session = getattr(self._page, "session", None)
+        return session is not None and getattr(session, "connection", True) is None
 
     def thread(self, target: Callable[[], object], name: str) -> threading.Thread:
         """``target()`` in a thread of its own, started now and counted until it ends (an answer streaming, an

@@ -64,6 +64,28 @@ def test_a_tab_reloaded_after_an_import_elsewhere_shows_the_new_books(quire: Qui
     run(scenario())
 
 
+def test_work_that_ends_after_its_tab_closed_asks_for_nothing(quire: Quire) -> None:
+    """Issue 60 item 9: the server log printed "'NoneType' object has no attribute 'loop'" when a tab was closed:
+    a worker still running asked its page for a redraw, and a closed tab's session has no connection."""
+    quire.import_paths([book_path("en/epubjs-alice.epub")])
+
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(quire, session)
+        app.open_book(1)
+        await app.workers.idle()  # the opened book's own work behind the screen
+        await session.disconnect(60)  # the tab closed: Flet keeps the session a while, without its connection
+        ran: list[str] = []
+
+        async def redraw() -> None:
+            ran.append("redraw")
+
+        future = await asyncio.to_thread(app.workers.later, redraw)  # from a worker thread, as an answer's end does
+        assert future.done() and future.result() is None and ran == [] and app.workers.gone
+
+    run(scenario())
+
+
 def test_library_grid_list_search_details_and_remove(two_books: Quire) -> None:
     async def scenario() -> None:
         session = await new_session(1440)
