@@ -61,3 +61,52 @@ def text_pdf(pages: list[list[tuple[float, float, float, str]]], outline: list[t
     out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
     out += b"trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, catalog, xref)
     return bytes(out)
+
+
+def cjk_pdf(pages: list[list[tuple[float, float, float, str]]]) -> bytes:
+    """A PDF whose pages draw runs ``(x, y, size, text)`` in any Unicode (Chinese, a private-use footnote mark) as
+    a converter writes them: a Type0 font by glyph ids (Identity-H, each glyph one em wide) with a ToUnicode map
+    saying which character each is. The font is not embedded: the text layer is what the reader reads."""
+    chars = sorted({ch for runs in pages for *_, text in runs for ch in text})
+    cid = {ch: number for number, ch in enumerate(chars, 1)}
+    pairs = "".join(f"<{cid[ch]:04X}> <{ord(ch):04X}>\n" for ch in chars)
+    cmap = ("/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CIDSystemInfo << /Registry (Adobe) "
+            "/Ordering (UCS) /Supplement 0 >> def /CMapName /Adobe-Identity-UCS def /CMapType 2 def\n"
+            "1 begincodespacerange <0000> <FFFF> endcodespacerange\n"
+            f"{len(chars)} beginbfchar\n{pairs}endbfchar\n"
+            "endcmap CMapName currentdict /CMap defineresource pop end end").encode()  # fmt: skip
+    objects: list[bytes] = []
+
+    def add(body: bytes) -> int:
+        objects.append(body)
+        return len(objects)
+
+    unicode_map = add(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(cmap), cmap))
+    descendant = add(b"<< /Type /Font /Subtype /CIDFontType2 /BaseFont /QuireTest /CIDSystemInfo << /Registry "
+                     b"(Adobe) /Ordering (Identity) /Supplement 0 >> /DW 1000 >>")  # fmt: skip
+    font = add(b"<< /Type /Font /Subtype /Type0 /BaseFont /QuireTest /Encoding /Identity-H /DescendantFonts "
+               b"[%d 0 R] /ToUnicode %d 0 R >>" % (descendant, unicode_map))  # fmt: skip
+    pages_id = len(objects) + 2 * len(pages) + 1
+    page_ids = []
+    for runs in pages:
+        stream = b"".join(
+            b"BT /F1 %.1f Tf %.1f %.1f Td <%s> Tj ET\n"
+            % (size, x, y, "".join(f"{cid[ch]:04X}" for ch in text).encode())
+            for x, y, size, text in runs
+        )
+        content = add(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
+        page_ids.append(add(b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 612 792] /Contents %d 0 R "
+                            b"/Resources << /Font << /F1 %d 0 R >> >> >>" % (pages_id, content, font)))  # fmt: skip
+    kids = b" ".join(b"%d 0 R" % p for p in page_ids)
+    assert add(b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, len(page_ids))) == pages_id
+    catalog = add(b"<< /Type /Catalog /Pages %d 0 R >>" % pages_id)
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, catalog, xref)
+    return bytes(out)

@@ -368,3 +368,43 @@ def test_paragraphs_told_apart_by_indents_alone_stay_apart() -> None:
     epub, pdf = read_book(book_path("en/idpf-moby-dick.epub")), read_book(FORMATS / "idpf-moby-dick.pdf")
     count = lambda book: sum(len(s.segments) for s in book.sections if s.segments)  # noqa: E731
     assert abs(count(pdf) - count(epub)) <= 0.01 * count(epub), (count(pdf), count(epub))
+
+
+def test_a_chinese_essay_pdf_made_from_text_gets_every_title_and_no_dialogue_as_a_chapter() -> None:
+    """Issue 60 item 3: a Chinese essay collection printed to PDF from its TXT edition. One essay's title shares its
+    line with the essay's first line (the title, a wide gap, the text): the essay was missing from the contents and
+    its title run into the paragraph before. Short dialogue lines ending in a footnote's marker (a private-use
+    character in the text layer, shown as 〓) were listed as chapters. Both layouts, made here, read right."""
+    from pdfkit import cjk_pdf
+
+    from core.books.formats import parse_book
+
+    def paragraph(y: float, text: str) -> tuple[list[tuple[float, float, float, str]], float]:
+        runs, first = [], True
+        while text:
+            width = 34 if first else 36
+            runs.append((96 if first else 72, y, 12, text[:width]))
+            text, y, first = text[width:], y - 18, False
+        return runs, y - 6
+
+    essays = [("故乡的河", "村子在河边，春天河水涨得很高"), ("秋夜", "后园里有两株树，夜里很静"),
+              ("书店里的十年", "我在城里的一家书店里做事")]  # fmt: skip
+    pages = []
+    for number, (title, words) in enumerate(essays):
+        y = 740 - 30 * number
+        if number == 2:  # the title, a gap of six ems, then the essay's first line, on one line
+            runs = [(72, y, 12, title), (72 + 12 * (len(title) + 6), y, 12, "城里的日子过得很快，一转眼就是十年。")]
+            y -= 24
+        else:
+            runs, y = [(250, y, 12, title)], y - 36
+        for text in (f"{words}，孩子们都到岸上去看，大人们也跟着去看，一直看到太阳落山才回家。" * 2,
+                     "“你去不去？”\ue000", "“不去。”\ue001", f"{words}。后来我们都长大了，离开了那里。" * 2):  # fmt: skip
+            more, y = paragraph(y, text)
+            runs += more
+        pages.append(runs)
+    book = parse_book(cjk_pdf(pages), "essays.pdf")
+    assert [entry.title for entry in book.toc] == [title for title, _ in essays]
+    third = book.sections[2].segments
+    assert third[0].text == "书店里的十年" and third[1].text.startswith("城里的日子过得很快")
+    dialogue = [s.text for section in book.sections for s in section.segments if s.text.startswith("“")]
+    assert dialogue == ["“你去不去？”〓", "“不去。”〓"] * 3  # paragraphs of their essays, never chapters

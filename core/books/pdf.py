@@ -26,7 +26,7 @@ from core.books.locator import Locator
 from core.books.model import PAGE_LABEL, Book, Metadata, ReadProgress, Section, Segment, SegmentKind, TocEntry
 from core.books.pdf_tree import PageTree, Unwalkable
 from core.books.text import book_from_text, converted_lines
-from core.books.textutil import guess_language, is_cjk
+from core.books.textutil import display_width, guess_language, is_cjk, without_marks_at_end
 from core.errors import BookFormatError, DrmProtectedError
 
 log = logging.getLogger(__name__)
@@ -47,6 +47,8 @@ class _Line:
     size: float = 0.0  # the font size most of its letters are drawn at (a heading's is larger)
     x: float = 0.0  # where its leftmost run starts
     opens: bool = False  # a drop cap was put before it: it is a paragraph's first line
+    apart: bool = False  # a title a wide gap set apart from the text after it on the same line: its own paragraph
+    title: str = ""  # the short run a wide gap sets apart at the line's start (split off once running lines are gone)
 
 
 @dataclass
@@ -147,7 +149,7 @@ def _read_pdf(
     beyond = [page for page in sampled if page and page[0].page >= reading]  # the sampled pages not in ``lines``
     words = _vocabulary(lines + beyond)  # read once: drop caps and line-end hyphens are judged by the document's words
     lines = _with_drop_caps(lines, words)
-    lines = _without_running_lines(lines, printed)
+    lines = [_titles_apart(page) for page in _without_running_lines(lines, printed)]
     labels = defined or _printed_labels(printed, len(pages))
     measure = [line for page in _without_running_lines(_with_drop_caps(sampled, words), {}) for line in page]
     paragraphs = _paragraphs([line for page in lines for line in page], words, measure if sampled else None)
@@ -273,14 +275,19 @@ def _page_lines(page: object, number: int, counts: Counter[str]) -> list[_Line]:
     page.extract_text(visitor_operand_before=before if marks else None, visitor_text=visit)  # type: ignore[attr-defined]
     lines: list[_Line] = []
     parts: list[list[tuple[str, float]]] = []  # per line: its runs, (text, size)
+    end = 0.0  # where the line's last run ends, as near as its characters' widths say
     for y, text, drawn, x in runs:
         if lines and abs(lines[-1].y - y) < 1.0 and text != "\n":
+            so_far = "".join(p for p, _ in parts[-1])
+            if text.strip() and len(parts[-1]) == 1 and _set_apart(so_far, x - end, drawn):
+                lines[-1].title = tidy_line(so_far)  # "第二篇", a wide gap, then the essay's first line
             parts[-1].append((text, drawn))
             if text.strip():
                 lines[-1].x = min(lines[-1].x, x)
         elif text != "\n":
             lines.append(_Line(y, text, number, x=x))
             parts.append([(text, drawn)])
+        end = x + display_width(text) * drawn / 2 if text.strip() else end
     for line, pieces in zip(lines, parts, strict=True):
         line.text = tidy_line(_small_caps(pieces))
         letters = Counter[float]()
@@ -288,6 +295,33 @@ def _page_lines(page: object, number: int, counts: Counter[str]) -> list[_Line]:
             letters[drawn] += len(piece.strip())
         line.size = letters.most_common(1)[0][0]
     return [line for line in lines if line.text]
+
+
+def _titles_apart(page: list[_Line]) -> list[_Line]:
+    """The page's lines with each title a wide gap set apart split off into a line of its own (after running heads
+    and page numbers are gone: "Chapter 1      12" is a running head, not a title and a page)."""
+    out = []
+    for line in page:
+        rest = line.text[len(line.title) :].strip()
+        if line.title and line.text.startswith(line.title) and len(rest) >= 8 and not rest.isdigit():
+            out += [dataclasses.replace(line, text=line.title, apart=True), dataclasses.replace(line, text=rest)]
+        else:
+            out.append(line)
+    return out
+
+
+TITLE_GAP = 3.0  # ems between a short run and the next on one line: a title and the text it heads, set apart
+
+
+def _set_apart(before: str, gap: float, size: float) -> bool:
+    """Whether a run drawn ``gap`` points after the line so far (``before``) starts anew: the line so far is a
+    short title (no sentence's end) and the gap is wider than a word's space could be."""
+    head = before.strip()
+    return (
+        0 < len(head) <= 20
+        and gap > TITLE_GAP * max(size, 1.0)
+        and _SENTENCE_END.search(without_marks_at_end(head)) is None
+    )
 
 
 # A space between two wide characters (CJK, full-width forms, circled numbers, CJK punctuation) is a gap pypdf
@@ -421,7 +455,7 @@ def _paragraphs(lines: list[_Line], words: Counter[str], measure: list[_Line] | 
         starts = previous is None
         if previous is not None:
             gap = abs(line.y - previous.y)
-            ended = _SENTENCE_END.search(previous.text) is not None
+            ended = _SENTENCE_END.search(without_marks_at_end(previous.text)) is not None  # “不去。”⑴ too
             resized = abs(line.size - previous.size) > 0.15 * max(line.size, previous.size)  # a heading's edge
             # Chinese and Japanese lines break anywhere, so one short of the measure ended its paragraph, with or
             # without a full stop: a heading set in the text's size and spacing ("阿长与山海经" then "长妈妈，…").
@@ -440,8 +474,8 @@ def _paragraphs(lines: list[_Line], words: Counter[str], measure: list[_Line] | 
                 # A paragraph goes on over a page break only from a full line: a short last line ended it, with or
                 # without a full stop (a chapter's name at a page's foot, as a TXT converted to PDF has them).
                 starts = len(previous.text) < (0.9 if ended else 0.75) * full or resized
-        if line.opens:
-            starts = True  # a drop cap's line: the paragraph's first
+        if line.opens or line.apart or (previous is not None and previous.apart):
+            starts = True  # a drop cap's line: the paragraph's first; a title set apart on its line: its own
         if starts:
             paragraphs.append(_Paragraph(line.text, [line.page]))
             continue

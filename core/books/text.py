@@ -11,7 +11,7 @@ from charset_normalizer import from_bytes
 from core.books.front_matter import front_matter
 from core.books.model import Book, Metadata, Segment, SegmentKind
 from core.books.sections import sectionize
-from core.books.textutil import display_width, guess_language, is_cjk
+from core.books.textutil import display_width, guess_language, is_cjk, without_marks_at_end
 from core.errors import BookFormatError
 
 _BOMS = (
@@ -146,7 +146,7 @@ def _is_isolated(line: _Line, index: int) -> bool:
 
 def _is_title_line(line: _Line, index: int) -> bool:
     """A short line standing alone, set off like a title: centred, footnoted or after a wide gap."""
-    bare = _NOTE_MARKERS.sub("", line.text).strip().rstrip(_PLACEHOLDERS)
+    bare = without_marks_at_end(line.text)
     if not bare or display_width(bare) > 30 or not _is_isolated(line, index):
         return False
     if _SENTENCE_END.search(bare) or _BRACKETED.match(bare) or _LEADER.search(bare) or _SCENE_NUMBER.match(bare):
@@ -249,7 +249,7 @@ def converted_lines(lines: list[str]) -> str:
     spaced: list[str] = []
     for index, line in enumerate(lines):
         alone = (index == 0 or not lines[index - 1]) and (index + 1 == len(lines) or not lines[index + 1])
-        ended = _SENTENCE_END.search(line.rstrip(_PLACEHOLDERS))
+        ended = _SENTENCE_END.search(without_marks_at_end(line))  # “不去。” with a footnote's mark still ends one
         if index and line and alone and display_width(line) <= 30 and not ended:
             spaced.append("")  # (the first line needs none: the start of a text sets a title off already)
         spaced.append(line)

@@ -16,6 +16,16 @@ def is_cjk(char: str) -> bool:
     return bool(re.match(CJK_CHAR, char))
 
 
+# What may follow a sentence's last mark without being part of it: a footnote's marker (⑴, ①, [3], 〔3〕), a
+# private-use character a converter left for one (its font's own glyph), the geta mark or U+FFFD standing in.
+_MARKS_AT_END = re.compile(r"(?:[\ue000-\uf8ff〓\ufffd⑴-⒇①-⑳]|\[\d{1,3}\]|〔\d{1,3}〕)+$")
+
+
+def without_marks_at_end(text: str) -> str:
+    """The line without the note markers and stand-in characters at its end: “不去。”⑴ ends a sentence."""
+    return _MARKS_AT_END.sub("", text.rstrip()).rstrip()
+
+
 def display_width(text: str) -> int:
     """Columns the text takes in a monospaced layout: wide (CJK, full-width) characters count 2."""
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
