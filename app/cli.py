@@ -404,8 +404,7 @@ def cmd_recap(quire: Quire, args: argparse.Namespace) -> int:
 def _print_events(events: Iterable[AgentEvent], as_json: bool, titles: dict[int, str] | None = None) -> int:
     """An answer's events as they come: one JSON object per line, or the text with its citations under it (with
     ``titles``, an answer from the library: each citation's book named)."""
-    from core import NOTICES, CitationEvent, Done, ErrorEvent, TextDelta, ToolCallReady
-    from core.quotes import balanced
+    from core import NOTICES, CitationEvent, Done, ErrorEvent, TextDelta, ToolCallReady, balanced
 
     failed = False
     for event in events:

@@ -94,7 +94,7 @@ if TYPE_CHECKING:
     from core.parts.catalogs import CatalogInfo
     from core.parts.models import ModelInfo
     from core.parts.open_book import OpenBook
-    from core.quotes import quoted
+    from core.quotes import balanced, quoted
     from core.rag import MODES, IndexStatus
     from core.rag.remote import REMOTE_EMBEDDERS
     from core.secrets import SecretStore
@@ -208,6 +208,7 @@ _WHERE: dict[str, str] = {
     "ToolCallReady": "core.agent.events",
     "without_remote_images": "core.agent.safe_markdown",
     "quoted": "core.quotes",
+    "balanced": "core.quotes",
     "errors": "core.errors",  # the module itself: the error tree, looked up by name
 }
 __all__ = [
@@ -298,6 +299,7 @@ __all__ = [
     "VoiceChoice",
     "VoiceUnavailable",
     "XrayEntry",
+    "balanced",
     "content_hash",
     "default_library_dir",
     "errors",

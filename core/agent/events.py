@@ -87,8 +87,9 @@ class CitationEvent(AgentEvent):
         return {"type": self.kind, **self.citation.to_dict()}
 
 
-# Error events that come with an answer rather than instead of one: said plainly, not as a failure.
 NOTICES = frozenset(("NotAnswered", "ProviderUnreachable"))
+"""The ``error_type`` of error events that come with an answer rather than instead of one (the offline answer's
+"does not seem to answer", the provider that could not be reached): said plainly, not as a failure."""
 
 
 @dataclass(frozen=True, slots=True)
