@@ -119,6 +119,21 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "This book has pictures only: there is nothing to read aloud.",
         "zh": "这本书只有图片，没有可朗读的文字。",
     },
+    "aloud.file": {"en": "Read aloud into a file", "zh": "朗读到文件"},
+    "aloud.file.about": {
+        "en": "This computer could not play the speech ({why}). Choose a voice, and the reading is saved as a WAV "
+        "file to play elsewhere.",
+        "zh": "这台电脑无法播放朗读（{why}）。选一个声音，朗读会保存为 WAV 文件，可在别处播放。",
+    },
+    "aloud.file.amount": {"en": "How much", "zh": "朗读多少"},
+    "aloud.file.sentences": {"en": "{n} sentences", "zh": "{n} 句"},
+    "aloud.file.path": {"en": "Save as", "zh": "保存为"},
+    "aloud.file.save": {"en": "Save", "zh": "保存"},
+    "aloud.file.writing": {"en": "Reading {n} sentences into the file…", "zh": "正在把 {n} 句朗读到文件…"},
+    "aloud.file.done": {
+        "en": "Saved {n} sentences ({minutes} min of speech) to {path}.",
+        "zh": "已将 {n} 句（约 {minutes} 分钟）保存到 {path}。",
+    },
     "aloud.finished": {"en": "Read aloud to the end of the book.", "zh": "已朗读到书末。"},
     "notes.vocabulary": {"en": "Vocabulary", "zh": "生词本"},
     "notes.vocabulary.remove": {"en": "Take off the vocabulary list", "zh": "从生词本删除"},

@@ -757,6 +757,50 @@ def test_pages_flipped_through_count_for_nothing_and_the_chat_offers_ive_read_up
     run(scenario())
 
 
+def test_read_aloud_on_a_computer_without_sound_offers_a_voice_and_a_file(alice_quire: Quire, tmp_path: Path) -> None:
+    """Issue 60 item 10: read aloud on a computer with no sound device ended in a snackbar, and the voices were
+    never seen. The app now says why, offers the system's voices, and reads the book into a WAV file."""
+    import wave
+
+    from conftest import debian_file
+
+    from core import VoiceUnavailable
+
+    debian_file("/usr/bin/espeak-ng", "espeak-ng")
+
+    class NoSound:
+        def voices(self, language: str) -> list:
+            return []
+
+        def speak(self, text: str, language: str, rate: int, voice: str | None, cut: object) -> None:
+            raise VoiceUnavailable("eSpeak NG found no sound device to play on")
+
+    async def scenario() -> None:
+        session = await new_session(1440)
+        app = start(alice_quire, session)
+        app.open_book(1)
+        app.reading.aloud.speaker = lambda: NoSound()  # type: ignore[method-assign]
+        await fire(session, find(app.page.controls, tooltip="Read aloud from here"))
+        deadline = asyncio.get_running_loop().time() + 20
+        while "Read aloud into a file" not in [getattr(c, "value", None) for c in _all_in(session.page._dialogs)]:
+            assert asyncio.get_running_loop().time() < deadline, "no offer to read into a file"
+            await asyncio.sleep(0.02)
+        dialog = session.page._dialogs.controls[-1]
+        voice, amount = [c for c in _all_in(dialog) if isinstance(c, ft.Dropdown)]
+        assert len(voice.options) > 2  # the system's English voices, seen at last
+        amount.value = "20"
+        find(dialog, kind=ft.TextField).value = str(tmp_path / "alice.wav")
+        await fire(session, clickable(dialog, "Save"))
+        deadline = asyncio.get_running_loop().time() + 120
+        while not app.message.startswith("Saved 20 sentences"):
+            assert asyncio.get_running_loop().time() < deadline, app.message
+            await asyncio.sleep(0.05)
+        with wave.open(str(tmp_path / "alice.wav"), "rb") as audio:
+            assert audio.getnframes() / audio.getframerate() > 20  # seconds of speech
+
+    run(scenario())
+
+
 def test_the_question_being_typed_survives_redraws_of_the_chat(alice_quire: Quire) -> None:
     async def scenario() -> None:
         session = await new_session(1440)

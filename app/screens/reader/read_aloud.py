@@ -15,6 +15,7 @@ from app.phone_speech import PhoneSpeaker
 from app.screens.reader.marking import ReaderScreen
 from app.screens.reader.model import ReaderViewModel
 from app.screens.reader.notes import Mark
+from app.screens.reader.speech_file import offer_speech_file
 from app.theme import ALOUD
 from core import (
     DEFAULT_SPEECH_RATE,
@@ -126,7 +127,12 @@ class AloudController:
             model.aloud = Mark(ordinal, sentence.start.offset or 0, sentence.end.offset or 0, ALOUD)
         elif session.state == "stopped":
             model.aloud = None
-            if session.error is not None:
+            shown = session.sentence.start if session.sentence is not None else model.current
+            if session.error is not None and not app.on_phone and shown is not None:  # no sound: offer a file
+                at = shown if isinstance(shown, Locator) else shown.locator
+                app.workers.later(offer_speech_file, app, model.book.id, model.book.title, session.language, at,
+                                  app.t.error(session.error))  # fmt: skip
+            elif session.error is not None:
                 app.notify(app.t.error(session.error))
             elif session.finished:
                 app.notify(app.t("aloud.finished"))
