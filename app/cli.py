@@ -429,6 +429,10 @@ def _print_events(events: Iterable[AgentEvent], as_json: bool, titles: dict[int,
             print(f"\nquire: error: {event.message}", file=sys.stderr, flush=True)
         elif isinstance(event, Done):
             print()
+            if event.fence is not None:  # the receipt: what of the book the answer could use
+                place = event.fence["locator"]
+                print(f"(Used the book up to {place}, {event.fence['percent']:g}%: where you have read to.)"
+                      if place else "(Used nothing of the book: nothing counts as read yet.)", flush=True)  # fmt: skip
     return 1 if failed else 0
 
 

@@ -87,7 +87,8 @@ def test_cli_ask_without_a_provider_answers_with_cited_passages(
     capsys.readouterr()
     assert main(["ask", "1", "孔乙己是谁", "--spoilers", "--json", *lib]) == 0
     events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert events[0]["type"] == "thread" and events[-1] == {"type": "done", "reason": "finished", "answered": True}
+    assert events[0]["type"] == "thread"
+    assert events[-1] == {"type": "done", "reason": "finished", "answered": True, "fence": None}  # spoilers: none
     text = next(e["text"] for e in events if e["type"] == "text")
     assert "孔乙己" in text and "No AI provider" not in text  # quotes only: the client says which mode it is
     citations = [e for e in events if e["type"] == "citation"]
@@ -120,14 +121,25 @@ def test_an_offline_answer_says_when_what_was_read_does_not_answer(
     main(["import", str(book_path("en/idpf-moby-dick.epub")), *lib])
     quire = Quire(tmp_path / "lib")
     quire.save_position(1, quire.text.toc(1)[8].locator)  # early on: Ahab has not come on deck
+    read = quire.position(1)
     quire.close()
     capsys.readouterr()
     assert main(["ask", "1", "What was Ahab's leg made of?", "--json", *lib]) == 0
     events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert events[-1] == {"type": "done", "reason": "finished", "answered": False}
+    fence = {"locator": str(read.furthest), "percent": round(read.furthest_percent, 1)}  # issue 61: the receipt
+    assert events[-1] == {"type": "done", "reason": "finished", "answered": False, "fence": fence}
+    assert 0 < fence["percent"] < 20
     notice = next(e for e in events if e["type"] == "error")
     assert notice["error_type"] == "NotAnswered" and notice["message"].startswith("What you have read so far")
     assert any(e["type"] == "citation" for e in events)  # the closest passages, still cited
+    from core import parse_locator
+
+    bound = parse_locator(fence["locator"]).sort_key()
+    assert all(parse_locator(c["start"]).sort_key() <= bound for c in events if c["type"] == "citation")
+    assert main(["ask", "1", "What was Ahab's leg made of?", *lib]) == 0
+    assert f"(Used the book up to {fence['locator']}, {fence['percent']:g}%: where you have read to.)" in (
+        capsys.readouterr().out
+    )
     assert main(["ask", "1", "What was Ahab's leg made of?", "--spoilers", "--json", *lib]) == 0
     events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert events[-1]["answered"] is True and not any(e["type"] == "error" for e in events)

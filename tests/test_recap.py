@@ -138,7 +138,11 @@ def test_with_a_provider_each_chapter_is_summarised_once_from_before_the_place_a
             assert quire.text.ordinal_of(book, citation.start) <= bound
             segment = quire.text.show(book, citation.start.segment_locator)[0]
             assert segment.text[citation.start.offset : citation.end.offset] == citation.quote
-        assert events[-1] == Done()
+        fence = {
+            "locator": str(quire.position(book).furthest),
+            "percent": round(quire.position(book).furthest_percent, 1),
+        }
+        assert events[-1] == Done(fence=fence)  # issue 61: the receipt of what the recap could use
 
         quire.save_position(book, "6.3")  # read on: chapter 5 whole, chapter 6 begun
         again = list(quire.ask(book, "The story so far", provider=config, recap=True))
@@ -146,4 +150,7 @@ def test_with_a_provider_each_chapter_is_summarised_once_from_before_the_place_a
         told = "".join(e.text for e in again if isinstance(e, TextDelta))
         assert "Alice follows a White Rabbit [1]" in told and "swims in it. [4]" in told and "everyone wins" in told
         assert isinstance(again[-2], ErrorEvent) and again[-2].error_type == "ProviderError"
-        assert again[-1] == Done("error")
+        assert again[-1].reason == "error" and again[-1].fence == {
+            "locator": "6.3",
+            "percent": again[-1].fence["percent"],
+        }

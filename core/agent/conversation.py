@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterator
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from core.agent.events import AgentEvent, CitationEvent, Done, ErrorEvent, TextDelta, ThreadEvent
 from core.agent.message import Message, MessageFold, Part
@@ -56,6 +56,7 @@ def ask(
     store.add_message(thread_id, "user", [Part("text", {"text": question})])
     answer = Message("assistant", status="stopped")  # until the run says otherwise (a consumer may stop early)
     fold = MessageFold(answer)
+    fence = _fence(quire, book_id) if not asked.spoilers and book_id is not None else None
     try:
         yield ThreadEvent(thread_id)
         if provider is None and model is None and asked.recap and book_id is not None:
@@ -81,11 +82,21 @@ def ask(
                     lambda: _offline_events(quire, book_id, question, asked.spoilers),
                 )
         for event in events:
+            if isinstance(event, Done) and fence is not None:
+                event = replace(event, fence=fence)  # the receipt: what the answer was allowed to use
             fold.add(event)
             yield event
     finally:
         fold.end(answer.status)  # idempotent after Done; marks a stopped run's unanswered tool calls
         store.add_message(thread_id, "assistant", answer.parts, answer.status)
+
+
+def _fence(quire: ReadingLibrary, book_id: int) -> dict[str, Any]:
+    """The furthest place read when the question was asked: the bound every search and quote of the answer kept."""
+    position = quire.position(book_id)
+    if position is None or position.furthest is None:
+        return {"locator": None, "percent": 0.0}
+    return {"locator": str(position.furthest), "percent": round(position.furthest_percent, 1)}
 
 
 def _given(provider: ProviderConfig | None) -> ProviderConfig:

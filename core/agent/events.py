@@ -107,4 +107,8 @@ class Done(AgentEvent):
 
     reason: str = "finished"  # finished, stopped, limit, repeated, error
     answered: bool | None = None  # offline answers: the quotes answer (True) or are only the closest passages
+    # The receipt of the fence: what of the book the answer was allowed to use, {"locator": "2.121", "percent":
+    # 13.2} (the furthest place read; a locator of None: nothing read yet); None with spoilers allowed, or for an
+    # answer from the whole library (each book fenced at its own place)
+    fence: dict[str, Any] | None = None
     kind = "done"
