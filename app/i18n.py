@@ -731,6 +731,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The question took too many steps and was stopped. Try a narrower question.",
         "zh": "这个问题需要的步骤太多，已停止。请换一个更具体的问题。",
     },
+    "chat.fence": {
+        "en": "Used the book up to {place}, {percent}%: where you have read to",
+        "zh": "只用了你读过的部分：到 {place}（{percent}%）",
+    },
+    "chat.fence.none": {
+        "en": "Used nothing of the book: nothing counts as read yet",
+        "zh": "没有使用书中内容：还没有任何部分算作已读",
+    },
     "error.ProviderUnreachable": {
         "en": "The AI provider could not be reached, so this answer is from the book alone, offline.",
         "zh": "无法连接 AI 服务，以下是仅根据书中内容给出的离线回答。",

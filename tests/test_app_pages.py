@@ -753,6 +753,12 @@ def test_pages_flipped_through_count_for_nothing_and_the_chat_offers_ive_read_up
         assert app.message.startswith("Marked as read up to here"), app.message
         answer = app.chat.model.messages[-1]
         assert answer.status == "complete" and answer.citations  # answered from what now counts as read
+        place = alice_quire.position(1).furthest
+        receipt = f"Used the book up to {place}, {round(alice_quire.position(1).furthest_percent, 1):g}%"
+        assert any(s.startswith(receipt) for s in screen(app)), screen(app)  # issue 61: the fence's receipt
+        app.reading.navigate(GoTo(Locator(2, 0)))
+        await fire(session, clickable(app.page.controls, next(s for s in screen(app) if s.startswith(receipt))))
+        assert app.reader.current.locator == place.segment_locator  # tapped: the book at that place
 
     run(scenario())
 

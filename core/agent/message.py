@@ -24,7 +24,7 @@ from core.agent.events import (
     ToolResult,
 )
 
-PartKind = Literal["text", "reasoning", "tool_call", "citation", "error"]
+PartKind = Literal["text", "reasoning", "tool_call", "citation", "error", "fence"]
 Role = Literal["user", "assistant"]
 Status = Literal["complete", "stopped", "error", "streaming"]  # streaming: while an answer arrives
 
@@ -89,8 +89,13 @@ class Message:
 
     @property
     def shown_parts(self) -> list[Part]:
-        """The parts drawn inline, in order (citations are drawn together under the answer)."""
-        return [p for p in self.parts if p.kind != "citation"]
+        """The parts drawn inline, in order (citations and the fence's receipt are drawn under the answer)."""
+        return [p for p in self.parts if p.kind not in ("citation", "fence")]
+
+    @property
+    def fence(self) -> dict[str, Any] | None:
+        """The receipt of the answer's fence (``Done.fence``): the furthest place it could use, or None."""
+        return next((dict(p.data) for p in self.parts if p.kind == "fence"), None)
 
 
 class MessageFold:
@@ -138,6 +143,8 @@ class MessageFold:
         elif isinstance(event, ErrorEvent):
             parts.append(Part("error", {"text": event.message, "type": event.error_type}, self._turn))
         elif isinstance(event, Done):
+            if event.fence is not None:  # the receipt: what of the book the answer could use, kept with it
+                parts.append(Part("fence", dict(event.fence), self._turn))
             self.end(STATUS.get(event.reason, "complete"))
         else:
             return False

@@ -14,11 +14,11 @@ from app.i18n import Translator
 from app.screens.chat import intents as intent
 from app.screens.chat.intents import Post
 from app.theme import FONT_FAMILIES
-from core import NOTICES, quoted, without_remote_images
+from core import NOTICES, Citation, parse_locator, quoted, without_remote_images
 
 if TYPE_CHECKING:  # the chat model loads LangChain: the app imports it on first use, not at start
     from app.screens.chat.model import ChatViewModel
-    from core import Citation, Message, Part
+    from core import Message, Part
 
 
 @dataclass
@@ -139,6 +139,18 @@ def message_view(
                 spacing=4,
             )
         )
+    fence = message.fence
+    if fence is not None and fence.get("locator"):  # the receipt, tappable to the place
+        place = parse_locator(str(fence["locator"]))
+        controls.append(
+            ft.TextButton(
+                t("chat.fence", place=str(place), percent=f"{float(fence.get('percent') or 0):g}"),
+                icon=ft.Icons.FENCE,
+                on_click=lambda e: post(intent.OpenCitation(Citation(message.book_id, 0, place, place, ""))),
+            )
+        )
+    elif fence is not None:
+        controls.append(ft.Text(t("chat.fence.none"), size=12, italic=True, color=ft.Colors.ON_SURFACE_VARIANT))
     footer: list[ft.Control] = []
     if message.status == "stopped":
         footer.append(ft.Text(t("chat.stopped"), size=12, italic=True, color=ft.Colors.ON_SURFACE_VARIANT))
