@@ -433,6 +433,9 @@ def _print_events(events: Iterable[AgentEvent], as_json: bool, titles: dict[int,
                 place = event.fence["locator"]
                 print(f"(Used the book up to {place}, {event.fence['percent']:g}%: where you have read to.)"
                       if place else "(Used nothing of the book: nothing counts as read yet.)", flush=True)  # fmt: skip
+                sent = event.fence.get("sent")
+                if sent:  # with a provider: what it was given, each passage by its place
+                    print(f"(Sent to the AI: passages {', '.join(p['start'] for p in sent)}.)", flush=True)
     return 1 if failed else 0
 
 

@@ -735,6 +735,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Used the book up to {place}, {percent}%: where you have read to",
         "zh": "只用了你读过的部分：到 {place}（{percent}%）",
     },
+    "chat.fence.sent": {"en": "Sent to the AI: passages at {places}", "zh": "发送给 AI 的段落：{places}"},
     "chat.fence.none": {
         "en": "Used nothing of the book: nothing counts as read yet",
         "zh": "没有使用书中内容：还没有任何部分算作已读",

@@ -100,7 +100,20 @@ def test_cli_ask_with_a_provider_streams_json_lines(
     assert code == 0
     assert [e["type"] for e in events if e["type"] in ("tool_call_started", "tool_call_ready", "tool_result", "text", "done")] == [
         "tool_call_started", "tool_call_ready", "tool_result", "text", "done"]  # fmt: skip
-    assert events[-1]["reason"] == "finished"
+    assert events[-1]["reason"] == "finished" and events[-1]["fence"] is None  # --spoilers: no fence to show
+    quire = Quire(tmp_path / "lib")
+    quire.save_position(1, "4.2")  # read into chapter 2 (a reading move: the fence comes with it)
+    read = quire.position(1)
+    quire.close()
+    responses = [tool_call_deltas("c1", "keyword_search", {"query": "White Rabbit"}), [{"content": "A watch."}]]
+    with OpenAIMock(responses) as mock:
+        main(["ask", "1", "What does the rabbit carry?", "--provider", "openai-compatible", "--model", "mock",
+              "--base-url", mock.url, "--json", *lib])  # fmt: skip
+    fence = [json.loads(line) for line in capsys.readouterr().out.splitlines()][-1]["fence"]
+    assert fence["locator"] == str(read.furthest) and fence["sent"]  # issue 61: what the AI was given, by place
+    from core import parse_locator
+
+    assert all(parse_locator(p["start"]).sort_key() <= read.furthest.sort_key() for p in fence["sent"])
     with OpenAIMock([401]) as mock:
         code = main(
             ["ask", "1", "again", "--provider", "openai-compatible", "--model", "mock", "--base-url", mock.url, *lib]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from core.agent.events import AgentEvent, CitationEvent, Done, ErrorEvent, TextDelta, ThreadEvent
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
 
     from core.agent.reading_library import ReadingLibrary
     from core.agent.threads import ChatStore
+    from core.rag.search import Passage
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,7 @@ def ask(
     answer = Message("assistant", status="stopped")  # until the run says otherwise (a consumer may stop early)
     fold = MessageFold(answer)
     fence = _fence(quire, book_id) if not asked.spoilers and book_id is not None else None
+    sent: Callable[[], list[dict[str, Any]]] | None = None  # with a provider: the numbered passages it was given
     try:
         yield ThreadEvent(thread_id)
         if provider is None and model is None and asked.recap and book_id is not None:
@@ -71,6 +74,7 @@ def ask(
             from core.agent.tools import ReadingSession
 
             session = ReadingSession(quire, book_id, spoilers_allowed=asked.spoilers, selection=asked.selection)
+            sent = partial(_sent, session.passages)
             chat_model = model if model is not None else make_chat_model(_given(provider), asked.secrets, network)
             if asked.recap and book_id is not None:  # each chapter summarised once, from its key sentences
                 key = provider.model if provider is not None else type(chat_model).__name__
@@ -82,8 +86,8 @@ def ask(
                     lambda: _offline_events(quire, book_id, question, asked.spoilers),
                 )
         for event in events:
-            if isinstance(event, Done) and fence is not None:
-                event = replace(event, fence=fence)  # the receipt: what the answer was allowed to use
+            if isinstance(event, Done) and fence is not None:  # the receipt: what the answer was allowed to use
+                event = replace(event, fence={**fence, "sent": sent()} if sent is not None else fence)
             fold.add(event)
             yield event
     finally:
@@ -97,6 +101,11 @@ def _fence(quire: ReadingLibrary, book_id: int) -> dict[str, Any]:
     if position is None or position.furthest is None:
         return {"locator": None, "percent": 0.0}
     return {"locator": str(position.furthest), "percent": round(position.furthest_percent, 1)}
+
+
+def _sent(passages: dict[int, Passage]) -> list[dict[str, Any]]:
+    """The numbered passages the provider was given, each by its number and its place (the receipt lists them)."""
+    return [{"passage": n, "start": str(p.start), "end": str(p.end)} for n, p in sorted(passages.items())]
 
 
 def _given(provider: ProviderConfig | None) -> ProviderConfig:

@@ -151,6 +151,9 @@ def message_view(
         )
     elif fence is not None:
         controls.append(ft.Text(t("chat.fence.none"), size=12, italic=True, color=ft.Colors.ON_SURFACE_VARIANT))
+    if fence is not None and fence.get("sent"):  # with a provider: what it was given
+        places = ", ".join(str(p["start"]) for p in fence["sent"])
+        controls.append(ft.Text(t("chat.fence.sent", places=places), size=12, color=ft.Colors.ON_SURFACE_VARIANT))
     footer: list[ft.Control] = []
     if message.status == "stopped":
         footer.append(ft.Text(t("chat.stopped"), size=12, italic=True, color=ft.Colors.ON_SURFACE_VARIANT))
