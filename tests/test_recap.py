@@ -63,11 +63,13 @@ def test_quire_recap_streams_the_answer_events_with_citations(tmp_path, capsys, 
     assert cli(["--library", library, "recap", "1", "--json"]) == 1  # not started: said, typed
     events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert events[0]["type"] == "error" and events[0]["error_type"] == "NotStarted"
+    assert events[-1]["fence"] == {"locator": None, "percent": 0.0}  # issue 61: nothing of the book could be used
     assert cli(["--library", library, "position", "1", "4.10"]) == 0
     capsys.readouterr()
     assert cli(["--library", library, "recap", "1", "--json"]) == 0
     events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert events[0]["type"] == "text" and "**Down The Rabbit-Hole**" in events[0]["text"]
+    assert events[-1]["fence"]["locator"] == "4.10" and events[-1]["fence"]["percent"] > 0  # the receipt
     cited = [e for e in events if e["type"] == "citation"]
     assert cited and [c["passage"] for c in cited] == list(range(1, len(cited) + 1))
     assert all(int(c["start"].split(".")[0]) <= 4 for c in cited) and events[-1]["type"] == "done"

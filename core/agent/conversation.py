@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from core.agent.events import AgentEvent, CitationEvent, Done, ErrorEvent, TextDelta, ThreadEvent
+from core.agent.events import AgentEvent, CitationEvent, Done, ErrorEvent, TextDelta, ThreadEvent, fence_receipt
 from core.agent.message import Message, MessageFold, Part
 from core.agent.offline import NOT_ANSWERED, answer_library, answer_offline
 from core.agent.provider_config import ProviderConfig
@@ -74,13 +74,13 @@ def ask(
             from core.agent.tools import ReadingSession
 
             session = ReadingSession(quire, book_id, spoilers_allowed=asked.spoilers, selection=asked.selection)
-            sent = partial(_sent, session.passages)
             chat_model = model if model is not None else make_chat_model(_given(provider), asked.secrets, network)
             if asked.recap and book_id is not None:  # each chapter summarised once, from its key sentences
                 key = provider.model if provider is not None else type(chat_model).__name__
                 events = _guarded(quire.companion.recap_events(book_id, spoilers=asked.spoilers, model=chat_model,
                                                               model_key=key), provider)  # fmt: skip
             else:
+                sent = partial(_sent, session.passages)  # the recap sends its chapters' key sentences instead
                 events = _falling_back(
                     ReadingAgent(session, chat_model, provider=provider).stream(question, history),
                     lambda: _offline_events(quire, book_id, question, asked.spoilers),
@@ -97,10 +97,7 @@ def ask(
 
 def _fence(quire: ReadingLibrary, book_id: int) -> dict[str, Any]:
     """The furthest place read when the question was asked: the bound every search and quote of the answer kept."""
-    position = quire.position(book_id)
-    if position is None or position.furthest is None:
-        return {"locator": None, "percent": 0.0}
-    return {"locator": str(position.furthest), "percent": round(position.furthest_percent, 1)}
+    return fence_receipt(quire.position(book_id))
 
 
 def _sent(passages: dict[int, Passage]) -> list[dict[str, Any]]:

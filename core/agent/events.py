@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Any
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from core.agent.citations import Citation
+
+if TYPE_CHECKING:
+    from core.library.records import Position
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,3 +116,17 @@ class Done(AgentEvent):
     # answer from the whole library (each book fenced at its own place)
     fence: dict[str, Any] | None = None
     kind = "done"
+
+
+def fence_receipt(position: Position | None) -> dict[str, Any]:
+    """The receipt of an answer's fence (``Done.fence``) from the book's saved position: the furthest place read
+    (None: nothing yet) and its percentage."""
+    if position is None or position.furthest is None:
+        return {"locator": None, "percent": 0.0}
+    return {"locator": str(position.furthest), "percent": round(position.furthest_percent, 1)}
+
+
+def with_fence(events: Iterable[AgentEvent], fence: dict[str, Any] | None) -> Iterator[AgentEvent]:
+    """The events, their ``Done`` carrying the fence's receipt (unchanged when there is none: spoilers allowed)."""
+    for event in events:
+        yield replace(event, fence=fence) if isinstance(event, Done) and fence is not None else event

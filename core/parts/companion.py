@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from core.agent.events import AgentEvent
+from core.agent.events import AgentEvent, fence_receipt, with_fence
 from core.companion.names_zh import available as chinese_names_available
 from core.companion.recap import RecapChapter, Recaps, recap_events
 from core.companion.summaries import Summaries
@@ -76,10 +76,11 @@ class Companion:
         chapter's key sentences offline, or with ``model`` each chapter summarised by it from those sentences (kept
         under ``model_key``); provider failures propagate from the iterator."""
         book, bound = self._fence(reference, spoilers)
+        receipt = None if spoilers else fence_receipt(self._annotations.position(book))
         if model is not None:
-            return self._summaries.events(book, bound, model, model_key)
+            return with_fence(self._summaries.events(book, bound, model, model_key), receipt)
         started = bound is None or bound >= 0
-        return recap_events(self._recaps.recap(book, bound) if started else [], started)
+        return with_fence(recap_events(self._recaps.recap(book, bound) if started else [], started), receipt)
 
     def describe(
         self,
