@@ -6,9 +6,32 @@ small capitals) where the shared files have none. Helvetica, one of the standard
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 
 def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+
+
+def _page_object(add: Callable[[bytes], int], stream: bytes, pages_id: int, font: int) -> int:
+    """A page's content stream and its page object (one font, a Letter page); the page object's number."""
+    content = add(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
+    return add(b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 612 792] /Contents %d 0 R "
+               b"/Resources << /Font << /F1 %d 0 R >> >> >>" % (pages_id, content, font))  # fmt: skip
+
+
+def _file(objects: list[bytes], catalog: int) -> bytes:
+    """The objects written as a PDF file: header, numbered objects, cross-reference table, trailer."""
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, catalog, xref)
+    return bytes(out)
 
 
 def text_pdf(pages: list[list[tuple[float, float, float, str]]], outline: list[tuple[str, int]] = ()) -> bytes:
@@ -28,9 +51,7 @@ def text_pdf(pages: list[list[tuple[float, float, float, str]]], outline: list[t
             b"BT /F1 %.1f Tf %.1f %.1f Td (%s) Tj ET\n" % (size, x, y, _escape(text).encode("cp1252"))
             for x, y, size, text in runs
         )
-        content = add(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
-        page_ids.append(add(b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 612 792] /Contents %d 0 R "
-                            b"/Resources << /Font << /F1 %d 0 R >> >> >>" % (pages_id, content, font)))  # fmt: skip
+        page_ids.append(_page_object(add, stream, pages_id, font))
     root_extra = b""
     if outline:
         first = len(objects) + 2
@@ -51,16 +72,7 @@ def text_pdf(pages: list[list[tuple[float, float, float, str]]], outline: list[t
     kids = b" ".join(b"%d 0 R" % p for p in page_ids)
     assert add(b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, len(page_ids))) == pages_id
     catalog = add(b"<< /Type /Catalog /Pages %d 0 R%s >>" % (pages_id, root_extra))
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, catalog, xref)
-    return bytes(out)
+    return _file(objects, catalog)
 
 
 def cjk_pdf(pages: list[list[tuple[float, float, float, str]]]) -> bytes:
@@ -94,19 +106,8 @@ def cjk_pdf(pages: list[list[tuple[float, float, float, str]]]) -> bytes:
             % (size, x, y, "".join(f"{cid[ch]:04X}" for ch in text).encode())
             for x, y, size, text in runs
         )
-        content = add(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
-        page_ids.append(add(b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 612 792] /Contents %d 0 R "
-                            b"/Resources << /Font << /F1 %d 0 R >> >> >>" % (pages_id, content, font)))  # fmt: skip
+        page_ids.append(_page_object(add, stream, pages_id, font))
     kids = b" ".join(b"%d 0 R" % p for p in page_ids)
     assert add(b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, len(page_ids))) == pages_id
     catalog = add(b"<< /Type /Catalog /Pages %d 0 R >>" % pages_id)
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, catalog, xref)
-    return bytes(out)
+    return _file(objects, catalog)

@@ -467,11 +467,8 @@ def test_the_notes_screen_exports_every_books_highlights_to_an_obsidian_vault(qu
         app.notify = lambda text: (shown(text), told.set())  # type: ignore[method-assign]
         try:
             await fire(session, clickable(dialog, "Export"))
-            if not vault.exists():  # asked first, nothing made yet
-                deadline = asyncio.get_running_loop().time() + 10
-                while "No such folder" not in [getattr(c, "value", None) for c in _all_in(session.page._dialogs)]:
-                    assert asyncio.get_running_loop().time() < deadline, "the app did not ask to create the folder"
-                    await asyncio.sleep(0.02)
+            if not vault.exists():  # asked first, nothing made yet (the export ran as a worker: fire waited)
+                assert "No such folder" in [getattr(c, "value", None) for c in _all_in(session.page._dialogs)]
                 assert not vault.exists()
                 await fire(session, clickable(session.page._dialogs.controls[-1], "Create the folder"))
             await asyncio.wait_for(told.wait(), timeout=10)
@@ -787,20 +784,16 @@ def test_read_aloud_on_a_computer_without_sound_offers_a_voice_and_a_file(alice_
         app.open_book(1)
         app.reading.aloud.speaker = lambda: NoSound()  # type: ignore[method-assign]
         await fire(session, find(app.page.controls, tooltip="Read aloud from here"))
-        deadline = asyncio.get_running_loop().time() + 20
-        while "Read aloud into a file" not in [getattr(c, "value", None) for c in _all_in(session.page._dialogs)]:
-            assert asyncio.get_running_loop().time() < deadline, "no offer to read into a file"
-            await asyncio.sleep(0.02)
+        await app.workers.until(lambda: app.reading.aloud.session is not None and not app.reading.aloud.active)
+        await app.workers.idle()  # the offer, made by a worker once the session stopped
+        assert "Read aloud into a file" in [getattr(c, "value", None) for c in _all_in(session.page._dialogs)]
         dialog = session.page._dialogs.controls[-1]
         voice, amount = [c for c in _all_in(dialog) if isinstance(c, ft.Dropdown)]
         assert len(voice.options) > 2  # the system's English voices, seen at last
         amount.value = "20"
         find(dialog, kind=ft.TextField).value = str(tmp_path / "alice.wav")
-        await fire(session, clickable(dialog, "Save"))
-        deadline = asyncio.get_running_loop().time() + 120
-        while not app.message.startswith("Saved 20 sentences"):
-            assert asyncio.get_running_loop().time() < deadline, app.message
-            await asyncio.sleep(0.05)
+        await fire(session, clickable(dialog, "Save"))  # the speech is written by a worker: fire waits for it
+        assert app.message.startswith("Saved 20 sentences"), app.message
         with wave.open(str(tmp_path / "alice.wav"), "rb") as audio:
             assert audio.getnframes() / audio.getframerate() > 20  # seconds of speech
 

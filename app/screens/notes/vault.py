@@ -30,7 +30,7 @@ async def export_to_vault(app: Host) -> None:
 
     async def export(e: ft.Event[Any]) -> None:
         app.page.pop_dialog()
-        await write_vault(app, field.value or "")
+        app.workers.later(write_vault, app, field.value or "")  # behind the dialog, counted like all such work
 
     app.page.show_dialog(
         ft.AlertDialog(
@@ -69,7 +69,7 @@ def _offer_to_create(app: Host, folder: str) -> None:
 
     async def create(e: ft.Event[Any]) -> None:
         app.page.pop_dialog()
-        await write_vault(app, folder, create=True)
+        app.workers.later(write_vault, app, folder, True)
 
     app.page.show_dialog(
         ft.AlertDialog(

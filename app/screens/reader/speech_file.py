@@ -52,8 +52,8 @@ async def offer_speech_file(app: Host, book_id: int, title: str, language: str, 
 
     async def save(e: ft.Event[Any]) -> None:
         app.page.pop_dialog()
-        await write_speech(app, book_id, start, Path(path.value or "").expanduser(), int(amount.value or 50),
-                           voice.value or None)  # fmt: skip
+        app.workers.later(write_speech, app, book_id, start, Path(path.value or "").expanduser(),
+                          int(amount.value or 50), voice.value or None)  # fmt: skip
 
     app.page.show_dialog(
         ft.AlertDialog(
