@@ -14,7 +14,13 @@ ASSETS = Path(__file__).resolve().parents[1] / "assets"
 CJK_FONT = "Noto Sans CJK"
 CJK_PACKAGE = "noto_cjk_sans_otc"
 CJK_FILE = "NotoSansCJK-Regular.ttc"
-CJK_ASSET = f"fonts/{CJK_FILE}"  # in the client's font manifest: served from assets/ in the assets folder
+CJK_ASSET = f"fonts/{CJK_FILE}"  # one of the page's fonts: loaded after the first frame
+# What the engine loads before the first frame: the font above cut to the interface's characters and the 3,500 most
+# used Chinese characters (1.6 MB, made by app/first_font.py), in the client's font manifest. Both are in every
+# fallback list, the cut first, so a character drawn at first paint keeps its shape when the full font comes.
+CJK_FIRST = "Noto Sans CJK first"
+CJK_FIRST_ASSET = "fonts/NotoSansCJK-SC-first.otf"
+CJK_FALLBACK = [CJK_FIRST, CJK_FONT]
 READING_FONTS = {
     "Liberation Serif": "fonts/LiberationSerif-Regular.ttf",
     "Liberation Mono": "fonts/LiberationMono-Regular.ttf",
@@ -31,34 +37,37 @@ def cjk_font_file() -> Path | None:
 
 
 def web_assets(folder: Path, source: Path = ASSETS) -> tuple[Path, dict[str, str]]:
-    """A folder for the web server to serve (the icon, the reading fonts, the CJK font) and the page's fonts.
+    """A folder for the web server to serve (the icon, the reading fonts, the CJK fonts) and the page's fonts.
 
-    The CJK font is not one of the page's fonts: those load after the first frame, one after another, and until
-    its 19 MB arrived Chinese was drawn as boxes. It goes into the web client's own font manifest
-    (``assets/FontManifest.json``, which Flet's server takes from the assets folder and to which it adds Roboto
-    in the same way), and the Flutter engine loads every font there before it draws anything. Files are copied,
-    not linked (the static file server refuses links that leave its folder), and only when missing or changed,
-    so later starts copy nothing.
+    The page's fonts load after the first frame, one after another: the full CJK font is the last of them. Before
+    it, the first CJK font (a cut of it) is in the web client's own font manifest (``assets/FontManifest.json``,
+    which Flet's server takes from the assets folder and to which it adds Roboto in the same way), and the Flutter
+    engine loads every font there before it draws anything, so Chinese is never drawn as boxes at first paint, and
+    the start does not wait for 19 MB. Files are copied, not linked (the static file server refuses links that
+    leave its folder), and only when missing or changed, so later starts copy nothing.
     """
     wanted = {"icon.png": source / "icon.png", **{asset: source / asset for asset in READING_FONTS.values()}}
+    fonts = dict(READING_FONTS)
     cjk = cjk_font_file()
     manifest = folder / "assets" / "FontManifest.json"
     if cjk is not None:
-        wanted[f"assets/{CJK_ASSET}"] = cjk
-        families = [entry for entry in _client_font_manifest() if entry.get("family") != CJK_FONT]
-        text = json.dumps([*families, {"family": CJK_FONT, "fonts": [{"asset": CJK_ASSET}]}])
+        wanted[CJK_ASSET] = cjk
+        wanted[f"assets/{CJK_FIRST_ASSET}"] = source / CJK_FIRST_ASSET
+        fonts[CJK_FONT] = CJK_ASSET
+        families = [entry for entry in _client_font_manifest() if entry.get("family") not in (CJK_FONT, CJK_FIRST)]
+        text = json.dumps([*families, {"family": CJK_FIRST, "fonts": [{"asset": CJK_FIRST_ASSET}]}])
         if not manifest.is_file() or manifest.read_text(encoding="utf-8") != text:
             manifest.parent.mkdir(parents=True, exist_ok=True)
             manifest.write_text(text, encoding="utf-8")
     else:
         manifest.unlink(missing_ok=True)
-    (folder / "fonts" / CJK_FILE).unlink(missing_ok=True)  # where earlier versions put it: 19 MB not to keep twice
+    (folder / "assets" / CJK_ASSET).unlink(missing_ok=True)  # where the last version put it: 19 MB not to keep twice
     for name, origin in wanted.items():
         target = folder / name
         if not target.is_file() or target.stat().st_size != origin.stat().st_size:
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(origin, target)
-    return folder, dict(READING_FONTS)
+    return folder, fonts
 
 
 def _client_font_manifest() -> list[dict[str, object]]:

@@ -6,7 +6,7 @@ from typing import Any
 
 import flet as ft
 
-from app.fonts import CJK_FONT, READING_FONTS
+from app.fonts import CJK_FALLBACK, READING_FONTS
 from app.settings import Settings
 
 SEED = "#5C6BC0"  # indigo: calm, readable accents in both light and dark
@@ -59,7 +59,7 @@ TEXT_STYLES = [
 def _theme(**values: Any) -> ft.Theme:
     # A text theme replaces Material's default styles rather than merging with them, so the colour is set
     # here too (a theme token, resolved per light/dark/sepia); without it dark mode drew black on black.
-    fallback = ft.TextStyle(font_family_fallback=[CJK_FONT], color=ft.Colors.ON_SURFACE)
+    fallback = ft.TextStyle(font_family_fallback=list(CJK_FALLBACK), color=ft.Colors.ON_SURFACE)
     text_theme = ft.TextTheme(**dict.fromkeys(TEXT_STYLES, fallback))
     return ft.Theme(use_material3=True, text_theme=text_theme, primary_text_theme=text_theme, **values)
 

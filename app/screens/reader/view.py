@@ -11,7 +11,7 @@ from typing import Any
 import flet as ft
 
 from app.a11y import IconButton
-from app.fonts import CJK_FONT
+from app.fonts import CJK_FALLBACK
 from app.i18n import Translator
 from app.screens.reader import intents as intent
 from app.screens.reader.intents import ReaderIntent
@@ -93,7 +93,7 @@ def segment_control(
     """
     size = settings.font_size
     family = FONT_FAMILIES.get(settings.font_family)
-    style = ft.TextStyle(height=settings.line_height, font_family=family, font_family_fallback=[CJK_FONT])
+    style = ft.TextStyle(height=settings.line_height, font_family=family, font_family_fallback=list(CJK_FALLBACK))
     text = segment.text
     marks = marks or []
 
