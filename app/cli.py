@@ -21,8 +21,10 @@ from core import (
     HIGHLIGHT_COLORS,
     MODES,
     PROVIDERS,
+    XRAY_KINDS,
     AgentEvent,
     BookNotFoundError,
+    Correction,
     ImportResult,
     IndexStatus,
     LibraryError,
@@ -491,10 +493,22 @@ def cmd_sync(quire: Quire, args: argparse.Namespace) -> int:
 
 
 def cmd_xray(quire: Quire, args: argparse.Namespace) -> int:
+    said = _correct_xray(quire, args)
+    if args.corrections:
+        found = quire.companion.corrections(args.book)
+        if args.json:
+            _print_json([c.to_dict() for c in found])
+        for correction in [] if args.json else found:
+            print(f"  {correction.name}: {_said(correction)}")
+        if not found and not args.json:
+            print("No corrections: X-Ray shows what it found.")
+        return 0
     entries = quire.companion.xray(args.book, spoilers=args.spoilers)
     if args.json:
         _print_json([entry.to_dict() for entry in entries])
         return 0
+    for line in said:
+        print(line)
     if not entries:
         read = quire.position(args.book)
         print("Nothing read yet: open the book and read a little." if read is None else "No names so far.")
@@ -504,6 +518,41 @@ def cmd_xray(quire: Quire, args: argparse.Namespace) -> int:
         also = f" (also {', '.join(variants)})" if variants else ""
         print(f"{entry.mentions:>5}  {entry.name}{also}  [{entry.kind}, first at {entry.first.locator}]")
     return 0
+
+
+def _correct_xray(quire: Quire, args: argparse.Namespace) -> list[str]:
+    """Keep the corrections given on the command line, in the order of the options; a line for each."""
+    done: list[str] = []
+    correct = quire.companion.correct
+    for name in args.forget or []:
+        gone = quire.companion.forget_correction(args.book, name)
+        done.append(f"X-Ray shows “{name}” as it found it again." if gone else f"Nothing was said of “{name}”.")
+    for name in args.hide or []:
+        correct(args.book, name, hide=True)
+        done.append(f"Hidden: {name} (quire xray {args.book} --forget “{name}” shows it again).")
+    for whole, part in args.merge or []:
+        correct(args.book, part, into=whole)
+        done.append(f"Merged: {part} is {whole}.")
+    for old, new in args.rename or []:
+        correct(args.book, old, rename=new)
+        done.append(f"Renamed: {old} is shown as {new}.")
+    for name, kind in args.kind or []:
+        correct(args.book, name, kind=kind)
+        done.append(f"Kind: {name} is a {kind}.")
+    for name in args.add or []:
+        correct(args.book, name, add=True)
+        done.append(f"Added: {name} (shown once the book has used it up to where you have read).")
+    return done
+
+
+def _said(correction: Correction) -> str:
+    """A correction in words, for ``quire xray --corrections``."""
+    parts = ["hidden"] if correction.hide else []
+    parts += [f"merged into {correction.into}"] if correction.into else []
+    parts += [f"shown as {correction.rename}"] if correction.rename else []
+    parts += [f"a {correction.kind}"] if correction.kind else []
+    parts += ["added"] if correction.add else []
+    return ", ".join(parts) or "nothing"
 
 
 def cmd_dict(quire: Quire, args: argparse.Namespace) -> int:
@@ -961,6 +1010,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("xray", cmd_xray, "the people, places and terms named so far, up to where you have read")
     p.add_argument("book")
     p.add_argument("--spoilers", action="store_true", help="the whole book, past your reading position")
+    fix = p.add_argument_group("corrections (kept for the book and synced; each option may be given again)")
+    fix.add_argument("--hide", action="append", metavar="NAME", help="hide the entry going by NAME")
+    fix.add_argument("--merge", action="append", nargs=2, metavar=("A", "B"), help="B is A: one entry, named A")
+    fix.add_argument("--rename", action="append", nargs=2, metavar=("A", "B"), help="show the entry A as B")
+    fix.add_argument("--kind", action="append", nargs=2, metavar=("NAME", "KIND"), help=" or ".join(XRAY_KINDS))
+    fix.add_argument("--add", action="append", metavar="NAME", help="a name X-Ray missed, found in the text")
+    fix.add_argument("--forget", action="append", metavar="NAME", help="take back what was said of NAME")
+    fix.add_argument("--corrections", action="store_true", help="list the corrections instead of X-Ray")
     p = add("recap", cmd_recap, "the story so far: each chapter you have read in its own key sentences, cited")
     p.add_argument("book")
     p.add_argument("--spoilers", action="store_true", help="the whole book, past your reading position")

@@ -34,6 +34,7 @@ from bench.retrieval import LOADERS, Document, answer_form
 from core import Quire
 from core.inside import (
     CANDIDATES,
+    MIN_ANSWER_ODDS,
     ODDS_FEATURES,
     WEIGHTS,
     OfflineAnswer,
@@ -157,6 +158,8 @@ def run(dataset: str, data: Path, split: str, mode: str, limit_docs: int | None,
         },
         "seconds": round(time.perf_counter() - started, 1),
     }
+    if dataset == "fairytaleqa":  # the answers held back, by their odds: how often the first quote holds it anyway
+        report["held_back_by_odds"] = _bands([(o, ok) for c, o, ok in shares if o < MIN_ANSWER_ODDS], not_yet)
     if tune:
         grid = []
         for prior, words, previous in itertools.product((0.0, 0.1, 0.15, 0.25), (2, 4, 6), (0.0, 0.2, 0.3, 0.5)):
@@ -180,6 +183,20 @@ def run(dataset: str, data: Path, split: str, mode: str, limit_docs: int | None,
 
 
 NOT_YET_WEIGHT = 0.3  # how much a question asked before its answer was read counts in the odds' fit
+
+
+def _bands(held: list[tuple[float, bool]], not_yet: list[tuple[float, float]]) -> list[dict]:
+    """Per band of odds below the answer threshold: the share of all questions there, how often the first quote
+    holds the answer, and the share of the not-yet-answerable questions there (those should stay held back)."""
+    edges = (0.0, 0.1, 0.2, 0.3, 0.35, 0.4, 0.45, MIN_ANSWER_ODDS)
+    total = max(1, len(held))
+    rows = []
+    for low, high in itertools.pairwise(edges):
+        inside = [ok for odds, ok in held if low <= odds < high]
+        later = sum(low <= odds < high for _, odds in not_yet)
+        rows.append({"odds": f"{low:.2f}-{high:.2f}", "share_of_held": round(len(inside) / total, 3),
+                     "first_holds": round(sum(inside) / max(1, len(inside)), 3), "not_yet": later})  # fmt: skip
+    return rows
 
 
 def fit_odds(rows: list[tuple[tuple[float, ...], float, float]], l2: float = 1.0) -> list[float]:

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from core.books.locator import Locator, parse_locator
     from core.books.model import ReadProgress
     from core.books.textutil import is_cjk, safe_file_name
+    from core.companion.corrections import XRAY_KINDS, Correction
     from core.companion.describe import Description
     from core.companion.xray import XrayEntry
     from core.dictionary.store import Definition, DictionaryInfo, VocabularyWord, sentence_around
@@ -72,6 +73,7 @@ if TYPE_CHECKING:
         SyncStorageFull,
         SyncUnavailable,
         VaultFolderMissing,
+        XrayCorrectionError,
     )
     from core.library import (
         HIGHLIGHT_COLORS,
@@ -171,6 +173,9 @@ _WHERE: dict[str, str] = {
     "SyncStatus": "core.sync",
     "ThreadInfo": "core.agent.threads",
     "XrayEntry": "core.companion.xray",
+    "Correction": "core.companion.corrections",
+    "XRAY_KINDS": "core.companion.corrections",
+    "XrayCorrectionError": "core.errors",
     "Definition": "core.dictionary.store",
     "DictionaryInfo": "core.dictionary.store",
     "VocabularyWord": "core.dictionary.store",
@@ -221,6 +226,7 @@ __all__ = [
     "REMOTE_EMBEDDERS",
     "SHELF_SORTS",
     "SUPPORTED",
+    "XRAY_KINDS",
     "AgentEvent",
     "BookFormatError",
     "BookId",
@@ -234,6 +240,7 @@ __all__ = [
     "Citation",
     "CitationError",
     "CitationEvent",
+    "Correction",
     "Definition",
     "Description",
     "DictionaryInfo",
@@ -298,6 +305,7 @@ __all__ = [
     "VocabularyWord",
     "VoiceChoice",
     "VoiceUnavailable",
+    "XrayCorrectionError",
     "XrayEntry",
     "balanced",
     "content_hash",

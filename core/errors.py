@@ -27,6 +27,7 @@
     │   └── KosyncError            the KOReader sync server (its own words in the app)
     │       └── KosyncRefused      it refused the user name or password
     ├── VaultFolderMissing         the vault's folder is not there (created only when asked)
+    ├── XrayCorrectionError        a correction to X-Ray that cannot be kept (no name, an unknown kind)
     └── ReadwiseError              Readwise could not take the highlights now (those sent stay sent)
         └── ReadwiseRefused        it refused the access token, or none is set up
 
@@ -144,6 +145,11 @@ class KosyncRefused(KosyncError, CatalogRefused):
 
 class VaultFolderMissing(QuireError):
     """The Obsidian vault's folder is not there (an export creates it only when asked: a typo made folders)."""
+
+
+class XrayCorrectionError(QuireError):
+    """A correction to X-Ray that cannot be kept: no name, a kind that is not person, place or term, a name merged
+    into itself."""
 
 
 class ReadwiseError(QuireError):

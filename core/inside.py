@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from core.agent.offline import (
     CANDIDATES,
+    MIN_ANSWER_ODDS,
     ODDS_FEATURES,
     OfflineAnswer,
     answer_offline,
@@ -42,6 +43,7 @@ __all__ = [
     "DEFAULT_TARGET_TOKENS",
     "LATEST",
     "MAX_CHARS",
+    "MIN_ANSWER_ODDS",
     "MIN_CHARS",
     "ODDS_FEATURES",
     "WEIGHTS",

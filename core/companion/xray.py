@@ -19,7 +19,7 @@ from core.books.locator import Locator
 from core.books.textutil import CJK_RUN
 from core.companion import coined_zh, evidence
 from core.companion.evidence import Row
-from core.companion.names import NOT_NAMES, TITLES, name_key, name_mentions
+from core.companion.names import CONTEXT, NOT_NAMES, TITLES, name_key, name_mentions
 from core.companion.names_zh import HONORIFICS, SURNAMES, TITLE_WORDS, chinese_mentions, dictionary_total
 from core.library import Library
 from core.rag.sentences import sentence_spans
@@ -193,6 +193,39 @@ def xray(library: Library, book_id: int, bound: int | None) -> list[XrayEntry]:
     ]  # fmt: skip
     entries.sort(key=lambda e: (-e.mentions, e.first.ordinal))
     return entries
+
+
+def added_entry(library: Library, book_id: int, name: str, bound: int | None) -> XrayEntry | None:
+    """The entry of a name the reader added (X-Ray missed it): its every use as a word in the story up to the
+    segment at ``bound`` (None: all), or None when it is not used there. Its kind comes from the same evidence as a
+    found name's: the words around it (the reader can change it)."""
+    limit = bound if bound is not None else 1 << 62
+    cjk = bool(CJK_RUN.search(name))
+    pattern = re.compile(re.escape(name) if cjk else rf"(?<![\w'’-]){re.escape(name)}(?![\w-])", re.IGNORECASE)
+    matter = _matter_sections(library, book_id)
+    rows = library.conn.execute(
+        "SELECT ordinal, section_idx, idx, text FROM segments WHERE book_id = ? AND ordinal <= ? "
+        "AND instr(lower(text), lower(?)) > 0 "
+        "AND kind NOT IN ('heading', 'image') ORDER BY ordinal",
+        (book_id, limit, name),
+    )
+    found: list[tuple[Any, ...]] = []
+    for ordinal, section, idx, text in rows:
+        if section in matter:
+            continue
+        for m in pattern.finditer(text):
+            a, b = m.start(), m.end()
+            if cjk:  # as the tagger's rows keep them: the word before (after a tab) and the word after
+                before, after = f"\t{text[max(0, a - 1) : a]}", text[b : b + 1]
+            else:
+                before, after = text[max(0, a - CONTEXT) : a], text[b : b + CONTEXT]
+            found.append(Row(ordinal, a, m.group(), False, before, after, section, idx, 0))
+    if not found:
+        return None
+    entry = replace(_entry([name], {name: found}), name=name)  # as the reader named it; the book's forms beside
+    texts = segment_texts(library, book_id, [m.ordinal for m in entry.places[:INTRODUCING]])
+    introduced = tuple(" ".join(c.quote.split()) for c in sentences_of(texts, book_id, entry.places, INTRODUCING))
+    return replace(entry, introduced=introduced)
 
 
 def _english_names(

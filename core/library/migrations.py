@@ -569,6 +569,15 @@ def m024_vector_changes(conn: sqlite3.Connection) -> None:
         )
 
 
+def m025_xray_corrections(conn: sqlite3.Connection) -> None:
+    """The reader's corrections to X-Ray, one per name, keyed by the book's content hash (not its row), so they stay
+    through a removal and a new import of the same book, as its sync records do."""
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS xray_corrections (content_hash TEXT NOT NULL, name_key TEXT NOT NULL, "
+        "value TEXT NOT NULL, PRIMARY KEY (content_hash, name_key))"
+    )
+
+
 def _add_column(conn: sqlite3.Connection, table: str, column: str, declaration: str) -> None:
     """Add a column unless the table has it (a migration may run again on a library rolled back to before it)."""
     if column not in {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}:
@@ -607,6 +616,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (22, "chunk windows", m022_chunk_windows),
     (23, "paragraphs to index", m023_paragraphs_to_index),
     (24, "vector changes", m024_vector_changes),
+    (25, "xray corrections", m025_xray_corrections),
 ]
 # Migrations that free a large part of the file: the database is compacted (VACUUM) once after them.
 COMPACT_AFTER = frozenset({9})

@@ -6,10 +6,12 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from core.agent.events import AgentEvent, fence_receipt, with_fence
+from core.companion import corrections
+from core.companion.corrections import Correction
 from core.companion.names_zh import available as chinese_names_available
 from core.companion.recap import RecapChapter, Recaps, recap_events
 from core.companion.summaries import Summaries
-from core.companion.xray import XrayEntry, needs_scan, xray
+from core.companion.xray import XrayEntry, added_entry, needs_scan, xray
 from core.errors import QuireError
 from core.library import Annotations, Library
 from core.network_policy import NetworkPolicy
@@ -57,7 +59,58 @@ class Companion:
         return (bound is None or bound >= 0) and needs_scan(self._library, book, bound)
 
     def _xray(self, book: int, bound: int | None) -> list[XrayEntry]:
-        return [] if bound is not None and bound < 0 else xray(self._library, book, bound)
+        """X-Ray up to ``bound`` as the reader corrected it (no name past the bound, added ones included)."""
+        if bound is not None and bound < 0:
+            return []
+        said = corrections.corrections_of(self._library.conn, self._content_hash(book))
+        found = xray(self._library, book, bound)
+        return corrections.corrected(found, said, lambda name: added_entry(self._library, book, name, bound))
+
+    def correct(
+        self,
+        reference: str | int,
+        name: str,
+        *,
+        hide: bool | None = None,
+        into: str | None = None,
+        rename: str | None = None,
+        kind: str | None = None,
+        add: bool | None = None,
+    ) -> Correction:
+        """Correct X-Ray on one name: hide its entry, merge it into ``into``'s, show it as ``rename``, give it a
+        ``kind`` (person, place or term), or ``add`` it (a name X-Ray missed). What is not given stays as the reader
+        said before. Kept for the book (through a new import of it) and synced to the reader's other devices;
+        XrayCorrectionError when it cannot be kept."""
+        book = self._library.book_id(reference)
+        content_hash = self._content_hash(book)
+        with self._library.transaction() as tx:
+            before = {corrections.key_of(c.name): c for c in corrections.corrections_of(tx, content_hash)}
+            said = before.get(corrections.key_of(name), Correction(name))
+            correction = corrections.checked(
+                Correction(
+                    name,
+                    said.hide if hide is None else hide,
+                    said.into if into is None else into,
+                    said.rename if rename is None else rename,
+                    said.kind if kind is None else kind,
+                    said.add if add is None else add,
+                )
+            )
+            corrections.keep(tx, content_hash, correction)
+        return correction
+
+    def corrections(self, reference: str | int) -> list[Correction]:
+        """What the reader has said of the book's X-Ray, one correction per name."""
+        return corrections.corrections_of(self._library.conn, self._content_hash(self._library.book_id(reference)))
+
+    def forget_correction(self, reference: str | int, name: str) -> bool:
+        """Take back everything the reader said of a name (here and on the other devices); whether there was any."""
+        book = self._library.book_id(reference)
+        with self._library.transaction() as tx:
+            return corrections.forget(tx, self._content_hash(book), name)
+
+    def _content_hash(self, book: int) -> str:
+        return str(self._library.book_value(book, "content_hash"))
 
     def recap(self, reference: str | int, *, spoilers: bool = False) -> list[RecapChapter]:
         """The story so far: each chapter read, in its own key sentences (the latest ones fuller), each cited."""

@@ -10,6 +10,8 @@ Records, for a book with content hash ``h``:
 - ``highlight/h/uid``: {"present", "start", "end", "color", "note"}
 - ``tag/h/tag``: {"present"}
 - ``word/h/word``: {"present", "locator", "sentence", "definition"} (the book's vocabulary list)
+- ``xray/h/name``: {"present", "name", "hide", "into", "rename", "kind", "add"} (the reader's correction of X-Ray
+  on a name; ``core.companion.corrections``)
 A highlight's or bookmark's ``uid`` is its own identity, made where it was created: never its span.
 Not synced: device settings, API keys, embeddings (each device indexes), chat threads.
 
@@ -24,6 +26,7 @@ import urllib.parse
 from typing import Any
 
 from core.books.locator import parse_locator
+from core.companion.corrections import correction_key, corrections_of, store_correction
 from core.dictionary.store import store_synced_word
 from core.errors import QuireError
 from core.library import journal as sync_journal
@@ -87,6 +90,8 @@ def snapshot(library: Library, annotations: Annotations) -> tuple[Records, dict[
             records[f"word/{h}/{urllib.parse.quote(word, safe='')}"] = {
                 "present": True, "locator": locator, "sentence": sentence, "definition": definition,
             }  # fmt: skip
+        for correction in corrections_of(library.conn, h):
+            records[correction_key(h, correction.name)] = correction.record()
     hashes = {book.id: book.content_hash for book in library.books()}
     for book_id, device, day, spent, chars, sessions in library.conn.execute(
         "SELECT book_id, device, day, seconds, chars, sessions FROM reading_days"
@@ -233,6 +238,9 @@ def _apply(
     elif kind == "word":
         with library.transaction() as conn:
             store_synced_word(conn, book.id, urllib.parse.unquote(rest), value)
+    elif kind == "xray":
+        with library.transaction() as conn:
+            store_correction(conn, book.content_hash, value)
     elif kind == "tag":
         tag = urllib.parse.unquote(rest)
         if value.get("present"):

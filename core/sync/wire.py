@@ -19,6 +19,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from core.books.locator import is_locator
+from core.companion.corrections import MAX_NAME
 from core.library.annotations import HIGHLIGHT_COLORS, MAX_LABEL_CHARS, MAX_NOTE_CHARS
 from core.library.journal import upgrade_key
 from core.sync.merge import Change
@@ -42,6 +43,7 @@ _KEYS = {
     "highlight": re.compile(rf"^highlight/{_HASH}/[0-9a-f]{{8,64}}$"),
     "tag": re.compile(rf"^tag/{_HASH}/[A-Za-z0-9%._~-]{{1,1800}}$"),
     "word": re.compile(rf"^word/{_HASH}/[A-Za-z0-9%._~-]{{1,1800}}$"),
+    "xray": re.compile(rf"^xray/{_HASH}/[A-Za-z0-9%._~-]{{1,1800}}$"),
 }
 _STAMP = re.compile(r"^\d{15}-\d{6}$")
 _DEVICE_NAME = re.compile(rf"^{_DEVICE}$")
@@ -120,9 +122,18 @@ class _Word(_Present):
     definition: Annotated[str, Field(max_length=4_000)] = ""
 
 
+class _Correction(_Present):
+    name: Annotated[str, Field(min_length=1, max_length=MAX_NAME)]
+    hide: bool = False
+    into: Annotated[str, Field(max_length=MAX_NAME)] = ""
+    rename: Annotated[str, Field(max_length=MAX_NAME)] = ""
+    kind: Literal["", "person", "place", "term"] = ""
+    add: bool = False
+
+
 _SHAPES: dict[str, type[_Value]] = {
     "book": _Present, "meta": _Meta, "place": _Place, "furthest": _Furthest, "time": _Time, "day": _Day,
-    "bookmark": _Bookmark, "highlight": _Highlight, "tag": _Present, "word": _Word,
+    "bookmark": _Bookmark, "highlight": _Highlight, "tag": _Present, "word": _Word, "xray": _Correction,
 }  # fmt: skip
 
 
