@@ -432,13 +432,18 @@ def _print_events(events: Iterable[AgentEvent], as_json: bool, titles: dict[int,
         elif isinstance(event, Done):
             print()
             if event.fence is not None:  # the receipt: what of the book the answer could use
-                place = event.fence["locator"]
-                print(f"(Used the book up to {place}, {event.fence['percent']:g}%: where you have read to.)"
-                      if place else "(Used nothing of the book: nothing counts as read yet.)", flush=True)  # fmt: skip
+                print(_used(event.fence["locator"], event.fence["percent"]), flush=True)
                 sent = event.fence.get("sent")
                 if sent:  # with a provider: what it was given, each passage by its place
                     print(f"(Sent to the AI: passages {', '.join(p['start'] for p in sent)}.)", flush=True)
     return 1 if failed else 0
+
+
+def _used(place: str | None, percent: float) -> str:
+    """The receipt of a fence: what of the book an answer, a recap or X-Ray could use."""
+    if place is None:
+        return "(Used nothing of the book: nothing counts as read yet.)"
+    return f"(Used the book up to {place}, {percent:g}%: where you have read to.)"
 
 
 def cmd_sync(quire: Quire, args: argparse.Namespace) -> int:
@@ -517,6 +522,10 @@ def cmd_xray(quire: Quire, args: argparse.Namespace) -> int:
         variants = [v for v in entry.variants if v != entry.name]
         also = f" (also {', '.join(variants)})" if variants else ""
         print(f"{entry.mentions:>5}  {entry.name}{also}  [{entry.kind}, first at {entry.first.locator}]")
+    position = None if args.spoilers else quire.position(args.book)
+    if position is not None:  # the receipt, as an answer's: nothing past here was read for these names
+        furthest = str(position.furthest) if position.furthest is not None else None
+        print(_used(furthest, round(position.furthest_percent, 1)))
     return 0
 
 

@@ -280,6 +280,17 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "根据我目前读到的内容，{name}是谁（或是什么）？",
     },
     "xray.describing": {"en": "Asking the AI to describe the names…", "zh": "正在请 AI 简介这些名字…"},
+    "xray.fix.hide": {"en": "Hide", "zh": "隐藏"},
+    "xray.fix.kind": {"en": "Kind", "zh": "类别"},
+    "xray.fix.same_as": {"en": "Same as…", "zh": "与…是同一个"},
+    "xray.fix.rename": {"en": "Rename to", "zh": "改名为"},
+    "xray.add": {"en": "Add a name X-Ray missed", "zh": "添加遗漏的名字"},
+    "xray.added.later": {
+        "en": "“{name}” is not in what you have read yet: it shows here once the book uses it.",
+        "zh": "你读过的部分里还没有“{name}”：书中用到它之后就会出现在这里。",
+    },
+    "xray.hidden": {"en": "Hidden", "zh": "已隐藏"},
+    "xray.show_again": {"en": "Show {name} again", "zh": "重新显示{name}"},
     "xray.unknown": {
         "en": "“{name}” is not among the names the book has used up to where you have read.",
         "zh": "截至你读到的地方，书中还没有提到“{name}”这个名字。",
@@ -710,6 +721,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "There is no folder there. Check its name, or create it.",
         "zh": "那里没有文件夹。请检查名称，或创建它。",
     },
+    "error.XrayCorrectionError": {
+        "en": "X-Ray cannot keep that: a name is 1 to 200 characters, a kind is person, place or term, and a name is "
+        "not the same as itself.",
+        "zh": "X-Ray 无法保存这项更正：名字应为 1 到 200 个字符，类别只能是人物、地点或名词，且名字不能与自身合并。",
+    },
     "error.CatalogRefused": {
         "en": "The catalog or server refused the user name or password. Enter them again in Settings.",
         "zh": "书目或服务器拒绝了用户名或密码。请在“设置”中重新输入。",
@@ -747,6 +763,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "error.NotAnswered": {
         "en": "What you have read so far does not seem to answer this. The closest passages:",
         "zh": "你目前读过的部分似乎没有回答这个问题。最接近的段落：",
+    },
+    "error.MightAnswer": {
+        "en": "What you have read may answer this, but it is not certain. The passages that come closest:",
+        "zh": "你目前读过的部分可能回答了这个问题，但不能确定。最接近的段落：",
     },
     "error.NotStarted": {
         "en": "Nothing of this book counts as read yet, and spoiler protection is on, so nothing may be shown. A page "

@@ -35,6 +35,7 @@ from core import Quire
 from core.inside import (
     CANDIDATES,
     MIN_ANSWER_ODDS,
+    MIN_MIGHT_ODDS,
     ODDS_FEATURES,
     WEIGHTS,
     OfflineAnswer,
@@ -95,7 +96,7 @@ def _not_yet(quire: Quire, book: int, question: str, gold: set[str]) -> tuple[Of
 def run(dataset: str, data: Path, split: str, mode: str, limit_docs: int | None, tune: bool) -> dict:
     loaded = load(dataset, data, split)[: limit_docs or None]
     counts = {"first": 0, "any": 0, "passages": 0, "questions": 0, "answered": 0, "answered_first": 0,
-              "not_yet": 0, "abstained": 0}  # fmt: skip
+              "not_yet": 0, "abstained": 0, "might": 0, "might_first": 0, "not_yet_might": 0}  # fmt: skip
     shares: list[tuple[float, float, bool]] = []  # (confidence, odds, first quote holds); below, not-yet ones
     not_yet: list[tuple[float, float]] = []
     cached: list[tuple[Asked, list[str]]] = []  # (question, passage texts) for the grid search
@@ -116,6 +117,8 @@ def run(dataset: str, data: Path, split: str, mode: str, limit_docs: int | None,
                 counts["first"] += first
                 counts["answered"] += answer.answered
                 counts["answered_first"] += answer.answered and first
+                counts["might"] += answer.notice == "MightAnswer"
+                counts["might_first"] += answer.notice == "MightAnswer" and first
                 shares.append((answer.confidence, answer.odds, first))
                 passages = [p.text for p in quire.search(book.id, item.question, k=CANDIDATES)]
                 if tune and answer.citations:
@@ -127,6 +130,7 @@ def run(dataset: str, data: Path, split: str, mode: str, limit_docs: int | None,
                 if later is not None:
                     counts["not_yet"] += 1
                     counts["abstained"] += not later[0].answered
+                    counts["not_yet_might"] += later[0].notice == "MightAnswer"
                     not_yet.append((later[0].confidence, later[0].odds))
                     if tune and later[0].citations:
                         ranked = rank_sentences(item.question, later[1])
@@ -151,6 +155,9 @@ def run(dataset: str, data: Path, split: str, mode: str, limit_docs: int | None,
         "first_holds_when_answered": round(counts["answered_first"] / max(1, counts["answered"]), 3),
         "not_yet_answerable": counts["not_yet"],
         "abstained_when_not_yet_answerable": round(counts["abstained"] / max(1, counts["not_yet"]), 3),
+        "might_answer": round(counts["might"] / total, 3),  # held back, saying the quotes may answer
+        "first_holds_when_might_answer": round(counts["might_first"] / max(1, counts["might"]), 3),
+        "might_answer_when_not_yet_answerable": round(counts["not_yet_might"] / max(1, counts["not_yet"]), 3),
         "weights": {
             "passage_prior": WEIGHTS.passage_prior,
             "min_words": WEIGHTS.min_words,
@@ -188,7 +195,7 @@ NOT_YET_WEIGHT = 0.3  # how much a question asked before its answer was read cou
 def _bands(held: list[tuple[float, bool]], not_yet: list[tuple[float, float]]) -> list[dict]:
     """Per band of odds below the answer threshold: the share of all questions there, how often the first quote
     holds the answer, and the share of the not-yet-answerable questions there (those should stay held back)."""
-    edges = (0.0, 0.1, 0.2, 0.3, 0.35, 0.4, 0.45, MIN_ANSWER_ODDS)
+    edges = (0.0, 0.1, 0.2, 0.3, 0.35, MIN_MIGHT_ODDS, 0.45, MIN_ANSWER_ODDS)
     total = max(1, len(held))
     rows = []
     for low, high in itertools.pairwise(edges):
@@ -260,6 +267,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"  abstained, {report['not_yet_answerable']} not yet answerable   {report['abstained_when_not_yet_answerable']:.3f}"
     )
+    print(f"  held back as 'may answer'               {report['might_answer']:.3f}  (first quote holds it "
+          f"{report['first_holds_when_might_answer']:.3f}; of the not yet answerable {report['might_answer_when_not_yet_answerable']:.3f})")  # fmt: skip
     if "answer_odds" in report:
         print("  ANSWER_ODDS fitted: " + json.dumps(report["answer_odds"]))
     for row in report.get("thresholds", []):

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from core.agent.offline import (
     CANDIDATES,
     MIN_ANSWER_ODDS,
+    MIN_MIGHT_ODDS,
     ODDS_FEATURES,
     OfflineAnswer,
     answer_offline,
@@ -45,6 +46,7 @@ __all__ = [
     "MAX_CHARS",
     "MIN_ANSWER_ODDS",
     "MIN_CHARS",
+    "MIN_MIGHT_ODDS",
     "ODDS_FEATURES",
     "WEIGHTS",
     "Book",

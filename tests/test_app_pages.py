@@ -1808,7 +1808,8 @@ def test_the_xray_panel_lists_names_so_far_and_a_mention_is_a_jump_at_both_sizes
             shown = screen(app)
             assert app.panel == "xray" and "Alice" in shown and "White Rabbit" in shown, width
             assert not later & set(shown), later & set(shown)
-            assert any(s.startswith("Named up to where you have read (") for s in shown)
+            receipt = next(s for s in shown if s.startswith("Used the book up to "))  # issue 61: the fence, said
+            assert receipt.startswith(f"Used the book up to {quire.position(1).furthest}, ")
             alice = next(c for c in walk(app.page.controls) if isinstance(c, ft.ExpansionTile) and
                          texts(c.title) == ["Alice"])  # fmt: skip
             counted = next(e for e in app.reader.xray if e.name == "Alice").mentions
@@ -1827,6 +1828,62 @@ def test_the_xray_panel_lists_names_so_far_and_a_mention_is_a_jump_at_both_sizes
             assert app.reader.current.ordinal == entry.first.ordinal  # the jump opened the first mention
             assert quire.position(1).furthest_ordinal == furthest  # and moved no fence
             assert app.panel is (None if width < 600 else "xray")  # a phone's sheet gives way to the page
+            if app.panel is None:
+                await fire(session, find(app.page.controls, tooltip=title))
+            await fire(session, clickable(app.page.controls, receipt))  # the receipt opens the furthest place
+            assert app.reader.current.ordinal == furthest and quire.position(1).furthest_ordinal == furthest
+
+    run(scenario())
+
+
+def test_the_reader_corrects_xray_in_its_panel_at_both_sizes(quire: Quire) -> None:
+    """Issue 61: in the X-Ray panel an entry is hidden (and shown again), given its kind, made the same as another,
+    renamed, and a missed name added; each is kept for the book (the CLI and the other devices see it), and an added
+    name not used yet up to the place is said to come later."""
+    from fletkit import set_value, type_into, walk
+
+    quire.import_paths([book_path("en/epubjs-alice.epub")])
+    quire.save_position(1, "5.35")  # the end of chapter three: Dinah, the Mouse, the Dodo and a Canary are named
+
+    def tile(app, name: str) -> ft.ExpansionTile:
+        return next(c for c in walk(app.page.controls) if isinstance(c, ft.ExpansionTile) and texts(c.title) == [name])
+
+    async def scenario() -> None:
+        for width in (1440, 390):
+            for said in quire.companion.corrections(1):
+                quire.companion.forget_correction(1, said.name)
+            session = await new_session(width, 844)
+            app = start(quire, session)
+            app.open_book(1)
+            if app.panel != "xray":
+                await fire(session, find(app.page.controls, tooltip=app.t("reader.xray")))
+            shown = screen(app)
+            assert {"Dinah", "Mouse", "Dodo"} <= set(shown), width
+            await fire(session, clickable(tile(app, "Dinah").controls, "Hide"))
+            assert "Dinah" not in {e.name for e in app.reader.xray} and app.reader.xray_hidden == ["Dinah"]
+            assert "Dinah" not in {e.name for e in quire.companion.xray(1)}  # kept, as the CLI sees it
+            kind = next(c for c in walk(tile(app, "Dodo").controls) if isinstance(c, ft.Dropdown) and c.label == "Kind")
+            await set_value(session, kind, "term", "select")
+            assert next(e for e in app.reader.xray if e.name == "Dodo").kind == "term"
+            same = next(
+                c for c in walk(tile(app, "Dodo").controls) if isinstance(c, ft.Dropdown) and c.label == "Same as…"
+            )
+            await set_value(session, same, "Mouse", "select")
+            mouse = next(e for e in app.reader.xray if e.name == "Mouse")
+            assert "Dodo" not in {e.name for e in app.reader.xray} and "Dodo" in mouse.variants
+            rename = next(c for c in walk(tile(app, "Mouse").controls) if isinstance(c, ft.TextField))
+            await type_into(session, rename, "The Mouse", "submit")
+            assert "The Mouse" in screen(app) and "Mouse" not in {e.name for e in app.reader.xray}
+            add = find(app.page.controls, kind=ft.TextField)  # the panel's first field: a name X-Ray missed
+            assert add.label == "Add a name X-Ray missed"
+            await type_into(session, add, "Caterpillar", "submit")  # first named in chapter five: not yet
+            assert app.message.startswith("“Caterpillar” is not in what you have read yet")
+            add = find(app.page.controls, kind=ft.TextField)
+            await type_into(session, add, "canary", "submit")  # "a Canary called out": found, named as typed
+            assert "canary" in {e.name for e in app.reader.xray}
+            again = find(app.page.controls, tooltip="Show Dinah again")
+            await fire(session, again)
+            assert "Dinah" in screen(app) and app.reader.xray_hidden == []
 
     run(scenario())
 

@@ -226,3 +226,31 @@ def test_a_chapter_title_read_on_the_contents_page_is_never_the_answer(tmp_path:
         answer = answer_offline(quire, 1, question)
         assert not answer.answered
         assert not any(c.quote.strip(" .") in headings for c in answer.citations)
+
+
+def test_a_held_back_answer_says_it_may_answer_when_its_odds_are_near_the_line(tmp_path: Path) -> None:
+    """Issue 60: "What did Holmes find in the goose?" quoted the answer under "does not seem to answer this". A
+    held-back English answer whose odds are from MIN_MIGHT_ODDS up to the answer line, and whose quote holds the kind
+    of answer asked for, now says its quotes may answer; the others say what they said. On three val
+    stories, every answer follows the bands, both hedges occur, and the conversation says the one it has."""
+    from bench.retrieval import load_fairytaleqa
+    from core.agent.offline import MIGHT_ANSWER, MIN_ANSWER_ODDS, MIN_MIGHT_ODDS
+    from core.rag.answer_kinds import answer_kind, holds_kind
+
+    quire = Quire(tmp_path / "lib")
+    seen: dict[str, list[tuple[int, str]]] = {"": [], "MightAnswer": [], "NotAnswered": []}
+    for document in load_fairytaleqa(shared_path("qa/en/fairytaleqa"), "val")[:3]:
+        book = quire.import_bytes(document.html(), f"{document.name}.html").book
+        for question, _ in document.questions:
+            answer = answer_offline(quire, book.id, question, spoilers=True)
+            if not answer.citations:
+                continue
+            kind = answer_kind(question)
+            holds = kind in ("what", "how") or holds_kind(answer.citations[0].quote, question, kind) > 0
+            might = MIN_MIGHT_ODDS <= answer.odds < MIN_ANSWER_ODDS and holds  # near the line, of the kind asked for
+            band = "" if answer.odds >= MIN_ANSWER_ODDS else "MightAnswer" if might else "NotAnswered"
+            assert answer.notice == band and answer.answered == (band == ""), (question, answer.odds)
+            seen[band].append((book.id, question))
+    assert all(seen.values()), {band: len(questions) for band, questions in seen.items()}
+    events = [e.to_dict() for e in quire.ask(*seen["MightAnswer"][-1], spoilers=True)]
+    assert [(e["message"], e["error_type"]) for e in events if e["type"] == "error"] == [(MIGHT_ANSWER, "MightAnswer")]

@@ -153,3 +153,22 @@ def test_quire_xray_corrects_from_the_command_line(capsys: pytest.CaptureFixture
     assert "person, place or term" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
     assert main(["xray", "1", "--forget", "Dinah", "--spoilers", *lib]) == 0
     assert "Dinah  [" in capsys.readouterr().out
+
+
+def test_quire_xray_ends_with_the_fences_receipt(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Issue 61 item 4: X-Ray says what text it could use, as an answer does (none with --spoilers)."""
+    lib = ["--library", str(tmp_path / "lib")]
+    quire = Quire(tmp_path / "lib")
+    quire.import_paths([ALICE])
+    quire.save_position(1, "5.10")
+    read = quire.position(1)
+    quire.close()
+    capsys.readouterr()
+    assert main(["xray", "1", *lib]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert (
+        lines[-1]
+        == f"(Used the book up to {read.furthest}, {round(read.furthest_percent, 1):g}%: where you have read to.)"
+    )
+    assert main(["xray", "1", "--spoilers", *lib]) == 0
+    assert "Used the book" not in capsys.readouterr().out

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.agent.events import AgentEvent, CitationEvent, Done, ErrorEvent, TextDelta, ThreadEvent, fence_receipt
 from core.agent.message import Message, MessageFold, Part
-from core.agent.offline import NOT_ANSWERED, answer_library, answer_offline
+from core.agent.offline import MIGHT_ANSWER, NOT_ANSWERED, answer_library, answer_offline
 from core.agent.provider_config import ProviderConfig
 from core.errors import LocalOnlyError, QuireError
 from core.network_policy import NetworkPolicy, is_local_url
@@ -151,8 +151,8 @@ def _offline_events(quire: ReadingLibrary, book_id: int | None, question: str, s
         answer = answer_library(quire, question, spoilers=spoilers)  # the library: each book at its own place
     else:
         answer = answer_offline(quire, book_id, question, spoilers=spoilers)
-    if answer.notice == "NotAnswered":  # said first, in the reader's language by its name; then the closest quotes
-        yield ErrorEvent(NOT_ANSWERED, "NotAnswered")
+    if answer.notice in ("NotAnswered", "MightAnswer"):  # said first, in the reader's language; then the quotes
+        yield ErrorEvent(NOT_ANSWERED if answer.notice == "NotAnswered" else MIGHT_ANSWER, answer.notice)
         yield TextDelta(answer.text)
     elif answer.notice:  # a sentence the client words in the reader's language, by its name
         yield ErrorEvent(answer.text, answer.notice)

@@ -91,9 +91,10 @@ class CitationEvent(AgentEvent):
         return {"type": self.kind, **self.citation.to_dict()}
 
 
-NOTICES = frozenset(("NotAnswered", "ProviderUnreachable"))
+NOTICES = frozenset(("NotAnswered", "MightAnswer", "ProviderUnreachable"))
 """The ``error_type`` of error events that come with an answer rather than instead of one (the offline answer's
-"does not seem to answer", the provider that could not be reached): said plainly, not as a failure."""
+"does not seem to answer" and "may answer, not certain", the provider that could not be reached): said plainly,
+not as a failure."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ from core import QuireError
 
 if TYPE_CHECKING:
     from app.host import Host
+    from app.screens.reader.intents import CorrectXray
 
 
 class CompanionController:
@@ -49,6 +50,40 @@ class CompanionController:
                 self.screen.redraw()
 
         app.workers.later(run)
+
+    def correct(self, said: CorrectXray) -> None:
+        """The reader's correction of X-Ray kept, and X-Ray read again (in the background: a Chinese novel's takes
+        a second); an added name not used yet up to the place is said to come once it is."""
+        model, app = self.screen.model, self.app
+        if model is None:
+            return
+
+        async def run() -> None:
+            try:
+                entries = await asyncio.to_thread(model.correct_xray, said)
+            except QuireError as error:
+                app.notify(app.t.error(error))
+                return
+            named = " ".join(said.name.split()).casefold()
+            if said.add and not any(entry.name.casefold() == named for entry in entries):
+                app.notify(app.t("xray.added.later", name=said.name))
+            if self.screen.model is model:
+                self.screen.redraw()
+
+        app.workers.later(run)
+
+    def forget(self, name: str) -> None:
+        """Take back what the reader said of a name (a hidden one shows again)."""
+        model = self.screen.model
+        if model is None:
+            return
+
+        async def run() -> None:
+            await asyncio.to_thread(model.forget_correction, name)
+            if self.screen.model is model:
+                self.screen.redraw()
+
+        self.app.workers.later(run)
 
     def tell_more(self, name: str) -> None:
         """ "Tell me more" on an X-Ray entry: the chat opens and asks the AI about the name, fenced at the furthest

@@ -179,6 +179,10 @@ class ReaderController:
                 companion.describe()
             case intent.TellMore(name):
                 companion.tell_more(name)
+            case intent.CorrectXray():
+                companion.correct(wanted)
+            case intent.ForgetCorrection(name):
+                companion.forget(name)
             case intent.Search(query):
                 self.search(query)
             case intent.OpenHit(index):

@@ -82,6 +82,23 @@ class TellMore:
 
 
 @dataclass(frozen=True, slots=True)
+class CorrectXray:
+    """X-Ray corrected on one name (``core``'s ``Companion.correct``): what is None stays as said before."""
+
+    name: str
+    hide: bool | None = None
+    into: str | None = None  # the entry it is the same as
+    rename: str | None = None
+    kind: str | None = None
+    add: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ForgetCorrection:
+    name: str  # X-Ray: take back what the reader said of this name (a hidden one shows again)
+
+
+@dataclass(frozen=True, slots=True)
 class Search:
     query: str
 
@@ -153,6 +170,6 @@ class PageView:
 
 ReaderIntent = (
     Where | Back | OpenPanel | Scrolled | Select | Highlight | ToggleBookmark | AskAbout | WhoIs | Define | Translate
-    | Recap | ReadAloud | Describe | TellMore | Search | OpenHit | MoreHits | LoadMore | GoBack | ReadUpToHere
+    | Recap | ReadAloud | Describe | TellMore | CorrectXray | ForgetCorrection | Search | OpenHit | MoreHits | LoadMore | GoBack | ReadUpToHere
     | ReadToHere | Copy | Share | RecolourTapped | NoteTapped | NoteSelection | RemoveTapped | PageView
 )  # fmt: skip

@@ -6,6 +6,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
 
 from app.screens.reader.images import BookImages
 from app.screens.reader.notes import Mark, PageNotes
@@ -26,6 +27,9 @@ from core import (
     parse_locator,
     slices,
 )
+
+if TYPE_CHECKING:
+    from app.screens.reader.intents import CorrectXray
 
 WINDOW = 80  # segments rendered at once: long chapters never build thousands of controls
 PAGE = 12  # segments per page in paginated mode
@@ -61,6 +65,7 @@ class ReaderViewModel:
         self.xray_focus = ""  # the entry "Who is this?" opened (drawn first, open)
         self.xray_lines: dict[str, Description] = {}  # the AI's line per entry name, when asked for
         self.xray_scanning = False  # names are being found in the text read since (in the background)
+        self.xray_hidden: list[str] = []  # the names the reader hid from X-Ray (each can be shown again)
         self.previously = False  # reopened after days away: "Previously…" offers the story so far
         self.search_marks: list[Mark] = []  # the words of the search hit or citation opened
         self.aloud: Mark | None = None  # the sentence being read aloud
@@ -399,9 +404,26 @@ class ReaderViewModel:
         position = self.opened.position()
         bound = position.furthest_ordinal if position is not None else -1
         if bound != self._xray_bound:
+            if self._xray_bound is None:  # the first X-Ray of this book opened, or a correction: what was hidden
+                self.xray_hidden = [c.name for c in self.quire.companion.corrections(self.book.id) if c.hide]
             self.xray, self._xray_bound = self.opened.xray(), bound
             self.xray_lines = {}  # written from the sentences before the old place: asked again for the new one
         return self.xray
+
+    def correct_xray(self, said: CorrectXray) -> list[XrayEntry]:
+        """Keep the reader's correction of X-Ray on one name, and read X-Ray again; XrayCorrectionError when it
+        cannot be kept."""
+        self.quire.companion.correct(
+            self.book.id, said.name, hide=said.hide, into=said.into, rename=said.rename, kind=said.kind, add=said.add
+        )
+        self._xray_bound = None  # read again, with what is hidden now
+        return self.read_xray()
+
+    def forget_correction(self, name: str) -> list[XrayEntry]:
+        """Take back what the reader said of a name, and read X-Ray again."""
+        self.quire.companion.forget_correction(self.book.id, name)
+        self._xray_bound = None
+        return self.read_xray()
 
     def who_is(self, text: str) -> XrayEntry | None:
         """The X-Ray entry a selected name belongs to ("Holmes", "Mr. Holmes's"), up to the furthest place read;

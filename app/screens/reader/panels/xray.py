@@ -9,7 +9,7 @@ import flet as ft
 from app.screens.reader import intents as intent
 from app.screens.reader.navigation import GoTo
 from app.screens.reader.view import ReaderActions
-from core import quoted
+from core import XRAY_KINDS, XrayEntry, quoted
 
 if TYPE_CHECKING:
     from app.i18n import Translator
@@ -24,7 +24,19 @@ def xray_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) ->
     """X-Ray: the people, places and terms named up to the furthest place read, most mentioned first. Each opens to
     its other names, the sentences that introduced it, its first mention and its mentions (each a jump there)."""
     _, read = model.shown.percents
-    rows: list[ft.Control] = [ft.Text(t("xray.fence", p=f"{read:.0f}"), size=12, color=ft.Colors.ON_SURFACE_VARIANT)]
+    position = model.opened.position()
+    furthest = position.furthest if position is not None else None
+    rows: list[ft.Control] = [
+        ft.TextButton(  # the receipt, as under an answer: what these names were found in, tappable to the place
+            t("chat.fence", place=str(furthest), percent=f"{round(position.furthest_percent, 1):g}"),
+            icon=ft.Icons.FENCE,
+            on_click=lambda e, place=furthest: actions.post(GoTo(place)),
+        )
+        if furthest is not None and position is not None
+        else ft.Text(t("xray.fence", p=f"{read:.0f}"), size=12, color=ft.Colors.ON_SURFACE_VARIANT)
+    ]
+    if not model.xray_scanning:
+        rows.append(_adding(actions, t))
     if actions.ai and model.xray and not model.xray_lines:
         rows.append(
             ft.TextButton(
@@ -87,6 +99,7 @@ def xray_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) ->
                 )
             )
         details.append(chip_row)
+        details.append(_fixes(entry, model.xray, actions, t))
         rows.append(
             ft.ExpansionTile(
                 title=ft.Text(entry.name, weight=ft.FontWeight.W_600),
@@ -103,7 +116,84 @@ def xray_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) ->
                 expanded=entry.name == model.xray_focus,
             )
         )
+    if model.xray_hidden:  # what the reader hid, each a tap from showing again
+        rows.append(ft.Text(t("xray.hidden"), size=12, color=ft.Colors.ON_SURFACE_VARIANT))
+        rows.append(
+            ft.Row(
+                [
+                    ft.Chip(
+                        label=ft.Text(name),
+                        leading=ft.Icon(ft.Icons.VISIBILITY, size=16),
+                        tooltip=t("xray.show_again", name=name),
+                        on_click=lambda e, n=name: actions.post(intent.ForgetCorrection(n)),
+                    )
+                    for name in model.xray_hidden
+                ],
+                wrap=True,
+                spacing=6,
+            )
+        )
     return ft.ListView(rows, spacing=4, expand=True)
+
+
+def _adding(actions: ReaderActions, t: Translator) -> ft.Control:
+    """A box for a name X-Ray missed: found in the text up to the place once submitted."""
+    return ft.TextField(
+        label=t("xray.add"),
+        dense=True,
+        prefix_icon=ft.Icons.PERSON_ADD_ALT,
+        on_submit=lambda e: (
+            actions.post(intent.CorrectXray(e.control.value or "", add=True))
+            if (e.control.value or "").strip()
+            else None
+        ),
+    )
+
+
+def _fixes(entry: XrayEntry, entries: list[XrayEntry], actions: ReaderActions, t: Translator) -> ft.Control:
+    """The reader's corrections of one entry: hide it, its kind, the same as another entry, another name."""
+    name = entry.name
+    return ft.Row(
+        [
+            ft.TextButton(
+                t("xray.fix.hide"),
+                icon=ft.Icons.VISIBILITY_OFF,
+                on_click=lambda e: actions.post(intent.CorrectXray(name, hide=True)),
+            ),
+            ft.Dropdown(
+                label=t("xray.fix.kind"),
+                value=entry.kind,
+                dense=True,
+                width=140,
+                options=[ft.DropdownOption(key=kind, text=t(f"xray.kind.{kind}")) for kind in XRAY_KINDS],
+                on_select=lambda e: actions.post(intent.CorrectXray(name, kind=e.control.value or entry.kind)),
+            ),
+            ft.Dropdown(
+                label=t("xray.fix.same_as"),
+                dense=True,
+                width=200,
+                enable_filter=True,
+                editable=True,
+                options=[ft.DropdownOption(key=other.name, text=other.name) for other in entries if other is not entry],
+                on_select=lambda e: (
+                    actions.post(intent.CorrectXray(name, into=e.control.value)) if e.control.value else None
+                ),
+            ),
+            ft.TextField(
+                label=t("xray.fix.rename"),
+                dense=True,
+                width=200,
+                on_submit=lambda e: (
+                    actions.post(intent.CorrectXray(name, rename=e.control.value))
+                    if (e.control.value or "").strip()
+                    else None
+                ),
+            ),
+        ],
+        wrap=True,
+        spacing=8,
+        run_spacing=8,
+    )
 
 
 def _mention_chips(mentions: Places, start: int, actions: ReaderActions, t: Translator) -> list[ft.Control]:
