@@ -280,6 +280,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "根据我目前读到的内容，{name}是谁（或是什么）？",
     },
     "xray.describing": {"en": "Asking the AI to describe the names…", "zh": "正在请 AI 简介这些名字…"},
+    "settings.name_links": {
+        "en": "Underline the names X-Ray knows (a tap opens their card)",
+        "zh": "为 X-Ray 认识的名字加下划线（点按打开其卡片）",
+    },
     "xray.fix.hide": {"en": "Hide", "zh": "隐藏"},
     "xray.fix.kind": {"en": "Kind", "zh": "类别"},
     "xray.fix.same_as": {"en": "Same as…", "zh": "与…是同一个"},

@@ -46,6 +46,7 @@ class Settings:
     keep_screen_on: bool = True  # phones: the screen stays on while a book is open
     haptic_page_turns: bool = False  # phones: a light tick on each page turn
     pdf_page_view: bool = False  # text PDFs open showing their pages as printed (where pages can be drawn)
+    name_links: bool = False  # the names X-Ray knows up to the furthest place are underlined; a tap opens their card
     local_only: bool = False
     speech_rate: int = DEFAULT_SPEECH_RATE  # read-aloud: words a minute
     speech_voice: str = ""  # read-aloud: a system voice's id ("": the book's language's default voice)

@@ -1888,6 +1888,48 @@ def test_the_reader_corrects_xray_in_its_panel_at_both_sizes(quire: Quire) -> No
     run(scenario())
 
 
+def test_names_xray_knows_are_underlined_up_to_the_place_and_a_tap_opens_their_card(quire: Quire) -> None:
+    """Issue 61 item 3: with "Underline the names X-Ray knows" on, the page underlines each mention X-Ray counts
+    (never one past the furthest place, though the name was met before), a tap opens that entry's card (first,
+    open), and a hidden entry is not underlined; off, nothing is. Both sizes, pages and scrolling."""
+    quire.import_paths([book_path("en/epubjs-alice.epub")])
+    quire.save_position(1, "5.35")
+    furthest = quire.position(1).furthest_ordinal
+    quire.companion.correct(1, "Dinah", hide=True)
+
+    def underlined(app) -> list[tuple[str, object]]:
+        return [(span.text, span) for span in _all(app) if isinstance(span, ft.TextSpan) and span.style is not None
+                and span.style.decoration == ft.TextDecoration.UNDERLINE]  # fmt: skip
+
+    async def scenario() -> None:
+        for width, layout in ((1440, "paginated"), (390, "scroll")):
+            session = await new_session(width, 844)
+            app = start(quire, session)
+            app.settings.layout = layout
+            app.open_book(1)
+            app.reading.navigate(GoTo(Locator(5, 30)))  # the Mouse's tale, before the place
+            assert not underlined(app)  # off by default
+            app.settings.name_links = True
+            app.settings_changed()
+            app.reading.navigate(GoTo(Locator(5, 30)))
+            names = {text for text, _ in underlined(app)}
+            assert {"Alice", "Mouse"} <= names and "Dinah" not in names, (width, names)
+            marks = [m for m in app.reader.shown.marks if m.color == "name"]
+            assert marks and all(m.ordinal <= furthest for m in marks)
+            _, mouse = next(item for item in underlined(app) if item[0] == "Mouse")
+            await fire(session, mouse)
+            tiles = [c for c in _all(app) if isinstance(c, ft.ExpansionTile)]
+            assert app.panel == "xray" and texts(tiles[0].title) == ["Mouse"] and tiles[0].expanded
+            app.reading.open_panel(None)
+            app.reading.navigate(GoTo(Locator(9, 1)))  # the tea-party, past the place: Alice is named there
+            past = [s for s in app.reader.visible if s.ordinal > furthest and "Alice" in s.text]
+            assert past and not {text for text, _ in underlined(app)}  # met before, but not underlined past it
+            app.settings.name_links = False
+            app.settings_changed()
+
+    run(scenario())
+
+
 def test_the_story_so_far_is_told_in_the_chat_with_citations_and_stops_at_the_place(alice_quire: Quire) -> None:
     """Issue 28: "The story so far" in the chat: each chapter read in its own key sentences, cited (a chip opens
     the book there, as a jump), nothing past the furthest place; offline, in English and Chinese."""

@@ -94,6 +94,9 @@ class ReaderController:
         # A panel over the page, or beside it for anything but the contents, is time not spent reading the page.
         model.place.away("panel", self.panel is not None and (self.sheet or self.panel != "toc"))
         model.scroll_box = None if paginated else box
+        model.name_links = app.settings.name_links
+        if model.name_links and model.xray_waiting():
+            self.companion.scan_xray()  # a Chinese book's names: found in the background, underlined once found
         model.refresh()  # everything read now: drawing below reads nothing from the library
         if self.panel == "xray":
             if model.xray_waiting():
@@ -183,6 +186,8 @@ class ReaderController:
                 companion.correct(wanted)
             case intent.ForgetCorrection(name):
                 companion.forget(name)
+            case intent.OpenName(name):
+                self.open_name(name)
             case intent.Search(query):
                 self.search(query)
             case intent.OpenHit(index):
@@ -232,6 +237,14 @@ class ReaderController:
             self.redraw()
 
     # -- panels and keys ----------------------------------------------------------------------------
+    def open_name(self, name: str) -> None:
+        """An underlined name tapped in the page: its X-Ray card, first and open (the card "Who is this?" opens)."""
+        if self.model is None:
+            return
+        self.model.xray_focus = name
+        self.panel = "xray"
+        self.redraw()
+
     def open_panel(self, name: str | None) -> None:
         self.panel = None if name == self.panel else name
         self.redraw()

@@ -94,6 +94,11 @@ class CorrectXray:
 
 
 @dataclass(frozen=True, slots=True)
+class OpenName:
+    name: str  # an underlined name in the page: its X-Ray card, open and first (as "Who is this?")
+
+
+@dataclass(frozen=True, slots=True)
 class ForgetCorrection:
     name: str  # X-Ray: take back what the reader said of this name (a hidden one shows again)
 
@@ -170,6 +175,6 @@ class PageView:
 
 ReaderIntent = (
     Where | Back | OpenPanel | Scrolled | Select | Highlight | ToggleBookmark | AskAbout | WhoIs | Define | Translate
-    | Recap | ReadAloud | Describe | TellMore | CorrectXray | ForgetCorrection | Search | OpenHit | MoreHits | LoadMore | GoBack | ReadUpToHere
+    | Recap | ReadAloud | Describe | TellMore | CorrectXray | ForgetCorrection | OpenName | Search | OpenHit | MoreHits | LoadMore | GoBack | ReadUpToHere
     | ReadToHere | Copy | Share | RecolourTapped | NoteTapped | NoteSelection | RemoveTapped | PageView
 )  # fmt: skip

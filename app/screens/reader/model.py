@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from app.screens.reader.images import BookImages
-from app.screens.reader.notes import Mark, PageNotes
+from app.screens.reader.notes import NAME, Mark, PageNotes
 from app.screens.reader.pagination import PageBox, Pages, Slice, segment_height
 from app.screens.reader.place import ReadingPlace
 from app.screens.reader.search import BookSearch
@@ -66,6 +66,8 @@ class ReaderViewModel:
         self.xray_lines: dict[str, Description] = {}  # the AI's line per entry name, when asked for
         self.xray_scanning = False  # names are being found in the text read since (in the background)
         self.xray_hidden: list[str] = []  # the names the reader hid from X-Ray (each can be shown again)
+        self.name_links = False  # the names X-Ray knows are underlined in the page (the reader's setting)
+        self._name_marks: tuple[list[XrayEntry], dict[int, list[Mark]]] = ([], {})  # by segment, for these entries
         self.previously = False  # reopened after days away: "Previously…" offers the story so far
         self.search_marks: list[Mark] = []  # the words of the search hit or citation opened
         self.aloud: Mark | None = None  # the sentence being read aloud
@@ -290,7 +292,8 @@ class ReaderViewModel:
         for segment in added:
             if segment.kind == "image":
                 self.images.of(segment)
-        self.shown = replace(self.shown, marks=self.notes.marks())
+        names = self.name_marks(s.ordinal for s in self.visible) if self.name_links else []
+        self.shown = replace(self.shown, marks=self.notes.marks() + names)
         return added
 
     @property
@@ -379,6 +382,8 @@ class ReaderViewModel:
         if self.in_part is not None:
             self.rest_read = self.quire.text.reading_progress(self.book.id)
         marks = self.notes.marks() + ([self.aloud] if self.aloud is not None else [])
+        if self.name_links and not self.page_view:
+            marks += self.name_marks(segment.ordinal for segment in segments)
         left = self.opened.minutes_left(self.current.ordinal) if self.current else None
         self.shown = Shown(marks, self.toc(), self.notes.current_bookmark(), self.place.percents(), left)
         return self.shown
@@ -409,6 +414,25 @@ class ReaderViewModel:
             self.xray, self._xray_bound = self.opened.xray(), bound
             self.xray_lines = {}  # written from the sentences before the old place: asked again for the new one
         return self.xray
+
+    def name_marks(self, ordinals: Iterable[int]) -> list[Mark]:
+        """Underlines for the names X-Ray knows in these segments: its entries' mentions, which stop at the
+        furthest place read, so nothing past it is underlined (a name met before and used again past the place is
+        not). None while a Chinese book's names are still to be found (that runs in the background)."""
+        if self.xray_waiting():
+            return []
+        entries = self.read_xray()
+        if self._name_marks[0] is not entries:  # X-Ray read again (the place moved, a correction): index it
+            by_segment: dict[int, list[Mark]] = {}
+            for entry in entries:
+                for m in entry.places:
+                    start = m.locator.offset or 0
+                    by_segment.setdefault(m.ordinal, []).append(
+                        Mark(m.ordinal, start, start + len(m.text), NAME, name=entry.name)
+                    )
+            self._name_marks = (entries, by_segment)
+        by_segment = self._name_marks[1]
+        return [mark for ordinal in ordinals for mark in by_segment.get(ordinal, [])]
 
     def correct_xray(self, said: CorrectXray) -> list[XrayEntry]:
         """Keep the reader's correction of X-Ray on one name, and read X-Ray again; XrayCorrectionError when it

@@ -17,6 +17,10 @@ class Mark:
     end: int
     color: str
     highlight_id: int | None = None  # the highlight this mark draws (None: a search hit)
+    name: str = ""  # colour NAME: the X-Ray entry this name belongs to (underlined; a tap opens its card)
+
+
+NAME = "name"  # the colour of a mark that underlines a name X-Ray knows
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from app.screens.reader import intents as intent
 from app.screens.reader.intents import ReaderIntent
 from app.screens.reader.model import PAGE, SCROLL_PADDING, ReaderViewModel
 from app.screens.reader.navigation import NextPage, PreviousPage
-from app.screens.reader.notes import Mark
+from app.screens.reader.notes import NAME, Mark
 from app.screens.reader.pagination import PageBox, Slice
 from app.screens.reader.panels import BY_NAME, PANELS, panel_width
 from app.settings import Settings
@@ -64,16 +64,22 @@ def chapter_label(title: str, left: tuple[float, float] | None, t: Translator) -
     return f"{title} · {shown}" if title else shown
 
 
-def _spans(text: str, marks: list[Mark], dark: bool) -> list[ft.TextSpan]:
-    """The text cut at mark edges, marked parts on their colour."""
+def _spans(text: str, marks: list[Mark], dark: bool, on_name: Callable[[str], None] | None = None) -> list[ft.TextSpan]:
+    """The text cut at mark edges, marked parts on their colour; a name X-Ray knows underlined, a tap on it
+    ``on_name`` (its card)."""
     edges = sorted({0, len(text), *(m.start for m in marks), *(m.end for m in marks)})
     spans = []
     for a, b in itertools.pairwise(edges):
         if a >= b:
             continue
-        covering = [m for m in marks if m.start <= a and b <= m.end]
+        covering = [m for m in marks if m.start <= a and b <= m.end and m.color != NAME]
+        named = next((m.name for m in marks if m.start <= a and b <= m.end and m.color == NAME), "")
         style = ft.TextStyle(bgcolor=highlight_color(covering[-1].color, dark)) if covering else None
-        spans.append(ft.TextSpan(text[a:b], style=style))
+        if named:
+            style = dataclasses.replace(style or ft.TextStyle(), decoration=ft.TextDecoration.UNDERLINE,
+                                        decoration_style=ft.TextDecorationStyle.DOTTED)  # fmt: skip
+        tapped = (lambda e, name=named: on_name(name)) if named and on_name is not None else None
+        spans.append(ft.TextSpan(text[a:b], style=style, on_click=tapped))
     return spans
 
 
@@ -84,6 +90,7 @@ def segment_control(
     *,
     dark: bool = False,
     on_select: Callable[[int, int, int], None] | None = None,
+    on_name: Callable[[str], None] | None = None,
     image: Callable[[SegmentRecord], bytes | None] | None = None,
     page_height: float | None = None,
 ) -> ft.Control:
@@ -104,7 +111,7 @@ def segment_control(
     def body(**extra: Any) -> ft.Text:
         return ft.Text(
             "" if marks else text,
-            spans=_spans(text, marks, dark) if marks else None,
+            spans=_spans(text, marks, dark, on_name) if marks else None,
             selectable=True,
             semantics_label=text,  # a screen reader reads the book: selectable text is an empty node (app/a11y.py)
             on_selection_change=selected if on_select else None,
@@ -186,6 +193,7 @@ def _text_area(
                 marks.get(s.ordinal),
                 dark=dark,
                 on_select=_selecting(actions),
+                on_name=_naming(actions),
                 image=model.images.of,
             )
             for s in segments
@@ -222,6 +230,7 @@ def _text_area(
                 fresh.get(s.ordinal),
                 dark=dark,
                 on_select=_selecting(actions),
+                on_name=_naming(actions),
                 image=model.images.of,
             )
             for s in added
@@ -327,6 +336,7 @@ def _slice_control(
             marks,
             dark=dark,
             on_select=_selecting(actions),
+            on_name=_naming(actions),
             image=model.images.of,
         )
     shown = dataclasses.replace(segment, text=piece.text)
@@ -341,6 +351,7 @@ def _slice_control(
         moved,
         dark=dark,
         on_select=_selecting(actions, start),
+        on_name=_naming(actions),
         image=model.images.of,
     )
 
@@ -362,6 +373,15 @@ def _selecting(actions: ReaderActions, shift: int = 0) -> Callable[[int, int, in
         actions.post(intent.Select(ordinal, start + shift, end + shift))
 
     return select
+
+
+def _naming(actions: ReaderActions) -> Callable[[str], None]:
+    """An underlined name's tap: its X-Ray card."""
+
+    def tapped(name: str) -> None:
+        actions.post(intent.OpenName(name))
+
+    return tapped
 
 
 def _colouring(

@@ -66,6 +66,7 @@ def reading_controls(settings: Settings, changed: Callable[[], object], t: Trans
         segmented("font_family", FONTS, "settings.font"),
         ft.Text(t("settings.layout"), weight=ft.FontWeight.W_600),
         segmented("layout", LAYOUTS, "settings.layout"),
+        switch(settings, changed, t, "name_links", "settings.name_links"),
     ]
 
 
