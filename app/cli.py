@@ -9,7 +9,7 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import httpx
 
@@ -432,7 +432,10 @@ def _print_events(events: Iterable[AgentEvent], as_json: bool, titles: dict[int,
         elif isinstance(event, Done):
             print()
             if event.fence is not None:  # the receipt: what of the book the answer could use
-                print(_used(event.fence["locator"], event.fence["percent"]), flush=True)
+                if "books" in event.fence:  # the library: each book quoted, and how far it was read
+                    print(_used_library(event.fence, titles or {}), flush=True)
+                else:
+                    print(_used(event.fence["locator"], event.fence["percent"]), flush=True)
                 sent = event.fence.get("sent")
                 if sent:  # with a provider: what it was given, each passage by its place
                     print(f"(Sent to the AI: passages {', '.join(p['start'] for p in sent)}.)", flush=True)
@@ -444,6 +447,17 @@ def _used(place: str | None, percent: float) -> str:
     if place is None:
         return "(Used nothing of the book: nothing counts as read yet.)"
     return f"(Used the book up to {place}, {percent:g}%: where you have read to.)"
+
+
+def _used_library(fence: dict[str, Any], titles: dict[int, str]) -> str:
+    """The receipt of an answer from the library: each book quoted up to where it was read, and the books searched."""
+    books = "; ".join(
+        f"{titles.get(b['book'], b['book'])} up to {b['locator']}, {b['percent']:g}%" for b in fence["books"]
+    )
+    searched = (
+        f"{fence['searched']} book{'s' if fence['searched'] != 1 else ''} searched, each up to where you have read"
+    )
+    return f"(Used {books}: {searched}.)" if books else f"({searched[0].upper()}{searched[1:]}.)"
 
 
 def cmd_sync(quire: Quire, args: argparse.Namespace) -> int:

@@ -751,6 +751,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The question took too many steps and was stopped. Try a narrower question.",
         "zh": "这个问题需要的步骤太多，已停止。请换一个更具体的问题。",
     },
+    "chat.fence.book": {
+        "en": "Used {title} up to {place}, {percent}%: where you have read to",
+        "zh": "只用了《{title}》你读过的部分：到 {place}（{percent}%）",
+    },
+    "chat.fence.searched": {
+        "en": "{n} books searched, each only up to where you have read it",
+        "zh": "搜索了 {n} 本书，每本只到你读到的地方",
+    },
     "chat.fence": {
         "en": "Used the book up to {place}, {percent}%: where you have read to",
         "zh": "只用了你读过的部分：到 {place}（{percent}%）",

@@ -2526,6 +2526,13 @@ def test_the_librarys_search_finds_passages_and_asks_every_book(alice_quire: Qui
         dialog = session.page._dialogs.controls[-1]
         chip = next(c for c in _all_in(dialog) if isinstance(c, ft.Chip) and "[1]" in texts(c)[-1])
         assert texts(chip)[-1] == "[1] Alice's Adventures in Wonderland"  # the chip names its book
+        alice = quire.position(1)  # issue 61: the receipt, each book quoted at its own place
+        shown = texts(dialog)
+        assert (
+            f"Used Alice's Adventures in Wonderland up to {alice.furthest}, {round(alice.furthest_percent, 1):g}%: where you have read to"
+            in shown
+        )
+        assert any(s.endswith("books searched, each only up to where you have read it") for s in shown)
         await fire(session, chip)
         assert app.books.answer is None and app.reader is not None and app.reader.book.id == 1
         assert app.reader.current.locator == message.citations[0].start.segment_locator

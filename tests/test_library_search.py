@@ -144,8 +144,17 @@ def test_search_and_ask_all_from_the_command_line(capsys: pytest.CaptureFixture[
     events = [json.loads(line) for line in out.splitlines()]
     citations = [e for e in events if e["type"] == "citation"]
     assert code == 0 and citations and citations[0]["book_id"] == 1 and citations[0]["start"]
+    alice = quire.position(1)  # issue 61: the receipt names each book quoted at its own fence, and what was searched
+    receipt = {"book": 1, "locator": str(alice.furthest), "percent": round(alice.furthest_percent, 1)}
+    assert events[-1]["fence"] == {"books": [receipt], "searched": 2}
     code, out, _ = _cli(capsys, "ask", "--all", "What did the bottle say on its label?", *lib)
     assert re.search(r"\[1\] Alice's Adventures in Wonderland \d+\.\d+", out)  # each citation names its book
+    assert (
+        f"(Used Alice's Adventures in Wonderland up to {alice.furthest}, {receipt['percent']:g}%: 2 books searched, "
+        "each up to where you have read.)"
+    ) in out
+    code, out, _ = _cli(capsys, "ask", "--all", "What did the bottle say on its label?", "--json", "--spoilers", *lib)
+    assert json.loads(out.splitlines()[-1])["fence"] is None  # with spoilers allowed, no fence to show
     for args, said in (
         (["search", "--all", "alice", "rabbit"], "give only the query"),
         (["search", "--all", "rabbit", "--before", "1.0"], "--before is one book's place"),

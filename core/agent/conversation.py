@@ -85,9 +85,13 @@ def ask(
                     ReadingAgent(session, chat_model, provider=provider).stream(question, history),
                     lambda: _offline_events(quire, book_id, question, asked.spoilers),
                 )
+        cited: dict[int, None] = {}  # the library's answer: the books it quotes, in order
         for event in events:
-            if isinstance(event, Done) and fence is not None:  # the receipt: what the answer was allowed to use
-                event = replace(event, fence={**fence, "sent": sent()} if sent is not None else fence)
+            if isinstance(event, CitationEvent):
+                cited.setdefault(event.citation.book_id)
+            if isinstance(event, Done) and not asked.spoilers:  # the receipt: what the answer was allowed to use
+                receipt = fence if fence is not None else library_fence(quire, list(cited))  # each book at its place
+                event = replace(event, fence={**receipt, "sent": sent()} if sent is not None else receipt)
             fold.add(event)
             yield event
     finally:
@@ -100,9 +104,19 @@ def _fence(quire: ReadingLibrary, book_id: int) -> dict[str, Any]:
     return fence_receipt(quire.position(book_id))
 
 
+def library_fence(quire: ReadingLibrary, cited: list[int]) -> dict[str, Any]:
+    """The receipt of an answer from the whole library: each book it quotes with the furthest place read in it (the
+    bound its search kept there), and how many books were searched, each only as far as it was read."""
+    positions = quire.positions()
+    books = [{"book": book, **fence_receipt(positions.get(book))} for book in cited]
+    return {"books": books, "searched": sum(1 for p in positions.values() if p.furthest_ordinal >= 0)}
+
+
 def _sent(passages: dict[int, Passage]) -> list[dict[str, Any]]:
     """The numbered passages the provider was given, each by its number and its place (the receipt lists them)."""
-    return [{"passage": n, "start": str(p.start), "end": str(p.end)} for n, p in sorted(passages.items())]
+    return [
+        {"passage": n, "book": p.book_id, "start": str(p.start), "end": str(p.end)} for n, p in sorted(passages.items())
+    ]
 
 
 def _given(provider: ProviderConfig | None) -> ProviderConfig:

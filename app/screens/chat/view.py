@@ -96,6 +96,41 @@ def _part(part: Part, t: Translator) -> ft.Control:
     )
 
 
+def _receipt(message: Message, post: Post, t: Translator, book_title: Callable[[int], str] | None) -> list[ft.Control]:
+    """The fence's receipt under an answer: where it could read to (each book quoted, for the library's answer),
+    each place a tap away, and with a provider the passages it was given."""
+    fence = message.fence
+    if fence is None:
+        return []
+    shown: list[ft.Control] = []
+
+    def place_button(label: str, book: int, locator: str) -> ft.Control:
+        place = parse_locator(locator)
+        return ft.TextButton(
+            label,
+            icon=ft.Icons.FENCE,
+            on_click=lambda e: post(intent.OpenCitation(Citation(book, 0, place, place, ""))),
+        )
+
+    if "books" in fence:  # the library: each book at its own place
+        for read in fence["books"]:
+            title = book_title(read["book"]) if book_title is not None else str(read["book"])
+            if read.get("locator"):
+                label = t("chat.fence.book", title=title, place=read["locator"], percent=f"{read['percent']:g}")
+                shown.append(place_button(label, read["book"], read["locator"]))
+        shown.append(ft.Text(t("chat.fence.searched", n=fence.get("searched", 0)), size=12, italic=True,
+                             color=ft.Colors.ON_SURFACE_VARIANT))  # fmt: skip
+    elif fence.get("locator"):
+        label = t("chat.fence", place=str(fence["locator"]), percent=f"{float(fence.get('percent') or 0):g}")
+        shown.append(place_button(label, message.book_id, str(fence["locator"])))
+    else:
+        shown.append(ft.Text(t("chat.fence.none"), size=12, italic=True, color=ft.Colors.ON_SURFACE_VARIANT))
+    if fence.get("sent"):  # with a provider: what it was given
+        places = ", ".join(str(p["start"]) for p in fence["sent"])
+        shown.append(ft.Text(t("chat.fence.sent", places=places), size=12, color=ft.Colors.ON_SURFACE_VARIANT))
+    return shown
+
+
 def message_view(
     message: Message, last: bool, post: Post, t: Translator, *, book_title: Callable[[int], str] | None = None
 ) -> ft.Control:
@@ -139,21 +174,7 @@ def message_view(
                 spacing=4,
             )
         )
-    fence = message.fence
-    if fence is not None and fence.get("locator"):  # the receipt, tappable to the place
-        place = parse_locator(str(fence["locator"]))
-        controls.append(
-            ft.TextButton(
-                t("chat.fence", place=str(place), percent=f"{float(fence.get('percent') or 0):g}"),
-                icon=ft.Icons.FENCE,
-                on_click=lambda e: post(intent.OpenCitation(Citation(message.book_id, 0, place, place, ""))),
-            )
-        )
-    elif fence is not None:
-        controls.append(ft.Text(t("chat.fence.none"), size=12, italic=True, color=ft.Colors.ON_SURFACE_VARIANT))
-    if fence is not None and fence.get("sent"):  # with a provider: what it was given
-        places = ", ".join(str(p["start"]) for p in fence["sent"])
-        controls.append(ft.Text(t("chat.fence.sent", places=places), size=12, color=ft.Colors.ON_SURFACE_VARIANT))
+    controls += _receipt(message, post, t, book_title)
     footer: list[ft.Control] = []
     if message.status == "stopped":
         footer.append(ft.Text(t("chat.stopped"), size=12, italic=True, color=ft.Colors.ON_SURFACE_VARIANT))
