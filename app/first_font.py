@@ -28,6 +28,8 @@ BLOCKS = (
     # drawn from this cut at first paint would otherwise change to the full font's shapes when that arrives
     (0x2000, 0x206F),  # general punctuation: quotes, dashes, the ellipsis
     (0x3000, 0x30FF),  # CJK symbols and punctuation, hiragana, katakana
+    (0xFE10, 0xFE19),  # vertical forms: ︑︒ for vertical text
+    (0xFE30, 0xFE4F),  # CJK compatibility forms: ﹁﹂︵︶ and the rest of vertical punctuation
     (0xFF00, 0xFFEF),  # full-width forms
 )
 

@@ -24,6 +24,8 @@ from platform_adapters.base import SecretStore
 
 Theme = Literal["system", "light", "dark", "sepia"]
 Layout = Literal["scroll", "paginated"]
+Writing = Literal["book", "vertical", "horizontal"]  # Chinese and Japanese books: as set, upright columns, lines
+WRITINGS: tuple[Writing, ...] = get_args(Writing)
 FontFamily = Literal["serif", "sans-serif", "monospace"]
 THEMES: tuple[Theme, ...] = get_args(Theme)
 LAYOUTS: tuple[Layout, ...] = get_args(Layout)
@@ -46,6 +48,7 @@ class Settings:
     keep_screen_on: bool = True  # phones: the screen stays on while a book is open
     haptic_page_turns: bool = False  # phones: a light tick on each page turn
     pdf_page_view: bool = False  # text PDFs open showing their pages as printed (where pages can be drawn)
+    writing: Writing = "book"  # Chinese and Japanese: vertical columns as the book says, always, or never
     name_links: bool = False  # the names X-Ray knows up to the furthest place are underlined; a tap opens their card
     local_only: bool = False
     speech_rate: int = DEFAULT_SPEECH_RATE  # read-aloud: words a minute
@@ -64,6 +67,7 @@ class Settings:
         self.theme = self.theme if self.theme in THEMES else defaults.theme
         self.language = self.language if self.language in ("system", "en", "zh") else defaults.language
         self.layout = self.layout if self.layout in LAYOUTS else defaults.layout
+        self.writing = self.writing if self.writing in WRITINGS else defaults.writing
         self.font_family = self.font_family if self.font_family in FONTS else defaults.font_family
         self.font_size = int(min(max(self.font_size, 10), 40))
         self.line_height = float(min(max(self.line_height, 1.0), 2.5))

@@ -35,6 +35,8 @@ def read_epub(data: bytes) -> Book:
     return _BookBuilder(archive, read_package(opf)).build()
 
 
+_CSS_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
+_VERTICAL = re.compile(r"(?<![\w-])(?:-epub-|-webkit-)?writing-mode\s*:\s*vertical-rl", re.IGNORECASE)
 _ITEMREF = re.compile(rb"<(?:[\w.-]+:)?itemref[\s/>]")
 _ITEM = re.compile(rb"<(?:[\w.-]+:)?item[\s/>]")
 
@@ -213,7 +215,20 @@ class _BookBuilder:
             description=_strip_tags(description[0]) if description else "",
             cover=cover,
             cover_media_type=cover_type,
+            writing_mode=self.writing_mode(languages[0] if languages else guess_language(sample)),
         )
+
+    def writing_mode(self, language: str) -> str:
+        """"vertical-rl" when the book is set in vertical columns: its pages turn leftward (the spine's
+        page-progression-direction) and it is in Chinese, Japanese or Korean, or a stylesheet sets vertical-rl."""
+        if self.package.progression == "rtl" and language.split("-")[0].lower() in ("zh", "ja", "ko"):
+            return "vertical-rl"
+        for item in self.package.items:
+            if item.media_type == "text/css":
+                css = _CSS_COMMENT.sub("", (self.archive.files.get(self.path(item.href)) or b"").decode("utf-8", "replace"))
+                if _VERTICAL.search(css):
+                    return "vertical-rl"
+        return ""
 
     def read_cover(self) -> tuple[bytes | None, str]:
         candidates = [i for i in self.package.items if "cover-image" in i.properties]

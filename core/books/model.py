@@ -84,6 +84,7 @@ class Metadata:
     description: str = ""
     cover: bytes | None = None
     cover_media_type: str = ""
+    writing_mode: str = ""  # "vertical-rl": the book is set in vertical columns, read right to left (CJK)
 
 
 @dataclass(slots=True)

@@ -37,6 +37,7 @@ class Package:
     spine: list[tuple[str | None, str]]
     metadata: dict[str, list[str]] = field(default_factory=dict)  # "title", "creator", ...: values in order
     cover_ids: list[str] = field(default_factory=list)  # <meta name="cover" content="…"> (EPUB 2)
+    progression: str = ""  # the spine's page-progression-direction: "rtl" for a book whose pages turn leftward
 
     def item(self, item_id: str) -> ManifestItem | None:
         """The manifest item with this id (the first, when a damaged manifest repeats one)."""
@@ -78,7 +79,8 @@ def read_package(data: bytes) -> Package:
             metadata.setdefault(local_name(element), []).append("".join(element.itertext()))
         elif local_name(element) == "meta" and element.get("name") == "cover" and element.get("content"):
             covers.append(element.get("content", ""))
-    return Package(items, order, metadata, covers)
+    progression = (spine.get("page-progression-direction") or "").strip().lower()
+    return Package(items, order, metadata, covers, progression)
 
 
 def _child(root: etree._Element, name: str) -> etree._Element | None:

@@ -578,6 +578,12 @@ def m025_xray_corrections(conn: sqlite3.Connection) -> None:
     )
 
 
+def m026_writing_mode(conn: sqlite3.Connection) -> None:
+    """How a book is set: "vertical-rl" for vertical columns read right to left (a Japanese or Chinese EPUB that
+    says so), "" otherwise (books imported before are horizontal until the reader switches them)."""
+    _add_column(conn, "books", "writing_mode", "TEXT NOT NULL DEFAULT ''")
+
+
 def _add_column(conn: sqlite3.Connection, table: str, column: str, declaration: str) -> None:
     """Add a column unless the table has it (a migration may run again on a library rolled back to before it)."""
     if column not in {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}:
@@ -617,6 +623,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (23, "paragraphs to index", m023_paragraphs_to_index),
     (24, "vector changes", m024_vector_changes),
     (25, "xray corrections", m025_xray_corrections),
+    (26, "writing mode", m026_writing_mode),
 ]
 # Migrations that free a large part of the file: the database is compacted (VACUUM) once after them.
 COMPACT_AFTER = frozenset({9})

@@ -48,6 +48,7 @@ class BookRecord:
     imported_at: str
     has_cover: bool
     tags: list[str] = field(default_factory=list)
+    writing_mode: str = ""  # "vertical-rl": set in vertical columns, read right to left (the book says so)
 
     @classmethod
     def from_row(cls, row: sqlite3.Row, tags: list[str]) -> BookRecord:
@@ -69,6 +70,7 @@ class BookRecord:
             imported_at=row["imported_at"],
             has_cover=bool(row["has_cover"]),
             tags=tags,
+            writing_mode=row["writing_mode"],
         )
 
     @property

@@ -149,13 +149,13 @@ class Library:
         cursor = self.conn.execute(
             """INSERT INTO books (content_hash, format, title, authors, language, publisher, identifiers,
                description, file_name, file_size, segment_count, char_count, warnings, imported_at, title_key,
-               authors_key)
-               VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
+               authors_key, writing_mode)
+               VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)""",
             (
                 digest, book.format, meta.title, json.dumps(meta.authors, ensure_ascii=False), meta.language,
                 meta.publisher, json.dumps(meta.identifiers, ensure_ascii=False), meta.description, name, size,
                 book.segment_count, book.char_count, json.dumps(book.warnings, ensure_ascii=False), now(),
-                *shelf_keys(meta.title, meta.authors),
+                *shelf_keys(meta.title, meta.authors), meta.writing_mode,
             ),
         )  # fmt: skip
         book_id = inserted_id(cursor)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import TYPE_CHECKING, assert_never
 
@@ -88,8 +89,10 @@ class ReaderController:
         """The reader screen for the open book at this window size."""
         model, app = self.model, self.app
         assert model is not None
-        paginated = app.settings.layout == "paginated"
+        vertical = model.vertical(app.settings.writing)
+        paginated = app.settings.layout == "paginated" or vertical  # vertical text is always in pages
         box = page_box(app.settings, app.width, app.page.height or 800, self.panel, model.return_to is not None)
+        box = dataclasses.replace(box, vertical=vertical)
         model.set_box(box if paginated else None)
         # A panel over the page, or beside it for anything but the contents, is time not spent reading the page.
         model.place.away("panel", self.panel is not None and (self.sheet or self.panel != "toc"))
@@ -263,7 +266,10 @@ class ReaderController:
             self.lookup.translate()  # the paragraph at the top of the page (or the selection's), under it
             return True
         if key in NEXT_KEYS or key in PREVIOUS_KEYS:
-            self.navigate(NextPage() if key in NEXT_KEYS else PreviousPage())
+            following = key in NEXT_KEYS
+            if key in ("Arrow Left", "Arrow Right") and self.model is not None and self.model.box is not None:
+                following = following != self.model.box.vertical  # vertical pages go right to left
+            self.navigate(NextPage() if following else PreviousPage())
             return True
         return False
 
@@ -330,7 +336,7 @@ class ReaderController:
         if (
             model is None
             or model.current is None
-            or self.app.settings.layout != "paginated"
+            or model.box is None
             or self.panel not in (None, "toc", "chat")
             or model.notes.selection is not None
             or model.notes.tapped is not None

@@ -415,6 +415,14 @@ class ReaderViewModel:
             self.xray_lines = {}  # written from the sentences before the old place: asked again for the new one
         return self.xray
 
+    def vertical(self, writing: str) -> bool:
+        """Whether the book is drawn in vertical columns: a Chinese, Japanese or Korean book, as it is set
+        (``writing`` "book": the EPUB says vertical-rl) or as the reader chose ("vertical"; "horizontal" never);
+        never a comic, nor a PDF's printed pages."""
+        if self.pictures or self.page_view or self.book.language.split("-")[0].lower() not in ("zh", "ja", "ko"):
+            return False
+        return writing == "vertical" or (writing == "book" and self.book.writing_mode == "vertical-rl")
+
     def name_marks(self, ordinals: Iterable[int]) -> list[Mark]:
         """Underlines for the names X-Ray knows in these segments: its entries' mentions, which stop at the
         furthest place read, so nothing past it is underlined (a name met before and used again past the place is

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from app.screens.reader.text_metrics import Font, wrap
+from app.screens.reader.vertical import CELL_HEIGHT, columns
 from core import SegmentRecord
 
 FETCH = 40  # segments read from the library at a time while laying out
@@ -30,6 +31,17 @@ class PageBox:
     font_size: float
     line_height: float  # the Settings multiplier
     family: str = "serif"
+    vertical: bool = False  # vertical columns read right to left (Chinese, Japanese): ``vertical.columns``
+
+    @property
+    def per_column(self) -> int:
+        """Vertical text: the cells a column holds."""
+        return max(2, math.floor(self.height / (self.font_size * CELL_HEIGHT)))
+
+    @property
+    def column_pitch(self) -> float:
+        """Vertical text: a column's width and the gap to the next (the line spacing, turned)."""
+        return self.font_size * self.line_height
 
     @property
     def spacing(self) -> float:
@@ -92,6 +104,8 @@ def layout(
     """The page that starts at (ordinal, offset), and where the next one starts (None: the book ends here).
 
     ``image_size`` gives an image segment's pixel size (None when unknown)."""
+    if box.vertical:
+        return _vertical_layout(start, fetch, box)
     slices: list[Slice] = []
     used = 0.0
     ordinal, offset = start
@@ -133,6 +147,49 @@ def layout(
             return slices, (segment.ordinal, cut)
         ordinal = batch[-1].ordinal + 1
         offset = 0
+
+
+def _vertical_layout(
+    start: tuple[int, int], fetch: Callable[[int, int], list[SegmentRecord]], box: PageBox
+) -> tuple[list[Slice], tuple[int, int] | None]:
+    """A page of vertical columns, from the right: each paragraph starts a column, and a page holds as many as its
+    width does; a picture has a page of its own; a chapter starts a page."""
+    slices: list[Slice] = []
+    room = max(1, math.floor(box.width / box.column_pitch))
+    ordinal, offset = start
+    section: int | None = None
+    while True:
+        batch = fetch(ordinal, FETCH)
+        if not batch:
+            return slices, None
+        for segment in batch:
+            if section is not None and segment.locator.section != section:
+                return slices, (segment.ordinal, 0)
+            section = segment.locator.section
+            if segment.kind == "image":
+                if slices:
+                    return slices, (segment.ordinal, 0)
+                return [Slice(segment, 0, len(segment.text))], _after(fetch, segment)
+            spans = columns(segment.text[offset:], box.per_column) or [(0, 0)]
+            if room >= len(spans):
+                slices.append(Slice(segment, offset, len(segment.text)))
+                room -= len(spans)
+                offset = 0
+                if room == 0:
+                    return slices, _after(fetch, segment)
+                continue
+            if segment.kind == "heading" and slices:
+                return slices, (segment.ordinal, offset)
+            cut = offset + spans[room - 1][1]
+            slices.append(Slice(segment, offset, cut))
+            return slices, (segment.ordinal, cut)
+        ordinal = batch[-1].ordinal + 1
+        offset = 0
+
+
+def _after(fetch: Callable[[int, int], list[SegmentRecord]], segment: SegmentRecord) -> tuple[int, int] | None:
+    """Where the page after one that ends with ``segment`` starts (None: the book ends with it)."""
+    return (segment.ordinal + 1, 0) if fetch(segment.ordinal + 1, 1) else None
 
 
 def clamp(slices: list[Slice], bound: tuple[int, int]) -> list[Slice]:

@@ -20,6 +20,7 @@ from app.screens.reader.navigation import NextPage, PreviousPage
 from app.screens.reader.notes import NAME, Mark
 from app.screens.reader.pagination import PageBox, Slice
 from app.screens.reader.panels import BY_NAME, PANELS, panel_width
+from app.screens.reader.vertical_view import vertical_columns
 from app.settings import Settings
 from app.theme import FONT_FAMILIES, highlight_color
 from core import HIGHLIGHT_COLORS, SegmentRecord
@@ -161,7 +162,7 @@ def _text_area(
     marks: dict[int, list[Mark]] = {}
     for mark in model.shown.marks:
         marks.setdefault(mark.ordinal, []).append(mark)
-    paginated = settings.layout == "paginated"
+    paginated = model.box is not None
     if model.page_view:  # a text PDF's page as printed: fitted whole, zoomed with a pinch or the wheel
         return _printed_page(model, actions, t)
     pictures = model.pictures and model.box is not None  # a comic: a page is one picture, fitted
@@ -176,6 +177,8 @@ def _text_area(
             expand=True,
             alignment=ft.Alignment.CENTER,
         )  # fmt: skip
+    if model.box is not None and model.box.vertical:  # columns from the right: Chinese and Japanese set upright
+        return _vertical_page(model, settings, marks, dark, actions)
     if paginated and model.box is not None:  # the measured page: whole segments and the slices at its edges
         pieces = model.page()
         controls: list[ft.Control] = [
@@ -296,15 +299,34 @@ def _with_translation(control: ft.Control, translation: str, settings: Settings)
     )
 
 
-def _turn_on_fling(actions: ReaderActions) -> Callable[[ft.DragEndEvent[Any]], None]:
-    """A horizontal fling faster than SWIPE_VELOCITY turns the page: leftwards to the next one."""
+def _turn_on_fling(actions: ReaderActions, leftward: bool = False) -> Callable[[ft.DragEndEvent[Any]], None]:
+    """A horizontal fling faster than SWIPE_VELOCITY turns the page: leftwards to the next one, or (``leftward``:
+    vertical text, whose pages go right to left) rightwards."""
 
     def swiped(e: ft.DragEndEvent[Any]) -> None:
         velocity = e.primary_velocity or 0.0
         if abs(velocity) > SWIPE_VELOCITY:
-            actions.post(NextPage() if velocity < 0 else PreviousPage())
+            actions.post(NextPage() if (velocity > 0) == leftward else PreviousPage())
 
     return swiped
+
+
+def _vertical_page(
+    model: ReaderViewModel, settings: Settings, marks: dict[int, list[Mark]], dark: bool, actions: ReaderActions
+) -> ft.Control:
+    """A page of vertical columns, the first at the right; a picture fills a page of its own."""
+    box = model.box
+    assert box is not None
+    drawn: list[ft.Control] = []
+    for piece in model.page():
+        if piece.segment.kind == "image":
+            drawn.append(segment_control(piece.segment, settings, image=model.images.of, page_height=box.height))
+            continue
+        shift = _selecting(actions)
+        drawn += vertical_columns(piece, box, marks.get(piece.segment.ordinal, []), dark, shift, _naming(actions))
+    page = ft.Row(list(reversed(drawn)), spacing=0, alignment=ft.MainAxisAlignment.END,
+                  vertical_alignment=ft.CrossAxisAlignment.START, width=box.width)  # fmt: skip
+    return ft.GestureDetector(content=page, on_horizontal_drag_end=_turn_on_fling(actions, leftward=True))
 
 
 def _printed_page(model: ReaderViewModel, actions: ReaderActions, t: Translator) -> ft.Control:
@@ -627,6 +649,13 @@ def build_reader_view(
     following = IconButton(
         ft.Icons.CHEVRON_RIGHT, tooltip=t("reader.next"), on_click=lambda e: actions.post(NextPage())
     )
+    if model.box is not None and model.box.vertical:  # pages go right to left: the next one is on the left
+        previous = IconButton(
+            ft.Icons.CHEVRON_LEFT, tooltip=t("reader.next"), on_click=lambda e: actions.post(NextPage())
+        )
+        following = IconButton(
+            ft.Icons.CHEVRON_RIGHT, tooltip=t("reader.previous"), on_click=lambda e: actions.post(PreviousPage())
+        )
     if phone:  # tools along the bottom, within reach of a thumb
         footer = ft.Row([previous, *tools, following], alignment=ft.MainAxisAlignment.SPACE_BETWEEN)
     else:

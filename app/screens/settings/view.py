@@ -18,7 +18,7 @@ from app.screens.settings.form import SettingsForm
 from app.screens.settings.highlights import HighlightTravel, travel_controls
 from app.screens.settings.koreader import KoreaderSync, koreader_controls
 from app.screens.settings.sync import SyncController
-from app.settings import FONTS, LAYOUTS, THEMES, Settings, SettingsStore
+from app.settings import FONTS, LAYOUTS, THEMES, WRITINGS, Settings, SettingsStore
 from core import DEFAULT_BASE_URLS, PROVIDERS, REMOTE_EMBEDDERS, ProviderConfig, Quire, QuireError
 
 
@@ -66,6 +66,8 @@ def reading_controls(settings: Settings, changed: Callable[[], object], t: Trans
         segmented("font_family", FONTS, "settings.font"),
         ft.Text(t("settings.layout"), weight=ft.FontWeight.W_600),
         segmented("layout", LAYOUTS, "settings.layout"),
+        ft.Text(t("settings.writing"), weight=ft.FontWeight.W_600),
+        segmented("writing", WRITINGS, "settings.writing"),
         switch(settings, changed, t, "name_links", "settings.name_links"),
     ]
 
