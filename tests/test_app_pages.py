@@ -379,7 +379,9 @@ def test_appearance_theme_language_and_provider_settings_persist(quire: Quire) -
         await fire(session, theme, "change")
         assert session.page.theme_mode == ft.ThemeMode.LIGHT and session.page.theme.color_scheme.surface == "#F4ECD8"
         layout = next(
-            c for c in _all(app) if isinstance(c, ft.SegmentedButton) and any(s.value == "paginated" for s in c.segments)
+            c
+            for c in _all(app)
+            if isinstance(c, ft.SegmentedButton) and any(s.value == "paginated" for s in c.segments)
         )
         layout.selected = ["paginated"]
         await fire(session, layout, "change")

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from app.screens.reader.text_metrics import Font, wrap
-from app.screens.reader.vertical import CELL_HEIGHT, columns
+from app.screens.reader.vertical import CELL_HEIGHT, HANG, columns
 from core import SegmentRecord
 
 FETCH = 40  # segments read from the library at a time while laying out
@@ -35,8 +35,8 @@ class PageBox:
 
     @property
     def per_column(self) -> int:
-        """Vertical text: the cells a column holds."""
-        return max(2, math.floor(self.height / (self.font_size * CELL_HEIGHT)))
+        """Vertical text: the cells a column holds, with room below for marks that hang (``vertical.HANG``)."""
+        return max(2, math.floor(self.height / (self.font_size * CELL_HEIGHT)) - HANG)
 
     @property
     def column_pitch(self) -> float:
@@ -155,7 +155,7 @@ def _vertical_layout(
     """A page of vertical columns, from the right: each paragraph starts a column, and a page holds as many as its
     width does; a picture has a page of its own; a chapter starts a page."""
     slices: list[Slice] = []
-    room = max(1, math.floor(box.width / box.column_pitch))
+    room = max(1, math.floor((box.width - 1) / box.column_pitch))  # a pixel spare: no overflow by rounding
     ordinal, offset = start
     section: int | None = None
     while True:

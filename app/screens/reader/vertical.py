@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+HANG = 2  # closing marks that may hang below a full column ("？」")
 CELL_HEIGHT = 1.12  # a cell's height in ems: the characters of a column set close, as in print
 # Vertical presentation forms (Unicode's FE10-FE4F) and, for marks that have none, the nearest upright shape.
 VERTICAL_FORMS = {
@@ -66,18 +67,17 @@ def cells(text: str) -> list[Cell]:
 
 def columns(text: str, per_column: int) -> list[tuple[int, int]]:
     """The text cut into columns of at most ``per_column`` cells, as (start, end) character spans, by the kinsoku
-    rules: a mark that may not open a column hangs at the foot of the one before (one cell over), and an opening
-    mark at a column's foot moves to the next."""
+    rules: marks that may not open a column hang at the foot of the one before (up to ``HANG`` cells over), and an
+    opening mark at a column's foot moves to the next."""
     per = max(2, per_column)
     found: list[tuple[int, int]] = []
     run: list[Cell] = []
     used = 0
     for cell in cells(text):
         if run and used + cell.size > per:
-            if text[cell.start] in NO_HEAD and used <= per:
-                run.append(cell)  # hanging punctuation: "。" stays with the words it closes
-                found.append((run[0].start, run[-1].end))
-                run, used = [], 0
+            if text[cell.start] in NO_HEAD and used < per + HANG:
+                run.append(cell)  # hanging punctuation: "。" (or "？」") stays with the words it closes
+                used += cell.size
                 continue
             moved = run.pop() if len(run) > 1 and text[run[-1].start] in NO_FOOT else None
             found.append((run[0].start, run[-1].end))
