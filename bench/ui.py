@@ -159,26 +159,36 @@ def steps(screen: Screen, repeat: int) -> dict[str, list[float]]:
     return times
 
 
-def name_turns(browser, url: str, library: Path, repeat: int) -> dict[str, list[float]]:
-    """Page turns in Moby-Dick read to its end, without and then with its names underlined (issue 61: a turn with
-    them stays within 1.1x one without), each in a fresh window from the same chapter."""
+def setting_turns(browser, url: str, library: Path, repeat: int) -> dict[str, list[float]]:
+    """Page turns with a reading setting off and on, each in a fresh window from the same chapter: Moby-Dick read to
+    its end without and with its names underlined (issue 61: within 1.1x), and 红楼梦 in lines and in vertical
+    columns (issue 61: what a vertical turn costs)."""
     quire = Quire(library)
     moby = next(b for b in quire.books() if b.title.startswith("Moby"))
     last = quire.text.segments(moby.id, moby.segment_count - 1, 1)[0]
     quire.set_furthest(moby.id, last.locator)  # every name of the book known: the most underlines a page can have
+    hlm = next(b for b in quire.books() if b.title.startswith("hongloumeng"))
+    third = quire.text.toc(hlm.id)[2].title
     quire.close()
-    times: dict[str, list[float]] = {"page_turn_plain": [], "page_turn_names": []}
-    for names, key in ((False, "page_turn_plain"), (True, "page_turn_names")):
-        settings = {"layout": "paginated", "name_links": names}
-        (library / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
+    runs = (
+        ("page_turn_plain", "Open Moby-Dick", "Chapter 4. The Counterpane.", {"name_links": False}),
+        ("page_turn_names", "Open Moby-Dick", "Chapter 4. The Counterpane.", {"name_links": True}),
+        ("page_turn_lines", "Open hongloumeng", third, {"writing": "horizontal"}),
+        ("page_turn_vertical", "Open hongloumeng", third, {"writing": "vertical"}),
+    )
+    times: dict[str, list[float]] = {}
+    for key, book, chapter, chosen in runs:
+        (library / "settings.json").write_text(json.dumps({"layout": "paginated", **chosen}), encoding="utf-8")
         screen = Screen(browser.new_page(viewport={"width": 1440, "height": 900}), "bench").open(url)
-        screen.labelled("Open Moby-Dick").click(force=True)
+        screen.labelled(book).click(force=True)
         screen.labelled("Appearance").wait_for(state="visible", timeout=WAIT_MS)
         screen.settle(0.5)
-        screen.text("Chapter 4. The Counterpane.").click(force=True)
+        screen.text(chapter).click(force=True)
+        forward = "ArrowLeft" if chosen.get("writing") == "vertical" else "ArrowRight"  # vertical pages go leftward
+        times[key] = []
         for _ in range(repeat * 4):
             screen.settle(0.3)
-            times[key].append(timed(screen, lambda s=screen: s.page.keyboard.press("ArrowRight")))
+            times[key].append(timed(screen, lambda s=screen, k=forward: s.page.keyboard.press(k)))
         screen.page.close()
     return times
 
@@ -238,7 +248,7 @@ def run(repeat: int) -> dict:
                 screen.text("Open Moby-Dick").wait_for(state="visible", timeout=WAIT_MS)
                 felt = steps(screen, repeat)
                 screen.page.close()
-                felt.update(name_turns(browser, url, library, repeat))
+                felt.update(setting_turns(browser, url, library, repeat))
             finally:
                 _stop(process)
         finally:
@@ -281,6 +291,10 @@ def main(argv: list[str] | None = None) -> None:
     print(f"page turn, Moby-Dick read to its end: p50 {plain * 1000:.0f} ms, with its names underlined "
           f"{names * 1000:.0f} ms (ratio {names / plain:.2f}; target 1.1), p95 {result['page_turn_plain_p95_s'] * 1000:.0f} "
           f"and {result['page_turn_names_p95_s'] * 1000:.0f} ms")  # fmt: skip
+    lines, columns = result["page_turn_lines_p50_s"], result["page_turn_vertical_p50_s"]
+    print(f"page turn, 红楼梦 in lines: p50 {lines * 1000:.0f} ms, in vertical columns {columns * 1000:.0f} ms "
+          f"(ratio {columns / lines:.2f}), p95 {result['page_turn_lines_p95_s'] * 1000:.0f} "
+          f"and {result['page_turn_vertical_p95_s'] * 1000:.0f} ms")  # fmt: skip
     bare = {"page_turn": "paragraphs", "contents_jump": "paragraphs", "search": "rows", "chat_open": "paragraphs"}
     for step, kind in bare.items():
         p50, p95, base = result[f"{step}_p50_s"], result[f"{step}_p95_s"], result[f"bare_{kind}_p50_s"]

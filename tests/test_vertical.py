@@ -15,7 +15,7 @@ from fletkit import new_session, walk
 from test_app_pages import _key, run, start
 
 from app.screens.reader.model import ReaderViewModel
-from app.screens.reader.vertical import Cell, cells, columns, upright
+from app.screens.reader.vertical import CELL_HEIGHT, Cell, cells, columns, upright
 from app.screens.reader.view import page_box
 from app.settings import Settings
 from core import Quire
@@ -98,8 +98,8 @@ def test_vertical_pages_show_every_character_once_forward_and_back(tmp_path: Pat
 
 def _columns(app) -> list[ft.Text]:
     """The vertical page's upright runs: Texts whose lines are single cells."""
-    return [c for c in walk(app.page.controls) if isinstance(c, ft.Text) and c.spans and c.on_selection_change
-            and any("\n" in (s.text or "") for s in c.spans)]  # fmt: skip
+    return [c for c in walk(app.page.controls) if isinstance(c, ft.Text) and c.on_selection_change
+            and c.style is not None and c.style.height == CELL_HEIGHT]  # fmt: skip
 
 
 def test_the_reader_draws_columns_turns_leftward_and_marks_in_the_books_offsets(tmp_path: Path) -> None:
@@ -118,7 +118,7 @@ def test_the_reader_draws_columns_turns_leftward_and_marks_in_the_books_offsets(
             drawn = _columns(app)
             assert drawn, width
             for text in drawn:
-                lines = "".join(s.text for s in text.spans).split("\n")
+                lines = (text.value or "".join(s.text or "" for s in text.spans or [])).split("\n")
                 assert len(lines) <= reader.box.per_column + 1 and not any(ch in "、。「」" for ch in "".join(lines))
             first = reader.page_start
             await _key(session, "Arrow Left")  # the next page is to the left
@@ -135,7 +135,7 @@ def test_the_reader_draws_columns_turns_leftward_and_marks_in_the_books_offsets(
             assert selected is not None and selected.ordinal == segment.ordinal
             assert (selected.start, selected.end) == (offset + 2, offset + 5)
             app.reading.marking.highlight("yellow")  # drawn on those three cells, in the column
-            marked = [s.text.strip("\n") for t in _columns(app) for s in t.spans if s.style and s.style.bgcolor]
+            marked = [s.text.strip("\n") for t in _columns(app) for s in t.spans or [] if s.style and s.style.bgcolor]
             assert "".join(marked) == upright(segment.text[offset + 2 : offset + 5]), marked
             for highlight in quire.notes.highlights(1):
                 quire.notes.remove_highlight(highlight.id)

@@ -71,9 +71,10 @@ def _upright_text(
     """Upright cells as one selectable Text, a cell a line; a selection in it is posted in the segment's offsets."""
     spans: list[ft.TextSpan] = []
     where: list[int] = []  # the segment offset of each character of the drawn text (its line breaks included)
+    marks = [m for m in marks if m.ordinal == ordinal and m.start < run[-1].end and run[0].start < m.end]
     for index, cell in enumerate(run):
         shown = upright(text[cell.start : cell.end])
-        covering = [m for m in marks if m.ordinal == ordinal and m.start < cell.end and cell.start < m.end]
+        covering = [m for m in marks if m.start < cell.end and cell.start < m.end]
         colour = next((m.color for m in reversed(covering) if m.color != NAME), None)
         named = next((m.name for m in covering if m.color == NAME), "")
         style = ft.TextStyle(bgcolor=highlight_color(colour, dark)) if colour else None
@@ -89,8 +90,10 @@ def _upright_text(
         a, b = max(0, min(a, len(where) - 1)), max(0, min(b, len(where) - 1))
         on_select(ordinal, where[a], where[b] if b > a else where[a])
 
+    plain = not marks  # no mark on this run: one string, not a span a cell (a page is a tenth of the size)
     return ft.Text(
-        spans=spans,
+        "".join(span.text or "" for span in spans) if plain else "",
+        spans=None if plain else spans,
         size=box.font_size,
         weight=ft.FontWeight.BOLD if heading else None,
         text_align=ft.TextAlign.CENTER,
