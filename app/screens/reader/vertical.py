@@ -16,7 +16,7 @@ HANG = 2  # closing marks that may hang below a full column ("？」")
 CELL_HEIGHT = 1.12  # a cell's height in ems: the characters of a column set close, as in print
 # Vertical presentation forms (Unicode's FE10-FE4F) and, for marks that have none, the nearest upright shape.
 VERTICAL_FORMS = {
-    "、": "︑", "。": "︒", "，": "︐", "：": "︓", "；": "︔", "！": "︕", "？": "︖", "…": "︙", "‥": "︰",
+    "、": "︑", "。": "︒", "．": "︒", "，": "︐", "：": "︓", "；": "︔", "！": "︕", "？": "︖", "…": "︙", "‥": "︰",
     "「": "﹁", "」": "﹂", "『": "﹃", "』": "﹄", "（": "︵", "）": "︶", "(": "︵", ")": "︶",
     "【": "︻", "】": "︼", "《": "︽", "》": "︾", "〈": "︿", "〉": "﹀", "〔": "︹", "〕": "︺",
     "“": "﹁", "”": "﹂", "‘": "﹃", "’": "﹄", "—": "︱", "―": "︱", "ー": "︱", "～": "︴", "〜": "︴",
