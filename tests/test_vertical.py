@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from pathlib import Path
 
 import flet as ft
 import pytest
@@ -22,6 +21,14 @@ from core import Quire
 
 KUSAMAKURA = book_path("ja/idpf-kusamakura-japanese-vertical-writing.epub")
 HONGLOUMENG = book_path("zh/hongloumeng_120.md")
+
+
+@pytest.fixture(scope="module")
+def books(tmp_path_factory: pytest.TempPathFactory) -> Quire:
+    """草枕 (1), 红楼梦 (2) and Alice (3), imported once for the module (红楼梦 takes seconds)."""
+    quire = Quire(tmp_path_factory.mktemp("vertical") / "lib")
+    quire.import_paths([KUSAMAKURA, HONGLOUMENG, book_path("en/epubjs-alice.epub")])
+    return quire
 
 
 def test_cells_keep_two_digits_upright_and_lay_longer_latin_sideways() -> None:
@@ -45,9 +52,8 @@ def test_columns_break_by_the_kinsoku_rules() -> None:
         assert sum(c.size for c in cells(text[a:b])) <= 9  # at most two hanging marks over
 
 
-def test_the_book_says_vertical_and_the_reader_may_choose(tmp_path: Path) -> None:
-    quire = Quire(tmp_path / "lib")
-    quire.import_paths([KUSAMAKURA, HONGLOUMENG, book_path("en/epubjs-alice.epub")])
+def test_the_book_says_vertical_and_the_reader_may_choose(books: Quire) -> None:
+    quire = books
     modes = {b.title: (b.writing_mode, b.language) for b in quire.books()}
     assert modes["草枕"][0] == "vertical-rl" and modes["hongloumeng 120"][0] == ""
     assert modes["Alice's Adventures in Wonderland"][0] == ""
@@ -61,11 +67,10 @@ def test_the_book_says_vertical_and_the_reader_may_choose(tmp_path: Path) -> Non
 
 
 @pytest.mark.parametrize("size", [(1440, 900), (390, 844)])
-def test_vertical_pages_show_every_character_once_forward_and_back(tmp_path: Path, size: tuple[int, int]) -> None:
-    quire = Quire(tmp_path / "lib")
-    quire.import_paths([HONGLOUMENG])
+def test_vertical_pages_show_every_character_once_forward_and_back(books: Quire, size: tuple[int, int]) -> None:
+    quire = books
     box = dataclasses.replace(page_box(Settings(layout="paginated"), *size, None, back_row=False), vertical=True)
-    reader = ReaderViewModel(quire, 1)
+    reader = ReaderViewModel(quire, 2)
     reader.open()
     reader.set_box(box)
     chapter = reader.toc()[2]  # 第三回: long paragraphs
@@ -81,7 +86,7 @@ def test_vertical_pages_show_every_character_once_forward_and_back(tmp_path: Pat
         for piece in page:
             shown.setdefault(piece.segment.ordinal, []).append((piece.start, piece.end))
         reader.next_page()
-    for segment in quire.text.section(1, section):
+    for segment in quire.text.section(2, section):
         pieces = sorted(shown[segment.ordinal])
         assert pieces[0][0] == 0 and pieces[-1][1] == len(segment.text), segment.locator
         assert all(a[1] == b[0] for a, b in itertools.pairwise(pieces)), (segment.locator, pieces)
@@ -102,9 +107,8 @@ def _columns(app) -> list[ft.Text]:
             and c.style is not None and c.style.height == CELL_HEIGHT]  # fmt: skip
 
 
-def test_the_reader_draws_columns_turns_leftward_and_marks_in_the_books_offsets(tmp_path: Path) -> None:
-    quire = Quire(tmp_path / "lib")
-    quire.import_paths([KUSAMAKURA])
+def test_the_reader_draws_columns_turns_leftward_and_marks_in_the_books_offsets(books: Quire) -> None:
+    quire = books
     third = next(row for row in quire.text.toc(1) if row.title == "三")
     quire.save_position(1, third.locator, reading=False)
 
