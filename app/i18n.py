@@ -286,7 +286,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "xray.fix.hide": {"en": "Hide", "zh": "隐藏"},
     "xray.fix.kind": {"en": "Kind", "zh": "类别"},
-    "xray.fix.same_as": {"en": "Same as…", "zh": "与…是同一个"},
+    "xray.fix.same_as": {"en": "Same as (a name)", "zh": "与此名字是同一个"},
     "xray.fix.rename": {"en": "Rename to", "zh": "改名为"},
     "xray.add": {"en": "Add a name X-Ray missed", "zh": "添加遗漏的名字"},
     "xray.added.later": {

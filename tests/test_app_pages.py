@@ -1870,12 +1870,16 @@ def test_the_reader_corrects_xray_in_its_panel_at_both_sizes(quire: Quire) -> No
             await set_value(session, kind, "term", "select")
             assert next(e for e in app.reader.xray if e.name == "Dodo").kind == "term"
             same = next(
-                c for c in walk(tile(app, "Dodo").controls) if isinstance(c, ft.Dropdown) and c.label == "Same as…"
+                c
+                for c in walk(tile(app, "Dodo").controls)
+                if isinstance(c, ft.TextField) and c.label == "Same as (a name)"
             )
-            await set_value(session, same, "Mouse", "select")
+            await type_into(session, same, "mouse", "submit")  # any of its names, case aside
             mouse = next(e for e in app.reader.xray if e.name == "Mouse")
             assert "Dodo" not in {e.name for e in app.reader.xray} and "Dodo" in mouse.variants
-            rename = next(c for c in walk(tile(app, "Mouse").controls) if isinstance(c, ft.TextField))
+            rename = next(
+                c for c in walk(tile(app, "Mouse").controls) if isinstance(c, ft.TextField) and c.label == "Rename to"
+            )
             await type_into(session, rename, "The Mouse", "submit")
             assert "The Mouse" in screen(app) and "Mouse" not in {e.name for e in app.reader.xray}
             add = find(app.page.controls, kind=ft.TextField)  # the panel's first field: a name X-Ray missed

@@ -219,13 +219,15 @@ class _BookBuilder:
         )
 
     def writing_mode(self, language: str) -> str:
-        """"vertical-rl" when the book is set in vertical columns: its pages turn leftward (the spine's
+        """ "vertical-rl" when the book is set in vertical columns: its pages turn leftward (the spine's
         page-progression-direction) and it is in Chinese, Japanese or Korean, or a stylesheet sets vertical-rl."""
         if self.package.progression == "rtl" and language.split("-")[0].lower() in ("zh", "ja", "ko"):
             return "vertical-rl"
         for item in self.package.items:
             if item.media_type == "text/css":
-                css = _CSS_COMMENT.sub("", (self.archive.files.get(self.path(item.href)) or b"").decode("utf-8", "replace"))
+                css = _CSS_COMMENT.sub(
+                    "", (self.archive.files.get(self.path(item.href)) or b"").decode("utf-8", "replace")
+                )
                 if _VERTICAL.search(css):
                     return "vertical-rl"
         return ""
