@@ -118,7 +118,7 @@ def test_the_ncx_nests_as_the_book_nests() -> None:
 def test_kindle_formats_read_as_their_sources_do() -> None:
     from bench import fidelity
 
-    rows = [row for row in fidelity.run(FORMATS.parent) if row.file.endswith((".azw3", ".mobi"))]
+    rows = fidelity.run(FORMATS.parent, ".azw3") + fidelity.run(FORMATS.parent, ".mobi")  # not the PDFs: 40 s of it
     assert len(rows) == 5
     for row in rows:
         assert row.similarity >= 0.98 and row.found == row.chapters and not row.missing and not row.extra, row
