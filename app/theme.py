@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 import flet as ft
@@ -84,6 +86,19 @@ def apply_theme(page: ft.Page, settings: Settings, fonts: dict[str, str] | None 
 
 
 ALOUD = "aloud"  # the mark on the sentence being read aloud
+
+
+def marked_span(
+    text: str, colour: str | None, name: str, dark: bool, on_name: Callable[[str], None] | None = None
+) -> ft.TextSpan:
+    """A run of the book's text with its marks: on its highlight's (or search hit's) ``colour``, and when it is a
+    name X-Ray knows, underlined (dotted), a tap on it ``on_name(name)`` (its card)."""
+    style = ft.TextStyle(bgcolor=highlight_color(colour, dark)) if colour else None
+    if name:
+        style = dataclasses.replace(style or ft.TextStyle(), decoration=ft.TextDecoration.UNDERLINE,
+                                    decoration_style=ft.TextDecorationStyle.DOTTED)  # fmt: skip
+    tapped = (lambda e: on_name(name)) if name and on_name is not None else None
+    return ft.TextSpan(text, style=style, on_click=tapped)
 
 
 def highlight_color(name: str, dark: bool = False) -> str:

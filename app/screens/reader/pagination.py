@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from app.screens.reader.text_metrics import Font, wrap
@@ -108,45 +108,36 @@ def layout(
         return _vertical_layout(start, fetch, box)
     slices: list[Slice] = []
     used = 0.0
-    ordinal, offset = start
-    section: int | None = None
-    while True:
-        batch = fetch(ordinal, FETCH)
-        if not batch:
-            return slices, None
-        for segment in batch:
-            if section is not None and segment.locator.section != section:
-                return slices, (segment.ordinal, 0)  # a chapter starts a page
-            section = segment.locator.section
-            gap = box.spacing if slices else 0.0
-            if segment.kind == "image":
-                height = image_height(segment, image_size(segment), box)
-                if slices and used + gap + height > box.height:
-                    return slices, (segment.ordinal, 0)
-                slices.append(Slice(segment, 0, len(segment.text)))
-                used += gap + height
-                continue
-            font, line, width = _geometry(segment, box)
-            lines = wrap(segment.text[offset:], font, width)
-            room = math.floor((box.height - used - gap) / line + 1e-9)
-            if room >= len(lines):
-                slices.append(Slice(segment, offset, len(segment.text)))
-                used += gap + len(lines) * line
-                offset = 0
-                continue
-            if segment.kind == "heading" or room <= 0:
-                if not slices:  # a page too small for even one line: show it anyway, so pages always advance
-                    room = max(1, room)
-                else:
-                    if slices[-1].segment.kind == "heading" and len(slices) > 1:
-                        moved = slices.pop()  # a heading is not left alone at the foot of a page
-                        return slices, (moved.segment.ordinal, moved.start)
-                    return slices, (segment.ordinal, offset)
-            cut = offset + lines[room - 1][1]
-            slices.append(Slice(segment, offset, cut))
-            return slices, (segment.ordinal, cut)
-        ordinal = batch[-1].ordinal + 1
-        offset = 0
+    last = None
+    for segment, offset in _chapter(start, fetch):
+        last = segment
+        gap = box.spacing if slices else 0.0
+        if segment.kind == "image":
+            height = image_height(segment, image_size(segment), box)
+            if slices and used + gap + height > box.height:
+                return slices, (segment.ordinal, 0)
+            slices.append(Slice(segment, 0, len(segment.text)))
+            used += gap + height
+            continue
+        font, line, width = _geometry(segment, box)
+        lines = wrap(segment.text[offset:], font, width)
+        room = math.floor((box.height - used - gap) / line + 1e-9)
+        if room >= len(lines):
+            slices.append(Slice(segment, offset, len(segment.text)))
+            used += gap + len(lines) * line
+            continue
+        if segment.kind == "heading" or room <= 0:
+            if not slices:  # a page too small for even one line: show it anyway, so pages always advance
+                room = max(1, room)
+            else:
+                if slices[-1].segment.kind == "heading" and len(slices) > 1:
+                    moved = slices.pop()  # a heading is not left alone at the foot of a page
+                    return slices, (moved.segment.ordinal, moved.start)
+                return slices, (segment.ordinal, offset)
+        cut = offset + lines[room - 1][1]
+        slices.append(Slice(segment, offset, cut))
+        return slices, (segment.ordinal, cut)
+    return slices, _after(fetch, last) if last is not None else None
 
 
 def _vertical_layout(
@@ -156,35 +147,43 @@ def _vertical_layout(
     width does; a picture has a page of its own; a chapter starts a page."""
     slices: list[Slice] = []
     room = max(1, math.floor((box.width - 1) / box.column_pitch))  # a pixel spare: no overflow by rounding
+    last = None
+    for segment, offset in _chapter(start, fetch):
+        last = segment
+        if segment.kind == "image":
+            if slices:
+                return slices, (segment.ordinal, 0)
+            return [Slice(segment, 0, len(segment.text))], _after(fetch, segment)
+        spans = columns(segment.text[offset:], box.per_column) or [(0, 0)]
+        if room >= len(spans):
+            slices.append(Slice(segment, offset, len(segment.text)))
+            room -= len(spans)
+            if room == 0:
+                return slices, _after(fetch, segment)
+            continue
+        if segment.kind == "heading" and slices:
+            return slices, (segment.ordinal, offset)
+        cut = offset + spans[room - 1][1]
+        slices.append(Slice(segment, offset, cut))
+        return slices, (segment.ordinal, cut)
+    return slices, _after(fetch, last) if last is not None else None
+
+
+def _chapter(
+    start: tuple[int, int], fetch: Callable[[int, int], list[SegmentRecord]]
+) -> Iterator[tuple[SegmentRecord, int]]:
+    """The segments from (ordinal, offset) to the end of their chapter (a chapter always starts a page), each with
+    the character a page starts from in it (``offset`` for the first, 0 after), read FETCH at a time."""
     ordinal, offset = start
     section: int | None = None
-    while True:
-        batch = fetch(ordinal, FETCH)
-        if not batch:
-            return slices, None
+    while batch := fetch(ordinal, FETCH):
         for segment in batch:
             if section is not None and segment.locator.section != section:
-                return slices, (segment.ordinal, 0)
+                return
             section = segment.locator.section
-            if segment.kind == "image":
-                if slices:
-                    return slices, (segment.ordinal, 0)
-                return [Slice(segment, 0, len(segment.text))], _after(fetch, segment)
-            spans = columns(segment.text[offset:], box.per_column) or [(0, 0)]
-            if room >= len(spans):
-                slices.append(Slice(segment, offset, len(segment.text)))
-                room -= len(spans)
-                offset = 0
-                if room == 0:
-                    return slices, _after(fetch, segment)
-                continue
-            if segment.kind == "heading" and slices:
-                return slices, (segment.ordinal, offset)
-            cut = offset + spans[room - 1][1]
-            slices.append(Slice(segment, offset, cut))
-            return slices, (segment.ordinal, cut)
+            yield segment, offset
+            offset = 0
         ordinal = batch[-1].ordinal + 1
-        offset = 0
 
 
 def _after(fetch: Callable[[int, int], list[SegmentRecord]], segment: SegmentRecord) -> tuple[int, int] | None:

@@ -11,7 +11,7 @@ from app.fonts import CJK_FALLBACK
 from app.screens.reader.notes import NAME, Mark
 from app.screens.reader.pagination import PageBox, Slice
 from app.screens.reader.vertical import CELL_HEIGHT, Cell, cells, columns, upright
-from app.theme import highlight_color
+from app.theme import marked_span
 
 Select = Callable[[int, int, int], None]  # (ordinal, start, end) in the segment's own characters
 Named = Callable[[str], None]
@@ -77,13 +77,8 @@ def _upright_text(
         covering = [m for m in marks if m.start < cell.end and cell.start < m.end]
         colour = next((m.color for m in reversed(covering) if m.color != NAME), None)
         named = next((m.name for m in covering if m.color == NAME), "")
-        style = ft.TextStyle(bgcolor=highlight_color(colour, dark)) if colour else None
-        if named:
-            style = ft.TextStyle(bgcolor=style.bgcolor if style else None, decoration=ft.TextDecoration.UNDERLINE)
-        tapped = (lambda e, name=named: on_name(name)) if named else None
-        spans.append(ft.TextSpan(shown + ("\n" if index < len(run) - 1 else ""), style=style, on_click=tapped))
+        spans.append(marked_span(shown + ("\n" if index < len(run) - 1 else ""), colour, named, dark, on_name))
         where += [cell.start + min(i, cell.end - cell.start - 1) for i in range(len(shown))] + [cell.end]
-    where.append(run[-1].end)
 
     def selected(e: ft.TextSelectionChangeEvent[Any]) -> None:
         a, b = sorted((e.selection.base_offset, e.selection.extent_offset))

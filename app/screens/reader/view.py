@@ -22,7 +22,7 @@ from app.screens.reader.pagination import PageBox, Slice
 from app.screens.reader.panels import BY_NAME, PANELS, panel_width
 from app.screens.reader.vertical_view import vertical_columns
 from app.settings import Settings
-from app.theme import FONT_FAMILIES, highlight_color
+from app.theme import FONT_FAMILIES, highlight_color, marked_span
 from core import HIGHLIGHT_COLORS, SegmentRecord
 
 WIDE = 900  # px: from here panels open beside the text instead of over it
@@ -73,14 +73,10 @@ def _spans(text: str, marks: list[Mark], dark: bool, on_name: Callable[[str], No
     for a, b in itertools.pairwise(edges):
         if a >= b:
             continue
-        covering = [m for m in marks if m.start <= a and b <= m.end and m.color != NAME]
-        named = next((m.name for m in marks if m.start <= a and b <= m.end and m.color == NAME), "")
-        style = ft.TextStyle(bgcolor=highlight_color(covering[-1].color, dark)) if covering else None
-        if named:
-            style = dataclasses.replace(style or ft.TextStyle(), decoration=ft.TextDecoration.UNDERLINE,
-                                        decoration_style=ft.TextDecorationStyle.DOTTED)  # fmt: skip
-        tapped = (lambda e, name=named: on_name(name)) if named and on_name is not None else None
-        spans.append(ft.TextSpan(text[a:b], style=style, on_click=tapped))
+        covering = [m for m in marks if m.start <= a and b <= m.end]
+        colour = next((m.color for m in reversed(covering) if m.color != NAME), None)
+        named = next((m.name for m in covering if m.color == NAME), "")
+        spans.append(marked_span(text[a:b], colour, named, dark, on_name))
     return spans
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
@@ -136,17 +137,23 @@ def xray_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) ->
     return ft.ListView(rows, spacing=4, expand=True)
 
 
+def _name_box(
+    label: str, said: Callable[[str], intent.CorrectXray], actions: ReaderActions, **look: Any
+) -> ft.TextField:
+    """A box for a name: Enter posts ``said(name)`` (nothing for a blank box)."""
+
+    def submitted(e: ft.Event[ft.TextField]) -> None:
+        typed = (e.control.value or "").strip()
+        if typed:
+            actions.post(said(typed))
+
+    return ft.TextField(label=label, dense=True, on_submit=submitted, **look)
+
+
 def _adding(actions: ReaderActions, t: Translator) -> ft.Control:
     """A box for a name X-Ray missed: found in the text up to the place once submitted."""
-    return ft.TextField(
-        label=t("xray.add"),
-        dense=True,
-        prefix_icon=ft.Icons.PERSON_ADD_ALT,
-        on_submit=lambda e: (
-            actions.post(intent.CorrectXray(e.control.value or "", add=True))
-            if (e.control.value or "").strip()
-            else None
-        ),
+    return _name_box(
+        t("xray.add"), lambda name: intent.CorrectXray(name, add=True), actions, prefix_icon=ft.Icons.PERSON_ADD_ALT
     )
 
 
@@ -168,26 +175,10 @@ def _fixes(entry: XrayEntry, actions: ReaderActions, t: Translator) -> ft.Contro
                 options=[ft.DropdownOption(key=kind, text=t(f"xray.kind.{kind}")) for kind in XRAY_KINDS],
                 on_select=lambda e: actions.post(intent.CorrectXray(name, kind=e.control.value or entry.kind)),
             ),
-            ft.TextField(  # typed, not chosen: a list of every other entry under each of 150 entries is 22,500 rows
-                label=t("xray.fix.same_as"),
-                dense=True,
-                width=200,
-                on_submit=lambda e: (
-                    actions.post(intent.CorrectXray(name, into=e.control.value))
-                    if (e.control.value or "").strip()
-                    else None
-                ),
+            _name_box(  # typed, not chosen: a list of every other entry under each of 150 entries is 22,500 rows
+                t("xray.fix.same_as"), lambda other: intent.CorrectXray(name, into=other), actions, width=200
             ),
-            ft.TextField(
-                label=t("xray.fix.rename"),
-                dense=True,
-                width=200,
-                on_submit=lambda e: (
-                    actions.post(intent.CorrectXray(name, rename=e.control.value))
-                    if (e.control.value or "").strip()
-                    else None
-                ),
-            ),
+            _name_box(t("xray.fix.rename"), lambda new: intent.CorrectXray(name, rename=new), actions, width=200),
         ],
         wrap=True,
         spacing=8,
