@@ -39,7 +39,7 @@ _NUMBER_LEADS = frozenset("一两几多第每各某")  # 一个人, 两碗酒: c
 
 
 @cache
-def _function_characters() -> tuple[frozenset[str], frozenset[str]]:
+def function_characters() -> tuple[frozenset[str], frozenset[str]]:
     """The characters no name starts or ends on (particles, pronouns, prepositions, adverbs, conjunctions, the
     commonest verbs and measure words, by the dictionary's own tags and counts), and those none holds at all (the
     particles and pronouns: 的, 了, 着, 他)."""
@@ -63,7 +63,7 @@ def coined_names(segments: list[tuple[int, int, int, str]], known: set[str]) -> 
     """The names coined by the book in these segments (ordinal, section, index in section, text), each with its
     mention rows, leaving out the words the tagger already found (``known``)."""
     counts, tags = dictionary()
-    edges, inner = _function_characters()
+    edges, inner = function_characters()
     runs: list[tuple[int, int, int, int, str]] = []
     for ordinal, section, idx, text in segments:
         for match in _RUN.finditer(text):
@@ -96,7 +96,7 @@ def coined_names(segments: list[tuple[int, int, int, str]], known: set[str]) -> 
     for s, rows in found.items():
         if not (_free(left[s]) and _free(right[s])):
             continue
-        rows = [_with_context(r, texts.get(r.ordinal, "")) for r in rows]
+        rows = [with_context(r, texts.get(r.ordinal, "")) for r in rows]
         tag = shapes[s]
         if tag == "surname":  # 赵白眼: a surname and a given name, when the book shows a person
             tag = PERSON if _acts(rows) else ""
@@ -137,7 +137,7 @@ def _free(neighbours: Counter[str]) -> bool:
     return kinds >= 2 and top <= EDGE_SHARE * sum(neighbours.values())
 
 
-def _with_context(row: Row, text: str) -> Row:
+def with_context(row: Row, text: str) -> Row:
     """The row with the two characters before it and the word after it (a deed's word when one follows)."""
     end = row.start + len(row.name)
     after = text[end : end + 2]

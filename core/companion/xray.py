@@ -17,7 +17,7 @@ from typing import Any
 from core.agent.citations import Citation
 from core.books.locator import Locator
 from core.books.textutil import CJK_RUN
-from core.companion import coined_zh, evidence
+from core.companion import coined_zh, evidence, introduced_zh
 from core.companion.evidence import Row
 from core.companion.names import CONTEXT, NOT_NAMES, TITLES, name_key, name_mentions
 from core.companion.names_zh import HONORIFICS, SURNAMES, TITLE_WORDS, chinese_mentions, dictionary_total
@@ -183,6 +183,10 @@ def xray(library: Library, book_id: int, bound: int | None) -> list[XrayEntry]:
     if chinese:
         story_text = [seg for seg in story_segments(library, book_id, -1, limit) if seg[1] not in matter]
         chinese.update(coined_zh.coined_names(story_text, set(chinese)))
+        introduced = introduced_zh.introductions(story_text)
+        for name in introduced.keys() & chinese.keys():  # 姑苏 after 有处曰: a name, whatever the dictionary says
+            chinese[name] = [_retagged(r, introduced[name]) for r in chinese[name]]
+        chinese.update(introduced_zh.mentions(story_text, {n: t for n, t in introduced.items() if n not in chinese}))
         groups += _chinese_groups(chinese, _characters_read(library, book_id, limit))
         by_key.update(chinese)
     entries = _resolve_kinds([_entry(group, by_key) for group in groups], by_key, groups)
@@ -193,6 +197,11 @@ def xray(library: Library, book_id: int, bound: int | None) -> list[XrayEntry]:
     ]  # fmt: skip
     entries.sort(key=lambda e: (-e.mentions, e.first.ordinal))
     return entries
+
+
+def _retagged(row: Row, tag: str) -> Row:
+    """A Chinese mention row under another tag, as a name the book coined (no dictionary count against it)."""
+    return row._replace(before=f"{tag}\t{row.before.partition(chr(9))[2]}", common=0)
 
 
 def added_entry(library: Library, book_id: int, name: str, bound: int | None) -> XrayEntry | None:
@@ -368,6 +377,7 @@ def _chinese_groups(by_key: dict[str, list[Any]], read: int) -> list[list[str]]:
             by_key[whole[0]] = by_key[whole[0]] + by_key.pop(key)  # 甄士 of 甄士隐
     names = {k for k, found in by_key.items() if _chinese_name(k, found, read, total)}
     names = {k for k in names if not (len(k) == 3 and k[1:] in names and k[0] not in SURNAMES)}  # 因宝玉
+    names -= _never_alone(names, by_key)
     groups: dict[str, list[str]] = {}
     for key in sorted(names, key=len, reverse=True):
         owner = next((g for g in groups if _owns(g, key)), None)
@@ -434,6 +444,10 @@ _ZH_PERSON_BEFORE = frozenset(
 )
 
 
+_TITLE_HEADS = frozenset(w[0] for w in TITLE_WORDS) | {"儿"}  # 凤姐儿, 赵太爷: the name's own forms
+_ZH_DEED_HEADS = frozenset(w[0] for w in _ZH_DOES)
+
+
 def _chinese_evidence(found: list[Any]) -> tuple[int, int]:
     """How many mentions read like a person's (a deed or words after, 叫 before, a title on it) and like a place's
     (在, 到, 从 before it)."""
@@ -452,7 +466,7 @@ def _chinese_name(key: str, found: list[Any], read: int, total: int) -> bool:
     only when the book uses it ``KEYNESS`` times more often than usual and a mention reads like a name's, or when a
     third of its mentions come after 到, 在 and the tagger calls it a place (北京); a word the tagger coined from the book when it tagged it a name or
     a mention reads like one. A word mostly written after 的 is something described (的贝壳), never a name."""
-    if len(found) < MIN_MENTIONS:
+    if len(found) < MIN_MENTIONS or _glued(found):
         return False
     person, place = _chinese_evidence(found)
     evidence = max(person, place)
@@ -466,6 +480,36 @@ def _chinese_name(key: str, found: list[Any], read: int, total: int) -> bool:
     full_name = len(key) == 3 and key[0] in SURNAMES and found[0][4].startswith("nr")  # 林黛玉: a surname, a name
     places = sum(row[4].startswith("ns") for row in found) * 2 >= len(found)
     return (keyness >= KEYNESS and (evidence > 0 or full_name)) or (places and place * 3 >= len(found) >= 3)
+
+
+def _never_alone(names: set[str], by_key: dict[str, list[Any]]) -> set[str]:
+    """The names the book never writes on their own: each mention lies inside a mention of a longer name (邹七 of
+    邹七嫂, his wife: the book has no 邹七 yet)."""
+    spans: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for key in names:
+        for row in by_key[key]:
+            spans[row[0]].append((row[1], row[1] + len(key)))
+    return {
+        key for key in names
+        if all(any(a <= row[1] and row[1] + len(key) <= b and b - a > len(key) for a, b in spans[row[0]])
+               for row in by_key[key])
+    }  # fmt: skip
+
+
+def _glued(found: list[Any]) -> bool:
+    """Whether a tagged word is a piece of something longer: the same character of a word (no particle, pronoun
+    or deed) stands before it, or after it, in two thirds of its mentions (政老爹, 世人都晓, 甄士隐, 金百蝶穿)."""
+    if any(row[4].partition("\t")[0] in (coined_zh.PERSON, coined_zh.PLACE) for row in found):
+        return False  # a coined or introduced name: its edges were judged when it was found
+    edges, _inner = coined_zh.function_characters()
+    after = _TITLE_HEADS | _ZH_DEED_HEADS | edges | {"人"}  # 胡州人氏: where one is from
+    sides = (
+        Counter(
+            c for row in found if (c := row[4].partition("\t")[2][-1:]) and CJK_RUN.match(c + c) and c not in edges
+        ),
+        Counter(c for row in found if (c := row[5][:1]) and CJK_RUN.match(c + c) and c not in after),
+    )
+    return any(side and side.most_common(1)[0][1] * 3 >= len(found) * 2 for side in sides)
 
 
 def _owns(longer: str, key: str) -> bool:
