@@ -341,8 +341,13 @@ def test_chinese_forms_with_a_character_glued_on_are_the_name_and_introduced_nam
     for name in ("袭人", "封肃", "李纨", "元春"):
         assert by_variant[name].kind == "person", name
     assert by_variant["袭人"].mentions >= 10  # every use, not only the ones the tagger kept whole
-    for name in ("姑苏", "阊门"):
+    for name in ("姑苏", "阊门", "青埂峰"):
         assert by_variant[name].kind == "place", name
+    # Terms the book marks: titles in 《》 and a phrase it quotes on its own ('护官符'); 雨村 speaks, so he is a
+    # person though his name ends in 村.
+    for name in ("好了歌", "石头记", "护官符"):
+        assert by_variant[name].kind == "term", name
+    assert by_variant["雨村"].kind == "person"
 
 
 def test_a_being_spoken_for_with_the_is_a_person(quire: Quire) -> None:
@@ -392,4 +397,7 @@ def test_chinese_names_the_tagger_never_tags_are_found_by_how_the_book_repeats_t
         assert by_variant[name].kind == "place", name
     assert "七斤" not in by_variant["七斤嫂"].variants
     assert "邹七" not in by_variant  # only ever written as 邹七嫂 (his wife): no entry of its own
+    assert by_variant["杨二嫂"].kind == "person"  # 斜对门的杨二嫂: described with 的, and a name by her title
+    assert "假洋鬼子" in by_variant  # always quoted, never tagged: “假洋鬼子”
+    assert not {"明天", "呐喊", "药"} & set(by_variant)  # titles in 《》 that are everyday words
     assert not {"举人老爷", "住在未庄", "回到鲁镇"} & set(by_variant)  # a rank; a verb glued to a place

@@ -34,7 +34,7 @@ _PERSON_BEFORE = frozenset(
 )
 # The tags coined names carry: their shape says their kind, so X-Ray takes it as said (jieba's own nr and ns are
 # guesses it weighs against the words around).
-PERSON, PLACE = "nr-shape", "ns-shape"
+PERSON, PLACE, TERM = "nr-shape", "ns-shape", "nz-shape"
 _NUMBER_LEADS = frozenset("一两几多第每各某")  # 一个人, 两碗酒: counts, never a name's first character
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from core.agent.citations import Citation
 from core.books.locator import Locator
 from core.books.textutil import CJK_RUN
-from core.companion import coined_zh, evidence, introduced_zh
+from core.companion import coined_zh, evidence, introduced_zh, names_zh
 from core.companion.evidence import Row
 from core.companion.names import CONTEXT, NOT_NAMES, TITLES, name_key, name_mentions
 from core.companion.names_zh import HONORIFICS, SURNAMES, TITLE_WORDS, chinese_mentions, dictionary_total
@@ -34,7 +34,8 @@ PLACE_ENDINGS = frozenset("府城州庄镇村寺庵院园祠山峰庙县省京�
 # as annotated editions number the notes the text points to.
 NOTE = re.compile(r"\s*(?:[\u2460-\u2487]|〔[0-9０-９]+〕|［[0-9０-９]+］)")
 NOTE_LINES = 12  # lines a note may run on after its marker's
-NAME_TAGS = frozenset(("nr", "nrfg", "nrt", "ns", "nz", coined_zh.PERSON, coined_zh.PLACE))
+SHAPES = frozenset((coined_zh.PERSON, coined_zh.PLACE, coined_zh.TERM))  # tags that say the kind the book gave
+NAME_TAGS = frozenset(("nr", "nrfg", "nrt", "ns", "nz")) | SHAPES
 KEYNESS = 8.0  # a Chinese word the dictionary knows is a name when the book uses it this many times more than usual
 SPEECH = frozenset(("said", "says", "asked", "cried", "replied", "answered", "thought", "whispered", "shouted"))
 # What only a being does, right after its name ("the Dormouse shook itself", "Dinah was"... no: "was" is anything's).
@@ -408,6 +409,7 @@ _ZH_PLACE_BEFORE = frozenset(
         "返",
         "由",
         "来到",
+        "进入",
         "到了",
         "进了",
         "出了",
@@ -465,21 +467,27 @@ def _chinese_name(key: str, found: list[Any], read: int, total: int) -> bool:
     """Whether the book uses a tagged word as a name: mentioned ``MIN_MENTIONS`` times; a word the dictionary knows
     only when the book uses it ``KEYNESS`` times more often than usual and a mention reads like a name's, or when a
     third of its mentions come after 到, 在 and the tagger calls it a place (北京); a word the tagger coined from the book when it tagged it a name or
-    a mention reads like one. A word mostly written after 的 is something described (的贝壳), never a name."""
+    a mention reads like one. A word mostly written after 的 is something described (的贝壳), never a name, unless a
+    title or kinship word ends it (斜对门的杨二嫂)."""
     if len(found) < MIN_MENTIONS or _glued(found):
         return False
     person, place = _chinese_evidence(found)
     evidence = max(person, place)
     described = sum(row[4].partition("\t")[2].endswith("的") for row in found)
-    if described * 2 >= len(found):
+    if described * 2 >= len(found) and not key.endswith(tuple(TITLE_WORDS)):
         return False
     common = max(row[8] for row in found)
-    if common == 0:
-        return any(row[4].partition("\t")[0] in NAME_TAGS for row in found) or evidence > 0
+    if common == 0:  # a word the dictionary lacks: tagged a name once at least, or a noun jieba's model joined
+        if any(row[4].partition("\t")[0] in NAME_TAGS for row in found):
+            return True
+        shaped = key[0] in "老小阿" or key[-1] == "儿" or key[-1] in PLACE_ENDINGS  # 老栓, 宏儿, 未庄
+        speaks = sum(row[5] in names_zh.SPEECH or row[4].partition("\t")[2][-1:] in ("在", "到", "从") for row in found)
+        return shaped or speaks * 3 > len(found)  # 警幻 speaks; 尊兄, 茶果, 寸寸 are words the model joined
     keyness = (len(found) / read) / (common / total)
     full_name = len(key) == 3 and key[0] in SURNAMES and found[0][4].startswith("nr")  # 林黛玉: a surname, a name
     places = sum(row[4].startswith("ns") for row in found) * 2 >= len(found)
-    return (keyness >= KEYNESS and (evidence > 0 or full_name)) or (places and place * 3 >= len(found) >= 3)
+    ending = len(key) >= 3 and key[-1] in PLACE_ENDINGS  # 青埂峰: a place's name by its ending
+    return (keyness >= KEYNESS and (evidence > 0 or full_name or ending)) or (places and place * 3 >= len(found) >= 3)
 
 
 def _never_alone(names: set[str], by_key: dict[str, list[Any]]) -> set[str]:
@@ -499,7 +507,7 @@ def _never_alone(names: set[str], by_key: dict[str, list[Any]]) -> set[str]:
 def _glued(found: list[Any]) -> bool:
     """Whether a tagged word is a piece of something longer: the same character of a word (no particle, pronoun
     or deed) stands before it, or after it, in two thirds of its mentions (政老爹, 世人都晓, 甄士隐, 金百蝶穿)."""
-    if any(row[4].partition("\t")[0] in (coined_zh.PERSON, coined_zh.PLACE) for row in found):
+    if any(row[4].partition("\t")[0] in SHAPES for row in found):
         return False  # a coined or introduced name: its edges were judged when it was found
     edges, _inner = coined_zh.function_characters()
     after = _TITLE_HEADS | _ZH_DEED_HEADS | edges | {"人"}  # 胡州人氏: where one is from
@@ -620,18 +628,30 @@ def _first_name_of(surface: str, main: str) -> bool:
 
 
 def _chinese_kind(found: list[tuple[Any, ...]]) -> str:
-    """By how the book uses it: a place name's ending (府, 园, 城) or mostly after 在, 到, 从, a place; a title on it,
-    speech or deeds after it, a person; else by the tagger's tags (``nr`` a person, ``ns`` a place), else a term."""
+    """By how the book uses it: a title on it, a surname and a given name the tagger calls a person's (林如海; not 荣国府),
+    or speech after a fifth of its uses (雨村道, whatever his name ends in), a person; a place name's ending (府, 园,
+    城) or mostly after 在, 到, 从, a place; else by the tagger's tags (``nr`` a person, ``ns`` a place), else a term."""
     person, place = _chinese_evidence(list(found))
     tags = [row[4].partition("\t")[0] for row in found]
-    if tags.count(coined_zh.PERSON) * 2 > len(tags) or tags.count(coined_zh.PLACE) * 2 > len(tags):
-        return "person" if tags.count(coined_zh.PERSON) > tags.count(coined_zh.PLACE) else "place"  # by its shape
+    shape, times = Counter(tags).most_common(1)[0]
+    if shape in SHAPES and times * 2 > len(tags):  # by its shape, or as the book marked it
+        return {coined_zh.PERSON: "person", coined_zh.PLACE: "place"}.get(shape, "term")
+    people = sum(t.startswith("nr") for t in tags) * 2 >= len(found)
+    surface = found[0][2]
+    full_name = len(surface) == 3 and surface[0] in SURNAMES and surface[-1] not in PLACE_ENDINGS and people
+    speaks = sum(row[5] in names_zh.SPEECH for row in found)
+    if (
+        any(row[2].endswith(tuple(TITLE_WORDS)) for row in found)
+        or full_name
+        or (speaks >= 3 and speaks * 5 >= len(found))
+    ):
+        return "person"
     ending = sum(row[2][-1] in PLACE_ENDINGS for row in found)
-    if any(row[2].endswith(tuple(TITLE_WORDS)) for row in found) or person > place + ending:
+    if person > place + ending:
         return "person"
     if ending * 2 >= len(found) or place > person or tags.count("ns") * 2 >= len(found):
         return "place"
-    return "person" if sum(t.startswith("nr") for t in tags) * 2 >= len(found) else "term"
+    return "person" if people else "term"
 
 
 def segment_texts(library: Library, book_id: int, ordinals: list[int]) -> dict[int, str]:
