@@ -363,7 +363,7 @@ def test_a_being_spoken_for_with_the_is_a_person(quire: Quire) -> None:
 def test_a_firm_is_one_entry_across_its_commas_and_accents_stay_in_a_name(quire: Quire) -> None:
     """Issue 57: firms were cut at their commas ("Mitchell", "Candy", "Carter Paterson" as three names), and a
     letter with an accent cut a name ("Zoölogical Gardens" gave "Gardens"). In Dracula each is one entry, a firm a
-    term; a name with a degree after it is a person's."""
+    term; a name with a degree after it is a person's; Lloyd’s is written so."""
     book = quire.import_paths([book_path("en/standardebooks-dracula.epub")])[0].book
     quire.save_position(book.id, quire.text.segments(book.id, book.segment_count - 1, 1)[0].locator)
     entries = {e.name: e for e in quire.companion.xray(book.id)}
@@ -371,6 +371,10 @@ def test_a_firm_is_one_entry_across_its_commas_and_accents_stay_in_a_name(quire:
         assert firm in entries and entries[firm].kind == "term", sorted(n for n in entries if "&" in n)
     assert "Zoölogical Gardens" in entries and not {"Gardens", "Candy", "Mitchell", "Carter Paterson"} & set(entries)
     assert entries["Patrick Hennessey"].kind == "person"  # "Patrick Hennessey, M.D." signs a letter: not a place
+    # A name the book writes with its possessive every time, owning nothing by it ("to Lloyd’s from anywhere"),
+    # keeps it; a French saint's "Ste." is a title, never an entry.
+    assert "Lloyd’s" in entries and "Lloyd" not in entries
+    assert "Ste" not in entries
 
 
 def test_an_editors_notes_give_no_entries(quire: Quire) -> None:

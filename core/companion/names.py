@@ -26,7 +26,7 @@ _JOINERS = frozenset(("of", "de", "la", "von", "van", "du", "del", "the"))
 _PARTICLES = frozenset(("de", "von", "van", "du", "del"))  # inside a longer name too ("Sir Lewis de Bourgh")
 TITLES = frozenset(("mr", "mrs", "ms", "miss", "dr", "sir", "lady", "lord", "captain", "capt", "king", "queen",
                     "prince", "princess", "aunt", "uncle", "mister", "madame", "madam", "mademoiselle", "monsieur",
-                    "father", "mother", "saint", "st", "professor", "colonel", "general", "major", "duke",
+                    "father", "mother", "saint", "st", "ste", "professor", "colonel", "general", "major", "duke",
                     "duchess", "count", "countess", "reverend", "rev", "judge", "doctor"))  # fmt: skip
 # Capitalised words that are not names on their own (a sentence's first word is often one of these).
 _NOT_NAMES = """a an the and but or nor for so yet if then than when where while why how what which who whom whose this

@@ -28,7 +28,9 @@ SCAN_VERSION = 4  # a better finder raises it, and books are scanned again when 
 MIN_MENTIONS = 2  # a name needs this many mentions before the place (one of them not opening a sentence)
 INTRODUCING = 2  # sentences quoted to introduce an entry: its first mentions'
 PLACE_WORDS = frozenset(("in", "at", "to", "from", "into", "near", "through", "towards", "toward", "across"))
-BARE_TITLES = frozenset(("mr", "mrs", "ms", "dr", "st", "sir", "capt", "rev", "madam", "mister"))  # never a name alone
+BARE_TITLES = frozenset(
+    ("mr", "mrs", "ms", "dr", "st", "ste", "sir", "capt", "rev", "madam", "mister")
+)  # never a name alone
 PLACE_ENDINGS = frozenset("府城州庄镇村寺庵院园祠山峰庙县省京陵湖江河桥街巷楼阁殿宫")  # 荣国府, 金陵, 未庄
 # A note's paragraph opens with its marker: a number in parentheses or a circle (⑴, ①) or in brackets (〔1〕, ［1］),
 # as annotated editions number the notes the text points to.
@@ -589,11 +591,23 @@ def _entry(keys: list[str], by_key: dict[str, list[tuple[Any, ...]]]) -> XrayEnt
         titled = [s for s in surfaces if evidence.sex_of(s) == sex]
         longest = max(titled, key=lambda s: surfaces[s]) if titled else f"{evidence.SEX_TITLE[sex]} {longest}"
     kind = _chinese_kind(found) if CJK_RUN.search(found[0][2]) else evidence.kind_of([Row(*r) for r in found])
+    if _possessive_name(found):  # "Lloyd’s", "St. James’s": a name with its possessive
+        longest += Counter(row[2][-2:] for row in found).most_common(1)[0][0]
     places = tuple(Mention(r[0], Locator(r[6], r[7], r[1]), r[2]) for r in found)
     return XrayEntry(longest, kind, tuple(sorted(surfaces, key=lambda s: -surfaces[s])), len(found), places[0], (),
                      places)  # fmt: skip
 
 
+def _possessive_name(found: list[tuple[Any, ...]]) -> bool:
+    """Whether a name is written with its possessive every time, three at least, and owns nothing by it: mostly a
+    stop or a small word after ("to Lloyd’s from anywhere", "the Court of St. James’s."), not "Harker’s diary"."""
+    if len(found) < 3 or CJK_RUN.search(found[0][2]) or not all(re.search(r"['’]s$", row[2]) for row in found):
+        return False
+    nouns = [m.group(1) for row in found if (m := _NEXT.match(row[5])) and m.group(1).lower() not in NOT_NAMES]
+    return len(nouns) * 2 < len(found)
+
+
+_NEXT = re.compile(r"\s+([a-z]+)")
 _NOT_FIRST = frozenset(
     (
         "old",
