@@ -76,7 +76,7 @@ _ROOT = Path(__file__).resolve().parents[1]
 # Words Quire itself writes into answers and tool results (its messages, prompts, tools' words): not the book's.
 QUIRES_WORDS = {
     w.lower()
-    for path in [*sorted((_ROOT / "core" / "agent").rglob("*.py")), _ROOT / "app" / "i18n.py"]
+    for path in [*sorted((_ROOT / "core" / "agent").rglob("*.py")), *sorted((_ROOT / "app" / "i18n").glob("*.py"))]
     for w in _WORD.findall(path.read_text(encoding="utf-8"))
 }
 

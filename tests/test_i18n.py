@@ -3,9 +3,12 @@
 import re
 
 from app.i18n import LANGUAGES, STRINGS, Translator, system_language
+from app.i18n.en import EN
+from app.i18n.zh import ZH
 
 
 def test_every_string_has_every_language_and_the_same_placeholders() -> None:
+    assert set(EN) == set(ZH), set(EN) ^ set(ZH)  # a file per language, the same keys in each
     for key, entry in STRINGS.items():
         assert set(entry) == set(LANGUAGES), key
         placeholders = {lang: set(re.findall(r"{(\w+)}", text)) for lang, text in entry.items()}
