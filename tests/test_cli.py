@@ -356,7 +356,7 @@ def test_a_command_names_its_book_once(
 def test_a_citation_line_cut_from_dialogue_shows_no_stray_quotation_mark(capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 60 item 5: `quire ask`'s citation lines kept a stray closing quote ("[1] 2.131:1: And what of Irene
     Adler?” I asked"): the line's quote is balanced as the app's quotes are, also when cut at 100 characters."""
-    from app.cli import _print_events
+    from app.cli.companion import _print_events
     from core import Citation, CitationEvent, Done, Locator
 
     said = "And what of Irene Adler?” I asked."
