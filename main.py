@@ -11,10 +11,10 @@ from collections.abc import Awaitable, Callable, Mapping
 
 import flet as ft
 
-from app.device import is_phone_app
-from app.fonts import ASSETS, web_assets
 from app.i18n import Translator
 from app.logs import configure_logging
+from app.look.fonts import ASSETS, web_assets
+from app.phone.device import is_phone_app
 from app.shell import QuireApp
 from app.web_gate import WebGate, new_token, page_url
 from core import Quire, QuireError, default_library_dir, is_local_host, secret_names

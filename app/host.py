@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 if TYPE_CHECKING:
     import flet as ft
 
-    from app.device import ReadingDevice
     from app.i18n import Translator
+    from app.phone.device import ReadingDevice
     from app.screens import Screen
     from app.screens.chat.controller import ChatController
     from app.screens.notes.intents import NotesHandler

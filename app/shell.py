@@ -13,13 +13,14 @@ from typing import TYPE_CHECKING, Any, TypeVar, assert_never
 
 import flet as ft
 
-from app.device import ReadingDevice, is_phone_app
 from app.dialogs import note_dialog
 from app.drawn import Drawn
 from app.i18n import Translator
 from app.jobs import IndexLine, Jobs
 from app.keys import KeyRouter, on_screen
-from app.opened_files import OpenedFiles
+from app.look.theme import apply_theme
+from app.phone.device import ReadingDevice, is_phone_app
+from app.phone.opened_files import OpenedFiles
 from app.screens import Screen
 from app.screens.chat.controller import ChatContext, ChatController
 from app.screens.library.controller import LibraryController
@@ -41,7 +42,6 @@ from app.screens.settings.sync import SyncController
 from app.screens.settings.view import AIActions, build_settings_screen
 from app.screens.stats.view import build_stats_screen
 from app.settings import Settings, SettingsStore
-from app.theme import apply_theme
 from app.workers import Workers
 from core import BookNotFoundError, Highlight, Locator, ProviderConfig, Quire, QuireError
 from platform_adapters.base import SecretStore

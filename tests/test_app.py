@@ -125,7 +125,7 @@ def test_web_assets_serve_a_cut_cjk_font_first_and_the_full_one_after(tmp_path: 
     so the start does not wait for it (issue 60: 2.16 times a bare Flet app's start with it in the manifest)."""
     import json
 
-    from app.fonts import CJK_ASSET, CJK_FIRST, CJK_FIRST_ASSET, CJK_FONT, READING_FONTS, cjk_font_file, web_assets
+    from app.look.fonts import CJK_ASSET, CJK_FIRST, CJK_FIRST_ASSET, CJK_FONT, READING_FONTS, cjk_font_file, web_assets
 
     cjk = cjk_font_file()
     assert cjk is not None and cjk.stat().st_size > 10_000_000  # noto-cjk-sans-otc is a dependency
@@ -160,17 +160,17 @@ def test_web_assets_serve_a_cut_cjk_font_first_and_the_full_one_after(tmp_path: 
 def test_the_first_cjk_font_holds_every_character_of_the_interface_and_the_common_ones() -> None:
     """The cut loaded before the first frame has a glyph for each character of both languages' interface strings,
     the 3,500 most used Chinese characters, kana and CJK punctuation (a new string with a character it lacks fails
-    here: run ``python -m app.first_font``), and keeps the vertical forms for vertical text."""
+    here: run ``python -m app.look.first_font``), and keeps the vertical forms for vertical text."""
     from fontTools.ttLib import TTFont
 
-    from app.first_font import SC_FACE, characters
-    from app.fonts import ASSETS, CJK_FIRST_ASSET, cjk_font_file
+    from app.look.first_font import SC_FACE, characters
+    from app.look.fonts import ASSETS, CJK_FIRST_ASSET, cjk_font_file
 
     source = TTFont(str(cjk_font_file()), fontNumber=SC_FACE, lazy=True).getBestCmap()
     font = TTFont(str(ASSETS / CJK_FIRST_ASSET), lazy=True)
     held = set(font.getBestCmap())
     missing = sorted(char for char in characters() if ord(char) not in held and ord(char) in source)
-    assert not missing, f"not in the first CJK font: {''.join(missing[:40])} (run python -m app.first_font)"
+    assert not missing, f"not in the first CJK font: {''.join(missing[:40])} (run python -m app.look.first_font)"
     assert {ord(char) for char in "书库导入图书设置问问书库，。「」"} <= held
     features = {record.FeatureTag for record in font["GSUB"].table.FeatureList.FeatureRecord}
     assert "vert" in features

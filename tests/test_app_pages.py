@@ -304,7 +304,7 @@ def test_reader_contents_keys_search_highlight_notes_bookmark_and_reopen(quire: 
             {"selected_text": "", "selection": {"base_offset": 0, "extent_offset": 12}},
         )
         assert app.reader.notes.selection is not None and "Highlight" in screen(app)
-        from app.theme import highlight_color
+        from app.look.theme import highlight_color
 
         for name in ("Yellow", "Green", "Blue", "Pink", "Purple"):  # issue 60: five grey dots; each shows its colour
             dot = find(app.page.controls, tooltip=f"Highlight in {name}").icon

@@ -912,7 +912,7 @@ def test_chinese_is_drawn_at_first_paint_without_waiting_for_the_full_cjk_font(b
 
     from PIL import Image
 
-    from app.fonts import CJK_FILE, CJK_FIRST_ASSET
+    from app.look.fonts import CJK_FILE, CJK_FIRST_ASSET
 
     library = tmp_path / "lib"
     Quire(library).import_paths([book_path("formats/luxun-nahan.azw3")])

@@ -161,7 +161,7 @@ def test_read_aloud_in_the_reader_highlights_pauses_and_stopping_keeps_the_place
 def test_the_phone_speaker_speaks_through_the_flet_tts_service(monkeypatch: pytest.MonkeyPatch) -> None:
     """The Python side of extensions/flet-tts: what it sends the phone, and a stop while a sentence is said."""
     monkeypatch.syspath_prepend(str(Path(__file__).parents[1] / "extensions" / "flet-tts" / "src"))
-    from app.phone_speech import PhoneSpeaker
+    from app.phone.speech import PhoneSpeaker
 
     async def scenario() -> None:
         session = await new_session(390)

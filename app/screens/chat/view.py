@@ -11,9 +11,9 @@ import flet as ft
 from app.a11y import IconButton, named_icon, selectable
 from app.drawn import Drawn
 from app.i18n import Translator
+from app.look.theme import FONT_FAMILIES
 from app.screens.chat import intents as intent
 from app.screens.chat.intents import Post
-from app.theme import FONT_FAMILIES
 from core import NOTICES, Citation, parse_locator, quoted, without_remote_images
 
 if TYPE_CHECKING:  # the chat model loads LangChain: the app imports it on first use, not at start

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import flet as ft
 
 from app.dialogs import ImportDialog, build_details_dialog, confirm_remove_dialog, inbox_dialog
-from app.inbox import DocumentsInbox
+from app.phone.inbox import DocumentsInbox
 from app.screens import Screen
 from app.screens.chat import intents as intent
 from app.screens.library.answer import LibraryAnswerDialog

@@ -8,10 +8,10 @@ import flet as ft
 
 from app.a11y import IconButton, named_icon
 from app.i18n import Translator
+from app.look.theme import highlight_color
 from app.screens.notes import intents as intent
 from app.screens.notes.intents import NotesHandler, NotesIntent
 from app.screens.notes.model import NotesViewModel
-from app.theme import highlight_color
 from core import HIGHLIGHT_COLORS, Highlight, VocabularyWord
 
 

@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING
 import flet as ft
 
 from app.a11y import IconButton
-from app.phone_speech import PhoneSpeaker
+from app.look.theme import ALOUD
+from app.phone.speech import PhoneSpeaker
 from app.screens.reader.marking import ReaderScreen
 from app.screens.reader.model import ReaderViewModel
 from app.screens.reader.notes import Mark
 from app.screens.reader.speech_file import offer_speech_file
-from app.theme import ALOUD
 from core import (
     DEFAULT_SPEECH_RATE,
     Locator,

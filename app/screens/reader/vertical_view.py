@@ -7,11 +7,11 @@ from typing import Any
 
 import flet as ft
 
-from app.fonts import CJK_FALLBACK
+from app.look.fonts import CJK_FALLBACK
+from app.look.theme import marked_span
 from app.screens.reader.notes import NAME, Mark
 from app.screens.reader.pagination import PageBox, Slice
 from app.screens.reader.vertical import CELL_HEIGHT, Cell, cells, columns, upright
-from app.theme import marked_span
 
 Select = Callable[[int, int, int], None]  # (ordinal, start, end) in the segment's own characters
 Named = Callable[[str], None]

@@ -11,8 +11,9 @@ from typing import Any
 import flet as ft
 
 from app.a11y import IconButton
-from app.fonts import CJK_FALLBACK
 from app.i18n import Translator
+from app.look.fonts import CJK_FALLBACK
+from app.look.theme import FONT_FAMILIES, highlight_color, marked_span
 from app.screens.reader import intents as intent
 from app.screens.reader.intents import ReaderIntent
 from app.screens.reader.model import PAGE, SCROLL_PADDING, ReaderViewModel
@@ -22,7 +23,6 @@ from app.screens.reader.pagination import PageBox, Slice
 from app.screens.reader.panels import BY_NAME, PANELS, panel_width
 from app.screens.reader.vertical_view import vertical_columns
 from app.settings import Settings
-from app.theme import FONT_FAMILIES, highlight_color, marked_span
 from core import HIGHLIGHT_COLORS, SegmentRecord
 
 WIDE = 900  # px: from here panels open beside the text instead of over it

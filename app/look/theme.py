@@ -8,7 +8,7 @@ from typing import Any
 
 import flet as ft
 
-from app.fonts import CJK_FALLBACK, READING_FONTS
+from app.look.fonts import CJK_FALLBACK, READING_FONTS
 from app.settings import Settings
 
 SEED = "#5C6BC0"  # indigo: calm, readable accents in both light and dark
@@ -37,7 +37,7 @@ HIGHLIGHT_COLORS = {
 }
 # Reading fonts ship in assets/fonts (Liberation 2, SIL OFL 1.1, from Debian's fonts-liberation2), so the
 # choice looks the same everywhere, including the offline web client, which cannot fetch fonts; "sans-serif"
-# is the theme's own (Roboto). Chinese falls back to the CJK font (served to the web client, see app.fonts).
+# is the theme's own (Roboto). Chinese falls back to the CJK font (served to the web client, see app.look.fonts).
 FONT_FAMILIES = {"serif": "Liberation Serif", "sans-serif": None, "monospace": "Liberation Mono"}
 TEXT_STYLES = [
     "display_large",

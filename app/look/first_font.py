@@ -1,6 +1,6 @@
 """Makes the web client's first CJK font: the packaged Noto Sans CJK cut to what a first screen needs.
 
-    python -m app.first_font    # rewrites assets/fonts/NotoSansCJK-SC-first.otf (run when interface strings change)
+    python -m app.look.first_font    # rewrites assets/fonts/NotoSansCJK-SC-first.otf (run when interface strings change)
 
 The full font (19 MB) loaded before the first frame made the browser's start twice a bare Flet app's. This cut
 (1.6 MB) is what the engine loads before drawing: every character of the interface strings in both languages, the
@@ -18,8 +18,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from app.fonts import ASSETS, CJK_FIRST_ASSET, cjk_font_file
 from app.i18n import STRINGS
+from app.look.fonts import ASSETS, CJK_FIRST_ASSET, cjk_font_file
 
 COMMON_HANZI = 3500  # the size of the common tier of China's standard character list (通用规范汉字表)
 SC_FACE = 2  # NotoSansCJK-Regular.ttc: JP, KR, SC, TC, HK, then the Mono faces

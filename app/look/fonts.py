@@ -7,7 +7,7 @@ import json
 import shutil
 from pathlib import Path
 
-ASSETS = Path(__file__).resolve().parents[1] / "assets"
+ASSETS = Path(__file__).resolve().parents[2] / "assets"
 # The web client draws text itself and, offline, cannot fetch fallback fonts: without a CJK font of its own it
 # draws Chinese as empty boxes. Noto Sans CJK (OFL) comes from the noto-cjk-sans-otc package (19 MB, so not
 # in the repository); desktop and phone clients use the system's fonts and need none of this.
@@ -16,7 +16,7 @@ CJK_PACKAGE = "noto_cjk_sans_otc"
 CJK_FILE = "NotoSansCJK-Regular.ttc"
 CJK_ASSET = f"fonts/{CJK_FILE}"  # one of the page's fonts: loaded after the first frame
 # What the engine loads before the first frame: the font above cut to the interface's characters and the 3,500 most
-# used Chinese characters (1.6 MB, made by app/first_font.py), in the client's font manifest. Both are in every
+# used Chinese characters (1.6 MB, made by app/look/first_font.py), in the client's font manifest. Both are in every
 # fallback list, the cut first, so a character drawn at first paint keeps its shape when the full font comes.
 CJK_FIRST = "Noto Sans CJK first"
 CJK_FIRST_ASSET = "fonts/NotoSansCJK-SC-first.otf"
