@@ -104,7 +104,7 @@ if TYPE_CHECKING:
     from core.speech.session import ReadAloud, SpokenSentence
     from core.speech.speakers import Speaker, VoiceChoice, system_speaker
     from core.speech.voice import DEFAULT_SPEECH_RATE, VoiceUnavailable
-    from core.sync import SyncReport, SyncStatus
+    from core.sync.engine import SyncReport, SyncStatus
 
 _WHERE: dict[str, str] = {
     "AgentEvent": "core.agent.events",
@@ -169,8 +169,8 @@ _WHERE: dict[str, str] = {
     "StreamCut": "core.errors",
     "SUPPORTED": "core.books.formats",
     "SyncError": "core.errors",
-    "SyncReport": "core.sync",
-    "SyncStatus": "core.sync",
+    "SyncReport": "core.sync.engine",
+    "SyncStatus": "core.sync.engine",
     "ThreadInfo": "core.agent.threads",
     "XrayEntry": "core.companion.xray",
     "Correction": "core.companion.corrections",

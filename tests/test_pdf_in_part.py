@@ -16,8 +16,8 @@ from conftest import book_path
 
 from core.books.formats import parse_book
 from core.inside import inside
-from core.library import journal as sync_journal
 from core.services import FIRST_PAGES, Quire
+from core.sync import journal as sync_journal
 
 ROOT = Path(__file__).resolve().parents[1]
 NAHAN = "formats/luxun-nahan.pdf"  # 202 pages, no outline: its chapters are found in its text

@@ -18,8 +18,9 @@ from hypothesis import strategies as st
 
 from core.errors import SyncError
 from core.services import Quire
-from core.sync import FolderTarget, Syncer
+from core.sync.engine import Syncer
 from core.sync.records import snapshot
+from core.sync.target import FolderTarget
 
 pytestmark = pytest.mark.storage  # stores through SQLite: CI runs it again on the phones' backend (apsw)
 
@@ -371,7 +372,7 @@ def test_webdav_faults_give_typed_errors_and_the_next_sync_converges(tmp_path: P
     from davkit import dav_server
 
     from core.errors import SyncRefused, SyncStorageFull, SyncUnavailable
-    from core.sync import WebDavTarget
+    from core.sync.target import WebDavTarget
 
     faults: list = []
     with dav_server(tmp_path / "dav", faults) as url:
@@ -422,7 +423,7 @@ def _keys(url: str):
 
 def test_plain_http_is_refused_beyond_this_network_and_local_only_allows_only_this_computer(tmp_path: Path) -> None:
     from core.errors import LocalOnlyError
-    from core.sync import open_target
+    from core.sync.target import open_target
 
     with pytest.raises(SyncError, match="use https://"):
         open_target("http://dav.example.com/quire/")

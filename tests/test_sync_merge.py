@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.library.clock import HybridClock, parse
+from core.sync.clock import HybridClock, parse
 from core.sync.merge import Change, merge, value_of
 from core.sync.wire import FILE_BYTES, decode, encode, parse_line
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from core.companion.xray import Mention, XrayEntry
 from core.errors import XrayCorrectionError
-from core.library import journal
+from core.sync import journal
 
 XRAY_KINDS = ("person", "place", "term")
 """The kinds of an X-Ray entry, as a correction gives them."""

@@ -18,9 +18,10 @@ from core.books.textutil import CJK_RUN
 from core.dictionary.dictzip import DictzipReader
 from core.dictionary.formats import Source, find_source, headwords, plain_text
 from core.errors import BookFormatError, QuireError
-from core.library import Library, journal
+from core.library import Library
 from core.library.db import now
 from core.rag.sentences import sentence_spans
+from core.sync import journal
 
 LONGEST_CHINESE_WORD = 8  # characters tried from the start of a Chinese selection, longest first
 _EDGES = re.compile(r"^[\W_]+|[\W_]+$")

@@ -8,11 +8,11 @@ from collections.abc import Sequence
 
 from core.books.locator import Locator, parse_locator
 from core.errors import LocatorError, QuireError
-from core.library import journal as sync_journal
 from core.library.db import inserted_id, now
 from core.library.records import Bookmark, Highlight, PlacedText, Position, Spannable, slices
 from core.library.stats import count_reading
 from core.library.store import Library
+from core.sync import journal as sync_journal
 
 HIGHLIGHT_COLORS = ("yellow", "green", "blue", "pink", "purple")
 """The five colours a highlight can have."""
@@ -23,7 +23,7 @@ MAX_LABEL_CHARS = 1_000
 class Annotations:
     """Reading state kept beside the books of a Library (same database, same transactions).
 
-    Every edit is also recorded for sync (``core.library.journal``) in its own transaction, unless
+    Every edit is also recorded for sync (``core.sync.journal``) in its own transaction, unless
     ``journal=False``: sync itself showing what another device did, which is not this reader's act.
     """
 

@@ -22,9 +22,9 @@ from core.books.formats import parse_book, read_file_bytes
 from core.books.locator import Locator, parse_locator
 from core.books.model import Book, ReadProgress
 from core.errors import BookFormatError
-from core.library import journal as sync_journal
 from core.library import paragraph_index
 from core.library.store import Library
+from core.sync import journal as sync_journal
 
 TextHook = Callable[[sqlite3.Connection, int], None]
 """Drops what was made from a book's old text (its passages, their vectors), inside the completing transaction."""

@@ -14,8 +14,8 @@ from dataclasses import asdict, dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from core.library import journal as sync_journal
 from core.library.db import now
+from core.sync import journal as sync_journal
 
 SESSION_GAP = timedelta(minutes=30)  # read again after this long away: a new session
 MIN_SPEED_SECONDS = 300  # a speed (and the time left from it) needs five minutes of pages read (several pages:

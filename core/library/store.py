@@ -18,13 +18,13 @@ from core.books.locator import Locator
 from core.books.model import Book, ReadProgress, page_label
 from core.books.svg import inline_styles
 from core.errors import BookNotFoundError, LibraryError, LocatorError, QuireError
-from core.library import journal as sync_journal
 from core.library import paragraph_index
 from core.library.connections import ThreadConnections
 from core.library.db import book_rows, busy_is_library_error, inserted_id, now
 from core.library.fts import make_snippet, match_expression
 from core.library.records import BookId, BookRecord, SearchHit, SegmentRecord, TocRow
 from core.library.shelf import shelf_keys
+from core.sync import journal as sync_journal
 
 _BOOK_VALUES = frozenset({"id", "content_hash", "segment_count"})  # what ``book_value`` reads (the SQL names them)
 MAX_REFERENCE_CHARS = 1_000  # longer than any title: a reference this long matches nothing

@@ -32,7 +32,7 @@ from core.folder_files import UnsafeFile, read_regular, write_beside
 from core.kosync.document import EpubPointers, partial_md5
 from core.kosync.lua import MAX_BYTES, SidecarError, dump_sidecar, parse_sidecar
 from core.library import Annotations, BookRecord, Highlight, Library
-from core.library import journal as sync_journal
+from core.sync import journal as sync_journal
 
 # KOReader's highlight colours, as the nearest of Quire's (HIGHLIGHT_COLORS)
 COLORS = {"yellow": "yellow", "green": "green", "blue": "blue", "red": "pink", "purple": "purple", "pink": "pink",

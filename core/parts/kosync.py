@@ -19,10 +19,10 @@ from core.errors import KosyncError, KosyncRefused, LibraryError, QuireError
 from core.kosync.client import KosyncClient, Progress, user_key
 from core.kosync.document import EpubPointers, fold, partial_md5
 from core.library import Annotations, Library
-from core.library import journal as sync_journal
 from core.network_policy import NetworkPolicy
 from core.parts.text import BookText
 from core.secrets import SecretStore
+from core.sync import journal as sync_journal
 
 DEVICE = "Quire"
 Direction = Literal["sent", "received", "same", "nothing"]

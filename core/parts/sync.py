@@ -10,7 +10,7 @@ from core.network_policy import NetworkPolicy
 from core.secrets import SecretStore
 
 if TYPE_CHECKING:
-    from core.sync import Syncer, SyncReport, SyncStatus
+    from core.sync.engine import Syncer, SyncReport, SyncStatus
 
 
 class Sync:
@@ -45,7 +45,7 @@ class Sync:
         (``remember_password``) once the target answered, never to the library. Book files larger than
         ``max_book_mb`` stay on their device. A folder, or a server without a login, needs no secret: the secret
         store is not asked."""
-        from core.sync import open_target
+        from core.sync.target import open_target
 
         login = "://" in target and bool(user)
         given = password
@@ -69,7 +69,8 @@ class Sync:
     def syncer(self, secrets: SecretStore | None, password: str | None = None) -> Syncer:
         """The syncer for the target set up; ``password`` (given) wins over the one in ``secrets``."""
         from core.errors import SyncError
-        from core.sync import Syncer, open_target
+        from core.sync.engine import Syncer
+        from core.sync.target import open_target
 
         meta = dict(self._library.conn.execute("SELECT name, value FROM sync_meta").fetchall())
         if "target" not in meta:

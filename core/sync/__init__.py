@@ -1,6 +1,7 @@
-"""Sync between devices through a folder or a WebDAV server that each device writes only its own files to."""
+"""Sync between devices through a folder or a WebDAV server that each device writes only its own files to.
 
-from core.sync.engine import Syncer, SyncReport, SyncStatus
-from core.sync.target import FolderTarget, SyncTarget, WebDavTarget, open_target
-
-__all__ = ["FolderTarget", "SyncReport", "SyncStatus", "SyncTarget", "Syncer", "WebDavTarget", "open_target"]
+The modules: ``clock`` (the hybrid logical clock), ``journal`` (the reader's edits recorded as records in the edit's own
+transaction), ``records`` and ``wire`` (the library as records, and their shape on the wire), ``merge``, ``target``
+(folder and WebDAV) and ``engine`` (one sync). Nothing is imported here: the library writes its journal through
+``core.sync.journal`` without loading the engine that reads the library.
+"""

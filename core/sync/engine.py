@@ -3,7 +3,7 @@
 The target holds ``log/DEVICE-SEQ.jsonl`` files: each device appends by writing new numbered files of its own,
 never touching another's, so devices syncing at the same moment cannot corrupt each other. A sync:
 
-1. moves the reader's acts recorded since the last sync (``core.library.journal``: stamped when made) into an
+1. moves the reader's acts recorded since the last sync (``core.sync.journal``: stamped when made) into an
    outbox, in one transaction with the merged state. Nothing else becomes a change: a record the library lacks
    is never read as a deletion (a deletion is only a reader's remove, recorded when it happened);
 2. lists ``log/`` (one request when nothing is new), rewrites any of its own files found damaged or missing,
@@ -37,12 +37,12 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from core.errors import SyncFileTooLarge
-from core.library import journal as sync_journal
 from core.library.annotations import Annotations
-from core.library.clock import HybridClock
 from core.library.db import now
 from core.library.store import Library
+from core.sync import journal as sync_journal
 from core.sync import wire
+from core.sync.clock import HybridClock
 from core.sync.merge import Change, Entry, as_json, merge, value_of
 from core.sync.records import Records, book_of, materialize, read_in_part_hashes, snapshot
 from core.sync.target import SyncTarget

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from core.library.clock import Stamp
+from core.sync.clock import Stamp
 
 FURTHEST = "furthest/"
 

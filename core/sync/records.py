@@ -15,7 +15,7 @@ Records, for a book with content hash ``h``:
 A highlight's or bookmark's ``uid`` is its own identity, made where it was created: never its span.
 Not synced: device settings, API keys, embeddings (each device indexes), chat threads.
 
-The reader's edits reach sync through the journal (``core.library.journal``), recorded as they are made;
+The reader's edits reach sync through the journal (``core.sync.journal``), recorded as they are made;
 ``snapshot`` here is only for comparing (tests, and the one-time catch-up of a library from before the journal).
 """
 
@@ -29,11 +29,11 @@ from core.books.locator import parse_locator
 from core.companion.corrections import correction_key, corrections_of, store_correction
 from core.dictionary.store import store_synced_word
 from core.errors import QuireError
-from core.library import journal as sync_journal
 from core.library.annotations import Annotations
 from core.library.records import Bookmark, BookRecord, Highlight
 from core.library.stats import DayCount, store_synced_day
 from core.library.store import Library
+from core.sync import journal as sync_journal
 from core.sync.merge import value_of
 
 # From this many new highlights of one book in a sync, they are added together (the book's text read once, one

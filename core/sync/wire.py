@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from core.books.locator import is_locator
 from core.companion.corrections import MAX_NAME
 from core.library.annotations import HIGHLIGHT_COLORS, MAX_LABEL_CHARS, MAX_NOTE_CHARS
-from core.library.journal import upgrade_key
+from core.sync.journal import upgrade_key
 from core.sync.merge import Change
 
 FORMAT = 2  # log files with a header line; files without one were written by Quire before it (read as before)

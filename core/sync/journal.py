@@ -17,7 +17,7 @@ import secrets
 import sqlite3
 from typing import Any
 
-from core.library.clock import HybridClock, Stamp, stamp
+from core.sync.clock import HybridClock, Stamp, stamp
 
 UNEDITED: Stamp = stamp(0, 0)  # what a book's file says, before any edit: older than every edit
 
