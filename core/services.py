@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 from core.books.locator import Locator, parse_locator
 from core.books.model import ReadProgress
 from core.errors import QuireError
+from core.koreader.progress import Kosync
+from core.koreader.sidecars import KoreaderSidecars
 from core.library import (
     Annotations,
     BookRecord,
@@ -25,8 +27,6 @@ from core.parts.chats import Chats
 from core.parts.companion import Companion
 from core.parts.dictionary import Dictionary
 from core.parts.folders import Folders
-from core.parts.koreader import KoreaderSidecars
-from core.parts.kosync import Kosync
 from core.parts.models import Models
 from core.parts.notes import Notes
 from core.parts.open_book import OpenBook

@@ -13,8 +13,8 @@ from test_koreader import _at, _marked, _sidecar
 
 from core.books.textutil import safe_file_name
 from core.folder_files import UnsafeFile, read_regular, write_beside
-from core.kosync.document import partial_md5
-from core.kosync.lua import SidecarError, dump_sidecar, parse_sidecar
+from core.koreader.document import partial_md5
+from core.koreader.lua import SidecarError, dump_sidecar, parse_sidecar
 from core.services import Quire
 from core.vault import END
 

@@ -8,8 +8,8 @@ import pytest
 from conftest import book_path
 
 from app.cli import main
-from core.kosync.document import EpubPointers, partial_md5
-from core.kosync.lua import MAX_DEPTH, SidecarError, parse_sidecar
+from core.koreader.document import EpubPointers, partial_md5
+from core.koreader.lua import MAX_DEPTH, SidecarError, parse_sidecar
 from core.services import Quire
 
 pytestmark = pytest.mark.storage

@@ -16,7 +16,7 @@ from lxml import etree
 
 from app.cli import main as cli
 from core import CatalogError, CatalogRefused, LibraryError, Quire
-from core.kosync.document import partial_md5
+from core.koreader.document import partial_md5
 from platform_adapters.memory import MemorySecrets, memory_platform
 
 pytestmark = pytest.mark.storage
@@ -295,8 +295,9 @@ def test_a_huge_or_dripping_reply_is_cut_off_with_one_line(quire: Quire, monkeyp
     """A 400 MB reply was read whole (1.4 GB peak); a byte every 5 s held a sync for 197 s."""
     import time
 
-    from core.kosync import client
-    from core.kosync.client import KosyncClient
+    from core.koreader import client
+
+    from core.koreader.client import KosyncClient
 
     huge = _RawServer(b"x" * (400 << 20), 1 << 20, 0.0)
     try:

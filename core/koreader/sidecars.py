@@ -1,7 +1,7 @@
 """KOReader's highlights both ways: the sidecars of an e-reader's folder (or one Syncthing shares) read, each
 matched to a book of the library, and its highlights and notes merged in; and Quire's written into them.
 
-A sidecar (``book.sdr/metadata.<ext>.lua``) is read by ``core.kosync.lua`` (no Lua run; size, depth and count
+A sidecar (``book.sdr/metadata.<ext>.lua``) is read by ``core.koreader.lua`` (no Lua run; size, depth and count
 bounded). Its book is found by KOReader's partial MD5 (``partial_md5_checksum``, as progress sync names books),
 then by its title and authors. A highlight is placed by its own text: looked for in the chapter its ``pos0``
 xpointer names (EPUB), then in the whole book, so the place does not depend on crengine's paths, and a PDF's or
@@ -29,8 +29,8 @@ from typing import Any
 from core.books.locator import Locator
 from core.errors import QuireError
 from core.folder_files import UnsafeFile, read_regular, write_beside
-from core.kosync.document import EpubPointers, partial_md5
-from core.kosync.lua import MAX_BYTES, SidecarError, dump_sidecar, parse_sidecar
+from core.koreader.document import EpubPointers, partial_md5
+from core.koreader.lua import MAX_BYTES, SidecarError, dump_sidecar, parse_sidecar
 from core.library import Annotations, BookRecord, Highlight, Library
 from core.sync import journal as sync_journal
 

@@ -16,8 +16,8 @@ from typing import Any, Literal
 
 from core.books.locator import Locator
 from core.errors import KosyncError, KosyncRefused, LibraryError, QuireError
-from core.kosync.client import KosyncClient, Progress, user_key
-from core.kosync.document import EpubPointers, fold, partial_md5
+from core.koreader.client import KosyncClient, Progress, user_key
+from core.koreader.document import EpubPointers, fold, partial_md5
 from core.library import Annotations, Library
 from core.network_policy import NetworkPolicy
 from core.parts.text import BookText

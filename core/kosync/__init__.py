@@ -1,1 +1,0 @@
-"""KOReader progress sync: its server protocol, and a book's identity and places as KOReader names them."""
