@@ -10,101 +10,110 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
-    from core import errors
-    from core.agent.citations import Citation
+if TYPE_CHECKING:  # for type checkers: "name as name" re-exports each (the runtime loads them lazily, below)
+    from core import errors as errors
+    from core.agent.citations import Citation as Citation
     from core.agent.events import (
-        NOTICES,
-        AgentEvent,
-        CitationEvent,
-        Done,
-        ErrorEvent,
-        TextDelta,
-        ThreadEvent,
-        ToolCallReady,
+        NOTICES as NOTICES,
+        AgentEvent as AgentEvent,
+        CitationEvent as CitationEvent,
+        Done as Done,
+        ErrorEvent as ErrorEvent,
+        TextDelta as TextDelta,
+        ThreadEvent as ThreadEvent,
+        ToolCallReady as ToolCallReady,
     )
-    from core.agent.message import Message, MessageFold, Part
+    from core.agent.message import Message as Message, MessageFold as MessageFold, Part as Part
     from core.agent.provider_config import (
-        DEFAULT_BASE_URLS,
-        PROVIDERS,
-        ProviderConfig,
-        secret_name,
-        secret_names,
-        store_key,
-        stored_key,
+        DEFAULT_BASE_URLS as DEFAULT_BASE_URLS,
+        PROVIDERS as PROVIDERS,
+        ProviderConfig as ProviderConfig,
+        secret_name as secret_name,
+        secret_names as secret_names,
+        store_key as store_key,
+        stored_key as stored_key,
     )
-    from core.agent.safe_markdown import without_remote_images
-    from core.agent.threads import ThreadInfo
-    from core.books.formats import SUPPORTED, content_hash, formats_in_words
-    from core.books.locator import Locator, parse_locator
-    from core.books.model import ReadProgress
-    from core.books.textutil import is_cjk, safe_file_name
-    from core.companion.corrections import XRAY_KINDS, Correction
-    from core.companion.describe import Description
-    from core.companion.xray import XrayEntry
-    from core.dictionary.store import Definition, DictionaryInfo, VocabularyWord, sentence_around
+    from core.agent.safe_markdown import without_remote_images as without_remote_images
+    from core.agent.threads import ThreadInfo as ThreadInfo
+    from core.books.formats import (
+        SUPPORTED as SUPPORTED,
+        content_hash as content_hash,
+        formats_in_words as formats_in_words,
+    )
+    from core.books.locator import Locator as Locator, parse_locator as parse_locator
+    from core.books.model import ReadProgress as ReadProgress
+    from core.books.textutil import is_cjk as is_cjk, safe_file_name as safe_file_name
+    from core.companion.corrections import XRAY_KINDS as XRAY_KINDS, Correction as Correction
+    from core.companion.describe import Description as Description
+    from core.companion.xray import XrayEntry as XrayEntry
+    from core.dictionary.store import (
+        Definition as Definition,
+        DictionaryInfo as DictionaryInfo,
+        VocabularyWord as VocabularyWord,
+        sentence_around as sentence_around,
+    )
     from core.errors import (
-        BookFormatError,
-        BookNotFoundError,
-        CatalogError,
-        CatalogRefused,
-        CitationError,
-        DrmProtectedError,
-        EmbeddingError,
-        EmbeddingProviderError,
-        IndexCancelled,
-        KosyncError,
-        KosyncRefused,
-        LibraryError,
-        LocalOnlyError,
-        LocatorError,
-        ModelUnavailableError,
-        ProviderError,
-        ProviderUnreachable,
-        QuireError,
-        ReadwiseError,
-        ReadwiseRefused,
-        SecretStoreError,
-        StreamCut,
-        SyncError,
-        SyncFileTooLarge,
-        SyncFolderMissing,
-        SyncRefused,
-        SyncStorageFull,
-        SyncUnavailable,
-        VaultFolderMissing,
-        XrayCorrectionError,
+        BookFormatError as BookFormatError,
+        BookNotFoundError as BookNotFoundError,
+        CatalogError as CatalogError,
+        CatalogRefused as CatalogRefused,
+        CitationError as CitationError,
+        DrmProtectedError as DrmProtectedError,
+        EmbeddingError as EmbeddingError,
+        EmbeddingProviderError as EmbeddingProviderError,
+        IndexCancelled as IndexCancelled,
+        KosyncError as KosyncError,
+        KosyncRefused as KosyncRefused,
+        LibraryError as LibraryError,
+        LocalOnlyError as LocalOnlyError,
+        LocatorError as LocatorError,
+        ModelUnavailableError as ModelUnavailableError,
+        ProviderError as ProviderError,
+        ProviderUnreachable as ProviderUnreachable,
+        QuireError as QuireError,
+        ReadwiseError as ReadwiseError,
+        ReadwiseRefused as ReadwiseRefused,
+        SecretStoreError as SecretStoreError,
+        StreamCut as StreamCut,
+        SyncError as SyncError,
+        SyncFileTooLarge as SyncFileTooLarge,
+        SyncFolderMissing as SyncFolderMissing,
+        SyncRefused as SyncRefused,
+        SyncStorageFull as SyncStorageFull,
+        SyncUnavailable as SyncUnavailable,
+        VaultFolderMissing as VaultFolderMissing,
+        XrayCorrectionError as XrayCorrectionError,
     )
     from core.library import (
-        HIGHLIGHT_COLORS,
-        BookId,
-        Bookmark,
-        BookRecord,
-        Highlight,
-        Position,
-        ReadingTracker,
-        SearchHit,
-        SegmentRecord,
-        TocRow,
-        slices,
+        HIGHLIGHT_COLORS as HIGHLIGHT_COLORS,
+        BookId as BookId,
+        Bookmark as Bookmark,
+        BookRecord as BookRecord,
+        Highlight as Highlight,
+        Position as Position,
+        ReadingTracker as ReadingTracker,
+        SearchHit as SearchHit,
+        SegmentRecord as SegmentRecord,
+        TocRow as TocRow,
+        slices as slices,
     )
-    from core.library.imports import ImportResult
-    from core.library.shelf import SHELF_SORTS, ShelfBook, ShelfPage
-    from core.library.stats import BookStats, StatsReport
-    from core.network_policy import is_local_host
-    from core.opds.feed import OpdsEntry, OpdsFeed
-    from core.parts.catalogs import CatalogInfo
-    from core.parts.models import ModelInfo
-    from core.parts.open_book import OpenBook
-    from core.quotes import balanced, quoted
-    from core.rag import MODES, IndexStatus
-    from core.rag.remote import REMOTE_EMBEDDERS
-    from core.secrets import SecretStore
-    from core.services import Quire, default_library_dir
-    from core.speech.session import ReadAloud, SpokenSentence
-    from core.speech.speakers import Speaker, VoiceChoice, system_speaker
-    from core.speech.voice import DEFAULT_SPEECH_RATE, VoiceUnavailable
-    from core.sync.engine import SyncReport, SyncStatus
+    from core.library.imports import ImportResult as ImportResult
+    from core.library.shelf import SHELF_SORTS as SHELF_SORTS, ShelfBook as ShelfBook, ShelfPage as ShelfPage
+    from core.library.stats import BookStats as BookStats, StatsReport as StatsReport
+    from core.network_policy import is_local_host as is_local_host
+    from core.opds.feed import OpdsEntry as OpdsEntry, OpdsFeed as OpdsFeed
+    from core.parts.catalogs import CatalogInfo as CatalogInfo
+    from core.parts.models import ModelInfo as ModelInfo
+    from core.parts.open_book import OpenBook as OpenBook
+    from core.quotes import balanced as balanced, quoted as quoted
+    from core.rag import MODES as MODES, IndexStatus as IndexStatus
+    from core.rag.remote import REMOTE_EMBEDDERS as REMOTE_EMBEDDERS
+    from core.secrets import SecretStore as SecretStore
+    from core.services import Quire as Quire, default_library_dir as default_library_dir
+    from core.speech.session import ReadAloud as ReadAloud, SpokenSentence as SpokenSentence
+    from core.speech.speakers import Speaker as Speaker, VoiceChoice as VoiceChoice, system_speaker as system_speaker
+    from core.speech.voice import DEFAULT_SPEECH_RATE as DEFAULT_SPEECH_RATE, VoiceUnavailable as VoiceUnavailable
+    from core.sync.engine import SyncReport as SyncReport, SyncStatus as SyncStatus
 
 _WHERE: dict[str, str] = {
     "AgentEvent": "core.agent.events",
@@ -216,116 +225,7 @@ _WHERE: dict[str, str] = {
     "balanced": "core.quotes",
     "errors": "core.errors",  # the module itself: the error tree, looked up by name
 }
-__all__ = [
-    "DEFAULT_BASE_URLS",
-    "DEFAULT_SPEECH_RATE",
-    "HIGHLIGHT_COLORS",
-    "MODES",
-    "NOTICES",
-    "PROVIDERS",
-    "REMOTE_EMBEDDERS",
-    "SHELF_SORTS",
-    "SUPPORTED",
-    "XRAY_KINDS",
-    "AgentEvent",
-    "BookFormatError",
-    "BookId",
-    "BookNotFoundError",
-    "BookRecord",
-    "BookStats",
-    "Bookmark",
-    "CatalogError",
-    "CatalogInfo",
-    "CatalogRefused",
-    "Citation",
-    "CitationError",
-    "CitationEvent",
-    "Correction",
-    "Definition",
-    "Description",
-    "DictionaryInfo",
-    "Done",
-    "DrmProtectedError",
-    "EmbeddingError",
-    "EmbeddingProviderError",
-    "ErrorEvent",
-    "Highlight",
-    "ImportResult",
-    "IndexCancelled",
-    "IndexStatus",
-    "KosyncError",
-    "KosyncRefused",
-    "LibraryError",
-    "LocalOnlyError",
-    "Locator",
-    "LocatorError",
-    "Message",
-    "MessageFold",
-    "ModelInfo",
-    "ModelUnavailableError",
-    "OpdsEntry",
-    "OpdsFeed",
-    "OpenBook",
-    "Part",
-    "Position",
-    "ProviderConfig",
-    "ProviderError",
-    "ProviderUnreachable",
-    "Quire",
-    "QuireError",
-    "ReadAloud",
-    "ReadProgress",
-    "ReadingTracker",
-    "ReadwiseError",
-    "ReadwiseRefused",
-    "SearchHit",
-    "SecretStore",
-    "SecretStoreError",
-    "SegmentRecord",
-    "ShelfBook",
-    "ShelfPage",
-    "Speaker",
-    "SpokenSentence",
-    "StatsReport",
-    "StreamCut",
-    "SyncError",
-    "SyncFileTooLarge",
-    "SyncFolderMissing",
-    "SyncRefused",
-    "SyncReport",
-    "SyncStatus",
-    "SyncStorageFull",
-    "SyncUnavailable",
-    "TextDelta",
-    "ThreadEvent",
-    "ThreadInfo",
-    "TocRow",
-    "ToolCallReady",
-    "VaultFolderMissing",
-    "VocabularyWord",
-    "VoiceChoice",
-    "VoiceUnavailable",
-    "XrayCorrectionError",
-    "XrayEntry",
-    "balanced",
-    "content_hash",
-    "default_library_dir",
-    "errors",
-    "formats_in_words",
-    "is_cjk",
-    "is_local_host",
-    "parse_locator",
-    "quoted",
-    "safe_file_name",
-    "secret_name",
-    "secret_names",
-    "sentence_around",
-    "slices",
-    "store_key",
-    "stored_key",
-    "system_speaker",
-    "without_remote_images",
-]
+__all__ = sorted(_WHERE)  # the face: each name once, with the module that defines it
 
 
 def __getattr__(name: str) -> Any:

@@ -123,6 +123,23 @@ def test_the_app_the_cli_and_the_adapters_import_core_only_through_its_public_fa
         assert getattr(core, name) is not None, name  # every public name loads
 
 
+def test_the_face_is_listed_once_for_the_runtime_and_once_for_type_checkers_and_they_agree() -> None:
+    """Issue 59: ``core/__init__.py`` named its 100 names three times (type checkers' imports, the lazy map,
+    ``__all__``). ``__all__`` is now the map's keys; the type checkers' "name as name" imports must name the same
+    names from the same modules, or a name would load at run time from a module the types never saw."""
+    import core
+
+    checked = next(n for n in parsed(ROOT / "core" / "__init__.py").body if isinstance(n, ast.If))
+    seen = {}
+    for node in checked.body:
+        assert isinstance(node, ast.ImportFrom) and node.module is not None
+        for alias in node.names:
+            assert alias.asname == alias.name, f"{alias.name}: re-export it as itself"
+            seen[alias.name] = f"core.{alias.name}" if node.module == "core" else node.module
+    assert seen == core._WHERE
+    assert sorted(core.__all__) == sorted(seen)
+
+
 def test_the_benchmarks_import_the_public_face_and_the_named_door_only() -> None:
     """Issue 27: benches reached into private parts with ``getattr`` and imported from a dozen core modules. Now a
     bench imports ``core``'s public names, or a component it times from ``core.inside`` (typed), and nothing else

@@ -31,8 +31,7 @@ from core.services import Quire
 if not chromium_path() and os.environ.get("QUIRE_REQUIRE_E2E") != "1":
     pytest.skip("Chromium is not installed (apt-get install chromium)", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api") if os.environ.get("QUIRE_REQUIRE_E2E") != "1" else None
-from playwright.sync_api import Error as PlaywrightError  # noqa: E402
-from playwright.sync_api import sync_playwright  # noqa: E402
+from playwright.sync_api import Error as PlaywrightError, sync_playwright  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 

@@ -296,7 +296,6 @@ def test_a_huge_or_dripping_reply_is_cut_off_with_one_line(quire: Quire, monkeyp
     import time
 
     from core.koreader import client
-
     from core.koreader.client import KosyncClient
 
     huge = _RawServer(b"x" * (400 << 20), 1 << 20, 0.0)

@@ -4,8 +4,7 @@ import re
 
 import pytest
 from conftest import book_path
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from core import quoted
 from core.companion.recap import recap_events

@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import book_path
 from dbkit import inside
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from core.errors import SyncError
 from core.services import Quire

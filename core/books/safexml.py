@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from lxml import etree
-from lxml import html as lxml_html
+from lxml import etree, html as lxml_html
 
 from core.errors import BookFormatError
 

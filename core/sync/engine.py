@@ -40,8 +40,7 @@ from core.errors import SyncFileTooLarge
 from core.library.annotations import Annotations
 from core.library.db import now
 from core.library.store import Library
-from core.sync import journal as sync_journal
-from core.sync import wire
+from core.sync import journal as sync_journal, wire
 from core.sync.clock import HybridClock
 from core.sync.merge import Change, Entry, as_json, merge, value_of
 from core.sync.records import Records, book_of, materialize, read_in_part_hashes, snapshot
