@@ -244,3 +244,11 @@ def _walk(control):
         child = getattr(control, name, None)
         for item in child if isinstance(child, list) else [child] if child is not None else []:
             yield from _walk(item)
+
+
+def test_an_epub_with_no_title_is_named_by_its_file_as_any_other_format_is() -> None:
+    """Issue 59: every format reader takes the file's bytes and a fallback title; the EPUB reader took none, and a
+    package with an empty ``dc:title`` was named after its first chapter ("One")."""
+    book = parse_book(make_epub([("One", "<p>Text.</p>")], title=""), "The Lost Voyage.epub")
+    assert book.metadata.title == "The Lost Voyage"
+    assert parse_book(make_epub(title="Crafted Book"), "other name.epub").metadata.title == "Crafted Book"

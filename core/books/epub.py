@@ -22,8 +22,9 @@ from core.errors import BookFormatError
 _IMAGE_TYPES = ("image/jpeg", "image/png", "image/gif", "image/svg+xml", "image/webp")
 
 
-def read_epub(data: bytes) -> Book:
-    """Parse an EPUB file's bytes into a Book; raise BookFormatError when it cannot be read."""
+def read_epub(data: bytes, fallback_title: str = "") -> Book:
+    """Parse an EPUB file's bytes into a Book; raise BookFormatError when it cannot be read. The fallback title (the
+    file's name) names a package with no title, as it does a book of any other format."""
     archive = open_epub_archive(data)
     try:
         opf = archive.read(archive.opf_path)
@@ -32,7 +33,7 @@ def read_epub(data: bytes) -> Book:
             f"this EPUB's package document '{archive.opf_path}' is missing, so it cannot be read"
         ) from None
     _check_package_size(opf)
-    return _BookBuilder(archive, read_package(opf)).build()
+    return _BookBuilder(archive, read_package(opf), fallback_title).build()
 
 
 _CSS_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
@@ -48,9 +49,10 @@ def _check_package_size(opf: bytes) -> None:
 
 
 class _BookBuilder:
-    def __init__(self, archive: EpubArchive, package: Package) -> None:
+    def __init__(self, archive: EpubArchive, package: Package, fallback_title: str = "") -> None:
         self.archive = archive
         self.package = package
+        self.fallback_title = fallback_title
         self.opf_dir = posixpath.dirname(archive.opf_path)
         self.warnings = list(archive.warnings)
         self.anchor_map: dict[str, dict[str, int]] = {}  # document path -> anchor id -> segment index
@@ -207,7 +209,7 @@ class _BookBuilder:
         cover, cover_type = self.read_cover()
         description = self.dc("description")
         return Metadata(
-            title=titles[0] if titles else (sections[0].title if sections else "Untitled"),
+            title=titles[0] if titles else (self.fallback_title or (sections[0].title if sections else "Untitled")),
             authors=self.dc("creator"),
             language=languages[0] if languages else guess_language(sample),
             publisher=(self.dc("publisher") or [""])[0],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib
 import logging
@@ -109,18 +110,17 @@ READERS = {
 }
 
 
+Reader = Callable[[bytes, str], Book]
 PAGED = {"pdf"}  # readers slow enough on a long book (seconds a hundred pages) to say how far they are
 
 
-def _reader(
-    format_name: str, progress: ReadProgress | None, first_pages: int | None = None
-) -> Callable[[bytes, str], Book]:
+def _reader(format_name: str, progress: ReadProgress | None, first_pages: int | None = None) -> Reader:
+    """The format's reader. Every reader takes the file's bytes and a fallback title (its name, for a book that
+    names itself nowhere); a paged one (PDF) also says how far it is and may stop after its first pages."""
     module, function = READERS[format_name]
     reader: Callable[..., Book] = getattr(importlib.import_module(module), function)
-    if format_name == "epub":  # an EPUB names itself: no fallback title
-        return lambda data, _title: reader(data)
     if format_name in PAGED and (progress is not None or first_pages is not None):
-        return lambda data, title: reader(data, title, progress=progress, first_pages=first_pages)
+        return functools.partial(reader, progress=progress, first_pages=first_pages)
     return reader
 
 
