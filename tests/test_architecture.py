@@ -165,31 +165,47 @@ def test_the_facade_keeps_its_collaborators_private(tmp_path: Path) -> None:
     quire.close()
 
 
-def test_no_class_has_more_than_25_public_methods() -> None:
+# Classes allowed past the limit below, each with why; the list only shrinks (issue 59: three classes sat at 25).
+WIDE = {
+    "Library": "the store's one door onto SQLite: its tables get owners of their own next (issue 59, item 2)",
+    "ReaderController": "every reader intent's handler; its panels' parts are to move into their own controllers",
+    "Quire": "the facade's entry points, named once for the app and the CLI (its parts hold the rest)",
+    "ReaderViewModel": "the open book's state: navigation, pages and the parts it holds",
+}
+MAX_PUBLIC_METHODS = 20
+
+
+def test_no_class_has_more_than_20_public_methods() -> None:
     """Issue 27: the facade had 63 public members in one class (now a door and five parts), the reader's view-model
     47 (now navigation and pages, with notes, finder, place and images as parts) and its controller 32 (marking
-    is its own)."""
-    wide = []
+    is its own). Issue 59: ``async def`` methods count too, the limit came down from 25 to 20, and the classes
+    still above it are named in ``WIDE`` with their reason, each at most 25."""
+    wide, counted = [], {}
     for path in python_files("core", "app", "platform_adapters"):
         for node in ast.walk(parsed(path)):
             if isinstance(node, ast.ClassDef):
                 methods = {
                     f.name
                     for f in node.body
-                    if isinstance(f, ast.FunctionDef)
+                    if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
                     and not f.name.startswith("_")
                     and not any(isinstance(d, ast.Name) and d.id == "property" for d in f.decorator_list)
                 }
                 # (a property is a member read like an attribute: Library.conn became one when each thread got its
                 # own connection)
-                if len(methods) > 25:
+                limit = 25 if node.name in WIDE else MAX_PUBLIC_METHODS
+                counted[node.name] = max(counted.get(node.name, 0), len(methods))
+                if len(methods) > limit:
                     wide.append(f"{path.relative_to(ROOT)} {node.name}: {len(methods)}")
     assert not wide, "split these by what they are for:\n" + "\n".join(wide)
+    narrow = [name for name in WIDE if counted.get(name, 0) <= MAX_PUBLIC_METHODS]
+    assert not narrow, f"no longer past the limit: take them off WIDE: {narrow}"
 
 
-def test_no_bag_of_ten_callables_stands_in_for_a_handler() -> None:
+def test_no_bag_of_callables_stands_in_for_a_handler() -> None:
     """Issue 36: screens were wired through bags of callables (ReaderActions had 31, ChatContext 16); a view posts
-    typed intents to one handler now, and a context names what it gives (a protocol, the workers)."""
+    typed intents to one handler now, and a context names what it gives (a protocol, the workers). Issue 59: the
+    limit came down from 10 to 8 (the largest bags, the library's actions and the chat's context, hold 8)."""
     bags = []
     for path in python_files("app"):
         for node in ast.walk(parsed(path)):
@@ -197,7 +213,7 @@ def test_no_bag_of_ten_callables_stands_in_for_a_handler() -> None:
                 fields = [
                     b for b in node.body if isinstance(b, ast.AnnAssign) and "Callable" in ast.unparse(b.annotation)
                 ]
-                if len(fields) >= 10:
+                if len(fields) > 8:
                     bags.append(f"{path.relative_to(ROOT)} {node.name}: {len(fields)} callables")
     assert not bags, "post typed intents to one handler instead:\n" + "\n".join(bags)
 
