@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Callable, Generator, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -74,8 +75,16 @@ FIRST_PAGES = 40  # a PDF longer than this opens from its first pages (about 0.6
 class Quire:
     """Everything a client can do with the library, by book reference (id, hash prefix or title)."""
 
-    def __init__(self, library_dir: Path | str, *, vector_backend: str = "auto", vector_extension: bool = True) -> None:
-        self._library = Library(Path(library_dir), vector_extension=vector_extension)
+    def __init__(
+        self,
+        library_dir: Path | str,
+        *,
+        vector_backend: str = "auto",
+        vector_extension: bool = True,
+        wall: Callable[[], float] = time.time,
+    ) -> None:
+        """``wall``: the clock the reader's edits and syncs are stamped by (the system's; a test's own, moved by it)."""
+        self._library = Library(Path(library_dir), vector_extension=vector_extension, wall=wall)
         self._annotations = Annotations(self._library)
         self._network = NetworkPolicy()  # local-only mode: the local_only property
         self._models = ModelStore(self._library.root / "models", self._network)

@@ -27,8 +27,20 @@ ALICE = book_path("en/epubjs-alice.epub")
 MINIMAL = book_path("minimal/epubcheck-minimal.epub")
 
 
-def device(tmp_path: Path, name: str, target: Path, *books: Path) -> Quire:
-    quire = Quire(tmp_path / name)
+class SharedClock:
+    """One wall clock for the devices of a test, moved by the test: an act made after another is stamped after it,
+    with no sleep between them (each reading moves it a millisecond, as acts on two devices would be apart)."""
+
+    def __init__(self, start: float = 4_000_000_000.0) -> None:  # past any stamp a library made by the real clock
+        self.now = start
+
+    def __call__(self) -> float:
+        self.now += 0.001
+        return self.now
+
+
+def device(tmp_path: Path, name: str, target: Path, *books: Path, wall: SharedClock | None = None) -> Quire:
+    quire = Quire(tmp_path / name) if wall is None else Quire(tmp_path / name, wall=wall)
     quire.import_paths(list(books))
     quire.sync.setup(str(target))
     return quire
@@ -622,19 +634,34 @@ def test_a_receiving_sync_process_killed_at_random_moments_loses_no_note(tmp_pat
 
 
 def test_an_edit_is_stamped_when_made_so_the_later_edit_wins_whoever_syncs_last(tmp_path: Path) -> None:
-    import time
-
     shared = tmp_path / "shared"
     shared.mkdir()
-    a, b = device(tmp_path, "a", shared, ALICE), device(tmp_path, "b", shared, ALICE)
+    clock = SharedClock()  # the two devices' one clock: which edit came later is what the test checks
+    a, b = device(tmp_path, "a", shared, ALICE, wall=clock), device(tmp_path, "b", shared, ALICE, wall=clock)
     a.notes.add_highlight(1, "3.2:0", "3.2:10", "yellow", "first")
     a.sync.run(), b.sync.run()
     b.notes.update_highlight(b.notes.highlights(1)[0].id, note="edited on b, earlier")
-    # the two edits a clock tick apart: which came later is what the test checks
-    time.sleep(0.02)
+    clock.now += 1  # a second later, on the other device
     a.notes.update_highlight(a.notes.highlights(1)[0].id, note="edited on a, later")
     a.sync.run(), b.sync.run(), a.sync.run()  # b syncs last, yet its edit is the earlier one
     assert [h.note for h in a.notes.highlights(1)] == ["edited on a, later"] == [h.note for h in b.notes.highlights(1)]
+
+
+def test_edits_are_stamped_by_the_clock_the_library_is_given(tmp_path: Path) -> None:
+    """Issue 59: the journal stamped by the system's clock whatever the library was given, so the sync tests slept
+    to order two edits. Here the clock given says b's edit, made after a's, is the earlier one: it loses."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    clock = SharedClock()
+    a, b = device(tmp_path, "a", shared, ALICE, wall=clock), device(tmp_path, "b", shared, ALICE, wall=clock)
+    a.notes.add_highlight(1, "3.2:0", "3.2:10", "yellow", "first")
+    a.sync.run(), b.sync.run()
+    clock.now += 60
+    a.notes.update_highlight(a.notes.highlights(1)[0].id, note="a, a minute on by the clock")
+    clock.now -= 30
+    b.notes.update_highlight(b.notes.highlights(1)[0].id, note="b, made after, half a minute before by the clock")
+    a.sync.run(), b.sync.run(), a.sync.run()
+    assert [h.note for h in b.notes.highlights(1)] == ["a, a minute on by the clock"]
 
 
 def test_two_highlights_of_one_passage_stay_two_on_every_device(tmp_path: Path) -> None:
@@ -922,7 +949,6 @@ def test_every_note_made_anywhere_is_everywhere_unless_a_reader_deleted_it(tmp_p
     write (either side); after every device syncs all round, every device shows exactly the notes made and not
     deleted, each with its latest edit."""
     import shutil
-    import time
 
     root = tmp_path_factory.mktemp("property")
     template = tmp_path_factory.getbasetemp() / "property-template"
@@ -933,9 +959,10 @@ def test_every_note_made_anywhere_is_everywhere_unless_a_reader_deleted_it(tmp_p
     shared = root / "shared"
     shared.mkdir()
     devices = []
+    clock = SharedClock()  # the devices' one clock: each act is stamped after the acts made before it
     for name in ("a", "b"):
         shutil.copytree(template, root / name)
-        quire = Quire(root / name)
+        quire = Quire(root / name, wall=clock)
         quire.sync.setup(str(shared))
         devices.append(quire)
     model: dict[str, str | None] = {}  # uid -> latest note, None once a reader deleted it
@@ -944,7 +971,6 @@ def test_every_note_made_anywhere_is_everywhere_unless_a_reader_deleted_it(tmp_p
         quire = devices[index]
         action = data.draw(st.sampled_from(["add", "add", "edit", "remove", "sync", "cut"]), label="action")
         shown = quire.notes.highlights(1)
-        time.sleep(0.003)  # acts a few milliseconds apart: their stamps follow the order they were made in
         if action == "add":
             start, end = data.draw(st.sampled_from(SPANS), label="span")
             made = quire.notes.add_highlight(1, start, end, "yellow", f"note {step}")

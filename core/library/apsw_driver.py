@@ -9,7 +9,7 @@ by position, ``close``, and ``DatabaseError`` as the base of its errors. Autocom
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, ClassVar
 
 import apsw
@@ -87,6 +87,9 @@ class Connection:
         cursor = self._conn.cursor()
         cursor.executemany(sql, (tuple(row) for row in rows))
         return Cursor(cursor, self._conn.last_insert_rowid())
+
+    def create_function(self, name: str, arguments: int, function: Callable[..., Any]) -> None:
+        self._conn.create_scalar_function(name, function, arguments)
 
     @property
     def in_transaction(self) -> bool:

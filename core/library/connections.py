@@ -11,22 +11,24 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from pathlib import Path
 
-from core.library.db import connect
+from core.library.db import Wall, connect
 
 
 class ThreadConnections:
     """Connections to one library file, one for each thread that uses it."""
 
-    def __init__(self, path: Path, vector_extension: bool) -> None:
+    def __init__(self, path: Path, vector_extension: bool, wall: Wall = time.time) -> None:
         self._path = path
         self._vector_extension = vector_extension
+        self._wall = wall
         self._local = threading.local()
         self._open: dict[int, sqlite3.Connection] = {}  # by thread
         self._guard = threading.Lock()
         self._closed = False
-        self._adopt(connect(path, vector_extension=vector_extension))  # migrates the file, once
+        self._adopt(connect(path, vector_extension=vector_extension, wall=wall))  # migrates the file, once
 
     def get(self) -> sqlite3.Connection:
         """This thread's connection (after ``close``: a closed one, which refuses every use as sqlite3 does)."""
@@ -39,7 +41,7 @@ class ThreadConnections:
             alive = {thread.ident for thread in threading.enumerate()}
             for ident in [i for i in self._open if i not in alive]:  # threads that have ended
                 self._open.pop(ident).close()
-        return self._adopt(connect(self._path, vector_extension=self._vector_extension))
+        return self._adopt(connect(self._path, vector_extension=self._vector_extension, wall=self._wall))
 
     def close(self) -> None:
         """Close every thread's connection."""

@@ -14,6 +14,7 @@ import contextlib
 import importlib
 import os
 import sqlite3
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -104,13 +105,17 @@ def has_vector_extension(conn: sqlite3.Connection) -> bool:
     return True
 
 
+Wall = Callable[[], float]  # seconds since the epoch, as time.time gives them
+WALL_CLOCK = "wall_clock"  # the SQL function each connection answers with its library's wall clock
 STATEMENTS_CACHED = 4096
 
 
-def connect(path: Path | str, *, vector_extension: bool = True) -> sqlite3.Connection:
+def connect(path: Path | str, *, vector_extension: bool = True, wall: Wall = time.time) -> sqlite3.Connection:
     """A connection to the database at ``path`` (created and migrated as needed).
 
     ``vector_extension=False`` leaves sqlite-vec unloaded, as on a phone (vector search then runs on numpy).
+    ``wall`` is the clock the journal stamps the reader's edits by, as SQL's ``wall_clock()`` (the system's; a
+    test gives two devices one clock it moves itself).
     """
     driver = _DRIVER
     try:
@@ -122,6 +127,7 @@ def connect(path: Path | str, *, vector_extension: bool = True) -> sqlite3.Conne
             str(path), check_same_thread=False, isolation_level=None, cached_statements=STATEMENTS_CACHED
         )
         conn.row_factory = driver.Row
+        conn.create_function(WALL_CLOCK, 0, wall)
         if _BACKEND == "sqlean" and vector_extension:
             _load_sqlite_vec(conn)
         conn.execute("PRAGMA foreign_keys = ON")

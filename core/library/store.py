@@ -20,7 +20,7 @@ from core.books.svg import inline_styles
 from core.errors import BookNotFoundError, LibraryError, LocatorError, QuireError
 from core.library import paragraph_index
 from core.library.connections import ThreadConnections
-from core.library.db import book_rows, busy_is_library_error, inserted_id, now
+from core.library.db import Wall, book_rows, busy_is_library_error, inserted_id, now
 from core.library.fts import make_snippet, match_expression
 from core.library.records import BookId, BookRecord, SearchHit, SegmentRecord, TocRow
 from core.library.shelf import shelf_keys
@@ -37,14 +37,15 @@ _BOOK_COLUMNS = "b.*, EXISTS (SELECT 1 FROM book_covers c WHERE c.book_id = b.id
 class Library:
     """Books, their text and their full-text index, in ``root/library.db`` and ``root/books/``."""
 
-    def __init__(self, root: Path | str, *, vector_extension: bool = True) -> None:
+    def __init__(self, root: Path | str, *, vector_extension: bool = True, wall: Wall = time.time) -> None:
         self.root = Path(root)
+        self.wall = wall  # the clock edits are stamped by (the system's; a test's own)
         self.files = self.root / "books"
         try:
             self.files.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise LibraryError(f"cannot create the library folder {self.root}: {error}") from error
-        self._connections = ThreadConnections(self.root / "library.db", vector_extension)
+        self._connections = ThreadConnections(self.root / "library.db", vector_extension, wall)
         self.lock = threading.RLock()
         self._remove_abandoned_parts()
         # Other stores keep rows beside a book's (chunks, vectors); removing a book removes theirs in one transaction.

@@ -81,7 +81,7 @@ class Sync:
         target = open_target(meta["target"], meta.get("user", ""), password or "", local_only=self._network.local_only)
         return Syncer(self._library, self._annotations, target, import_bytes=self._received,
                       book_files=meta.get("book_files", "1") == "1",
-                      max_book_bytes=int(meta.get("max_book_mb", "200")) * 1024 * 1024)  # fmt: skip
+                      max_book_bytes=int(meta.get("max_book_mb", "200")) * 1024 * 1024, wall=self._library.wall)  # fmt: skip
 
     def run(self, secrets: SecretStore | None = None, password: str | None = None) -> SyncReport:
         """Send this library's changes and apply the other devices'; the report says what moved."""

@@ -54,7 +54,8 @@ def save_clock(conn: sqlite3.Connection, value: Stamp) -> None:
 def tick(conn: sqlite3.Connection) -> Stamp:
     """A new stamp for an act made now, later than every stamp this library issued or received."""
     row = conn.execute("SELECT value FROM sync_meta WHERE name = 'clock'").fetchone()
-    clock = HybridClock(str(row[0]) if row else None)
+    now = float(conn.execute("SELECT wall_clock()").fetchone()[0])  # the library's clock (db.connect's ``wall``)
+    clock = HybridClock(str(row[0]) if row else None, lambda: now)
     made = clock.tick()
     save_clock(conn, made)
     return made
