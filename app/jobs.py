@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from app.i18n import Translator
-from app.workers import start_thread
+from app.workers import Spawn
 from core import IndexCancelled, IndexStatus, Quire, QuireError
 
 REDRAW_INTERVAL = 0.5  # seconds between progress redraws
@@ -30,7 +30,7 @@ class Jobs:
         quire: Quire,
         t: Callable[[], Translator],
         changed: Callable[[], object],
-        spawn: Callable[[Callable[[], object], str], threading.Thread] = start_thread,
+        spawn: Spawn,
     ) -> None:
         self.quire = quire
         self.spawn = spawn  # the app's workers.thread: counted, so a test can wait for the job
@@ -39,21 +39,12 @@ class Jobs:
         self.indexing: dict[int, threading.Event] = {}
         self.lines: dict[int, str] = {}  # book id → progress or the last failure
         self.downloads: dict[str, str] = {}  # model name → progress line
-        self._threads: list[threading.Thread] = []
         self._last_redraw = 0.0
 
     def _tick(self) -> None:
         if time.monotonic() - self._last_redraw >= REDRAW_INTERVAL:
             self._last_redraw = time.monotonic()
             self.changed()
-
-    def _start(self, target: Callable[[], object], name: str) -> None:
-        self._threads.append(self.spawn(target, name))
-
-    def wait(self, timeout: float = 300.0) -> None:
-        """Wait for every job started so far (tests, and closing the app)."""
-        for thread in list(self._threads):
-            thread.join(timeout)
 
     # -- indexing -----------------------------------------------------------------------------
     def start_index(self, book_id: int, embedder: Callable[[], str | None] = lambda: None) -> None:
@@ -82,7 +73,7 @@ class Jobs:
                 if not self.indexing:  # the last index job: a phone should not keep the model's memory
                     self.quire.models.release()
 
-        self._start(work, f"quire-index-{book_id}")
+        self.spawn(work, f"quire-index-{book_id}")
         self.changed()
 
     def cancel_index(self, book_id: int) -> None:
@@ -125,5 +116,5 @@ class Jobs:
             finally:
                 self.changed()
 
-        self._start(work, f"quire-download-{name}")
+        self.spawn(work, f"quire-download-{name}")
         self.changed()

@@ -6,7 +6,6 @@ import asyncio
 import dataclasses
 import functools
 import importlib
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, assert_never
@@ -192,7 +191,7 @@ class QuireApp:
         if not self._warmed:  # load the chat's libraries in the background once the first screen is up
             self._warmed = True
             self.folders.start()  # the watched folders' new books, offered
-            threading.Thread(target=importlib.import_module, args=("app.screens.chat.model",), daemon=True).start()
+            self.workers.thread(lambda: importlib.import_module("app.screens.chat.model"), "quire-warm-chat")
 
     def _stats_screen(self) -> ft.Control:
         return build_stats_screen(self.quire.stats.report(), self.t, self.go_library, self.width)

@@ -1,7 +1,9 @@
 """The app's background work, one way, in the spirit of Textual's ``@work``: coroutines scheduled onto the UI loop
-from any thread (a redraw a worker asks for, a short job), threads for work that reports as it goes (an answer
-streaming, an index, a sync), each counted until it ends; ``await workers.idle()``, ``settled()`` and
-``until(condition)`` are what the app tests wait on instead of sleeping."""
+from any thread (a redraw a worker asks for, a short job; in a named group, a new one cancels the one before),
+threads for work that reports as it goes (an answer streaming, an index, a sync), each counted until it ends, and
+loops that run while the window lives (``every``: a watched folder looked at again); ``await workers.idle()``,
+``settled()`` and ``until(condition)`` are what the app tests wait on instead of sleeping. Nothing in the app
+starts a task or a thread any other way (the architecture test holds it)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from typing import Any
 import flet as ft
 
 _BY_PAGE: weakref.WeakKeyDictionary[ft.Page, Workers] = weakref.WeakKeyDictionary()
+Spawn = Callable[[Callable[[], object], str], threading.Thread]  # ``Workers.thread``, as a view-model is handed it
 
 
 class Workers:
@@ -29,16 +32,19 @@ class Workers:
         self._quiet: asyncio.Event | None = None  # made on the UI loop, set there when nothing is pending
         self._ticked: asyncio.Event | None = None  # set there each time a piece of work ends
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._groups: dict[str, Any] = {}  # group -> its latest work's future (``later(..., group=...)``)
 
     @staticmethod
     def of(page: ft.Page) -> Workers | None:
         """The workers of the app on ``page`` (None before the app is made): what a test harness waits on."""
         return _BY_PAGE.get(page)
 
-    def later(self, handler: Callable[..., Awaitable[Any]], *args: Any, **kwargs: Any) -> Any:
-        """Run the coroutine function on the UI loop (from any thread); its future. Once the tab has gone (closed:
-        its session has no connection, so no loop), nothing is run and the future is done at once: a worker still
-        running (an answer, an index) asking for a redraw printed "'NoneType' object has no attribute 'loop'"."""
+    def later(self, handler: Callable[..., Awaitable[Any]], *args: Any, group: str | None = None, **kwargs: Any) -> Any:
+        """Run the coroutine function on the UI loop (from any thread); its future. In a ``group`` (the library's
+        search as it is typed), the group's work still running is cancelled first: the newest wins. Once the tab
+        has gone (closed: its session has no connection, so no loop), nothing is run and the future is done at
+        once: a worker still running (an answer, an index) asking for a redraw printed "'NoneType' object has no
+        attribute 'loop'"."""
         if self.gone:
             finished: concurrent.futures.Future[Any] = concurrent.futures.Future()
             finished.set_result(None)
@@ -46,17 +52,45 @@ class Workers:
         with self._lock:
             self._pending += 1
 
-        async def counted() -> Any:
-            try:
-                return await handler(*args, **kwargs)
-            finally:
-                self._leave()
+        async def run() -> Any:  # any callable that gives an awaitable, not only a coroutine function
+            return await handler(*args, **kwargs)
 
+        if group is not None and (former := self._groups.get(group)) is not None:
+            former.cancel()  # the newest wins; it leaves the count through its done callback, run or not
         try:
-            return self._page.run_task(counted)
+            future = self._page.run_task(run)
         except BaseException:
             self._leave()
             raise
+        future.add_done_callback(lambda _: self._leave())  # done, failed or cancelled (even before it began)
+        if group is not None:
+            self._groups[group] = future
+        return future
+
+    def cancel(self, group: str) -> None:
+        """Cancel the group's work still waiting or running (a search whose box was emptied)."""
+        if (former := self._groups.pop(group, None)) is not None:
+            former.cancel()
+
+    def request(self, handler: Callable[..., Awaitable[Any]], *args: Any, **kwargs: Any) -> None:
+        """Ask the client for something whose answer nothing waits on (a list scrolled to its place), on the UI
+        loop. Not counted: the answer comes from the browser, and where there is none (a test with no client) it
+        never comes, which would keep the app busy forever."""
+        if not self.gone:
+            self._page.run_task(handler, *args, **kwargs)
+
+    def every(self, seconds: float, handler: Callable[[], Awaitable[Any]]) -> concurrent.futures.Future[None]:
+        """Run ``handler`` every ``seconds`` on the UI loop for as long as the window lives (a watched folder
+        looked at again): the loop ends once the tab has gone; its future. Not counted: it is never done while the
+        window lives, so nothing waits for it."""
+
+        async def loop() -> None:
+            while not self.gone:
+                await asyncio.sleep(seconds)
+                if not self.gone:
+                    await handler()
+
+        return self._page.run_task(loop)
 
     @property
     def gone(self) -> bool:
@@ -135,10 +169,3 @@ class Workers:
                 if condition():
                     return
                 await ticked.wait()
-
-
-def start_thread(target: Callable[[], object], name: str) -> threading.Thread:
-    """A plain daemon thread, started: what a view-model uses without an app around it (its tests)."""
-    worker = threading.Thread(target=target, name=name, daemon=True)
-    worker.start()
-    return worker

@@ -657,7 +657,7 @@ def test_a_pdf_answer_cites_the_printed_page_on_its_chip(quire: Quire) -> None:
         await fire(session, find(app.page.controls, tooltip="Ask the book"))
         app.chat.draft.value = "What did Alice see running close by her, with pink eyes?"
         await fire(session, find(app.page.controls, tooltip="Send"))
-        app.chat.model.wait()
+        await app.workers.idle()  # the answer streamed, and the redraws it asked for
         await app.workers.idle()  # the redraw its end scheduled
         cited = app.chat.model.messages[-1].citations[0]
         assert cited.page and "pink eyes" in cited.quote
@@ -684,7 +684,7 @@ def test_chat_panel_answers_offline_cites_stops_and_indexes(alice_quire: Quire) 
         assert app.settings.spoiler_protection is False
         app.chat.draft.value = "Where is the White Rabbit going?"
         await fire(session, find(app.page.controls, tooltip="Send"))
-        app.chat.model.wait()
+        await app.workers.idle()  # the answer streamed, and the redraws it asked for
         await app.workers.idle()  # the redraw its end scheduled
         answer = app.chat.model.messages[-1]
         assert answer.status == "complete" and answer.citations and app.chat.draft.value == ""
@@ -699,7 +699,7 @@ def test_chat_panel_answers_offline_cites_stops_and_indexes(alice_quire: Quire) 
         await fire(session, find(app.page.controls, tooltip="New conversation"))
         assert app.chat.model.thread_id is None and app.chat.model.messages == []
         await fire(session, clickable(app.page.controls, "Index now"))
-        await asyncio.to_thread(app.jobs.wait)  # the job ends, then asks for a redraw
+        await app.workers.idle()  # the job ends, then asks for a redraw
         await app.workers.idle()  # the redraw its end scheduled
         assert "Indexed for meaning and keywords." in screen(app)
 
@@ -743,12 +743,12 @@ def test_pages_flipped_through_count_for_nothing_and_the_chat_offers_ive_read_up
         await fire(session, find(app.page.controls, tooltip="Ask the book"))
         app.chat.draft.value = "What did the bottle say?"
         await fire(session, find(app.page.controls, tooltip="Send"))
-        app.chat.model.wait()
+        await app.workers.idle()  # the answer streamed, and the redraws it asked for
         await app.workers.idle()
         said = screen(app)
         assert any("on screen long enough to read" in s for s in said), said
         await fire(session, clickable(app.page.controls, "I've read up to here"))
-        app.chat.model.wait()
+        await app.workers.idle()  # the answer streamed, and the redraws it asked for
         await app.workers.idle()
         assert alice_quire.position(1).furthest is not None
         assert app.message.startswith("Marked as read up to here"), app.message
@@ -818,7 +818,7 @@ def test_the_question_being_typed_survives_redraws_of_the_chat(alice_quire: Quir
         await fire(session, find(app.page.controls, tooltip="New conversation"))
         where = f"Where else is “{app.reader.notes.selection.text}” mentioned?"
         await fire(session, clickable(app.page.controls, where))  # a suggestion
-        app.chat.model.wait()
+        await app.workers.idle()  # the answer streamed, and the redraws it asked for
         await app.workers.idle()  # the redraw its end scheduled
         assert app.chat.model.messages[-1].status == "complete"
         redraws = session.connection.wire[sent:]  # as each was serialized when sent
@@ -855,10 +855,10 @@ def test_a_question_sent_while_an_answer_streams_stays_in_the_box(alice_quire: Q
             app.chat.draft.value = "Where is he going?"
             await fire(session, app.chat.draft, "submit")  # the answer above still streams
             assert app.chat.draft.value == "Where is he going?" and len(app.chat.model.messages) == 2
-            app.chat.model.wait()
+            await app.workers.idle()  # the answer streamed, and the redraws it asked for
             await app.workers.idle()  # the redraw its end scheduled
             await fire(session, app.chat.draft, "submit")
-            app.chat.model.wait()
+            await app.workers.idle()  # the answer streamed, and the redraws it asked for
             await app.workers.idle()  # the redraw its end scheduled
             asked = [m.text for m in app.chat.model.messages if m.role == "user"]
             answers = [m.text for m in app.chat.model.messages if m.role == "assistant"]
@@ -881,7 +881,7 @@ def test_phone_chat_is_a_full_screen_sheet_and_a_citation_closes_it(alice_quire:
         assert not any(isinstance(c, ft.GestureDetector) for c in _all(app))  # the text is covered
         app.chat.draft.value = "What did Alice see running close by her, with pink eyes?"
         await fire(session, find(app.page.controls, tooltip="Send"))
-        app.chat.model.wait()
+        await app.workers.idle()  # the answer streamed, and the redraws it asked for
         await app.workers.idle()  # the redraw its end scheduled
         chip = next(c for c in _all(app) if isinstance(c, ft.Chip) and "[1]" in texts(c))
         await fire(session, chip)
@@ -918,7 +918,7 @@ def test_ai_settings_test_connection_local_only_downloads_and_indexing(alice_qui
         missing = next(m.name for m in alice_quire.models.status() if not m.available)
         download = next(c for c in _all(app) if isinstance(c, ft.ListTile) and missing in texts(c.subtitle)[0])
         await fire(session, download.trailing)
-        app.jobs.wait()
+        await app.workers.idle()  # the job, counted until it ends
         await app.workers.idle()  # the redraw its end scheduled
         refused = STRINGS["error.LocalOnlyError"]["en"]  # the reader's sentence, then what exactly was refused
         assert any(s.startswith(refused) and f"so the download of {missing}" in s for s in screen(app))
@@ -928,7 +928,7 @@ def test_ai_settings_test_connection_local_only_downloads_and_indexing(alice_qui
             if isinstance(c, ft.ListTile) and texts(c.title) == ["Alice's Adventures in Wonderland"]
         )
         await fire(session, book.trailing)
-        app.jobs.wait()
+        await app.workers.idle()  # the job, counted until it ends
         await app.workers.idle()  # the redraw its end scheduled
         assert alice_quire.index_status(1).status == "done" and "Indexed for meaning and keywords." in screen(app)
 
@@ -941,7 +941,7 @@ def test_auto_index_after_import(quire: Quire) -> None:
         app = start(quire, session)
         app.settings.auto_index = True
         await app.books.import_picked([PickedFile("alice.epub", data=book_path("en/epubjs-alice.epub").read_bytes())])
-        app.jobs.wait()
+        await app.workers.idle()  # the job, counted until it ends
         assert quire.index_status(1).status == "done"
 
     run(scenario())
@@ -981,7 +981,7 @@ def test_a_remote_embedding_endpoint_from_settings_indexes_the_book(alice_quire:
             assert secrets.get("embedding:openai") == "sk-embed-secret"
             assert "sk-embed-secret" not in (alice_quire.folder / "settings.json").read_text()
             app.start_index(1)
-            app.jobs.wait()
+            await app.workers.idle()  # the job, counted until it ends
             assert server.requests and server.requests[0].headers["authorization"] == "Bearer sk-embed-secret"
         status = alice_quire.index_status(1)
         assert status.status == "done" and status.model == "openai:embed-small"
@@ -1012,7 +1012,7 @@ def test_ask_about_a_selected_passage(alice_quire: Quire) -> None:
 
         alice_quire.ask = recording_ask
         await fire(session, find(app.page.controls, tooltip="Ask about this"))
-        app.chat.model.wait()
+        await app.workers.idle()  # the answer streamed, and the redraws it asked for
         await app.workers.idle()  # the redraw its end scheduled
         assert app.panel == "chat" and app.chat.model.messages[0].text == f"Explain this passage: “{selected}”"
         assert app.chat.model.messages[1].status == "complete" and app.chat.model.messages[1].text
@@ -1514,18 +1514,18 @@ def test_sync_is_set_up_in_settings_and_runs_on_its_own_when_a_book_closes(tmp_p
             apps.append((app, session))
         (app, session) = apps[0]
         app.open_book(1)
-        app.sync.wait()
+        await app.workers.idle()  # the sync, counted until it ends
         app.reading.navigate(GoTo(Locator(5, 1)))
         app.reader.notes.highlight(
             app.reader.current.locator.at(0), app.reader.current.locator.at(12), "pink", "synced"
         )
         app.close_book()  # syncs on its own
-        app.sync.wait()
+        await app.workers.idle()  # the sync, counted until it ends
         (other, other_session) = apps[1]
         other.go("settings")
         lists = [c for c in _all(other) if isinstance(c, ft.ListView)]
         await fire(other_session, clickable(other.page.controls, "Sync now"))
-        other.sync.wait()
+        await other.workers.idle()
         await other.workers.idle()  # the redraw its end scheduled
         assert other.sync.ok and other.sync.status.startswith("Synced at ") and "1 book file" in other.sync.status
         assert "Synced at" in " ".join(screen(other)), screen(other)  # the status line was redrawn when the sync ended
@@ -1956,7 +1956,7 @@ def test_the_story_so_far_is_told_in_the_chat_with_citations_and_stops_at_the_pl
                 await fire(session, find(app.page.controls, tooltip=app.t("chat.thread.new")))
             label = app.t("chat.suggest.recap")
             await fire(session, clickable(app.page.controls, label))
-            app.chat.model.wait()
+            await app.workers.idle()  # the answer streamed, and the redraws it asked for
             await app.workers.idle()  # the redraw its end scheduled
             question, answer = app.chat.model.messages[-2:]
             assert question.text == label and answer.status == "complete"
@@ -2039,7 +2039,7 @@ def test_a_book_reopened_after_days_offers_the_story_so_far(alice_quire: Quire) 
             conn.execute("UPDATE positions SET updated_at = ? WHERE book_id = 1", (days_ago,))
         app.open_book(1)
         await fire(session, clickable(app.page.controls, "Previously… the story so far"))
-        app.chat.model.wait()
+        await app.workers.idle()  # the answer streamed, and the redraws it asked for
         await app.workers.idle()  # the redraw its end scheduled
         assert app.panel == "chat" and "Previously… the story so far" not in screen(app)
         answer = app.chat.model.messages[-1]
@@ -2077,7 +2077,7 @@ def test_the_xray_panel_asks_the_ai_for_a_line_per_name_and_shows_its_citations(
             alice = next(c for c in _all(app) if isinstance(c, ft.ExpansionTile) and texts(c.title) == ["Alice"])
             await fire(session, next(c for c in _all_in(alice.controls) if isinstance(c, ft.Chip)
                                      and texts(c.label) == ["Tell me more"]))  # fmt: skip
-            app.chat.model.wait()
+            await app.workers.idle()  # the answer streamed, and the redraws it asked for
             await app.workers.idle()  # the redraw its end scheduled
             asked = "Who or what is Alice, from what I have read so far?"
             assert app.panel == "chat" and app.chat.model.messages[-2].text == asked
@@ -2527,7 +2527,7 @@ def test_the_librarys_search_finds_passages_and_asks_every_book(alice_quire: Qui
         await fire(session, clickable(app.page.controls, "Ask your library"))
         answer = app.books.answer
         assert answer is not None
-        answer.chat.wait()
+        await app.workers.idle()  # the answer streamed
         await app.workers.idle()  # the redraw its end scheduled
         message = answer.chat.messages[-1]
         assert message.status == "complete" and message.citations and message.citations[0].book_id == 1

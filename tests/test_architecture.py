@@ -218,6 +218,26 @@ def test_no_bag_of_callables_stands_in_for_a_handler() -> None:
     assert not bags, "post typed intents to one handler instead:\n" + "\n".join(bags)
 
 
+def test_the_app_starts_background_work_only_through_its_workers() -> None:
+    """Issue 59 item 4: work behind the screen went five ways (counted tasks, counted threads, bare
+    ``page.run_task``, a bare thread, three private registries). Only app/workers.py starts a task, a thread or a
+    loop now, so every one is counted (what tests wait on), grouped (a new search cancels the old) or ends with its
+    window. ``asyncio.to_thread`` awaited inside such work is that work, not a start of its own."""
+    starts = {"run_task", "Thread", "create_task", "ensure_future", "run_coroutine_threadsafe", "start_new_thread"}
+    bare = []
+    for path in python_files("app"):
+        if path == ROOT / "app" / "workers.py":
+            continue
+        for node in ast.walk(parsed(path)):
+            if not isinstance(node, ast.Call):  # a start is a call (a thread's type in an annotation is not)
+                continue
+            called = node.func
+            name = called.attr if isinstance(called, ast.Attribute) else getattr(called, "id", "")
+            if name in starts:
+                bare.append(f"{path.relative_to(ROOT)}:{node.lineno} {name}")
+    assert not bare, "start it through app.workers (later, thread, every, request):\n" + "\n".join(bare)
+
+
 def test_only_the_shell_knows_the_whole_app() -> None:
     """Pages, panels, dialogs and the chat draw from what they are handed; the chat sees a ChatContext only.
 

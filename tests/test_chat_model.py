@@ -6,6 +6,7 @@ The reducer turns events into parts (with throttling, stop and errors); the answ
 import threading
 
 from openai_mock import OpenAIMock, tool_call_deltas
+from waiting import Threads
 
 from app.screens.chat.model import ChatViewModel, PartReducer
 from core.agent.citations import Citation
@@ -92,15 +93,18 @@ def _script() -> list:
 
 
 def test_an_answer_streams_from_a_provider_and_is_saved(alice_quire: Quire) -> None:
+    threads = Threads()
     changes = []
     with OpenAIMock(_script()) as mock:
         config = ProviderConfig("deepseek", "deepseek-reasoner", base_url=mock.url)  # streams its reasoning
         secrets = MemorySecrets()
         store_key(secrets, "provider:deepseek", "sk-test", mock.url)
-        chat = ChatViewModel(alice_quire, 1, provider=lambda: config, secrets=secrets, spoilers=lambda: True)
+        chat = ChatViewModel(
+            alice_quire, 1, spawn=threads, provider=lambda: config, secrets=secrets, spoilers=lambda: True
+        )
         assert chat.messages == [] and chat.mode == "deepseek"
         chat.ask("Why does the cat grin?", lambda: changes.append([p.kind for p in chat.messages[-1].parts]))
-        chat.wait()
+        threads.join()
     answer = chat.messages[-1]
     assert [p.kind for p in answer.shown_parts] == ["reasoning", "tool_call", "tool_call", "text"]
     assert answer.text == "The cat grins because it is a Cheshire cat [1]." and answer.status == "complete"
@@ -109,15 +113,16 @@ def test_an_answer_streams_from_a_provider_and_is_saved(alice_quire: Quire) -> N
     assert "grins like that" in alice_quire.text.show(1, citation.start.segment_locator)[0].text
     assert ["reasoning", "tool_call"] in changes  # the tool card was drawn before any text arrived
     assert not chat.streaming and chat.thread_id is not None
-    again = ChatViewModel(alice_quire, 1)  # reopening the book shows the latest thread as it was
+    again = ChatViewModel(alice_quire, 1, spawn=threads)  # reopening the book shows the latest thread as it was
     assert [m.role for m in again.messages] == ["user", "assistant"]
     assert again.messages[1].text == answer.text and again.messages[1].citations[0].start == citation.start
     assert again.messages[1].parts == answer.parts  # stored and streamed folds agree
 
 
 def test_stop_keeps_the_partial_answer_marked_stopped(alice_quire: Quire) -> None:
+    threads = Threads()
     release = threading.Event()
-    chat = ChatViewModel(alice_quire, 1, spoilers=lambda: True)
+    chat = ChatViewModel(alice_quire, 1, spawn=threads, spoilers=lambda: True)
     original = chat.events
 
     def slow_events(question, selection="", recap=False):  # the offline answer, with a pause after its first event
@@ -133,27 +138,28 @@ def test_stop_keeps_the_partial_answer_marked_stopped(alice_quire: Quire) -> Non
     chat.stop()
     assert chat.messages[-1].status == "stopped"  # shown at once, while the worker still waits on the stream
     release.set()
-    chat.wait()
+    threads.join()
     assert chat.messages[-1].status == "stopped" and chat.messages[-1].text
-    saved = ChatViewModel(alice_quire, 1).messages[-1]
+    saved = ChatViewModel(alice_quire, 1, spawn=threads).messages[-1]
     assert saved.status == "stopped" and saved.text == chat.messages[-1].text
 
 
 def test_threads_new_rename_delete_and_regenerate(alice_quire: Quire) -> None:
-    chat = ChatViewModel(alice_quire, 1, spoilers=lambda: True)
+    threads = Threads()
+    chat = ChatViewModel(alice_quire, 1, spawn=threads, spoilers=lambda: True)
     assert chat.mode == "offline"
     chat.ask("White Rabbit", lambda: None)
-    chat.wait()
+    threads.join()
     first = chat.thread_id
     assert chat.messages[-1].citations  # offline answers cite the passages they found
     chat.new_thread()
     chat.ask("Queen of Hearts", lambda: None)
-    chat.wait()
+    threads.join()
     assert chat.thread_id != first and next(t.id for t in chat.threads()) == chat.thread_id
     chat.rename("Royalty 皇后")
     assert chat.title == "Royalty 皇后"
     chat.regenerate(lambda: None)
-    chat.wait()
+    threads.join()
     assert [m.role for m in chat.messages] == ["user", "assistant"]  # the answer replaced, not added
     assert len(alice_quire.chats.messages(chat.thread_id)) == 2
     chat.delete_thread()

@@ -16,6 +16,7 @@ from app.screens.reader.model import ReaderViewModel
 from app.screens.reader.pagination import PageBox
 from app.screens.reader.read_aloud import follow
 from app.shell import QuireApp
+from app.workers import Workers
 from core import Quire, VoiceUnavailable
 from core.inside import sentence_spans
 from core.speech.speakers import EspeakSpeaker, WavSpeaker, espeak_voices
@@ -175,7 +176,7 @@ def test_the_phone_speaker_speaks_through_the_flet_tts_service(monkeypatch: pyte
 
         connection.answers["TextToSpeech.speak"] = spoken
         connection.answers["TextToSpeech.stop"] = released.set
-        speaker = PhoneSpeaker(session.page)
+        speaker = PhoneSpeaker(Workers(session.page).later)
         voices = await asyncio.to_thread(speaker.voices, "zh")
         assert [(v.id, v.language) for v in voices] == [("zh-CN-language", "zh-CN")]
         cut = threading.Event()

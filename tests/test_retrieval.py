@@ -337,14 +337,17 @@ def test_released_models_free_their_memory_and_load_again_when_needed(quire: Qui
 
 
 def test_the_app_releases_the_model_when_its_last_index_job_ends(tmp_path: Path) -> None:
+    from waiting import Threads
+
     from app.i18n import Translator
     from app.jobs import Jobs
 
     quire = Quire(tmp_path)
     book = quire.import_paths([book_path("en/epubjs-alice.epub")])[0].book
-    jobs = Jobs(quire, lambda: Translator("en"), lambda: None)
+    threads = Threads()
+    jobs = Jobs(quire, lambda: Translator("en"), lambda: None, threads)
     jobs.start_index(book.id)
-    jobs.wait()
+    threads.join()
     assert quire.index_status(book.id).status == "done"
     assert quire.models.release() == 0  # the job already let it go
     quire.close()

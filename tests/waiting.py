@@ -4,6 +4,7 @@ fixed sleep before an assert. Work inside the app is waited on through its worke
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 
@@ -16,3 +17,23 @@ def until(condition: Callable[[], object], seconds: float = 30.0, what: str = "t
     while not condition():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
         time.sleep(POLL)
+
+
+class Threads:
+    """What a view-model tested without the app is handed as its ``spawn`` (the app hands it ``workers.thread``):
+    each thread started and kept, so the test can wait for them all to end."""
+
+    def __init__(self) -> None:
+        self.started: list[threading.Thread] = []
+
+    def __call__(self, target: Callable[[], object], name: str) -> threading.Thread:
+        thread = threading.Thread(target=target, name=name, daemon=True)
+        thread.start()
+        self.started.append(thread)
+        return thread
+
+    def join(self, seconds: float = 60.0) -> None:
+        """Wait for every thread started so far; AssertionError if one is still running after ``seconds``."""
+        for thread in self.started:
+            thread.join(seconds)
+            assert not thread.is_alive(), f"{thread.name} still running after {seconds} s"

@@ -25,10 +25,10 @@ class ReadingDevice:
     (the services are asynchronous); a device that refuses is logged, never shown as an error to a reader.
     """
 
-    def __init__(self, page: ft.Page, on_phone: Callable[[], bool], later: Callable[..., object] | None = None) -> None:
+    def __init__(self, page: ft.Page, on_phone: Callable[[], bool], later: Callable[..., object]) -> None:
         self.page = page
         self.on_phone = on_phone
-        self._later = later or page.run_task  # the app's workers.later: counted, so tests can wait for it
+        self._later = later  # the app's workers.later: counted, so tests can wait for it
         self.awake = False  # whether this app holds the wake lock now
         self._services: dict[str, ft.Service] = {}  # kept here: the page holds services only weakly
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 import importlib.util
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
-
-import flet as ft
 
 from core import VoiceChoice, VoiceUnavailable
 
@@ -24,19 +23,19 @@ class PhoneSpeaker:
     """Speaks on the phone's own voices. Called from the read-aloud worker thread: each call runs on the page's
     event loop and is waited for there."""
 
-    def __init__(self, page: ft.Page) -> None:
+    def __init__(self, later: Callable[..., Any]) -> None:
         if not phone_voices_available():
             raise VoiceUnavailable("this build has no voices for reading aloud (the flet-tts extension is missing)")
         from flet_tts import TextToSpeech
 
-        self.page = page
+        self.later = later  # the app's workers.later: the service is called on the UI loop
         self.service: Any = TextToSpeech()  # kept here: the page holds services only weakly
 
     def _call(self, method: str, *args: Any, cut: threading.Event | None = None) -> Any:
         async def call() -> Any:
             return await getattr(self.service, method)(*args)
 
-        future = self.page.run_task(call)
+        future = self.later(call)
         deadline = time.monotonic() + SPEAK_TIMEOUT
         while True:
             try:
@@ -45,7 +44,7 @@ class PhoneSpeaker:
                 if time.monotonic() > deadline:
                     raise VoiceUnavailable("the phone did not answer: try reading aloud again") from None
                 if cut is not None and cut.is_set():
-                    self.page.run_task(self.service.stop)  # the phone stops; its speak() then answers
+                    self.later(self.service.stop)  # the phone stops; its speak() then answers
                     cut = None
             except RuntimeError as error:  # the phone reported a failure
                 raise VoiceUnavailable(f"the phone could not read aloud: {error}") from error

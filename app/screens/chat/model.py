@@ -11,7 +11,7 @@ import threading
 import time
 from collections.abc import Callable, Generator
 
-from app.workers import start_thread
+from app.workers import Spawn
 from core import (
     AgentEvent,
     Done,
@@ -69,7 +69,7 @@ class ChatViewModel:
         secrets: SecretStore | None = None,
         spoilers: Callable[[], bool] = lambda: False,
         clock: Callable[[], float] = time.monotonic,
-        spawn: Callable[[Callable[[], object], str], threading.Thread] = start_thread,
+        spawn: Spawn,
     ) -> None:
         self.quire = quire
         self.book_id = book_id
@@ -84,7 +84,6 @@ class ChatViewModel:
         self._stop = threading.Event()
         self._lock = threading.Lock()  # the reducer is fed by the worker and by stop()
         self._current: tuple[PartReducer, Callable[[], object]] | None = None
-        self._worker: threading.Thread | None = None
         latest = self.threads()
         if latest:
             self.open_thread(latest[0].id)
@@ -188,8 +187,7 @@ class ChatViewModel:
                 self._current = None
                 on_change()
 
-        self._worker = self.spawn(work, "quire-chat")
-        return self._worker
+        return self.spawn(work, "quire-chat")
 
     def stop(self) -> None:
         """Stop the answer being streamed; what arrived stays, marked stopped at once.
@@ -204,11 +202,6 @@ class ChatViewModel:
                 if reducer.message.status == "streaming":
                     reducer.apply(Done("stopped"))
             on_change()
-
-    def wait(self, timeout: float = 30.0) -> None:
-        """Wait for the answer being streamed (tests, and closing the app)."""
-        if self._worker is not None:
-            self._worker.join(timeout)
 
     def regenerate(self, on_change: Callable[[], object]) -> threading.Thread | None:
         """Ask the last question again, replacing its answer."""

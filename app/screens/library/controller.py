@@ -25,6 +25,7 @@ from platform_adapters.mobile import phone_os
 
 PROGRESS_INTERVAL = 0.5  # seconds between redraws of a long book's page count
 TYPING_PAUSE = 0.3  # seconds without typing before the books' text is searched for the query
+SEARCH = "library-search"  # the workers' group of that search: a newer query cancels the one before
 
 if TYPE_CHECKING:
     from app.host import Host
@@ -40,7 +41,6 @@ class LibraryController:
         self.covers = PendingCovers()  # the covers asked for, across drawings (each is read once)
         self._read = True  # whether the next drawing reads the library first (not after covers or a page read)
         self.model.spoilers = lambda: not app.settings.spoiler_protection
-        self._typed = 0  # queries typed so far: a search of the books' text runs only for the latest, once it pauses
         self.answer: LibraryAnswerDialog | None = None  # "Ask your library", while it is open
 
     def view(self) -> ft.Control:
@@ -78,27 +78,23 @@ class LibraryController:
 
     def search_text(self, query: str) -> None:
         """Look for ``query`` in the books' text behind the screen once the typing pauses, then draw the passages
-        (a query typed meanwhile wins: only the latest is searched and drawn)."""
+        (a query typed meanwhile wins: the search before it is cancelled, waiting or running)."""
         app = self.app
-        self._typed += 1
-        turn = self._typed
         if not query.strip():
+            app.workers.cancel(SEARCH)
             self.model.find_passages("")
             return
 
         async def look() -> None:
             await asyncio.sleep(TYPING_PAUSE)
-            if turn != self._typed:
-                return
             try:
                 await asyncio.to_thread(self.model.find_passages, query)
             except QuireError as error:  # a book removed meanwhile, a model that would not load: said, not raised
                 app.notify(app.t.error(error))
                 return
-            if turn == self._typed:
-                self._drawn_again()
+            self._drawn_again()
 
-        app.workers.later(look)
+        app.workers.later(look, group=SEARCH)
 
     def ask_library(self, question: str) -> None:
         """ "Ask your library": the question answered from every book (each as far as it was read), in a dialog of

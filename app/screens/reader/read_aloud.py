@@ -73,7 +73,7 @@ class AloudController:
         """The phone's voices (the flet-tts extension), or this computer's; ``$QUIRE_SPEECH_TO`` names a folder
         to speak into as WAV files instead (a computer without sound)."""
         if self.app.on_phone:
-            return PhoneSpeaker(self.app.page)
+            return PhoneSpeaker(self.app.workers.later)
         folder = os.environ.get("QUIRE_SPEECH_TO")
         return system_speaker(Path(folder) if folder else None)
 

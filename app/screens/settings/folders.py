@@ -73,12 +73,7 @@ class FolderWatch:
         self._watching = True
         self.app.workers.later(self.offer)  # now: work a test can wait for
         if not (self.app.page.web or self.app.on_phone):  # a computer keeps looking (a browser tab or a phone: once)
-            self.app.page.run_task(self._watch)  # for as long as the app runs: not work to wait for
-
-    async def _watch(self) -> None:
-        while True:
-            await asyncio.sleep(WATCH_EVERY)
-            await self.offer()
+            self.app.workers.every(WATCH_EVERY, self.offer)  # while the window lives: not work to wait for
 
     async def offer(self) -> None:
         """The new books of the watched folders, in a dialog: import them, or not now (offered once either way)."""

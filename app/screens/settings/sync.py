@@ -10,7 +10,7 @@ import threading
 from collections.abc import Callable
 
 from app.i18n import Translator
-from app.workers import start_thread
+from app.workers import Spawn
 from core import Quire, QuireError, SyncFolderMissing, SyncReport, SyncStatus
 from platform_adapters.base import SecretStore
 
@@ -25,7 +25,7 @@ class SyncController:
         secrets: SecretStore,
         t: Callable[[], Translator],
         changed: Callable[[bool], None],
-        spawn: Callable[[Callable[[], object], str], threading.Thread] = start_thread,
+        spawn: Spawn,
     ) -> None:
         self.quire = quire
         self.spawn = spawn  # the app's workers.thread
@@ -71,10 +71,6 @@ class SyncController:
             return False
         self._thread = self.spawn(self._run, f"sync-{reason}")
         return True
-
-    def wait(self, timeout: float = 120.0) -> None:
-        if self._thread is not None:
-            self._thread.join(timeout)
 
     def _run(self) -> None:
         with self._lock:

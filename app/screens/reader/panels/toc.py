@@ -11,6 +11,7 @@ from app.keys import text_field
 from app.screens.reader import intents as intent
 from app.screens.reader.navigation import GoTo, Typed
 from app.screens.reader.view import ReaderActions
+from app.workers import Workers
 
 if TYPE_CHECKING:
     from app.i18n import Translator
@@ -29,7 +30,9 @@ class StartAtList(ft.ListView):
     def did_mount(self) -> None:
         super().did_mount()  # type: ignore[no-untyped-call]  # Flet's own is unannotated
         if self.start_offset > 0:
-            self.page.run_task(self.scroll_to, offset=self.start_offset)
+            workers = Workers.of(self.page)
+            if workers is not None:  # always, in the app: a list drawn by it
+                workers.request(self.scroll_to, offset=self.start_offset)
 
 
 @dataclass
