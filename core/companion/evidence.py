@@ -67,6 +67,7 @@ _HAS = re.compile(
 # Spoken to: "“Jonathan,” she said", "Oh, Lucy!", "my dear Mina".
 _CALLED_BEFORE = re.compile(r"(?:[“\"‘]|\b(?:oh|dear|my|poor|thank\s+you|no|yes)\W*)$", re.I)
 _CALLED_AFTER = re.compile(r"^[,!?]")
+_SIGNED = re.compile(r"\bsigned\s+(?:by\s+)?[“\"‘]?$", re.I)  # "a receipt signed “Immanuel Hildesheim”": a person
 # A degree or an honour after the name, as a letter is signed ("Patrick Hennessey, M.D."): a person.
 _DEGREE_AFTER = re.compile(r"^,?\s*(?:M\.\s?D|Ph\.\s?D|M\.\s?A|B\.\s?A|Esq|F\.\s?R\.\s?S|Q\.\s?C|K\.\s?C)\.?(?![a-z])")
 _IN = r"in|at|from|into|near|through|towards?|across|via|beyond|outside|inside|within|around|throughout|reached|"
@@ -77,8 +78,13 @@ _MOTION = r"go|goes|going|went|gone|come|comes|coming|came|return|returned|retur
 _MOTION += r"drive|drove|driven|travel|travelled|traveled|sent|send|moved|removed|get|got|hurried|hastened|set\s+out|"
 _MOTION += r"started|off|walk|walked|ride|rode|sail|sailed|sailing|bound|carried|taken|took|fly|flew|escape|escaped"
 _TO_PLACE = re.compile(rf"\b(?:{_MOTION})\s+(?:[a-z]+\s+)?to\s+(?:the\s+)?$", re.I)
+_ALONG = re.compile(r"\b(?:up|down|along)\s+the\s+$", re.I)  # "up the Esk", "along the Strand": a river, a road
+# "Attila, whose blood": a relative pronoun for people after the name (a place takes "which" or "where").
+_WHO = re.compile(r"^,?\s+(?:who|whom|whose)\b")
+# A capital "The" inside a sentence before the name: the title of a paper, a book or a ship ("from The Dailygraph").
+_TITLED_THE = re.compile(r"(?:[a-z,;]|[a-z][’'])\s+The\s+$")
 _OF_PLACE = re.compile(
-    r"\b(?:town|city|village|county|country|province|kingdom|capital|streets|port|harbour|harbor|outskirts|"
+    r"\b(?:stream|waters|source|town|city|village|county|country|province|kingdom|capital|streets|port|harbour|harbor|outskirts|"
     r"neighbourhood|neighborhood|coast|shores|banks|mouth|north|south|east|west|part|parts|side|middle|heart|"
     r"road|way|direction|inhabitants|people|hills|mountains|valley|plains|borders|district|parish)\s+of\s+(?:the\s+)?$",
     re.I,
@@ -179,9 +185,10 @@ _ARTICLE = re.compile(r"\b(?:the|a|an)\s+$", re.I)
 _POSSESSIVE = re.compile(r"['’]s?\s")
 
 
-def resplit(rows: list[Row]) -> list[Row]:
+def resplit(rows: list[Row], proper: frozenset[str] = frozenset()) -> list[Row]:
     """Runs that open a sentence, kept whole by the finder, lose their first word unless the book writes the whole
-    run mid-sentence somewhere before the place too ("Van Helsing" stays; "Later Holmes" is "Holmes")."""
+    run mid-sentence somewhere before the place too ("Van Helsing" stays; "Later Holmes" is "Holmes"), or that word
+    is one of ``proper``: words the book never writes in lowercase (a telegram's "Rufus Smith, Lloyd’s, London")."""
     written_mid = {
         name_key(r.name) for r in rows if not r.at_start or r.name.split(" ")[0].rstrip(".").lower() in TITLES
     }
@@ -189,14 +196,32 @@ def resplit(rows: list[Row]) -> list[Row]:
     for r in rows:
         words = r.name.split(" ")
         first = words[0].rstrip(".").lower()
-        whole = name_key(r.name) in written_mid or place_name(r.name)  # "Green Park" opening a sentence
-        if r.at_start and len(words) > 1 and first in TITLES:
-            r = r._replace(at_start=False)  # "Mr. Neville St. Clair" opening a sentence: the title says it is a name
+        whole = name_key(r.name) in written_mid or place_name(r.name) or first in proper  # "Green Park" too
+        if r.at_start and len(words) > 1 and (first in TITLES or first in proper):
+            r = r._replace(at_start=False)  # "Mr. Neville St. Clair", "Rufus Smith": a name's capitals, not grammar
         elif r.at_start and len(words) > 1 and not whole:
             cut = len(words[0]) + 1
             r = r._replace(name=r.name[cut:], start=r.start + cut, at_start=False, before=r.before + r.name[:cut])
         out.append(r)
     return out
+
+
+def opening_words(rows: list[Row]) -> set[str]:
+    """The first words (lowercase) that ``resplit`` may keep on a run opening a sentence, whose lowercase use in the
+    book then decides it: the run is two capitalised words or more ("Presently the Rabbit" is not), written so at
+    least twice (a telegram's header, "Rufus Smith, Lloyd’s, London"), and its first word is no title, no small
+    word and no adverb ("Presently", "Suddenly")."""
+    runs = Counter(r.name for r in rows if r.at_start and " " in r.name)
+    found = set()
+    for run, count in runs.items():
+        words = run.split(" ")
+        first = words[0].lower()
+        if (
+            count >= 2 and words[1][:1].isupper() and first.isalpha() and len(first) > 2
+            and first not in TITLES and first not in NOT_NAMES and not first.endswith("ly")
+        ):  # fmt: skip
+            found.add(first)
+    return found
 
 
 def possessive_head(name: str) -> tuple[str, str] | None:
@@ -278,6 +303,8 @@ def kind_of(rows: list[Row]) -> str:
         return "term"  # a firm ("Carter, Paterson & Co."), whatever it does
     if any(place_name(r.name) for r in rows) and not any(has_title(r.name) for r in rows):
         return "place"
+    if sum(bool(_TITLED_THE.search(r.before)) for r in rows) * 2 >= len(rows):
+        return "term"
     person = place = 0
     for r in rows[:: max(1, len(rows) // KIND_SAMPLE)]:  # an even sample is evidence enough, and quick
         if has_title(r.name):
@@ -289,13 +316,19 @@ def kind_of(rows: list[Row]) -> str:
             _SPEECH_AFTER.match(after)
             or _SPEECH_BEFORE.search(before)
             or (possessive and _HAS.match(after))
-            or (not possessive and _DOES.match(after))
+            or (not possessive and (_DOES.match(after) or _WHO.match(after)))
             or (_CALLED_AFTER.match(after) and _CALLED_BEFORE.search(before))
+            or _SIGNED.search(before)
         ):
             person += 1
         if _DEGREE_AFTER.match(after):
             person += 2  # as a title before it counts
-        if _PLACE_BEFORE.search(before) or _TO_PLACE.search(before) or _OF_PLACE.search(before):
+        if (
+            _PLACE_BEFORE.search(before)
+            or _TO_PLACE.search(before)
+            or _OF_PLACE.search(before)
+            or _ALONG.search(before)
+        ):
             place += 1
     if place > person:
         return "place"

@@ -248,7 +248,12 @@ def _english_names(
     of address or a nationality alone; not a word the book mostly writes in lowercase; a possessive run given to the
     name before it; a surname under Mr. and Mrs. made two people. Also every run's rows by key (a fuller name given
     once can still join a name)."""
-    rows = evidence.resplit(rows)
+    texts = [t for (t,) in library.conn.execute(
+        "SELECT text FROM segments WHERE book_id = ? AND ordinal <= ?", (book_id, limit))] if rows else []  # fmt: skip
+    opening = evidence.opening_words(rows)
+    words = {name_key(w) for r in rows for w in r.name.split(" ")} | opening  # every word a one-word name may be
+    lowercase = evidence.lowercase_counts(texts, words)  # one pass over the text for both uses
+    rows = evidence.resplit(rows, frozenset(w for w in opening if not lowercase[w]))
 
     def grouped(found: list[Row]) -> dict[str, list[Row]]:
         keyed: dict[str, list[Row]] = defaultdict(list)
@@ -275,9 +280,6 @@ def _english_names(
         moved.append(r if cut is None else r._replace(name=cut[0], after=cut[1] + r.after))
     by_key = grouped(moved)
     single = {k for k in by_key if " " not in k and "-" not in k}
-    texts = [t for (t,) in library.conn.execute(
-        "SELECT text FROM segments WHERE book_id = ? AND ordinal <= ?", (book_id, limit))] if single else []  # fmt: skip
-    lowercase = evidence.lowercase_counts(texts, single)
     kept = {k for k, found in by_key.items() if plausible(k, found) and not evidence.common_word(k, found, lowercase)}
     kept -= evidence.peoples(kept, by_key)
     names: dict[str, list[Any]] = {}
@@ -471,8 +473,11 @@ def _chinese_name(key: str, found: list[Any], read: int, total: int) -> bool:
     third of its mentions come after 到, 在 and the tagger calls it a place (北京); a word the tagger coined from the book when it tagged it a name or
     a mention reads like one. A word mostly written after 的 is something described (的贝壳), never a name, unless a
     title or kinship word ends it (斜对门的杨二嫂)."""
-    if len(found) < MIN_MENTIONS or _glued(found):
+    if len(found) < MIN_MENTIONS or _glued(found) or _talked_about(found):
         return False
+    shaped_tags = {row[4].partition("\t")[0] for row in found} & SHAPES
+    if not shaped_tags and set(key) & _PARTICLES:
+        return False  # a particle inside: a phrase the tagger took for a name (关了门)
     person, place = _chinese_evidence(found)
     evidence = max(person, place)
     described = sum(row[4].partition("\t")[2].endswith("的") for row in found)
@@ -480,16 +485,44 @@ def _chinese_name(key: str, found: list[Any], read: int, total: int) -> bool:
         return False
     common = max(row[8] for row in found)
     if common == 0:  # a word the dictionary lacks: tagged a name once at least, or a noun jieba's model joined
-        if any(row[4].partition("\t")[0] in NAME_TAGS for row in found):
-            return True
         shaped = key[0] in "老小阿" or key[-1] == "儿" or key[-1] in PLACE_ENDINGS  # 老栓, 宏儿, 未庄
+        if shaped_tags:  # coined or introduced: its shape was judged when it was found
+            return True
+        if {
+            row[4].partition("\t")[0] for row in found
+        } & NAME_TAGS:  # the tagger's guess on a word it never saw: a surname, a shape or a use to back it
+            edges = coined_zh.function_characters()[0]  # a name neither starts nor ends on an adverb (太静, 前走)
+            return shaped or evidence > 0 or (key[0] not in edges and key[-1] not in edges)
         speaks = sum(row[5] in names_zh.SPEECH or row[4].partition("\t")[2][-1:] in ("在", "到", "从") for row in found)
         return shaped or speaks * 3 > len(found)  # 警幻 speaks; 尊兄, 茶果, 寸寸 are words the model joined
+    ending = len(key) >= 3 and key[-1] in PLACE_ENDINGS  # 青埂峰: a place's name by its ending
+    tag = Counter(row[4].partition("\t")[0] for row in found).most_common(1)[0][0]
+    if tag.startswith("nr") and key[0] not in SURNAMES and not key.endswith(tuple(TITLE_WORDS)) and not ending:
+        # a known word the dictionary calls a person's, with no surname: a given name when the book names someone
+        # so (名迎春) or has it speak; else a common noun the dictionary mistagged (尼姑, 布衫, 黑狗, 割麦)
+        named = any(row[4].partition("\t")[2][-1:] in "名叫唤" or row[5] in names_zh.SPEECH for row in found)
+        if not named:
+            return False
+    if sum(row[5].startswith("的") for row in found) * 3 >= len(found) * 2:
+        return False  # a known word mostly before 的 describes what follows it (乌黑的头发)
     keyness = (len(found) / read) / (common / total)
     full_name = len(key) == 3 and key[0] in SURNAMES and found[0][4].startswith("nr")  # 林黛玉: a surname, a name
     places = sum(row[4].startswith("ns") for row in found) * 2 >= len(found)
-    ending = len(key) >= 3 and key[-1] in PLACE_ENDINGS  # 青埂峰: a place's name by its ending
     return (keyness >= KEYNESS and (evidence > 0 or full_name or ending)) or (places and place * 3 >= len(found) >= 3)
+
+
+_PARTICLES = frozenset("了着过的地得吗呢吧啊们")  # grammar no name holds (a name with 们 is its plural)
+_QUOTES = {"“": "”", "‘": "’", "「": "」", "『": "』", '"': '"'}
+
+
+def _talked_about(found: list[Any]) -> bool:
+    """Whether a word is mostly written alone between quotation marks: a word the book talks about (“行状”, “鸭鸭”),
+    not a name it uses (‘柿油党’ is quoted alone twice in five, ‘护官符’ four times in eight)."""
+    quoted = 0
+    for row in found:
+        opening: str = row[4].partition("\t")[2][-1:]
+        quoted += opening in _QUOTES and row[5][:1] == _QUOTES[opening]
+    return quoted * 3 >= len(found) * 2
 
 
 def _never_alone(names: set[str], by_key: dict[str, list[Any]]) -> set[str]:
@@ -515,7 +548,9 @@ def _glued(found: list[Any]) -> bool:
     after = _TITLE_HEADS | _ZH_DEED_HEADS | edges | {"人"}  # 胡州人氏: where one is from
     sides = (
         Counter(
-            c for row in found if (c := row[4].partition("\t")[2][-1:]) and CJK_RUN.match(c + c) and c not in edges
+            c
+            for row in found
+            if (c := row[4].partition("\t")[2][-1:]) and CJK_RUN.match(c + c) and c not in edges | PLACE_ENDINGS
         ),
         Counter(c for row in found if (c := row[5][:1]) and CJK_RUN.match(c + c) and c not in after),
     )
@@ -554,12 +589,31 @@ def _merge(names: set[str], by_key: dict[str, list[tuple[Any, ...]]]) -> dict[st
     grouped = {k for keys in groups.values() for k in keys[1:]}
     for key in sorted(k for k in names if " " not in k and "-" not in k and k not in grouped):
         owners = [k for k in longer if _part_of(key, k) and _shared(key, k, by_key) and not evidence.place_name(k)]
-        owners = owners or [k for k in once if k.split(" ")[-1] == key]
+        owners = owners or [k for k in once if k.split(" ")[-1] == key] or _short_form_of(key, longer, by_key)
         if len(owners) == 1:
             groups.setdefault(owners[0], [owners[0]]).append(key)
         else:
             groups[key] = [key]
     return groups
+
+
+def _short_form_of(key: str, longer: list[str], by_key: dict[str, list[Any]]) -> list[str]:
+    """The longer names a one-word name may be the short form of, by how the book uses it: a first name alone that
+    one two-word name begins ("Sam" and "Sam Bloxam"; never one the book gives a title, "Colonel Fitzwilliam"), or a
+    word mostly written after "the" that one name begins or ends ("the Heath" of "Hampstead Heath", "the
+    Berkeley" of "Berkeley Hotel"). The caller takes it only when there is one."""
+    found = by_key[key]
+    if CJK_RUN.search(key) or key in TITLES or key in NOT_NAMES:
+        return []
+    if evidence.mostly_after_article(found):
+        return [k for k in longer if (words := k.split(" "))[0] == key or words[-1] == key]
+    if any(evidence.has_title(r.name) for r in found) or evidence.kind_of(found) == "place":
+        return []
+    return [
+        k for k in longer
+        if len(words := k.split(" ")) == 2 and words[0] == key and not evidence.place_name(k)
+        and len(by_key[k]) * 4 >= len(found)
+    ]  # fmt: skip
 
 
 def _part_of(key: str, longer: str) -> bool:
