@@ -607,13 +607,14 @@ def _short_form_of(key: str, longer: list[str], by_key: dict[str, list[Any]]) ->
         return []
     if evidence.mostly_after_article(found):
         return [k for k in longer if (words := k.split(" "))[0] == key or words[-1] == key]
-    if any(evidence.has_title(r.name) for r in found) or evidence.kind_of(found) == "place":
-        return []
-    return [
+    owners = [
         k for k in longer
         if len(words := k.split(" ")) == 2 and words[0] == key and not evidence.place_name(k)
         and len(by_key[k]) * 4 >= len(found)
     ]  # fmt: skip
+    if len(owners) != 1 or any(evidence.has_title(r.name) for r in found) or evidence.kind_of(found) == "place":
+        return []  # (the cheap test first: most one-word names begin no longer one)
+    return owners
 
 
 def _part_of(key: str, longer: str) -> bool:
