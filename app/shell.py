@@ -157,6 +157,20 @@ class QuireApp:
         return is_phone_app(self.page)
 
     @property
+    def web(self) -> bool:
+        """The app runs in a browser tab: its file pickers give no paths."""
+        return bool(self.page.web)
+
+    def show_dialog(self, dialog: ft.DialogControl) -> None:
+        self.page.show_dialog(dialog)
+
+    def pop_dialog(self) -> None:
+        self.page.pop_dialog()
+
+    def update(self) -> None:
+        self.page.update()
+
+    @property
     def dark(self) -> bool:
         if self.settings.theme == "dark":
             return True
@@ -194,11 +208,11 @@ class QuireApp:
             self.workers.thread(lambda: importlib.import_module("app.screens.chat.model"), "quire-warm-chat")
 
     def _stats_screen(self) -> ft.Control:
-        return build_stats_screen(self.quire.stats.report(), self.t, self.go_library, self.width)
+        return build_stats_screen(self.quire.stats.report(), self.t, self._go_library, self.width)
 
     def _notes_screen(self) -> ft.Control:
         return build_notes_screen(
-            NotesViewModel(self.quire).refresh(), self.notes_handler(None), self.t, self.go_library
+            NotesViewModel(self.quire).refresh(), self.notes_handler(None), self.t, self._go_library
         )
 
     def _settings_screen(self) -> ft.Control:
@@ -207,7 +221,7 @@ class QuireApp:
             self.store,
             self.t,
             changed=self.settings_changed,
-            on_back=self.go_library,
+            on_back=self._go_library,
             quire=self.quire,
             actions=self._ai_actions(),
             width=self.width,
@@ -233,7 +247,7 @@ class QuireApp:
             open_citation=lambda c: self.open_passage(c.book_id, c.start, c.end),
             open_settings=lambda: self.go(Screen.SETTINGS),
             notify=self.notify,
-            redraw=self.redraw_chat,
+            redraw=self._redraw_chat,
             workers=self.workers,
             dialogs=self.page,
             guard=self.guard_book,
@@ -263,7 +277,7 @@ class QuireApp:
                     model.remove(highlight.id)
                     self.render()
                 case intent.ExportMarkdown():
-                    self.workers.later(self.export_notes, model)
+                    self.workers.later(self._export_notes, model)
                 case intent.ExportVault():
                     self.workers.later(export_to_vault, self)
                 case intent.OpenBookmark(bookmark):
@@ -339,7 +353,7 @@ class QuireApp:
         self.screen = screen
         self.render()
 
-    def go_library(self) -> None:
+    def _go_library(self) -> None:
         self.go(Screen.LIBRARY)
 
     def settings_changed(self) -> None:
@@ -399,7 +413,7 @@ class QuireApp:
     def close_book(self) -> None:
         book = self.reading.model.book.id if self.reading.model is not None else None
         self.reading.close()
-        self.go_library()
+        self._go_library()
         self.sync.start("close")  # where the reader stopped, for the other devices
         if book is not None:
             self.koreader.book(book, closing=True)
@@ -415,7 +429,7 @@ class QuireApp:
 
         self.workers.later(redraw)
 
-    async def export_notes(self, model: NotesViewModel) -> None:
+    async def _export_notes(self, model: NotesViewModel) -> None:
         """Save the notes as Markdown: the share sheet on a phone (the app's own folder is out of the reader's
         reach there), a download in a browser, else the exports folder."""
         name, text = model.export_markdown()
@@ -433,7 +447,7 @@ class QuireApp:
         self.notify(self.t("notes.exported", path=str(path)))
 
     # -- chat and background jobs -----------------------------------------------------------------
-    def redraw_chat(self) -> None:
+    def _redraw_chat(self) -> None:
         """Redraw just the chat panel (the text beside it stays as it is)."""
         if self.panel == "chat" and self.reader is not None:
             self.chat.refresh(self.reader)
@@ -469,7 +483,7 @@ class QuireApp:
             if self.screen == Screen.SETTINGS:
                 self.render()
             else:
-                self.redraw_chat()
+                self._redraw_chat()
 
         self.workers.later(redraw)
 
@@ -520,7 +534,7 @@ class QuireApp:
         if len(parts) == 3 and parts[1] == "book" and parts[2].isdigit():
             book_id = int(parts[2])
             if not any(b.id == book_id for b in self.quire.books()):
-                self.close_book() if self.screen == Screen.READER else self.go_library()
+                self.close_book() if self.screen == Screen.READER else self._go_library()
                 self.notify(self.t("reader.not_here"))
                 return True
             if self.screen == Screen.READER:
@@ -567,7 +581,7 @@ class QuireApp:
             elif self.screen == Screen.READER:
                 self.close_book()
             elif self.screen != Screen.LIBRARY:
-                self.go_library()
+                self._go_library()
             return
         if self.reader is not None and self.screen == Screen.READER:
             command = bool(getattr(event, "ctrl", False) or getattr(event, "meta", False))

@@ -110,14 +110,14 @@ class LibraryController:
             async def redraw() -> None:
                 if self.answer is not None:
                     self.answer.redraw()
-                    app.page.update()
+                    app.update()
 
             app.workers.later(redraw)
 
         def close() -> None:
             chat.stop()
             self.answer = None
-            app.page.pop_dialog()
+            app.pop_dialog()
 
         def post(wanted: ChatIntent) -> None:
             match wanted:
@@ -137,7 +137,7 @@ class LibraryController:
         self.answer = LibraryAnswerDialog(
             chat, post, app.t, lambda book: titles.get(book, "?"), close, phone=app.on_phone
         )
-        app.page.show_dialog(self.answer.dialog)
+        app.show_dialog(self.answer.dialog)
         post(intent.Ask(question))
 
     # -- details ------------------------------------------------------------------------------------
@@ -145,17 +145,17 @@ class LibraryController:
         app = self.app
 
         def opened(book: int) -> None:
-            app.page.pop_dialog()
+            app.pop_dialog()
             app.open_book(book)
 
-        app.page.show_dialog(
+        app.show_dialog(
             build_details_dialog(
                 self.model,
                 book_id,
                 app.t,
                 on_open=opened,
                 on_remove=self.confirm_remove,
-                on_close=lambda: app.page.pop_dialog(),
+                on_close=lambda: app.pop_dialog(),
                 on_tag=self.add_tag,
                 on_edit=self.edit_book,
             )
@@ -170,7 +170,7 @@ class LibraryController:
         except QuireError as error:
             app.notify(app.t.error(error))
             return
-        app.page.pop_dialog()
+        app.pop_dialog()
         app.render()
         app.notify(app.t("details.saved"))
 
@@ -178,7 +178,7 @@ class LibraryController:
         """Tag a book from its details; the dialog shows the new tag and the library its filter chip."""
         if tag.strip():
             self.app.quire.tag(book_id, tag.strip())
-        self.app.page.pop_dialog()
+        self.app.pop_dialog()
         self.app.render()
         self.show_details(book_id)
 
@@ -187,13 +187,13 @@ class LibraryController:
         app = self.app
 
         def remove() -> None:
-            app.page.pop_dialog()
+            app.pop_dialog()
             self.model.remove(book_id)
             app.render()
 
-        app.page.pop_dialog()
+        app.pop_dialog()
         prompt = self.model.remove_prompt(book_id)
-        app.page.show_dialog(confirm_remove_dialog(app.t, prompt, remove, lambda: app.page.pop_dialog()))
+        app.show_dialog(confirm_remove_dialog(app.t, prompt, remove, lambda: app.pop_dialog()))
 
     # -- import -------------------------------------------------------------------------------------
     async def offer_documents_inbox(self) -> None:
@@ -215,40 +215,40 @@ class LibraryController:
 
         async def import_them() -> None:
             inbox.settle(waiting)
-            app.page.pop_dialog()
+            app.pop_dialog()
             await self.import_picked([PickedFile(p.name, path=p) for p in waiting])
 
         def leave_them() -> None:
             inbox.settle(waiting)  # not asked again; "Import" can still pick them from the Files app
-            app.page.pop_dialog()
+            app.pop_dialog()
 
-        app.page.show_dialog(inbox_dialog(app.t, [p.name for p in waiting], import_them, leave_them))
+        app.show_dialog(inbox_dialog(app.t, [p.name for p in waiting], import_them, leave_them))
 
     async def pick_and_import(self) -> None:
         """Let the reader pick book files (paths on desktops, bytes in a browser) and import them."""
         app = self.app
         # The dialog comes first: a browser hands the chosen files over only once it has sent every byte, which
         # took 10 to 20 seconds for a few books with nothing on screen.
-        dialog = ImportDialog(app.t, lambda: app.page.pop_dialog())
+        dialog = ImportDialog(app.t, lambda: app.pop_dialog())
         dialog.status.value, dialog.progress.value = app.t("import.waiting"), None  # an indeterminate bar
-        app.page.show_dialog(dialog.dialog)
+        app.show_dialog(dialog.dialog)
         try:
             files = await ft.FilePicker().pick_files(
                 dialog_title=app.t("library.import"),
                 allow_multiple=True,
                 file_type=ft.FilePickerFileType.CUSTOM,
                 allowed_extensions=sorted({ext.lstrip(".") for ext in SUPPORTED} | {"zip"}),  # .fb2.zip
-                with_data=bool(app.page.web),
+                with_data=app.web,
             )
         except Exception:
-            app.page.pop_dialog()
+            app.pop_dialog()
             raise
         picked = [
             PickedFile(f.name, path=Path(f.path) if f.path else None, data=getattr(f, "bytes", None))
             for f in files or []
         ]
         if not picked:  # the reader cancelled the picker
-            app.page.pop_dialog()
+            app.pop_dialog()
             return
         await self.import_picked(picked, dialog)
 
@@ -258,7 +258,7 @@ class LibraryController:
         last = [0.0]
 
         async def redraw() -> None:
-            app.page.update()
+            app.update()
 
         def reading(pages: int, total: int) -> None:
             if pages < total and time.monotonic() - last[0] < PROGRESS_INTERVAL:
@@ -278,13 +278,13 @@ class LibraryController:
         if not picked:
             return
         if dialog is None:
-            dialog = ImportDialog(app.t, lambda: app.page.pop_dialog())
-            app.page.show_dialog(dialog.dialog)
+            dialog = ImportDialog(app.t, lambda: app.pop_dialog())
+            app.show_dialog(dialog.dialog)
         dialog.progress.value = 0
         outcomes = []
         for number, item in enumerate(picked, 1):
             dialog.status.value = app.t("import.progress", n=number, total=len(picked), name=item.name)
-            app.page.update()
+            app.update()
             reading = self._reading_progress(dialog, number, len(picked), item.name)
             outcome = await asyncio.to_thread(self.model.import_one, item, reading)
             outcomes.append(outcome)
@@ -295,7 +295,7 @@ class LibraryController:
                 # loop ends, so the library is never closed under them (a raw thread closed mid-write crashed).
                 app.workers.later(asyncio.to_thread, self.model.prepare, outcome.book_id)
             dialog.done(outcome.message, ok=outcome.ok, fraction=number / len(picked))
-            app.page.update()
+            app.update()
         new = sum(o.created for o in outcomes)
         known = sum(o.ok and not o.created for o in outcomes)
         dialog.status.value = app.t("import.summary", new=new, known=known, failed=len(outcomes) - new - known)

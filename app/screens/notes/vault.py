@@ -15,13 +15,13 @@ from app.keys import text_field
 from core import QuireError, VaultFolderMissing
 
 if TYPE_CHECKING:
-    from app.host import Host
+    from app.port import Port
 
 
-async def export_to_vault(app: Host) -> None:
+async def export_to_vault(app: Port) -> None:
     """Ask for the vault's folder, then write every book's highlights there."""
     t = app.t
-    if not app.page.web:
+    if not app.web:
         folder = await ft.FilePicker().get_directory_path(dialog_title=t("notes.vault"))
         if folder:
             await write_vault(app, folder)
@@ -29,22 +29,22 @@ async def export_to_vault(app: Host) -> None:
     field = text_field(label=t("notes.vault.path"), value=app.settings.vault_folder, autofocus=True, width=420)
 
     async def export(e: ft.Event[Any]) -> None:
-        app.page.pop_dialog()
+        app.pop_dialog()
         app.workers.later(write_vault, app, field.value or "")  # behind the dialog, counted like all such work
 
-    app.page.show_dialog(
+    app.show_dialog(
         ft.AlertDialog(
             title=ft.Text(t("notes.vault")),
             content=ft.Column([ft.Text(t("notes.vault.about"), size=12), field], tight=True),
             actions=[
-                ft.TextButton(t("common.cancel"), on_click=lambda e: app.page.pop_dialog()),
+                ft.TextButton(t("common.cancel"), on_click=lambda e: app.pop_dialog()),
                 ft.FilledButton(t("notes.vault.export"), on_click=export),
             ],
         )
     )
 
 
-async def write_vault(app: Host, folder: str, create: bool = False) -> None:
+async def write_vault(app: Port, folder: str, create: bool = False) -> None:
     """Write the notes into ``folder`` (remembered in the settings) and say how many changed, or what went wrong;
     a folder that is not there is made only when the reader says so (a typo made folders before)."""
     folder = folder.strip()
@@ -64,19 +64,19 @@ async def write_vault(app: Host, folder: str, create: bool = False) -> None:
     app.notify(app.t("notes.vault.done", n=len(written), folder=folder))
 
 
-def _offer_to_create(app: Host, folder: str) -> None:
+def _offer_to_create(app: Port, folder: str) -> None:
     t = app.t
 
     async def create(e: ft.Event[Any]) -> None:
-        app.page.pop_dialog()
+        app.pop_dialog()
         app.workers.later(write_vault, app, folder, True)
 
-    app.page.show_dialog(
+    app.show_dialog(
         ft.AlertDialog(
             title=ft.Text(t("notes.vault.missing")),
             content=ft.Text(t("notes.vault.missing.about", folder=folder)),
             actions=[
-                ft.TextButton(t("common.cancel"), on_click=lambda e: app.page.pop_dialog()),
+                ft.TextButton(t("common.cancel"), on_click=lambda e: app.pop_dialog()),
                 ft.FilledButton(t("notes.vault.create"), on_click=create),
             ],
         )

@@ -386,7 +386,7 @@ class ReaderController:
         chapter = chapter_label(model.chapter_title, left, self.app.t)
         if self.percent_text.value != shown or self.chapter_text.value != chapter:
             self.percent_text.value, self.chapter_text.value = shown, chapter
-            self.app.page.update()  # a diff: only the changed texts go to the client
+            self.app.update()  # a diff: only the changed texts go to the client
 
     def go_back(self) -> None:
         """Back to where the reader was before a jump (a citation, a search hit, the contents, "go to")."""

@@ -16,7 +16,7 @@ from app.screens.reader.marking import ReaderScreen
 from core import Definition, QuireError, sentence_around
 
 if TYPE_CHECKING:
-    from app.host import Host
+    from app.port import Port
 
 CARD_WIDTH = 420
 CARD_HEIGHT = 360
@@ -25,7 +25,7 @@ CARD_HEIGHT = 360
 class LookupController:
     """``reading.lookup``: the selection bar's "Look up" and what its card does."""
 
-    def __init__(self, app: Host, screen: ReaderScreen) -> None:
+    def __init__(self, app: Port, screen: ReaderScreen) -> None:
         self.app = app
         self.screen = screen
         self.explanation = selectable("", size=14)
@@ -44,7 +44,7 @@ class LookupController:
         locator = str(segment.locator) if segment is not None else ""
         relabel(self.explanation, "")
         app.message = found[0].word if found else app.t("define.none", word=word)  # for screen readers and tests
-        app.page.show_dialog(self._card(word, found, sentence, locator))
+        app.show_dialog(self._card(word, found, sentence, locator))
 
     def translate(self) -> None:
         """The selection's paragraph (else the one at the top of the page) translated by the AI provider, drawn
@@ -134,7 +134,7 @@ class LookupController:
                     t("define.explain"), icon=ft.Icons.AUTO_AWESOME, on_click=lambda e: self._explain(word, sentence)
                 )
             )
-        actions.append(ft.TextButton(t("common.close"), on_click=lambda e: app.page.pop_dialog()))
+        actions.append(ft.TextButton(t("common.close"), on_click=lambda e: app.pop_dialog()))
         return ft.AlertDialog(
             title=ft.Text(word),
             content=ft.Container(
@@ -149,7 +149,7 @@ class LookupController:
         if config is None:
             return
         relabel(self.explanation, app.t("define.explaining"))
-        app.page.update()
+        app.update()
 
         async def run() -> None:
             try:
@@ -158,6 +158,6 @@ class LookupController:
                 text = app.t.error(error)
             relabel(self.explanation, text)
             app.message = text
-            app.page.update()
+            app.update()
 
         app.workers.later(run)

@@ -39,7 +39,7 @@ class MarkingController:
         """Redraw only the bar under the text: a rebuild would drop the selection the reader just made."""
         assert self.screen.model is not None
         self.screen.selection_slot.content = selection_bar(self.screen.model, self.screen.actions(), self.app.t)
-        self.app.page.update()
+        self.app.update()
 
     def select(self, ordinal: int, start: int, end: int) -> None:
         """Text selected (a range), a tap (a collapsed range: on a highlight it opens that highlight's menu), or
@@ -86,10 +86,10 @@ class MarkingController:
         def save(text: str) -> None:
             model.notes.note_tapped(text)
             model.notes.tapped = None  # saved: the highlight's bar goes with the dialog
-            app.page.pop_dialog()
+            app.pop_dialog()
             self.screen.redraw()
 
-        app.page.show_dialog(note_dialog(model.notes.tapped, app.t, save, lambda: app.page.pop_dialog()))
+        app.show_dialog(note_dialog(model.notes.tapped, app.t, save, lambda: app.pop_dialog()))
 
     def copy(self, text: str) -> None:
         async def run() -> None:

@@ -29,7 +29,7 @@ from core import (
 )
 
 if TYPE_CHECKING:
-    from app.host import Host
+    from app.port import Port
 
 SPEEDS = (0.75, 1.0, 1.25, 1.5, 2.0)  # times the normal pace
 
@@ -58,7 +58,7 @@ def follow(model: ReaderViewModel, start: Locator, ordinal: int) -> None:
 class AloudController:
     """``reading.aloud``: one read-aloud session for the open book, and its bar."""
 
-    def __init__(self, app: Host, screen: ReaderScreen) -> None:
+    def __init__(self, app: Port, screen: ReaderScreen) -> None:
         self.app = app
         self.screen = screen
         self.session: ReadAloud | None = None

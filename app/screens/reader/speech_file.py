@@ -18,7 +18,7 @@ from app.keys import text_field
 from core import QuireError, safe_file_name, system_speaker
 
 if TYPE_CHECKING:
-    from app.host import Host
+    from app.port import Port
     from core import Locator
 
 SENTENCES = (20, 50, 100, 300)  # how much to read into the file
@@ -29,7 +29,7 @@ def speech_file_name(title: str, start: Locator) -> Path:
     return Path.home() / f"{safe_file_name(title, 'speech')} {start}.wav"
 
 
-async def offer_speech_file(app: Host, book_id: int, title: str, language: str, start: Locator, why: str) -> None:
+async def offer_speech_file(app: Port, book_id: int, title: str, language: str, start: Locator, why: str) -> None:
     """Say why the book could not be read aloud, and offer to read it into a file with a voice the reader picks."""
     t = app.t
     try:
@@ -51,25 +51,25 @@ async def offer_speech_file(app: Host, book_id: int, title: str, language: str, 
     path = text_field(label=t("aloud.file.path"), value=str(speech_file_name(title, start)), width=420)
 
     async def save(e: ft.Event[Any]) -> None:
-        app.page.pop_dialog()
+        app.pop_dialog()
         app.workers.later(write_speech, app, book_id, start, Path(path.value or "").expanduser(),
                           int(amount.value or 50), voice.value or None)  # fmt: skip
 
-    app.page.show_dialog(
+    app.show_dialog(
         ft.AlertDialog(
             title=ft.Text(t("aloud.file")),
             content=ft.Column(
                 [ft.Text(t("aloud.file.about", why=why), size=12), voice, amount, path], tight=True, spacing=12
             ),
             actions=[
-                ft.TextButton(t("common.cancel"), on_click=lambda e: app.page.pop_dialog()),
+                ft.TextButton(t("common.cancel"), on_click=lambda e: app.pop_dialog()),
                 ft.FilledButton(t("aloud.file.save"), on_click=save),
             ],
         )
     )
 
 
-async def write_speech(app: Host, book_id: int, start: Locator, path: Path, count: int, voice: str | None) -> None:
+async def write_speech(app: Port, book_id: int, start: Locator, path: Path, count: int, voice: str | None) -> None:
     """Write ``count`` sentences from ``start`` into ``path`` behind the screen; say where, and how long, or why not."""
     app.notify(app.t("aloud.file.writing", n=count))
     speak = partial(app.quire.speech.save, book_id, path, start, count, app.settings.speech_rate, voice)

@@ -17,7 +17,7 @@ from app.screens.settings.form import SettingsForm
 from core import CatalogInfo, OpdsEntry, OpdsFeed, QuireError
 
 if TYPE_CHECKING:
-    from app.host import Host
+    from app.port import Port
 
 COVER_BYTES = 1024 * 1024  # a thumbnail larger than this is not drawn
 THUMB = 56
@@ -26,7 +26,7 @@ THUMB = 56
 class CatalogsController:
     """``app.catalogs``: the catalog being browsed (its feeds as a stack, for Back), search, downloads."""
 
-    def __init__(self, app: Host) -> None:
+    def __init__(self, app: Port) -> None:
         self.app = app
         self.catalog: CatalogInfo | None = None
         self.feeds: list[OpdsFeed] = []  # the feeds opened, the one shown last

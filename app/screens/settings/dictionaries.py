@@ -15,7 +15,7 @@ from app.i18n import Translator
 from core import QuireError
 
 if TYPE_CHECKING:
-    from app.host import Host
+    from app.port import Port
 
 EXTENSIONS = ["ifo", "idx", "dz", "dict", "syn", "index", "u8", "txt", "gz"]
 
@@ -23,7 +23,7 @@ EXTENSIONS = ["ifo", "idx", "dz", "dict", "syn", "index", "u8", "txt", "gz"]
 class DictionarySettings:
     """``app.dictionaries``: what the Dictionaries section of Settings does."""
 
-    def __init__(self, app: Host) -> None:
+    def __init__(self, app: Port) -> None:
         self.app = app
 
     async def pick(self) -> None:
@@ -35,7 +35,7 @@ class DictionarySettings:
             allow_multiple=True,
             file_type=ft.FilePickerFileType.CUSTOM,
             allowed_extensions=EXTENSIONS,
-            with_data=bool(app.page.web),
+            with_data=bool(app.web),
         )
         picked = [(f.name, Path(f.path) if f.path else None, getattr(f, "bytes", None)) for f in files or []]
         if picked:

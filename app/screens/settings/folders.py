@@ -15,7 +15,7 @@ from app.screens.settings.form import SettingsForm
 from core import QuireError
 
 if TYPE_CHECKING:
-    from app.host import Host
+    from app.port import Port
 
 WATCH_EVERY = 120.0  # seconds between looks at the watched folders while a computer's app runs
 SHOWN = 5  # new books named in the offer
@@ -24,7 +24,7 @@ SHOWN = 5  # new books named in the offer
 class FolderWatch:
     """``app.folders``: import or watch a folder, and offer what appears in the watched ones."""
 
-    def __init__(self, app: Host) -> None:
+    def __init__(self, app: Port) -> None:
         self.app = app
         self.offered: list[Path] = []  # the books of the offer shown now
         self._watching = False
@@ -72,7 +72,7 @@ class FolderWatch:
             return
         self._watching = True
         self.app.workers.later(self.offer)  # now: work a test can wait for
-        if not (self.app.page.web or self.app.on_phone):  # a computer keeps looking (a browser tab or a phone: once)
+        if not (self.app.web or self.app.on_phone):  # a computer keeps looking (a browser tab or a phone: once)
             self.app.workers.every(WATCH_EVERY, self.offer)  # while the window lives: not work to wait for
 
     async def offer(self) -> None:
@@ -87,15 +87,15 @@ class FolderWatch:
         names = "\n".join(f"· {p.name}" for p in found[:SHOWN]) + ("\n…" if len(found) > SHOWN else "")
 
         async def take(e: ft.Event[Any]) -> None:
-            app.page.pop_dialog()
+            app.pop_dialog()
             await self.answer(True)
 
         async def leave(e: ft.Event[Any]) -> None:
-            app.page.pop_dialog()
+            app.pop_dialog()
             await self.answer(False)
 
         app.message = app.t("folders.new", n=len(found))
-        app.page.show_dialog(ft.AlertDialog(
+        app.show_dialog(ft.AlertDialog(
             title=ft.Text(app.t("folders.new", n=len(found))),
             content=ft.Text(names),
             actions=[ft.TextButton(app.t("folders.not_now"), on_click=leave),
@@ -119,7 +119,7 @@ def folder_controls(folders: FolderWatch, t: Translator, form: SettingsForm) -> 
     In a browser's Settings, where no folder picker gives a path (PLATFORM-FACTS): the folder's path is
     typed instead (the web UI runs on this computer and reads its folders).
     """
-    typed = folders.app.page.web
+    typed = folders.app.web
 
     async def import_one(e: ft.Event[Any]) -> None:
         path = form.text("folders.path").strip()

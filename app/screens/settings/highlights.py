@@ -16,13 +16,13 @@ from app.screens.settings.form import SettingsForm
 from core import QuireError
 
 if TYPE_CHECKING:
-    from app.host import Host
+    from app.port import Port
 
 
 class HighlightTravel:
     """``app.travel``: KOReader highlight import and export, and Readwise, from Settings."""
 
-    def __init__(self, app: Host) -> None:
+    def __init__(self, app: Port) -> None:
         self.app = app
         self.status = ""  # the last sentence about either, shown under the section
         self.readwise_url: str | None = None  # None: Readwise's own address (tests give a local server's)
@@ -106,7 +106,7 @@ def travel_controls(travel: HighlightTravel, t: Translator, form: SettingsForm) 
             app.render()
 
     choose: list[ft.Control] = []
-    if not app.page.web:  # a browser's picker gives no path: the folder is typed there
+    if not app.web:  # a browser's picker gives no path: the folder is typed there
         choose.append(IconButton(ft.Icons.FOLDER_OPEN, tooltip=t("travel.koreader.folder"), on_click=pick))
     rows: list[ft.Control] = [
         ft.Text(t("travel.koreader.title"), size=15, weight=ft.FontWeight.W_600),

@@ -14,14 +14,14 @@ from app.screens.settings.form import SettingsForm
 from core import QuireError
 
 if TYPE_CHECKING:
-    from app.host import Host
+    from app.port import Port
     from app.screens.reader.model import ReaderViewModel
 
 
 class KoreaderSync:
     """``app.koreader``: set up, turned off, and each book's progress on opening and closing it."""
 
-    def __init__(self, app: Host, reader: Callable[[], ReaderViewModel | None]) -> None:
+    def __init__(self, app: Port, reader: Callable[[], ReaderViewModel | None]) -> None:
         self.app = app
         self.reader = reader  # the open book's view-model (None: no book open)
         self.status = ""  # the last sentence about it, shown under the section
