@@ -238,6 +238,39 @@ def test_the_app_starts_background_work_only_through_its_workers() -> None:
     assert not bare, "start it through app.workers (later, thread, every, request):\n" + "\n".join(bare)
 
 
+# The controllers still handed the wide Host (the port with the page, the chat, the device and opening books),
+# each for what it does with them; the list is held to shrink (issue 59: 17 parameters were typed Host).
+HOSTED = {
+    "app/screens/library/controller.py",  # opens books and passages, imports into the shelf
+    "app/screens/reader/controller.py",  # the reader itself: the page's size, closing the book, the chat
+    "app/screens/reader/marking.py",  # "explain this" asks the chat
+    "app/screens/reader/companion.py",  # a recap and "tell me more" ask the chat
+    "app/screens/reader/panels/shape.py",  # the panels' shared frame, for the reader's panels
+}
+
+
+def test_controllers_take_the_narrow_port_and_the_page_stays_in_the_shell() -> None:
+    """Issue 59 item 1: a controller is handed a port listing what it uses (``app.port.Port``), never the shell or
+    the page; only ``HOSTED`` take the wider ``app.host.Host``, and nothing outside the shell reaches ``.page`` of
+    the app (``app.page.show_dialog`` was written 44 times)."""
+    hosted, paged = set(), []
+    for path in python_files("app"):
+        name = str(path.relative_to(ROOT))
+        tree = parsed(path)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.arg | ast.AnnAssign) and node.annotation is not None:
+                if ast.unparse(node.annotation) == "Host":
+                    hosted.add(name)
+            if (isinstance(node, ast.Attribute) and node.attr == "page" and name != "app/shell.py"
+                    and ast.unparse(node.value) in ("app", "self.app")):  # fmt: skip
+                paged.append(f"{name}:{node.lineno}")
+    assert hosted <= HOSTED, f"hand these app.port.Port (or a port of their own): {sorted(hosted - HOSTED)}"
+    assert not HOSTED - hosted, f"no longer take Host: take them off HOSTED: {sorted(HOSTED - hosted)}"
+    # the reader's own: the window's height for its page box, whether a text field has the focus, and the in-place
+    # update of the page's slots on a turn
+    assert len(paged) <= 3, paged
+
+
 def test_only_the_shell_knows_the_whole_app() -> None:
     """Pages, panels, dialogs and the chat draw from what they are handed; the chat sees a ChatContext only.
 
