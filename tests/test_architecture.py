@@ -258,9 +258,9 @@ def test_controllers_take_the_narrow_port_and_the_page_stays_in_the_shell() -> N
         name = str(path.relative_to(ROOT))
         tree = parsed(path)
         for node in ast.walk(tree):
-            if isinstance(node, ast.arg | ast.AnnAssign) and node.annotation is not None:
-                if ast.unparse(node.annotation) == "Host":
-                    hosted.add(name)
+            typed = isinstance(node, ast.arg | ast.AnnAssign) and node.annotation is not None
+            if typed and ast.unparse(node.annotation) == "Host":  # type: ignore[union-attr]
+                hosted.add(name)
             if (isinstance(node, ast.Attribute) and node.attr == "page" and name != "app/shell.py"
                     and ast.unparse(node.value) in ("app", "self.app")):  # fmt: skip
                 paged.append(f"{name}:{node.lineno}")
