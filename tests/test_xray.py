@@ -350,6 +350,9 @@ def test_chinese_forms_with_a_character_glued_on_are_the_name_and_introduced_nam
     assert by_variant["雨村"].kind == "person"
     # Given names the dictionary tags as a person's but no surname starts: kept, the book names them (名迎春).
     assert by_variant["迎春"].kind == by_variant["探春"].kind == "person"
+    assert (
+        "通灵" in by_variant
+    )  # always quoted (‘通灵’), but the short form of 通灵宝玉: a name, not a word talked about
 
 
 def test_a_being_spoken_for_with_the_is_a_person(quire: Quire) -> None:

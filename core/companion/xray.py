@@ -380,7 +380,8 @@ def _chinese_groups(by_key: dict[str, list[Any]], read: int) -> list[list[str]]:
         whole = [k for k in longer if count.get(k, 0) >= max(2, count[key]) and not k.endswith(("儿", *TITLE_WORDS))]
         if key in by_key and len(whole) == 1:
             by_key[whole[0]] = by_key[whole[0]] + by_key.pop(key)  # 甄士 of 甄士隐
-    names = {k for k, found in by_key.items() if _chinese_name(k, found, read, total)}
+    heads = {k[:n] for k in by_key for n in range(2, len(k))}  # 通灵 of 通灵宝玉: a name's short form
+    names = {k for k, found in by_key.items() if _chinese_name(k, found, read, total, k in heads)}
     names = {k for k in names if not (len(k) == 3 and k[1:] in names and k[0] not in SURNAMES)}  # 因宝玉
     names -= _never_alone(names, by_key)
     groups: dict[str, list[str]] = {}
@@ -467,13 +468,13 @@ def _chinese_evidence(found: list[Any]) -> tuple[int, int]:
     return person, place
 
 
-def _chinese_name(key: str, found: list[Any], read: int, total: int) -> bool:
+def _chinese_name(key: str, found: list[Any], read: int, total: int, head: bool = False) -> bool:
     """Whether the book uses a tagged word as a name: mentioned ``MIN_MENTIONS`` times; a word the dictionary knows
     only when the book uses it ``KEYNESS`` times more often than usual and a mention reads like a name's, or when a
     third of its mentions come after 到, 在 and the tagger calls it a place (北京); a word the tagger coined from the book when it tagged it a name or
     a mention reads like one. A word mostly written after 的 is something described (的贝壳), never a name, unless a
     title or kinship word ends it (斜对门的杨二嫂)."""
-    if len(found) < MIN_MENTIONS or _glued(found) or _talked_about(found):
+    if len(found) < MIN_MENTIONS or _glued(found) or (_talked_about(found) and not head):
         return False
     shaped_tags = {row[4].partition("\t")[0] for row in found} & SHAPES
     if not shaped_tags and set(key) & _PARTICLES:
@@ -517,7 +518,8 @@ _QUOTES = {"“": "”", "‘": "’", "「": "」", "『": "』", '"': '"'}
 
 def _talked_about(found: list[Any]) -> bool:
     """Whether a word is mostly written alone between quotation marks: a word the book talks about (“行状”, “鸭鸭”),
-    not a name it uses (‘柿油党’ is quoted alone twice in five, ‘护官符’ four times in eight)."""
+    not a name it uses (‘柿油党’ is quoted alone twice in five, ‘护官符’ four times in eight). The caller keeps one
+    that begins a longer name of the book (‘通灵’ of 通灵宝玉): that name's short form, quoted."""
     quoted = 0
     for row in found:
         opening: str = row[4].partition("\t")[2][-1:]
