@@ -16,6 +16,7 @@ from core.koreader.progress import Kosync
 from core.koreader.sidecars import KoreaderSidecars
 from core.library import (
     Annotations,
+    BookId,
     BookRecord,
     Library,
     Position,
@@ -206,6 +207,13 @@ class Quire:
         if created and self.text.read_in_part(record.id) is None:  # a first part: restored when whole (_whole)
             restore(self._library, self._annotations, record)
 
+    def _id(self, reference: str | int) -> BookId:
+        """The book a facade entry point was named by, as an id: the one place text becomes a book (an id is only
+        checked to be there; a title, a hash prefix or digits that are no id are resolved)."""
+        if isinstance(reference, int):
+            return self._library.book_id(reference)
+        return BookId(self._library.resolve(reference).id)
+
     def _whole(self, book_id: int) -> None:
         """A long PDF read in part is whole now: what sync brought for its later pages (a highlight made on
         another device, which found no such place in the first part) is placed from the records sync keeps."""
@@ -235,15 +243,15 @@ class Quire:
         self, reference: str | int, *, title: str | None = None, authors: list[str] | None = None
     ) -> BookRecord:
         """Set a book's title or authors as the reader wants them (None leaves one unchanged)."""
-        return self._library.edit(self._library.book_id(reference), title, authors)
+        return self._library.edit(self._id(reference), title, authors)
 
     def remove(self, reference: str | int) -> BookRecord:
         """Remove a book and its file; its notes are hidden with it, and come back if it is imported again."""
-        return self._library.remove(self._library.book_id(reference))
+        return self._library.remove(self._id(reference))
 
     def cover(self, reference: str | int) -> tuple[bytes, str] | None:
         """The cover image and its media type, if the book has one."""
-        return self._library.cover(self._library.book_id(reference))
+        return self._library.cover(self._id(reference))
 
     # -- reading ------------------------------------------------------------------------------
     def find(
@@ -254,7 +262,7 @@ class Quire:
         Best matches first; ``in_book_order``: every matching paragraph of the book in reading order (``limit``
         None: all of them), as the reader's search panel lists them.
         """
-        book_id = self._library.book_id(reference) if reference is not None else None
+        book_id = self._id(reference) if reference is not None else None
         return self._library.find(book_id, query, limit, in_book_order=in_book_order)
 
     def save_position(
@@ -274,17 +282,17 @@ class Quire:
         comes from them); without ``read_chars``, the paragraphs a reading move passed count.
         """
         locator = parse_locator(locator) if isinstance(locator, str) else locator
-        book_id = self._library.book_id(reference)
+        book_id = self._id(reference)
         return self._annotations.save_position(book_id, locator, read_seconds, reading=reading, read_chars=read_chars)
 
     def set_furthest(self, reference: str | int, locator: str | Locator | None = None) -> Position:
         """Move the furthest place read back on purpose ("I haven't read past here"); None: to the current place."""
         locator = parse_locator(locator) if isinstance(locator, str) else locator
-        return self._annotations.set_furthest(self._library.book_id(reference), locator)
+        return self._annotations.set_furthest(self._id(reference), locator)
 
     def position(self, reference: str | int) -> Position | None:
         """Where the reader left the book, and the furthest they have read (the spoiler bound)."""
-        return self._annotations.position(self._library.book_id(reference))
+        return self._annotations.position(self._id(reference))
 
     def positions(self) -> dict[int, Position]:
         """Every opened book's position by book id, read at once (the library screen's)."""
@@ -293,7 +301,7 @@ class Quire:
     # -- tags ---------------------------------------------------------------------------------
     def tag(self, reference: str | int, tag: str) -> None:
         """Tag a book."""
-        self._annotations.tag(self._library.book_id(reference), tag)
+        self._annotations.tag(self._id(reference), tag)
 
     def tags(self) -> list[str]:
         """Every tag in the library, sorted."""
@@ -325,7 +333,7 @@ class Quire:
 
     def index_status(self, reference: str | int) -> IndexStatus | None:
         """How far a book's indexing went (None: never started; keyword search works regardless)."""
-        return self._indexer.status(self._library.book_id(reference))
+        return self._indexer.status(self._id(reference))
 
     def search(
         self,
@@ -342,7 +350,7 @@ class Quire:
         ``before`` is the spoiler bound, inclusive: a locator, or a place in reading order (a global ordinal,
         as ``Position.ordinal`` gives it).
         """
-        book_id = self._library.book_id(reference) if reference is not None else None
+        book_id = self._id(reference) if reference is not None else None
         if book_id is not None:
             self._chunks.ensure_default(book_id)  # an import cut between its two steps left none
         max_ordinal = None
@@ -391,6 +399,6 @@ class Quire:
         """
         from core.agent.conversation import Question, ask
 
-        book_id = self._library.book_id(reference) if reference is not None else None
+        book_id = self._id(reference) if reference is not None else None
         asked = Question(book_id, question, thread_id, provider, model, spoilers, secrets, selection, recap)
         return ask(self, self.chats.store(), self._network, asked)

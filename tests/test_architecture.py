@@ -271,6 +271,28 @@ def test_controllers_take_the_narrow_port_and_the_page_stays_in_the_shell() -> N
     assert len(paged) <= 3, paged
 
 
+def test_a_book_is_named_once_and_the_parts_take_its_id() -> None:
+    """Issue 59 item 3: 59 of the facade's part methods took ``reference: str | int`` and resolved it again, so
+    "1984" and 1984 could name two books through one parameter. Text becomes an id once, at the edge (the facade's
+    own entry points, ``quire.book``/``quire.open``, and the resolver behind them); the parts take ``int`` ids."""
+    allowed = {"core/services.py", "core/library/store.py", "core/agent/reading_library.py", "core/agent/offline.py"}
+    loose = []
+    for path in python_files("core"):
+        name = str(path.relative_to(ROOT))
+        for node in ast.walk(parsed(path)):
+            loosely = isinstance(node, ast.arg) and "str | int" in ast.unparse(node.annotation or ast.Constant(None))
+            if loosely and name not in allowed and node.arg != "where":  # a catalog's number or name is no book
+                loose.append(f"{name}:{node.lineno} {node.arg}")
+    assert not loose, "take the book's id (int) and let the edge name it once:\n" + "\n".join(loose)
+    facade = sum(
+        "str | int" in ast.unparse(arg.annotation or ast.Constant(None))
+        for node in ast.walk(parsed(ROOT / "core" / "services.py"))
+        if isinstance(node, ast.FunctionDef) and not node.name.startswith("_")  # ``_id``: the resolver they share
+        for arg in node.args.args + node.args.kwonlyargs
+    )
+    assert facade <= 14, f"the facade's entry points that take a reference: {facade}"
+
+
 def test_only_the_shell_knows_the_whole_app() -> None:
     """Pages, panels, dialogs and the chat draw from what they are handed; the chat sees a ChatContext only.
 

@@ -107,26 +107,26 @@ class Kosync:
 
     # -- books -------------------------------------------------------------------------------------------------
     def sync(
-        self, reference: str | int | None = None, secrets: SecretStore | None = None, password: str | None = None
+        self, book: int | None = None, secrets: SecretStore | None = None, password: str | None = None
     ) -> list[KosyncResult]:
-        """Exchange progress for one book, or for every book opened in Quire: the further place wins."""
-        books = [self._library.resolve(reference)] if reference is not None else [
+        """Exchange progress for one book (its id), or for every book opened in Quire: the further place wins."""
+        books = [self._library.get(book)] if book is not None else [
             self._library.get(book_id) for book_id in self._annotations.positions()
         ]  # fmt: skip
         results = []
         with self._client(secrets, password) as client:  # first: with KOReader sync off, nothing is written here
             device_id = sync_journal.device_id(self._library.conn)
-            for book in books:
+            for record in books:
                 try:
-                    results.append(self._one(client, book.id, device_id))
+                    results.append(self._one(client, record.id, device_id))
                 except LibraryError:  # its file went missing here: the other books still sync
-                    if reference is not None:
+                    if book is not None:
                         raise
         return results
 
-    def document(self, reference: str | int) -> str:
+    def document(self, book: int) -> str:
         """The book's id on a KOReader sync server (KOReader's partial MD5 of the same file)."""
-        return partial_md5(self._library.file_path(self._library.book_id(reference)))
+        return partial_md5(self._library.file_path(self._library.book_id(book)))
 
     def _one(self, client: KosyncClient, book_id: int, device_id: str) -> KosyncResult:
         book = self._library.get(book_id)

@@ -212,7 +212,7 @@ class Library:
 
     def get(self, book_id: int) -> BookRecord:
         """The book with this id; BookNotFoundError when there is none."""
-        if not 0 < book_id < 1 << 63:  # SQLite's integers stop there
+        if not 0 < _an_id(book_id) < 1 << 63:  # SQLite's integers stop there
             raise BookNotFoundError(f"no book with id {str(book_id)[:24]} in the library")
         row = self.conn.execute(f"SELECT {_BOOK_COLUMNS} FROM books b WHERE id = ?", (book_id,)).fetchone()
         if row is None:
@@ -237,12 +237,12 @@ class Library:
         """Whether a book with this content hash is stored."""
         return self.conn.execute("SELECT 1 FROM books WHERE content_hash = ?", (digest.lower(),)).fetchone() is not None
 
-    def book_id(self, reference: str | int) -> BookId:
-        """The id of the book a reference names, as ``resolve`` finds it; an id (an int) is only checked to be in
-        the library (``book_value``: 3 µs, where building its record takes 47), as every part's call by id is."""
-        if isinstance(reference, int):
-            return BookId(self.book_value(reference, "id"))
-        return BookId(self.resolve(reference).id)
+    def book_id(self, book: int) -> BookId:
+        """A book's id as a part is handed it, checked to be in the library (``book_value``: 3 µs, where building
+        its record takes 47; ``BookNotFoundError`` if not there). Parts take ids only: text that names a book (a
+        title, a hash prefix, "1984") is turned into one once, at the edge (``resolve``, through ``Quire.book`` and
+        ``Quire.open``), so "1984" and 1984 never name two books through one parameter."""
+        return BookId(self.book_value(_an_id(book), "id"))
 
     def book_value(self, book_id: int, column: str) -> Any:
         """One stored field of a book (``id``, ``content_hash``, ``segment_count``), read from one row of an index
@@ -543,3 +543,10 @@ def _process_alive(pid: int, part: Path) -> bool:
     except (PermissionError, OSError):
         return True  # it exists, or we cannot tell: keep its file
     return True
+
+
+def _an_id(book: object) -> int:
+    """``book`` when it is a book's id; TypeError when it is text (a part was handed a title: name it once)."""
+    if not isinstance(book, int) or isinstance(book, bool):
+        raise TypeError(f"a book's id (an int), not {type(book).__name__}: turn a title into one with quire.book()")
+    return book

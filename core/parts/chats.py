@@ -30,9 +30,9 @@ class Chats:
             self._store = ChatStore(self._library)
         return self._store
 
-    def threads(self, reference: str | int | None) -> list[ThreadInfo]:
+    def threads(self, book: int | None) -> list[ThreadInfo]:
         """The conversations about a book (None: about the library), most recent first."""
-        book_id = self._library.book_id(reference) if reference is not None else None
+        book_id = self._library.book_id(book) if book is not None else None
         return self.store().threads(book_id)
 
     def messages(self, thread_id: int) -> list[Message]:

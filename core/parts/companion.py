@@ -34,28 +34,28 @@ class Companion:
         self._recaps = Recaps(library)
         self._summaries = Summaries(library, self._recaps)
 
-    def _fence(self, reference: str | int, spoilers: bool) -> tuple[int, int | None]:
+    def _fence(self, book: int, spoilers: bool) -> tuple[int, int | None]:
         """The book and the last place in reading order the companion may read: the furthest place read (-1:
         nothing read yet), or None with ``spoilers`` (the whole book)."""
-        book = self._library.book_id(reference)
+        book = self._library.book_id(book)
         if spoilers:
             return book, None
         position = self._annotations.position(book)
         return book, position.furthest_ordinal if position is not None else -1
 
-    def xray(self, reference: str | int, *, spoilers: bool = False) -> list[XrayEntry]:
+    def xray(self, book: int, *, spoilers: bool = False) -> list[XrayEntry]:
         """The people, places and terms named up to the furthest place read, most mentioned first."""
-        return self._xray(*self._fence(reference, spoilers))
+        return self._xray(*self._fence(book, spoilers))
 
     @property
     def finds_chinese_names(self) -> bool:
         """Whether X-Ray finds Chinese names on this device (a computer: jieba is not built for phones)."""
         return chinese_names_available()
 
-    def xray_needs_scan(self, reference: str | int, *, spoilers: bool = False) -> bool:
+    def xray_needs_scan(self, book: int, *, spoilers: bool = False) -> bool:
         """Whether the next X-Ray must first find names in text read since the last (seconds for a Chinese novel:
         worth a progress note and a background thread)."""
-        book, bound = self._fence(reference, spoilers)
+        book, bound = self._fence(book, spoilers)
         return (bound is None or bound >= 0) and needs_scan(self._library, book, bound)
 
     def _xray(self, book: int, bound: int | None) -> list[XrayEntry]:
@@ -68,7 +68,7 @@ class Companion:
 
     def correct(
         self,
-        reference: str | int,
+        book: int,
         name: str,
         *,
         hide: bool | None = None,
@@ -81,7 +81,7 @@ class Companion:
         ``kind`` (person, place or term), or ``add`` it (a name X-Ray missed). What is not given stays as the reader
         said before. Kept for the book (through a new import of it) and synced to the reader's other devices;
         XrayCorrectionError when it cannot be kept."""
-        book = self._library.book_id(reference)
+        book = self._library.book_id(book)
         content_hash = self._content_hash(book)
         with self._library.transaction() as tx:
             before = {corrections.key_of(c.name): c for c in corrections.corrections_of(tx, content_hash)}
@@ -99,27 +99,27 @@ class Companion:
             corrections.keep(tx, content_hash, correction)
         return correction
 
-    def corrections(self, reference: str | int) -> list[Correction]:
+    def corrections(self, book: int) -> list[Correction]:
         """What the reader has said of the book's X-Ray, one correction per name."""
-        return corrections.corrections_of(self._library.conn, self._content_hash(self._library.book_id(reference)))
+        return corrections.corrections_of(self._library.conn, self._content_hash(self._library.book_id(book)))
 
-    def forget_correction(self, reference: str | int, name: str) -> bool:
+    def forget_correction(self, book: int, name: str) -> bool:
         """Take back everything the reader said of a name (here and on the other devices); whether there was any."""
-        book = self._library.book_id(reference)
+        book = self._library.book_id(book)
         with self._library.transaction() as tx:
             return corrections.forget(tx, self._content_hash(book), name)
 
     def _content_hash(self, book: int) -> str:
         return str(self._library.book_value(book, "content_hash"))
 
-    def recap(self, reference: str | int, *, spoilers: bool = False) -> list[RecapChapter]:
+    def recap(self, book: int, *, spoilers: bool = False) -> list[RecapChapter]:
         """The story so far: each chapter read, in its own key sentences (the latest ones fuller), each cited."""
-        book, bound = self._fence(reference, spoilers)
+        book, bound = self._fence(book, spoilers)
         return [] if bound is not None and bound < 0 else self._recaps.recap(book, bound)
 
     def recap_events(
         self,
-        reference: str | int,
+        book: int,
         *,
         spoilers: bool = False,
         model: BaseChatModel | None = None,
@@ -128,7 +128,7 @@ class Companion:
         """The story so far as an answer's events (text, citations, done), as ``quire ask`` streams them: each
         chapter's key sentences offline, or with ``model`` each chapter summarised by it from those sentences (kept
         under ``model_key``); provider failures propagate from the iterator."""
-        book, bound = self._fence(reference, spoilers)
+        book, bound = self._fence(book, spoilers)
         receipt = None if spoilers else fence_receipt(self._annotations.position(book))
         if model is not None:
             return with_fence(self._summaries.events(book, bound, model, model_key), receipt)
@@ -137,7 +137,7 @@ class Companion:
 
     def describe(
         self,
-        reference: str | int,
+        book: int,
         provider: ProviderConfig | None = None,
         *,
         secrets: SecretStore | None = None,
@@ -149,7 +149,7 @@ class Companion:
         from core.agent.providers import make_chat_model
         from core.companion.describe import describe
 
-        book, bound = self._fence(reference, spoilers)
+        book, bound = self._fence(book, spoilers)
         entries = self._xray(book, bound)
         if not entries:
             return {}

@@ -35,10 +35,10 @@ class Dictionary:
     def remove(self, number: int) -> None:
         self._store.remove(number)
 
-    def define(self, text: str, reference: str | int | None = None) -> list[Definition]:
+    def define(self, text: str, book: int | None = None) -> list[Definition]:
         """The articles for a word, looked up as written, then as its lemma in the book's language (English when
         no book is named); Chinese by the longest word the text starts with."""
-        language = self._library.resolve(reference).language if reference is not None else ""
+        language = self._library.get(book).language if book is not None else ""
         return self._store.define(text, language)
 
     def explain(
@@ -62,22 +62,22 @@ class Dictionary:
             model = make_chat_model(provider, secrets, self._network)
         return explain(model, word, sentence)
 
-    def keep(self, reference: str | int, word: str, locator: str, sentence: str, definition: str) -> None:
+    def keep(self, book: int, word: str, locator: str, sentence: str, definition: str) -> None:
         """Add a looked-up word to the book's vocabulary list, with the sentence it was read in."""
-        self._store.keep(self._library.book_id(reference), word, locator, sentence, definition)
+        self._store.keep(self._library.book_id(book), word, locator, sentence, definition)
 
-    def vocabulary(self, reference: str | int) -> list[VocabularyWord]:
+    def vocabulary(self, book: int) -> list[VocabularyWord]:
         """The book's vocabulary list, oldest first."""
-        return self._store.vocabulary(self._library.book_id(reference))
+        return self._store.vocabulary(self._library.book_id(book))
 
-    def forget(self, reference: str | int, word: str) -> None:
-        self._store.forget(self._library.book_id(reference), word)
+    def forget(self, book: int, word: str) -> None:
+        self._store.forget(self._library.book_id(book), word)
 
-    def export_vocabulary(self, reference: str | int) -> str:
+    def export_vocabulary(self, book: int) -> str:
         """The book's vocabulary list as Markdown: each word, its definition's first line and its sentence."""
-        book = self._library.resolve(reference)
-        lines = [f"# Vocabulary: {book.title}", ""]
-        for entry in self._store.vocabulary(book.id):
+        record = self._library.get(book)
+        lines = [f"# Vocabulary: {record.title}", ""]
+        for entry in self._store.vocabulary(record.id):
             first = entry.definition.strip().splitlines()[0] if entry.definition.strip() else ""
             lines.append(f"- **{entry.word}**: {first}")
             if entry.sentence:

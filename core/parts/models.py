@@ -79,10 +79,10 @@ class Models:
         self._remote[embedder.name] = embedder
         return embedder.name
 
-    def choose(self, reference: str | int) -> tuple[str, str]:
+    def choose(self, book: int) -> tuple[str, str]:
         """The embedding model a book gets (by its language, among those available) and why."""
-        book = self._library.resolve(reference)
-        name, reason = choose_model(book.language, self._store.available())
+        record = self._library.get(book)
+        name, reason = choose_model(record.language, self._store.available())
         if name is None:
             raise ModelUnavailableError(reason)
         return name, reason

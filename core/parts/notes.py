@@ -18,32 +18,32 @@ class Notes:
         self._library = library
         self._annotations = annotations
 
-    def _id(self, reference: str | int) -> int:
-        return self._library.book_id(reference)
+    def _id(self, book: int) -> int:
+        return self._library.book_id(book)
 
-    def add_bookmark(self, reference: str | int, locator: str, label: str = "") -> Bookmark:
+    def add_bookmark(self, book: int, locator: str, label: str = "") -> Bookmark:
         """Bookmark a locator."""
-        return self._annotations.add_bookmark(self._id(reference), parse_locator(locator), label)
+        return self._annotations.add_bookmark(self._id(book), parse_locator(locator), label)
 
-    def bookmarks(self, reference: str | int) -> list[Bookmark]:
+    def bookmarks(self, book: int) -> list[Bookmark]:
         """A book's bookmarks."""
-        return self._annotations.bookmarks(self._id(reference))
+        return self._annotations.bookmarks(self._id(book))
 
     def remove_bookmark(self, bookmark_id: int) -> None:
         """Delete a bookmark."""
         self._annotations.remove_bookmark(bookmark_id)
 
     def add_highlight(
-        self, reference: str | int, start: str, end: str | None = None, color: str = "yellow", note: str = ""
+        self, book: int, start: str, end: str | None = None, color: str = "yellow", note: str = ""
     ) -> Highlight:
         """Highlight from ``start`` to ``end`` (the whole start segment when ``end`` is omitted)."""
         first = parse_locator(start)
         last = parse_locator(end) if end else first.segment_locator
-        return self._annotations.add_highlight(self._id(reference), first, last, color, note)
+        return self._annotations.add_highlight(self._id(book), first, last, color, note)
 
-    def highlights(self, reference: str | int | None = None) -> list[Highlight]:
+    def highlights(self, book: int | None = None) -> list[Highlight]:
         """Highlights of one book, or of the whole library."""
-        return self._annotations.highlights(self._id(reference) if reference is not None else None)
+        return self._annotations.highlights(self._id(book) if book is not None else None)
 
     def update_highlight(self, highlight_id: int, *, note: str | None = None, color: str | None = None) -> Highlight:
         """Change a highlight's note or colour."""
@@ -53,37 +53,33 @@ class Notes:
         """Delete a highlight and its note."""
         self._annotations.remove_highlight(highlight_id)
 
-    def export(self, reference: str | int, format_name: str = "md") -> str:
+    def export(self, book: int, format_name: str = "md") -> str:
         """Highlights, notes and bookmarks of a book as Markdown ('md') or JSON ('json')."""
-        book = self._library.resolve(reference)
-        highlights = self._annotations.highlights(book.id)
-        bookmarks = self._annotations.bookmarks(book.id)
+        record = self._library.get(book)
+        highlights = self._annotations.highlights(record.id)
+        bookmarks = self._annotations.bookmarks(record.id)
         if format_name == "json":
-            return export_json(book, highlights, bookmarks)
+            return export_json(record, highlights, bookmarks)
         if format_name != "md":
             raise QuireError(f"unknown export format '{format_name}': use md or json")
-        titles = {row["idx"]: row["title"] for row in self._library.sections(book.id)}
-        return export_markdown(book, highlights, bookmarks, titles)
+        titles = {row["idx"]: row["title"] for row in self._library.sections(record.id)}
+        return export_markdown(record, highlights, bookmarks, titles)
 
-    def export_vault(
-        self, folder: str | Path, reference: str | int | None = None, *, create: bool = False
-    ) -> list[Path]:
+    def export_vault(self, folder: str | Path, book: int | None = None, *, create: bool = False) -> list[Path]:
         """Write each book's highlights and notes as a note in an Obsidian vault (one book, or every book with
         highlights); a note written before is updated in its own part only. The notes that changed. A missing
         folder is VaultFolderMissing unless ``create``."""
-        books = [self._library.resolve(reference)] if reference is not None else None
-        if books is None:
+        if book is not None:
+            records = [self._library.get(book)]
+        else:
             marked = {h.book_id for h in self._annotations.highlights(None)}
-            books = [self._library.resolve(book_id) for book_id in sorted(marked)]
+            records = [self._library.get(book_id) for book_id in sorted(marked)]
         items = []
-        for book in books:
-            position = self._annotations.position(book.id)
-            titles = {row["idx"]: row["title"] for row in self._library.sections(book.id)}
-            items.append(
-                VaultBook(
-                    book, self._annotations.highlights(book.id), titles, position.furthest_percent if position else 0
-                )
-            )
+        for record in records:
+            position = self._annotations.position(record.id)
+            titles = {row["idx"]: row["title"] for row in self._library.sections(record.id)}
+            percent = position.furthest_percent if position else 0
+            items.append(VaultBook(record, self._annotations.highlights(record.id), titles, percent))
         try:
             return export_vault(Path(folder), items, create)
         except OSError as error:

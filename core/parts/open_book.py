@@ -11,7 +11,7 @@ from core.parts.text import BookText
 
 
 class OpenBook:
-    """A handle on one book, made by ``quire.open(reference)``: the reference (a title, a hash prefix, an id) is
+    """A handle on one book, made by ``quire.open(book)``: the book (a title, a hash prefix, an id) is
     resolved there, once; each call after it is by the book's ``BookId``, which the library only checks is still
     there (one index row), so a book removed by another window is a ``BookNotFoundError``, as before.
 

@@ -39,22 +39,20 @@ class Speech:
         self._library = library
         self._annotations = annotations
 
-    def sentences(
-        self, reference: str | int, locator: str | Locator | None = None, count: int = 10
-    ) -> list[SpokenSentence]:
+    def sentences(self, book: int, locator: str | Locator | None = None, count: int = 10) -> list[SpokenSentence]:
         """``count`` sentences from ``locator`` (default: the reader's current place), in reading order; a locator
         inside a paragraph starts at the sentence holding it. Headings are read; pictures are not."""
-        book = self._library.resolve(reference)
+        record = self._library.get(book)
         if locator is None:
-            position = self._annotations.position(book.id)
+            position = self._annotations.position(record.id)
             locator = position.locator if position is not None else Locator(0, 0)
         place = parse_locator(locator) if isinstance(locator, str) else locator
-        ordinal, _ = self._annotations.place(book.id, place)
+        ordinal, _ = self._annotations.place(record.id, place)
         found: list[SpokenSentence] = []
         rows = self._library.conn.execute(
             "SELECT ordinal, section_idx, idx, text FROM segments WHERE book_id = ? AND ordinal >= ? "
             "AND kind != 'image' ORDER BY ordinal",
-            (book.id, ordinal),
+            (record.id, ordinal),
         )
         for row_ordinal, section, idx, text in rows:
             for a, b in spoken_spans(text):
@@ -67,7 +65,7 @@ class Speech:
 
     def save(
         self,
-        reference: str | int,
+        book: int,
         path: Path | str,
         locator: str | Locator | None = None,
         count: int = 10,
@@ -77,10 +75,10 @@ class Speech:
         """Speak ``count`` sentences from the place into the WAV file ``path`` with a system voice in the book's
         language, or the natural one (``voice="joe"``, English books); each sentence with its span in the audio.
         VoiceUnavailable where no voice can speak."""
-        sentences = self.sentences(reference, locator, count)
+        sentences = self.sentences(book, locator, count)
         if not sentences:
             raise QuireError("there is nothing to read aloud from there: the book ends before it")
-        language = self._library.resolve(reference).language
+        language = self._library.get(book).language
         natural = write_natural if voice == JOE else None
         spans = save([s.text for s in sentences], Path(path), language, rate, natural)
         return [
@@ -90,7 +88,7 @@ class Speech:
 
     def session(
         self,
-        reference: str | int,
+        book: int,
         speaker: Speaker,
         changed: Callable[[], None],
         rate: int = DEFAULT_SPEECH_RATE,
@@ -98,7 +96,7 @@ class Speech:
     ) -> ReadAloud:
         """Read-aloud for the reader: a session speaking the book's sentences through ``speaker`` in its language;
         ``changed()`` is called (on its worker thread) as each sentence starts and when it pauses or ends."""
-        book = self._library.resolve(reference)
+        record = self._library.get(book)
         return ReadAloud(
-            lambda at, count: self.sentences(book.id, at, count), speaker, book.language, changed, rate, voice
+            lambda at, count: self.sentences(record.id, at, count), speaker, record.language, changed, rate, voice
         )

@@ -27,13 +27,13 @@ class Translation:
         self._annotations = annotations
         self._network = network
 
-    def target(self, reference: str | int, ui_language: str) -> str:
+    def target(self, book: int, ui_language: str) -> str:
         """The language a book's paragraphs go into by default: the UI's, or English for a book already in it."""
-        return default_target(self._library.resolve(reference).language, ui_language)
+        return default_target(self._library.get(book).language, ui_language)
 
     def paragraph(
         self,
-        reference: str | int,
+        book: int,
         locator: str | Locator,
         to: str,
         provider: ProviderConfig | None = None,
@@ -50,7 +50,7 @@ class Translation:
         returned, and not kept (a translation cut short is asked for whole the next time)."""
         from core.agent.providers import make_chat_model
 
-        book = self._library.book_id(reference)
+        book = self._library.book_id(book)
         place = parse_locator(locator) if isinstance(locator, str) else locator
         ordinal, _ = self._annotations.place(book, place)
         text = self._library.conn.execute(
