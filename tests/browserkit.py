@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -112,18 +112,37 @@ class Screen:
         card that landed between the two opened nothing. Gives up quietly after ``timeout`` seconds (a screen
         that keeps moving, a spinner, is then the test's own wait to judge).
         """
-        rects = (
-            "() => Array.from(document.querySelectorAll('flt-semantics[aria-label]'), n => {"
-            " const r = n.getBoundingClientRect(); return [n.getAttribute('aria-label'), r.x, r.y, r.width]; })"
+        self.quiet(hold=0.5, timeout=timeout)
+
+    def quiet(self, hold: float = 0.3, timeout: float = 10.0) -> None:
+        """Wait until the screen stops changing: its semantics nodes (each one's label, text and box) the same for
+        ``hold`` seconds, read every 0.1 s. What a person waits for before tapping or looking: a redraw landed, a
+        streamed answer done, a theme's change animated. Gives up quietly after ``timeout`` seconds, as ``steady``
+        does: a screen that keeps moving is the test's own check to judge."""
+        snapshot = (
+            "() => Array.from(document.querySelectorAll('flt-semantics'), n => {"
+            " const r = n.getBoundingClientRect();"
+            " return [n.getAttribute('aria-label'), n.textContent.length, r.x, r.y, r.width, r.height]; })"
         )
         deadline = time.monotonic() + timeout
-        last = None
+        last, since = None, time.monotonic()
         while time.monotonic() < deadline:
-            now = self.page.evaluate(rects)
-            if now and now == last:
+            now = self.page.evaluate(snapshot)
+            if now != last:
+                last, since = now, time.monotonic()
+            elif time.monotonic() - since >= hold:
                 return
-            last = now
-            self.settle(0.5)
+            self.page.wait_for_timeout(100)
+
+    def until(self, condition: Callable[[], object], what: str, timeout: float = 20.0) -> None:
+        """Wait until ``condition()`` holds, checked every 0.1 s (the browser's events go on between checks);
+        AssertionError naming ``what``, with a screenshot kept, after ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while not condition():
+            if time.monotonic() > deadline:
+                self.shot("failed")
+                raise AssertionError(f"waited {timeout:.0f} s for {what}")
+            self.page.wait_for_timeout(100)
 
     def labelled(self, label: str):
         """The visible node whose accessible label (a tooltip or a card's label) starts with ``label``.
@@ -134,7 +153,7 @@ class Screen:
         return self.page.locator(f'flt-semantics[aria-label^="{label}"]').filter(visible=True).first
 
     def click_label(self, label: str, timeout: float = 20_000) -> None:
-        self.settle(0.4)  # let the last redraw land, or the click may hit a node that is being replaced
+        self.quiet()  # let the last redraw land, or the click may hit a node that is being replaced
         self._click(self.labelled(label), f"a node labelled {label!r}", timeout)
 
     def _click(self, node, what: str, timeout: float) -> None:
@@ -153,7 +172,7 @@ class Screen:
                 redrawn = "not visible" in str(error) or "detached" in str(error)
                 if not redrawn or time.monotonic() > deadline:
                     raise
-                self.settle(0.3)
+                self.quiet()  # the redraw that hid it, landed
 
     def click_label_until(self, label: str, text: str, tries: int = 3) -> None:
         """Click the node labelled ``label`` until ``text`` shows (``tries`` clicks at most, 8 s after each).
@@ -199,7 +218,7 @@ class Screen:
             try:
                 field.click(force=True)
                 self.page.wait_for_function(editing, timeout=3_000)
-                self.settle(0.5)  # the focus must hold, not only come
+                self.page.wait_for_timeout(500)  # a fixed wait (one of the suite's few): the focus must hold
                 if self.page.evaluate(editing):
                     self.page.keyboard.press("ControlOrMeta+A")  # a try cut short left some letters: replace them
                     self.page.keyboard.type(text)
@@ -221,14 +240,19 @@ class Screen:
         was opened, was never sent, and nothing on the screen said why. A box holding text has no label (Flutter
         labels it with its hint only while it is empty), so it is found by what it holds.
         """
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout  # here: without it the browser tests skip
+
         boxes = "[...document.querySelectorAll('textarea, input')]"
+        editing = "['TEXTAREA', 'INPUT'].includes(document.activeElement && document.activeElement.tagName)"
         self.type_into(hint, text)
         for _try in range(tries):
             self.page.keyboard.press("Enter")
-            for _ in range(40):  # 8 s
-                self.settle(0.2)
-                if not self.page.evaluate(f"text => {boxes}.some(e => e.value === text)", text):
-                    return
+            taken = f"text => !{boxes}.some(e => e.value === text)"
+            try:
+                self.page.wait_for_function(taken, arg=text, timeout=8_000)  # the app empties the box it took
+                return
+            except PlaywrightTimeout:
+                pass
             box = self.page.evaluate_handle(f"text => {boxes}.find(e => e.value === text) || null", text).as_element()
             if box is None:  # taken while the last check ran
                 return
@@ -238,7 +262,7 @@ class Screen:
                 self.type_into(hint, text)
                 continue
             box.click(force=True)
-            self.settle(0.5)
+            self.page.wait_for_function(editing, timeout=3_000)  # the box has the keyboard again
         self.shot("failed")
         raise AssertionError(f"the box {hint!r} kept {text!r} after Enter was pressed {tries} times")
 
@@ -249,7 +273,7 @@ class Screen:
         return self.page.get_by_text(text, exact=False).or_(labelled).filter(visible=True).first
 
     def click_text(self, text: str, timeout: float = 20_000) -> None:
-        self.settle(0.4)
+        self.quiet()
         self._click(self.text(text), f"a node showing {text!r}", timeout)
 
     def wait_text(self, text: str, timeout: float = 20_000) -> None:
@@ -269,9 +293,6 @@ class Screen:
     def shows(self, text: str) -> bool:
         return self.text(text).count() > 0 and self.text(text).is_visible()
 
-    def settle(self, seconds: float = 0.8) -> None:
-        self.page.wait_for_timeout(seconds * 1000)
-
     def shot(self, step: str) -> Path:
         """Save a screenshot under tests/artifacts/ (kept by CI) and return its path.
 
@@ -281,11 +302,12 @@ class Screen:
         """
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         path = ARTIFACTS / f"{self.name}-{step}.png"
+        self.quiet()
         for _ in range(20):
-            self.settle(0.6)
             self.page.screenshot(path=str(path))
             if drawn(path):
                 break
+            self.page.wait_for_timeout(600)  # not painted yet: look again (a poll, on ``drawn``)
         return path
 
     def pixel(self, x: int, y: int) -> tuple[int, int, int]:

@@ -1355,9 +1355,14 @@ def test_the_contents_open_scrolled_to_the_current_chapter(quire: Quire) -> None
         await fire(session, find(app.page.controls, tooltip="Contents"))  # closed
         app.reading.navigate(GoTo(chapters[target].locator))
         await fire(session, find(app.page.controls, tooltip="Contents"))  # opened at Chapter 100
-        # The list scrolls itself once the client has it (StartAtList.did_mount, a page task of the control's own,
-        # which no app event announces): a moment for that task to run.
-        await asyncio.sleep(0.05)
+
+        # The list scrolls itself once the client has it (StartAtList.did_mount asks the client through
+        # ``workers.request``, which nothing counts, as its answer may never come): wait for the ask itself.
+        async def asked() -> None:
+            while not any(name == "scroll_to" for _, name in session.connection.invoked):
+                await asyncio.sleep(0)  # the loop runs the request's task between two looks
+
+        await asyncio.wait_for(asked(), 10)
         calls = zip(session.connection.invoked, session.connection.arguments, strict=True)
         scrolls = [arguments for (_, name), arguments in calls if name == "scroll_to"]
         listing = find(app.page.controls, kind=ft.ListView)

@@ -76,11 +76,7 @@ def _count_books(library: Path) -> int:
 
 
 def _wait_place(screen: Screen, library: Path, chapter: str) -> None:
-    for _ in range(40):
-        if _place(library) == chapter:
-            return
-        screen.settle(0.25)
-    raise AssertionError(f"the reader is at {_place(library)!r}, not {chapter!r}")
+    screen.until(lambda: _place(library) == chapter, f"the place saved at {chapter!r}", 10)
 
 
 # The text fields on screen that a screen reader would announce with no name (Flutter's web build gives each its label
@@ -115,11 +111,8 @@ def _buttons_named(page, where: str) -> None:
 
 def _wait_ordinal(screen: Screen, library: Path, ordinal: int) -> int:
     """Wait until the reader's saved place is the paragraph at ``ordinal``, and give it."""
-    for _ in range(40):
-        if _ordinal(library, 1) == ordinal:
-            return ordinal
-        screen.settle(0.25)
-    raise AssertionError(f"the reader is at paragraph {_ordinal(library, 1)}, not {ordinal}")
+    screen.until(lambda: _ordinal(library, 1) == ordinal, f"the place saved at paragraph {ordinal}", 10)
+    return ordinal
 
 
 def test_desktop_import_read_jump_theme_search_highlight_and_reopen(browser, tmp_path: Path) -> None:
@@ -145,22 +138,23 @@ def test_desktop_import_read_jump_theme_search_highlight_and_reopen(browser, tmp
 
         screen.click_label("Appearance")
         screen.click_text("Dark")
-        screen.settle()
+
         # The page's background beside the text, once the theme's change has animated to its end (under load in a
         # full run, one point read mid-grey 0.8 s after the click).
-        for _ in range(20):
-            dark = min((screen.pixel(x, y) for x, y in ((1000, 450), (1400, 450), (1400, 300), (1400, 600))), key=sum)
-            if sum(dark) < 150:
-                break
-            screen.settle(0.25)
-        assert sum(dark) < 150, f"dark theme background is {dark}"
+        def darkest() -> tuple[int, int, int]:
+            return min((screen.pixel(x, y) for x, y in ((1000, 450), (1400, 450), (1400, 300), (1400, 600))), key=sum)
+
+        screen.until(lambda: sum(darkest()) < 150, "the dark theme's background", 10)
         shot = screen.shot("4-dark-theme")
         _not_blank(shot)
         assert brightest(shot, (350, 150, 1000, 450)) > 180  # the text is light on the dark page, not black
         screen.click_text("Sepia")
-        screen.settle()
-        sepia = screen.pixel(1000, 450)
-        assert sepia[0] > sepia[2] + 15 and sum(sepia) > 500, f"sepia background is {sepia}"
+
+        def sepia() -> bool:
+            red, _green, blue = screen.pixel(1000, 450)
+            return red > blue + 15 and red + _green + blue > 500
+
+        screen.until(sepia, "the sepia background", 10)
         screen.click_label("Close")
 
         page.keyboard.press("Control+f")
@@ -172,7 +166,7 @@ def test_desktop_import_read_jump_theme_search_highlight_and_reopen(browser, tmp
         _wait_place(screen, library, "Chapter 12. Biographical.")
         _not_blank(screen.shot("6-search-hit-marked"))
         screen.click_label("Close")
-        screen.settle()
+        screen.quiet()
 
         # double-click a word of the first paragraph (the hit, at the top of the text under "Back to where you
         # were") to select it
@@ -187,7 +181,7 @@ def test_desktop_import_read_jump_theme_search_highlight_and_reopen(browser, tmp
             until(lambda name=name: coloured(name), 20, f"{name}'s dot in its colour (it stayed grey)")
         _not_blank(screen.shot("7a-selection-bar"))
         screen.click_label("Highlight in Yellow")
-        screen.settle()
+        screen.quiet()  # the highlight drawn
         _not_blank(screen.shot("7-highlight"))
         screen.click_label("Notes")
         screen.wait_text("1 highlight")
@@ -196,7 +190,7 @@ def test_desktop_import_read_jump_theme_search_highlight_and_reopen(browser, tmp
         screen.click_label("Library")
         screen.wait_text("1 book")
         screen.click_label("Open Moby-Dick")
-        screen.settle()
+        screen.wait_text("Queequeg was a native")  # reopened where it was left
         _not_blank(screen.shot("8-reopened"))
         page.close()
     assert _place(library) == "Chapter 12. Biographical."  # reopened at the same place
@@ -223,9 +217,8 @@ def test_phone_layout_contents_sheet_and_reader(browser, tmp_path: Path) -> None
         before = _ordinal(library, 2)
         for _ in range(6):  # scroll down through the chapter: the place is saved as the text moves
             page.mouse.wheel(0, 600)
-            screen.settle(0.4)
-        screen.settle(1.2)
-        assert _ordinal(library, 2) > before
+            screen.quiet()
+        screen.until(lambda: _ordinal(library, 2) > before, "the place saved further on", 10)
         _not_blank(screen.shot("4-scrolled"))
         page.close()
 
@@ -309,7 +302,7 @@ def test_chat_streams_parts_cites_and_stops_at_desktop_and_phone_sizes(browser, 
             screen.send("Ask about this book", "Tell me everything")
             screen.wait_text("word3", timeout=30_000)
             screen.type_into("Ask about this book", "And then?")  # the next question, typed while the answer streams
-            screen.settle(2)  # twenty redraws of the streamed text
+            screen.wait_text("word6", timeout=30_000)  # three more redraws of the streamed text, the box holding it
             kept = page.evaluate("document.activeElement && document.activeElement.value")  # still focused, as typed
             assert kept == "And then?" and screen.shows("Stop")
             screen.click_label("Stop")
@@ -541,7 +534,7 @@ def test_scroll_layout_reads_on_past_the_window_without_a_button(browser, tmp_pa
                 break
             assert not screen.shows("Continue reading")
             page.mouse.wheel(0, 600)
-            screen.settle(0.3)
+            screen.quiet()  # the scroll landed
         assert _ordinal(library, 1) > 90  # read on, and the place saved went on with the scrolling
         _not_blank(screen.shot("1-read-on-past-the-window"))
         page.close()
@@ -595,11 +588,9 @@ def test_read_aloud_plays_pauses_and_stops_in_the_browser_at_both_sizes(browser,
             screen.click_label_until("Open Alice", "% read")
             screen.click_label("Read aloud from here")
             screen.labelled("Pause").wait_for(state="visible", timeout=20_000)
-            for _ in range(80):
-                if len(list(audio.glob("*.wav"))) >= 2:
-                    break
-                screen.settle(0.25)
-            assert len(list(audio.glob("*.wav"))) >= 2  # sentences spoken, one file each
+            screen.until(
+                lambda audio=audio: len(list(audio.glob("*.wav"))) >= 2, "two sentences spoken, one file each", 20
+            )
             _not_blank(screen.shot("1-reading-aloud"))
             screen.click_label("Pause")
             screen.labelled("Resume").wait_for(state="visible", timeout=20_000)
@@ -655,17 +646,14 @@ def test_a_catalog_is_browsed_and_a_book_downloaded_in_the_browser_at_both_sizes
                     if screen.shows("Browse"):
                         break
                     page.mouse.wheel(0, 500)
-                    screen.settle(0.2)
+                    screen.quiet()  # the scroll landed
                 screen.click_text("Browse")
                 screen.click_text("All books")
                 screen.wait_text("Moby-Dick")
-                screen.settle(1.0)  # the covers come in after the list
+                screen.quiet()  # the covers come in after the list
                 row = screen.labelled("Download “Moby-Dick”").bounding_box(timeout=20_000)  # the row, merged with it
                 page.mouse.click(row["x"] + row["width"] - 24, row["y"] + row["height"] / 2)  # its button, at its end
-                for _ in range(150):
-                    if _count_books(library):
-                        break
-                    screen.settle(0.2)
+                screen.until(lambda library=library: _count_books(library), "the downloaded book in the library", 30)
                 screen.wait_text("is in your library")  # the notice: “Moby-Dick” is in your library.
                 _not_blank(screen.shot("1-catalog"))
                 page.close()
@@ -718,33 +706,32 @@ def test_a_note_typed_with_spaces_leaves_the_page_behind_where_it_was(browser, t
             # the jump saved: the phone's round opens the book where the desktop's turned a page, in the same chapter
             before = _wait_ordinal(screen, library, start)
             for _ in range(3):  # the paragraph's first word, once the page has stopped moving
-                screen.settle(1.5)
+                screen.quiet(hold=0.5)
                 box = screen.text("Alice was beginning").bounding_box()
                 page.mouse.dblclick(box["x"] + 12, box["y"] + 10)
-                screen.settle(1)
+                screen.quiet()  # the selection bar drawn, or nothing
                 if screen.shows("Highlight and add a note") or screen.labelled("Highlight and add a note").count():
                     break
             _not_blank(screen.shot("selection-bar"))  # every action in reach (a phone's bar wraps)
             screen.click_label("Highlight and add a note")
             screen.type_into("Note", "one two three four five six")
-            screen.settle(1)
+            screen.quiet()  # whatever the typing set moving has landed
             assert _ordinal(library, 1) == before, "typing the note turned the pages behind it"
             _not_blank(screen.shot("typed"))
             _fields_named(page, "the note dialog")
             screen.click_text("Save")
-            screen.settle(1)
-            quire = Quire(library)
-            try:
-                notes = [h.note for h in quire.notes.highlights(1)]
-            finally:
-                quire.close()
-            assert "one two three four five six" in notes and _ordinal(library, 1) == before
+
+            def noted() -> bool:
+                quire = Quire(library)
+                try:
+                    return "one two three four five six" in [h.note for h in quire.notes.highlights(1)]
+                finally:
+                    quire.close()
+
+            screen.until(noted, "the note saved", 20)
+            assert _ordinal(library, 1) == before
             page.keyboard.press("ArrowRight")  # the dialog gone, the keys turn pages again
-            for _ in range(20):
-                if _ordinal(library, 1) > before:
-                    break
-                screen.settle(0.25)
-            assert _ordinal(library, 1) > before
+            screen.until(lambda before=before: _ordinal(library, 1) > before, "the next page's place saved", 10)
             page.close()
 
 
@@ -872,12 +859,12 @@ def test_settings_keeps_its_place_has_folders_and_names_every_field_at_both_size
             assert page.evaluate(unnamed) == 0
             screen.type_into("Catalog address", f"http://127.0.0.1:{free_port()}/opds")  # nothing listens there
             assert page.evaluate(unnamed) == 0  # a field holding text keeps its name
-            screen.settle(1)  # the field scrolled into sight as it took the focus
+            screen.quiet(hold=0.5)  # the field scrolled into sight as it took the focus
             top = screen.text("Add catalog").bounding_box()["y"]
             assert 0 < top < size[1], "the button is in sight before the click"
             screen.click_text("Add catalog")
             screen.wait_text("could not be used", timeout=30_000)
-            screen.settle(1)
+            screen.quiet(hold=0.5)  # had Settings jumped, it has landed
             assert abs(screen.text("Add catalog").bounding_box()["y"] - top) < 40, "Settings jumped to its top"
             _not_blank(screen.shot("after-add-catalog"))
             _scroll_to(screen, "Import this folder")  # Settings > Folders in the browser, the path typed
@@ -894,7 +881,7 @@ def _scroll_to(screen: Screen, label: str) -> None:
                 return
         screen.page.mouse.move(screen.page.viewport_size["width"] / 2, screen.page.viewport_size["height"] / 2)
         screen.page.mouse.wheel(0, 200)
-        screen.settle(0.3)
+        screen.quiet()  # the scroll landed
     screen.wait_text(label, timeout=1)  # fails with the screen's labels
 
 
