@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from core.companion import store
 from core.companion.xray import Mention, XrayEntry
 from core.errors import XrayCorrectionError
 from core.sync import journal
@@ -81,13 +82,9 @@ def store_correction(conn: sqlite3.Connection, content_hash: str, value: dict[st
     """Make the book's corrections show a record: the name's correction kept, or gone (``present`` false)."""
     key = key_of(str(value.get("name", "")))
     if not value.get("present") or not key:
-        conn.execute("DELETE FROM xray_corrections WHERE content_hash = ? AND name_key = ?", (content_hash, key))
+        store.drop_correction(conn, content_hash, key)
         return
-    conn.execute(
-        "INSERT INTO xray_corrections VALUES (?, ?, ?) ON CONFLICT (content_hash, name_key) DO UPDATE SET "
-        "value = excluded.value",
-        (content_hash, key, json.dumps(value, ensure_ascii=False)),
-    )
+    store.put_correction(conn, content_hash, key, json.dumps(value, ensure_ascii=False))
 
 
 def keep(conn: sqlite3.Connection, content_hash: str, correction: Correction) -> None:
@@ -100,18 +97,15 @@ def keep(conn: sqlite3.Connection, content_hash: str, correction: Correction) ->
 def forget(conn: sqlite3.Connection, content_hash: str, name: str) -> bool:
     """Drop what the reader said of a name, here and through sync; whether there was anything."""
     key = key_of(name)
-    gone = conn.execute("DELETE FROM xray_corrections WHERE content_hash = ? AND name_key = ?", (content_hash, key))
-    if gone.rowcount:
+    gone = store.drop_correction(conn, content_hash, key)
+    if gone:
         journal.record(conn, correction_key(content_hash, name), {"present": False, "name": " ".join(name.split())})
-    return bool(gone.rowcount)
+    return gone
 
 
 def corrections_of(conn: sqlite3.Connection, content_hash: str) -> list[Correction]:
     """The book's corrections, in the order of their names."""
-    rows = conn.execute(
-        "SELECT value FROM xray_corrections WHERE content_hash = ? ORDER BY name_key", (content_hash,)
-    ).fetchall()
-    return [Correction.from_record(json.loads(row[0])) for row in rows]
+    return [Correction.from_record(json.loads(value)) for value in store.correction_values(conn, content_hash)]
 
 
 def corrected(

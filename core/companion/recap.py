@@ -19,7 +19,7 @@ from core.agent.citations import Citation
 from core.agent.events import AgentEvent, CitationEvent, Done, ErrorEvent, TextDelta
 from core.agent.safe_markdown import escape_markdown
 from core.books.locator import Locator
-from core.library import Library
+from core.library import Library, text_reads
 from core.quotes import quoted
 from core.rag.sentences import sentence_spans, terms
 
@@ -50,11 +50,7 @@ Candidate = tuple[int, int, int, int, str]  # (ordinal, segment index, start, en
 
 
 def _candidates(library: Library, book_id: int, section: int, bound: int | None) -> list[Candidate]:
-    rows = library.conn.execute(
-        "SELECT ordinal, idx, text FROM segments WHERE book_id = ? AND section_idx = ? AND kind NOT IN "
-        "('heading', 'image') AND ordinal <= ? ORDER BY ordinal",
-        (book_id, section, bound if bound is not None else 1 << 62),
-    )
+    rows = text_reads.section_body(library.conn, book_id, section, bound if bound is not None else 1 << 62)
     found = []
     for ordinal, idx, text in rows:
         for a, b in sentence_spans(text):
@@ -97,12 +93,7 @@ class Recaps:
     def chapters(self, book_id: int, bound: int | None) -> list[tuple[int, str, bool]]:
         """(section, title, partial) of each story chapter begun at or before the bound, in reading order."""
         limit = bound if bound is not None else 1 << 62
-        sections = self.library.conn.execute(
-            "SELECT s.idx, s.title, MIN(g.ordinal), MAX(g.ordinal) FROM sections s JOIN segments g "
-            "ON g.book_id = s.book_id AND g.section_idx = s.idx WHERE s.book_id = ? GROUP BY s.idx "
-            "HAVING MIN(g.ordinal) <= ? ORDER BY MIN(g.ordinal)",
-            (book_id, limit),
-        ).fetchall()
+        sections = text_reads.section_spans(self.library.conn, book_id, limit)
         return [(idx, title or "", last > limit) for idx, title, _, last in sections if not _MATTER.search(title or "")]
 
     def key_sentences(self, book_id: int, section: int, bound: int | None, count: int) -> list[Citation]:

@@ -20,9 +20,10 @@ from core.agent.events import AgentEvent, CitationEvent, Done, ErrorEvent, TextD
 from core.agent.safe_markdown import escape_markdown
 from core.agent.untrusted import untrusted
 from core.books.locator import Locator
+from core.companion import store
 from core.companion.recap import EARLIER, NOT_STARTED, Recaps
 from core.companion.xray import segment_texts
-from core.library import Library
+from core.library import Library, text_reads
 from core.quotes import quoted
 
 if TYPE_CHECKING:
@@ -78,10 +79,7 @@ class Summaries:
 
     def kept(self, book_id: int, section: int, model_key: str) -> tuple[str, list[Citation]] | None:
         """A whole chapter's summary already written by this model, with its cited sentences (None: not yet)."""
-        row = self.library.conn.execute(
-            "SELECT text, cited FROM chapter_summaries WHERE book_id = ? AND section_idx = ? AND model = ?",
-            (book_id, section, model_key),
-        ).fetchone()
+        row = store.summary(self.library.conn, book_id, section, model_key)
         if row is None:
             return None
         places = [tuple(place) for place in json.loads(row[1])]
@@ -93,18 +91,10 @@ class Summaries:
         return row[0], cited
 
     def keep(self, book_id: int, section: int, model_key: str, text: str, cited: list[Citation]) -> None:
-        ordinals = dict(
-            self.library.conn.execute(
-                "SELECT idx, ordinal FROM segments WHERE book_id = ? AND section_idx = ?", (book_id, section)
-            ).fetchall()
-        )
+        ordinals = text_reads.section_ordinals(self.library.conn, book_id, section)
         places = [[ordinals[c.start.segment], c.start.segment, c.start.offset, c.end.offset] for c in cited]
         with self.library.transaction() as conn:
-            conn.execute(
-                "INSERT OR REPLACE INTO chapter_summaries (book_id, section_idx, model, text, cited) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (book_id, section, model_key, text, json.dumps(places)),
-            )
+            store.keep_summary(conn, book_id, section, model_key, text, json.dumps(places))
 
     def events(self, book_id: int, bound: int | None, model: BaseChatModel, model_key: str) -> Iterator[AgentEvent]:
         """The story so far as an answer's events, chapter by chapter as each is summarised (a stop keeps the

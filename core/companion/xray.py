@@ -17,11 +17,11 @@ from typing import Any
 from core.agent.citations import Citation
 from core.books.locator import Locator
 from core.books.textutil import CJK_RUN
-from core.companion import coined_zh, evidence, introduced_zh, names_zh
+from core.companion import coined_zh, evidence, introduced_zh, names_zh, store
 from core.companion.evidence import Row
 from core.companion.names import CONTEXT, NOT_NAMES, TITLES, name_key, name_mentions
 from core.companion.names_zh import HONORIFICS, SURNAMES, TITLE_WORDS, chinese_mentions, dictionary_total
-from core.library import Library
+from core.library import Library, text_reads
 from core.rag.sentences import sentence_spans
 
 SCAN_VERSION = 4  # a better finder raises it, and books are scanned again when next asked
@@ -115,7 +115,7 @@ class XrayEntry:
 
 def needs_scan(library: Library, book_id: int, bound: int | None) -> bool:
     """Whether an X-Ray up to ``bound`` must first find names in text not scanned yet (slow for a Chinese novel)."""
-    done = library.conn.execute("SELECT version, through FROM name_scans WHERE book_id = ?", (book_id,)).fetchone()
+    done = store.scan_state(library.conn, book_id)
     if done is None or done[0] != SCAN_VERSION:
         return True
     return done[1] is not None and (bound is None or done[1] < bound)
@@ -125,9 +125,9 @@ def scan(library: Library, book_id: int, bound: int | None = None) -> int:
     """Find the names of a book's text up to the segment at ordinal ``bound`` (None: all of it) and store them,
     once per finder version; a later place scans only the segments read since. How many were found (-1: nothing
     new to scan). English runs come from ``name_mentions``, Chinese words from jieba's tagger (``names_zh``)."""
-    done = library.conn.execute("SELECT version, through FROM name_scans WHERE book_id = ?", (book_id,)).fetchone()
+    done = store.scan_state(library.conn, book_id)
     fresh = done is None or done[0] != SCAN_VERSION
-    through = -1 if fresh else (done[1] if done[1] is not None else 1 << 62)
+    through = -1 if done is None or fresh else (done[1] if done[1] is not None else 1 << 62)
     limit = bound if bound is not None else 1 << 62
     if not fresh and through >= limit:
         return -1
@@ -138,10 +138,7 @@ def scan(library: Library, book_id: int, bound: int | None = None) -> int:
         ]
         rows += [(book_id, ordinal, m.start, m.name, 0, m.before, m.after, m.common) for m in chinese_mentions(text)]
     with library.transaction() as conn:
-        if fresh:
-            conn.execute("DELETE FROM name_mentions WHERE book_id = ?", (book_id,))
-        conn.executemany("INSERT INTO name_mentions VALUES (?,?,?,?,?,?,?,?)", rows)
-        conn.execute("INSERT OR REPLACE INTO name_scans VALUES (?, ?, ?)", (book_id, SCAN_VERSION, bound))
+        store.save_scan(conn, book_id, rows, SCAN_VERSION, bound, fresh)
     return len(rows)
 
 
@@ -150,11 +147,7 @@ def story_segments(library: Library, book_id: int, after: int, limit: int) -> It
     editor's notes: a paragraph opening with a note's marker, and the lines after it in its section (a note
     hard-wrapped over several), up to NOTE_LINES after the last marker."""
     notes, last_note = -1, -1
-    for ordinal, section, idx, text in library.conn.execute(
-        "SELECT ordinal, section_idx, idx, text FROM segments WHERE book_id = ? AND kind NOT IN ('heading', 'image') "
-        "AND ordinal > ? AND ordinal <= ? ORDER BY ordinal",
-        (book_id, after, limit),
-    ):
+    for ordinal, section, idx, text in text_reads.body_segments(library.conn, book_id, after, limit):
         if NOTE.match(text):
             notes, last_note = section, ordinal  # "⑷龚云甫（1862—1932）：当时的京剧演员": the edition's words
             continue
@@ -168,12 +161,7 @@ def xray(library: Library, book_id: int, bound: int | None) -> list[XrayEntry]:
     first. Reads nothing past the bound."""
     scan(library, book_id, bound)
     limit = bound if bound is not None else 1 << 62
-    rows = library.conn.execute(
-        "SELECT m.ordinal, m.start, m.name, m.at_start, m.before, m.after, g.section_idx, g.idx, m.common "
-        "FROM name_mentions m JOIN segments g ON g.book_id = m.book_id AND g.ordinal = m.ordinal "
-        "WHERE m.book_id = ? AND m.ordinal <= ? ORDER BY m.ordinal, m.start",
-        (book_id, limit),
-    ).fetchall()
+    rows = store.mention_rows(library.conn, book_id, limit)
     matter = _matter_sections(library, book_id)
     story = [Row(*row) for row in rows if row[6] not in matter]
     names, keyed = _english_names(library, book_id, limit, [r for r in story if not CJK_RUN.search(r.name)])
@@ -215,12 +203,7 @@ def added_entry(library: Library, book_id: int, name: str, bound: int | None) ->
     cjk = bool(CJK_RUN.search(name))
     pattern = re.compile(re.escape(name) if cjk else rf"(?<![\w'’-]){re.escape(name)}(?![\w-])", re.IGNORECASE)
     matter = _matter_sections(library, book_id)
-    rows = library.conn.execute(
-        "SELECT ordinal, section_idx, idx, text FROM segments WHERE book_id = ? AND ordinal <= ? "
-        "AND instr(lower(text), lower(?)) > 0 "
-        "AND kind NOT IN ('heading', 'image') ORDER BY ordinal",
-        (book_id, limit, name),
-    )
+    rows = text_reads.body_segments_holding(library.conn, book_id, limit, name)
     found: list[tuple[Any, ...]] = []
     for ordinal, section, idx, text in rows:
         if section in matter:
@@ -248,8 +231,7 @@ def _english_names(
     of address or a nationality alone; not a word the book mostly writes in lowercase; a possessive run given to the
     name before it; a surname under Mr. and Mrs. made two people. Also every run's rows by key (a fuller name given
     once can still join a name)."""
-    texts = [t for (t,) in library.conn.execute(
-        "SELECT text FROM segments WHERE book_id = ? AND ordinal <= ?", (book_id, limit))] if rows else []  # fmt: skip
+    texts = text_reads.texts_up_to(library.conn, book_id, limit) if rows else []
     opening = evidence.opening_words(rows)
     words = {name_key(w) for r in rows for w in r.name.split(" ")} | opening  # every word a one-word name may be
     lowercase = evidence.lowercase_counts(texts, words)  # one pass over the text for both uses
@@ -330,15 +312,11 @@ def _address(key: str) -> bool:
 
 def _matter_sections(library: Library, book_id: int) -> set[int]:
     """The sections around the story (a title page, an imprint, a licence, a bibliography), by their titles."""
-    rows = library.conn.execute("SELECT idx, title FROM sections WHERE book_id = ?", (book_id,))
-    return {int(idx) for idx, title in rows if title and MATTER.search(title)}
+    return {idx for idx, title in text_reads.section_titles(library.conn, book_id) if title and MATTER.search(title)}
 
 
 def _characters_read(library: Library, book_id: int, limit: int) -> int:
-    row = library.conn.execute(
-        "SELECT SUM(LENGTH(text)) FROM segments WHERE book_id = ? AND ordinal <= ?", (book_id, limit)
-    ).fetchone()
-    return max(1, row[0] or 0)
+    return text_reads.characters_up_to(library.conn, book_id, limit)
 
 
 def _chinese_groups(by_key: dict[str, list[Any]], read: int) -> list[list[str]]:
@@ -727,15 +705,7 @@ def _chinese_kind(found: list[tuple[Any, ...]]) -> str:
 
 def segment_texts(library: Library, book_id: int, ordinals: list[int]) -> dict[int, str]:
     """The texts of these segments, read in a few queries (not one per mention)."""
-    wanted = sorted(set(ordinals))
-    texts: dict[int, str] = {}
-    for start in range(0, len(wanted), 500):
-        chunk = wanted[start : start + 500]
-        marks = ",".join("?" * len(chunk))
-        texts.update(library.conn.execute(
-            f"SELECT ordinal, text FROM segments WHERE book_id = ? AND ordinal IN ({marks})", (book_id, *chunk)
-        ).fetchall())  # fmt: skip
-    return texts
+    return text_reads.texts_at(library.conn, book_id, ordinals)
 
 
 def sentences_of(texts: dict[int, str], book_id: int, mentions: tuple[Mention, ...], limit: int) -> list[Citation]:

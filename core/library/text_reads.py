@@ -1,0 +1,91 @@
+"""Reads of a book's stored text that other domains make in bulk (X-Ray, recaps, summaries): the library owns the
+``segments`` and ``sections`` tables, so their SQL is here, each query named for what it gives."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+
+EVERYTHING = 1 << 62  # an ordinal past any book's last
+
+
+def body_segments(
+    conn: sqlite3.Connection, book_id: int, after: int, through: int
+) -> Iterator[tuple[int, int, int, str]]:
+    """(ordinal, section, index in it, text) of the paragraphs after ordinal ``after`` up to ``through``, in reading
+    order: the book's running text, without its headings and pictures."""
+    yield from conn.execute(
+        "SELECT ordinal, section_idx, idx, text FROM segments WHERE book_id = ? AND kind NOT IN ('heading', 'image') "
+        "AND ordinal > ? AND ordinal <= ? ORDER BY ordinal",
+        (book_id, after, through),
+    )
+
+
+def body_segments_holding(
+    conn: sqlite3.Connection, book_id: int, through: int, word: str
+) -> list[tuple[int, int, int, str]]:
+    """The running-text paragraphs up to ``through`` whose text holds ``word`` (any case), as ``body_segments``."""
+    return conn.execute(
+        "SELECT ordinal, section_idx, idx, text FROM segments WHERE book_id = ? AND ordinal <= ? "
+        "AND instr(lower(text), lower(?)) > 0 AND kind NOT IN ('heading', 'image') ORDER BY ordinal",
+        (book_id, through, word),
+    ).fetchall()
+
+
+def section_body(conn: sqlite3.Connection, book_id: int, section: int, through: int) -> list[tuple[int, int, str]]:
+    """(ordinal, index, text) of one section's running text up to ordinal ``through``."""
+    return conn.execute(
+        "SELECT ordinal, idx, text FROM segments WHERE book_id = ? AND section_idx = ? AND kind NOT IN "
+        "('heading', 'image') AND ordinal <= ? ORDER BY ordinal",
+        (book_id, section, through),
+    ).fetchall()
+
+
+def texts_up_to(conn: sqlite3.Connection, book_id: int, through: int) -> list[str]:
+    """Every segment's text up to ordinal ``through``, in reading order."""
+    return [t for (t,) in conn.execute(
+        "SELECT text FROM segments WHERE book_id = ? AND ordinal <= ? ORDER BY ordinal", (book_id, through))]  # fmt: skip
+
+
+def texts_at(conn: sqlite3.Connection, book_id: int, ordinals: list[int]) -> dict[int, str]:
+    """The texts of these segments, by ordinal, read in a few queries (not one per ordinal)."""
+    wanted = sorted(set(ordinals))
+    texts: dict[int, str] = {}
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        texts.update(conn.execute(
+            f"SELECT ordinal, text FROM segments WHERE book_id = ? AND ordinal IN ({marks})", (book_id, *chunk)
+        ).fetchall())  # fmt: skip
+    return texts
+
+
+def characters_up_to(conn: sqlite3.Connection, book_id: int, through: int) -> int:
+    """How many characters the text up to ordinal ``through`` holds (at least 1)."""
+    row = conn.execute(
+        "SELECT SUM(LENGTH(text)) FROM segments WHERE book_id = ? AND ordinal <= ?", (book_id, through)
+    ).fetchone()
+    return max(1, row[0] or 0)
+
+
+def section_titles(conn: sqlite3.Connection, book_id: int) -> list[tuple[int, str | None]]:
+    """(index, title) of each section."""
+    return [(int(idx), title) for idx, title in conn.execute(
+        "SELECT idx, title FROM sections WHERE book_id = ?", (book_id,))]  # fmt: skip
+
+
+def section_ordinals(conn: sqlite3.Connection, book_id: int, section: int) -> dict[int, int]:
+    """Each segment's ordinal in the book, by its index in the section."""
+    return dict(conn.execute(
+        "SELECT idx, ordinal FROM segments WHERE book_id = ? AND section_idx = ?", (book_id, section)).fetchall())  # fmt: skip
+
+
+def section_spans(conn: sqlite3.Connection, book_id: int, through: int) -> list[tuple[int, str | None, int, int]]:
+    """(index, title, first ordinal, last ordinal) of each section begun at or before ordinal ``through``, in reading
+    order."""
+    return conn.execute(
+        "SELECT s.idx, s.title, MIN(g.ordinal), MAX(g.ordinal) FROM sections s JOIN segments g "
+        "ON g.book_id = s.book_id AND g.section_idx = s.idx WHERE s.book_id = ? GROUP BY s.idx "
+        "HAVING MIN(g.ordinal) <= ? ORDER BY MIN(g.ordinal)",
+        (book_id, through),
+    ).fetchall()
