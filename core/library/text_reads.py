@@ -21,6 +21,16 @@ def body_segments(
     )
 
 
+def spoken_segments(conn: sqlite3.Connection, book_id: int, start: int) -> Iterator[tuple[int, int, int, str]]:
+    """(ordinal, section, index in it, text) of every segment from ordinal ``start`` on, headings included (they
+    are read aloud), pictures not."""
+    yield from conn.execute(
+        "SELECT ordinal, section_idx, idx, text FROM segments WHERE book_id = ? AND ordinal >= ? "
+        "AND kind != 'image' ORDER BY ordinal",
+        (book_id, start),
+    )
+
+
 def body_segments_holding(
     conn: sqlite3.Connection, book_id: int, through: int, word: str
 ) -> list[tuple[int, int, int, str]]:

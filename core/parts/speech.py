@@ -8,7 +8,7 @@ from pathlib import Path
 
 from core.books.locator import Locator, parse_locator
 from core.errors import QuireError
-from core.library import Annotations, Library
+from core.library import Annotations, Library, text_reads
 from core.rag.sentences import sentence_spans
 from core.speech.neural import JOE, write_natural
 from core.speech.session import ReadAloud, SpokenSentence
@@ -49,11 +49,7 @@ class Speech:
         place = parse_locator(locator) if isinstance(locator, str) else locator
         ordinal, _ = self._annotations.place(record.id, place)
         found: list[SpokenSentence] = []
-        rows = self._library.conn.execute(
-            "SELECT ordinal, section_idx, idx, text FROM segments WHERE book_id = ? AND ordinal >= ? "
-            "AND kind != 'image' ORDER BY ordinal",
-            (record.id, ordinal),
-        )
+        rows = text_reads.spoken_segments(self._library.conn, record.id, ordinal)
         for row_ordinal, section, idx, text in rows:
             for a, b in spoken_spans(text):
                 if row_ordinal == ordinal and place.offset is not None and b <= place.offset:

@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING
 
 from core.books.locator import Locator, parse_locator
 from core.errors import QuireError
-from core.library import Annotations, Library
+from core.library import Annotations, Library, text_reads
 from core.network_policy import NetworkPolicy
 from core.secrets import SecretStore
-from core.translation.translate import default_target, keep, kept, translate
+from core.translation.store import keep, kept
+from core.translation.translate import default_target, translate
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -53,10 +54,8 @@ class Translation:
         book = self._library.book_id(book)
         place = parse_locator(locator) if isinstance(locator, str) else locator
         ordinal, _ = self._annotations.place(book, place)
-        text = self._library.conn.execute(
-            "SELECT text FROM segments WHERE book_id = ? AND ordinal = ?", (book, ordinal)
-        ).fetchone()
-        if text is None or not str(text[0]).strip():
+        text = text_reads.texts_at(self._library.conn, book, [ordinal]).get(ordinal)
+        if text is None or not text.strip():
             raise QuireError(f"there is no text to translate at {place}")
         if provider is not None:
             key = provider.model
@@ -70,7 +69,7 @@ class Translation:
         if model is None:
             assert provider is not None  # one of the two, checked above
             model = make_chat_model(provider, secrets, self._network)
-        translated = translate(model, str(text[0]), to, on_text, stop)
+        translated = translate(model, text, to, on_text, stop)
         if translated and not (stop is not None and stop.is_set()):
             keep(self._library, book, ordinal, to, key, translated)
         return translated

@@ -8,7 +8,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from core.agent.untrusted import untrusted
-from core.library import Library
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -49,19 +48,3 @@ def translate(
 
     prompt = PROMPT.format(language=language_name(target), text=untrusted(text, inline=True))
     return complete(model, prompt, on_text, stop)
-
-
-def kept(library: Library, book_id: int, ordinal: int, target: str, model_key: str) -> str | None:
-    row = library.conn.execute(
-        "SELECT text FROM translations WHERE book_id = ? AND ordinal = ? AND language = ? AND model = ?",
-        (book_id, ordinal, target, model_key),
-    ).fetchone()
-    return str(row[0]) if row is not None else None
-
-
-def keep(library: Library, book_id: int, ordinal: int, target: str, model_key: str, text: str) -> None:
-    with library.transaction() as conn:
-        conn.execute(
-            "INSERT OR REPLACE INTO translations (book_id, ordinal, language, model, text) VALUES (?, ?, ?, ?, ?)",
-            (book_id, ordinal, target, model_key, text),
-        )
