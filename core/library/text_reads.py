@@ -6,6 +6,8 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 
+from core.books.locator import Locator
+
 EVERYTHING = 1 << 62  # an ordinal past any book's last
 
 
@@ -49,6 +51,15 @@ def section_body(conn: sqlite3.Connection, book_id: int, section: int, through: 
         "('heading', 'image') AND ordinal <= ? ORDER BY ordinal",
         (book_id, section, through),
     ).fetchall()
+
+
+def ordinal_at(conn: sqlite3.Connection, book_id: int, place: Locator) -> int | None:
+    """The ordinal of the segment a place is in (None: no such segment)."""
+    row = conn.execute(
+        "SELECT ordinal FROM segments WHERE book_id = ? AND section_idx = ? AND idx = ?",
+        (book_id, place.section, place.segment),
+    ).fetchone()
+    return None if row is None else int(row[0])
 
 
 def texts_up_to(conn: sqlite3.Connection, book_id: int, through: int) -> list[str]:

@@ -14,10 +14,10 @@ from typing import Any
 
 from core.errors import CatalogError
 from core.library import Library
-from core.library.db import now
 from core.library.identifiers import add_identifier, book_with_identifier
 from core.library.imports import ImportResult
 from core.network_policy import NetworkPolicy
+from core.opds import store
 from core.opds.client import CatalogClient, Progress
 from core.opds.feed import OpdsEntry, OpdsFeed, origin
 from core.secrets import SecretStore
@@ -71,16 +71,11 @@ class Catalogs:
             secrets.set(catalog_secret(url), password)
         name = title.strip() or feed.title or url
         with self._library.transaction() as conn:
-            conn.execute(
-                "INSERT INTO catalogs (title, url, username, added_at) VALUES (?, ?, ?, ?) ON CONFLICT (url) "
-                "DO UPDATE SET title = excluded.title, username = excluded.username",
-                (name, url, user, now()),
-            )
+            store.put_catalog(conn, name, url, user)
         return next(c for c in self.all() if c.url == url)
 
     def all(self) -> list[CatalogInfo]:
-        rows = self._library.conn.execute("SELECT id, title, url, username FROM catalogs ORDER BY title, id")
-        return [CatalogInfo(*row) for row in rows]
+        return [CatalogInfo(*row) for row in store.catalog_rows(self._library.conn)]
 
     def remove(self, number: int, secrets: SecretStore | None = None) -> None:
         """Forget a catalog and its password."""
@@ -88,7 +83,7 @@ class Catalogs:
         if found is None:
             raise CatalogError(f"there is no catalog {number}: quire opds lists them")
         with self._library.transaction() as conn:
-            conn.execute("DELETE FROM catalogs WHERE id = ?", (number,))
+            store.drop_catalog(conn, number)
         if secrets is not None:
             secrets.delete(catalog_secret(found.url))
 

@@ -10,9 +10,8 @@ from pathlib import Path
 
 from core.books.formats import SUPPORTED
 from core.errors import LibraryError
-from core.library import Annotations, Library
+from core.library import Annotations, Library, watched
 from core.library.calibre import CalibreBook, is_calibre_library, picture, read_calibre_library
-from core.library.db import now
 from core.library.identifiers import add_identifier, book_with_identifier
 from core.library.imports import ImportResult
 
@@ -116,18 +115,18 @@ class Folders:
         if not root.is_dir():
             raise LibraryError(f"{root} is not a folder")
         with self._library.transaction() as conn:
-            conn.execute("INSERT OR IGNORE INTO watched_folders (folder, added_at) VALUES (?, ?)", (str(root), now()))
+            watched.watch(conn, str(root))
         self._mark_seen(list(book_files(root)))
 
     def unwatch(self, folder: Path | str) -> None:
         root = str(Path(folder).expanduser().resolve())
         with self._library.transaction() as conn:
-            gone = conn.execute("DELETE FROM watched_folders WHERE folder = ?", (root,)).rowcount
+            gone = watched.unwatch(conn, root)
         if not gone:
             raise LibraryError(f"{root} is not a watched folder: 'quire new folders' lists them")
 
     def watched(self) -> list[Path]:
-        return [Path(r[0]) for r in self._library.conn.execute("SELECT folder FROM watched_folders ORDER BY folder")]
+        return [Path(folder) for folder in watched.watched(self._library.conn)]
 
     def new_books(self) -> list[Path]:
         """Book files in the watched folders not seen before (each offered once: call ``seen`` with them)."""
@@ -150,10 +149,7 @@ class Folders:
 
     def _seen(self, path: Path) -> bool:
         try:
-            row = self._library.conn.execute(
-                "SELECT stamp FROM seen_files WHERE path = ?", (str(path.resolve()),)
-            ).fetchone()
-            return row is not None and row[0] == self._stamp(path)
+            return watched.seen_stamp(self._library.conn, str(path.resolve())) == self._stamp(path)
         except OSError:
             return True  # gone meanwhile: nothing to offer
 
@@ -166,8 +162,4 @@ class Folders:
                 continue
         if rows:
             with self._library.transaction() as conn:
-                conn.executemany(
-                    "INSERT INTO seen_files (path, stamp) VALUES (?, ?) ON CONFLICT (path) DO UPDATE SET "
-                    "stamp = excluded.stamp",
-                    rows,
-                )
+                watched.mark_seen(conn, rows)

@@ -19,9 +19,9 @@ from typing import Any
 import httpx
 
 from core.errors import LocalOnlyError, ReadwiseRefused, SecretStoreError
-from core.library import Annotations, BookRecord, Highlight, Library
-from core.library.db import now
+from core.library import Annotations, BookRecord, Highlight, Library, text_reads
 from core.network_policy import NetworkPolicy
+from core.readwise import store
 from core.readwise.client import READWISE, ReadwiseClient
 from core.secrets import SecretStore
 
@@ -74,18 +74,18 @@ class Readwise:
                 raise
             kept = "environment"
         with self._library.transaction() as conn:
-            conn.execute("INSERT OR REPLACE INTO sync_meta VALUES ('readwise_url', ?)", (url,))
+            store.set_url(conn, url)
         return {"url": url, "token": kept}
 
     def settings(self) -> dict[str, str] | None:
         """Readwise's address when it is set up; None when it is off (the default)."""
-        row = self._library.conn.execute("SELECT value FROM sync_meta WHERE name = 'readwise_url'").fetchone()
-        return {"url": str(row[0])} if row else None
+        found = store.url(self._library.conn)
+        return {"url": found} if found is not None else None
 
     def turn_off(self, secrets: SecretStore | None = None) -> None:
         """Forget the account (its token leaves the secret store); what was sent is remembered for a later setup."""
         with self._library.transaction() as conn:
-            conn.execute("DELETE FROM sync_meta WHERE name = 'readwise_url'")
+            store.forget_url(conn)
         if secrets is not None:
             secrets.delete(SECRET)
 
@@ -119,10 +119,7 @@ class Readwise:
                         books[highlight.book_id] = self._library.get(highlight.book_id)
                 client.create([self._payload(h, books[h.book_id]) for h, _ in batch])
                 with self._library.transaction() as conn:  # recorded a batch at a time: a cut send goes on later
-                    conn.executemany(
-                        "INSERT OR REPLACE INTO readwise_sent (uid, digest, sent_at) VALUES (?, ?, ?)",
-                        [(h.uid, digest, now()) for h, digest in batch],
-                    )
+                    store.mark_sent(conn, [(h.uid, digest) for h, digest in batch])
         return ReadwiseSend(len(waiting), len(books), unchanged)
 
     def _refuse_when_local_only(self) -> None:
@@ -130,7 +127,7 @@ class Readwise:
             raise LocalOnlyError("local-only mode is on: Readwise is a service on the internet, so nothing is sent")
 
     def _waiting(self) -> tuple[list[tuple[Highlight, str]], int]:
-        sent = dict(self._library.conn.execute("SELECT uid, digest FROM readwise_sent").fetchall())
+        sent = store.sent(self._library.conn)
         waiting, unchanged = [], 0
         for highlight in self._annotations.highlights():
             digest = _digest(highlight)
@@ -141,18 +138,15 @@ class Readwise:
         return waiting, unchanged
 
     def _payload(self, highlight: Highlight, book: BookRecord) -> dict[str, Any]:
-        row = self._library.conn.execute(
-            "SELECT ordinal FROM segments WHERE book_id = ? AND section_idx = ? AND idx = ?",
-            (highlight.book_id, highlight.start.section, highlight.start.segment),
-        ).fetchone()
+        ordinal = text_reads.ordinal_at(self._library.conn, highlight.book_id, highlight.start)
         payload: dict[str, Any] = {
             "text": highlight.text, "title": book.title, "author": ", ".join(book.authors), "source_type": "quire",
             "category": "books", "highlighted_at": highlight.created_at,
         }  # fmt: skip
         if highlight.note.strip():
             payload["note"] = highlight.note
-        if row is not None:
-            payload["location"], payload["location_type"] = int(row[0]) + 1, "order"
+        if ordinal is not None:
+            payload["location"], payload["location_type"] = ordinal + 1, "order"
         return payload
 
 

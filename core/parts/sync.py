@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from core.library import Annotations, Library
 from core.network_policy import NetworkPolicy
 from core.secrets import SecretStore
+from core.sync import settings_store
 
 if TYPE_CHECKING:
     from core.sync.engine import Syncer, SyncReport, SyncStatus
@@ -56,15 +57,13 @@ class Sync:
         if login and given is not None and remember_password and secrets is not None:
             secrets.set(_sync_secret(target), given)
         with self._library.transaction() as conn:
-            settings = (("target", target), ("user", user), ("book_files", "1" if book_files else "0"),
-                        ("max_book_mb", str(max(1, max_book_mb))))  # fmt: skip
-            for name, value in settings:
-                conn.execute("INSERT OR REPLACE INTO sync_meta VALUES (?, ?)", (name, value))
+            settings_store.keep(conn, {"target": target, "user": user, "book_files": "1" if book_files else "0",
+                                       "max_book_mb": str(max(1, max_book_mb))})  # fmt: skip
         return self.status(secrets, password)
 
     def is_set_up(self) -> bool:
         """Whether this library has a sync target (one small read: asked on every book opened and closed)."""
-        return self._library.conn.execute("SELECT 1 FROM sync_meta WHERE name = 'target'").fetchone() is not None
+        return settings_store.is_set_up(self._library.conn)
 
     def syncer(self, secrets: SecretStore | None, password: str | None = None) -> Syncer:
         """The syncer for the target set up; ``password`` (given) wins over the one in ``secrets``."""
@@ -72,7 +71,7 @@ class Sync:
         from core.sync.engine import Syncer
         from core.sync.target import open_target
 
-        meta = dict(self._library.conn.execute("SELECT name, value FROM sync_meta").fetchall())
+        meta = settings_store.settings(self._library.conn)
         if "target" not in meta:
             raise SyncError("sync is not set up: choose a folder or a WebDAV server first (quire sync setup)")
         login = "://" in meta["target"] and bool(meta.get("user"))
@@ -90,8 +89,8 @@ class Sync:
     def status(self, secrets: SecretStore | None = None, password: str | None = None) -> SyncStatus:
         """Where this library syncs (and as whom), this device's name, what waits to be sent and the last sync's
         report."""
-        user = self._library.conn.execute("SELECT value FROM sync_meta WHERE name = 'user'").fetchone()
-        return self.syncer(secrets, password).status(user[0] if user else "")
+        user = settings_store.settings(self._library.conn).get("user", "")
+        return self.syncer(secrets, password).status(user)
 
 
 def _sync_secret(target: str) -> str:
