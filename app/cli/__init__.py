@@ -99,7 +99,7 @@ def main(argv: Sequence[str] | None = None, platform: Platform | None = None) ->
     shown = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = PrintableStream(sys.stdout), PrintableStream(sys.stderr)
     try:
-        named = isinstance(getattr(args, "book", None), str) and args.book.strip()
+        named = isinstance(getattr(args, "book", None), str)  # a blank one too: refused here, with the choices
         if named and not getattr(args, "every_book", False):  # with --all the one word given is the query
             args.book = quire.open(args.book).id  # the book named once: the command's calls go by its id
         return int(args.handler(quire, args))

@@ -209,7 +209,8 @@ def cmd_kosync(quire: Quire, args: argparse.Namespace) -> int:
         return 0
     if len(what) > 1:
         raise QuireError("quire kosync [BOOK] | setup URL --user NAME | off")
-    results = quire.kosync.sync(what[0] if what else None, secrets, password)
+    book = quire.open(what[0]).id if what else None  # the book named once, here at the edge
+    results = quire.kosync.sync(book, secrets, password)
     if args.json:
         print_json([r.to_dict() for r in results])
         return 0

@@ -16,9 +16,10 @@ from typing import Any, Literal
 
 from core.books.locator import Locator
 from core.errors import KosyncError, KosyncRefused, LibraryError, QuireError
+from core.koreader import store
 from core.koreader.client import KosyncClient, Progress, user_key
 from core.koreader.document import EpubPointers, fold, partial_md5
-from core.library import Annotations, Library
+from core.library import Annotations, Library, text_reads
 from core.network_policy import NetworkPolicy
 from core.parts.text import BookText
 from core.secrets import SecretStore
@@ -74,21 +75,17 @@ class Kosync:
         if secrets is not None:
             secrets.set(kosync_secret(url), key)
         with self._library.transaction() as conn:
-            conn.execute("INSERT OR REPLACE INTO sync_meta VALUES ('kosync_url', ?)", (url,))
-            conn.execute("INSERT OR REPLACE INTO sync_meta VALUES ('kosync_user', ?)", (user.strip(),))
+            store.keep(conn, url, user.strip())
         return {"url": url, "user": user.strip()}
 
     def settings(self) -> dict[str, str] | None:
         """The server and user set up, or None (KOReader sync is off: the default)."""
-        rows = dict(self._library.conn.execute(
-            "SELECT name, value FROM sync_meta WHERE name IN ('kosync_url', 'kosync_user')"
-        ).fetchall())  # fmt: skip
-        return {"url": rows["kosync_url"], "user": rows.get("kosync_user", "")} if "kosync_url" in rows else None
+        return store.settings(self._library.conn)
 
     def turn_off(self, secrets: SecretStore | None = None) -> None:
         found = self.settings()
         with self._library.transaction() as conn:
-            conn.execute("DELETE FROM sync_meta WHERE name IN ('kosync_url', 'kosync_user')")
+            store.forget(conn)
         if found is not None and secrets is not None:
             secrets.delete(kosync_secret(found["url"]))
 
@@ -167,11 +164,7 @@ class Kosync:
             return str(self._text.page_of(book_id, ordinal) + 1)
         if pointers is None:
             return ""
-        href, text = self._library.conn.execute(
-            "SELECT s.href, g.text FROM segments g JOIN sections s ON s.book_id = g.book_id AND s.idx = g.section_idx "
-            "WHERE g.book_id = ? AND g.ordinal = ?",
-            (book_id, ordinal),
-        ).fetchone()
+        href, text = text_reads.file_place(self._library.conn, book_id, ordinal)
         return pointers.xpointer(href, text, place.offset or 0) or ""
 
     def _locate(self, book_id: int, remote: Progress, pointers: EpubPointers | None) -> tuple[Locator, int] | None:
@@ -186,18 +179,12 @@ class Kosync:
                 return start.locator, start.ordinal
         place = pointers.place(remote.progress) if pointers is not None and remote.progress else None
         if place is not None:
-            row = self._library.conn.execute(
-                "SELECT idx, first_ordinal, segment_count FROM sections WHERE book_id = ? AND href = ?",
-                (book_id, place.href),
-            ).fetchone()
+            row = text_reads.section_of_file(self._library.conn, book_id, place.href)
             if row is not None:
-                section, first, count = int(row[0]), int(row[1]), int(row[2])
+                section, first, count = row
                 if place.text:
                     wanted = place.text  # folded, as each paragraph is below
-                    for ordinal, idx, text in self._library.conn.execute(
-                        "SELECT ordinal, idx, text FROM segments WHERE book_id = ? AND section_idx = ? ORDER BY ordinal",
-                        (book_id, section),
-                    ):
+                    for ordinal, idx, text in text_reads.section_rows(self._library.conn, book_id, section):
                         folded = fold(str(text))
                         if folded and (folded.startswith(wanted) or wanted.startswith(folded)):
                             offset = min(place.offset, len(text)) or None

@@ -31,7 +31,7 @@ from core.errors import QuireError
 from core.folder_files import UnsafeFile, read_regular, write_beside
 from core.koreader.document import EpubPointers, partial_md5
 from core.koreader.lua import MAX_BYTES, SidecarError, dump_sidecar, parse_sidecar
-from core.library import Annotations, BookRecord, Highlight, Library
+from core.library import Annotations, BookRecord, Highlight, Library, text_reads
 from core.sync import journal as sync_journal
 
 # KOReader's highlight colours, as the nearest of Quire's (HIGHLIGHT_COLORS)
@@ -199,16 +199,12 @@ class KoreaderSidecars:
         """A Quire highlight as one of KOReader's annotations; None when its chapter is not one of the file's."""
         ends = []
         for place, edge in ((highlight.start, 0), (highlight.end, 1)):
-            row = self._library.conn.execute(
-                "SELECT s.href, s.title, g.text FROM sections s JOIN segments g ON g.book_id = s.book_id"
-                " AND g.section_idx = s.idx WHERE s.book_id = ? AND s.idx = ? AND g.idx = ?",
-                (book.id, place.section, place.segment),
-            ).fetchone()
+            row = text_reads.segment_in_file(self._library.conn, book.id, place)
             if row is None:
                 return None
-            text = str(row[2])
+            href, title, text = row
             offset = place.offset if place.offset is not None else (0 if edge == 0 else len(text))
-            ends.append((pointers.point(str(row[0]), text, offset), str(row[1])))
+            ends.append((pointers.point(href, text, offset), title))
         (pos0, chapter), (pos1, _) = ends
         if not pos0 or not pos1 or "/body/" not in pos0[len("/body/DocFragment") :]:
             return None  # the chapter's start alone is no place for a highlight
@@ -285,10 +281,8 @@ class KoreaderSidecars:
         if pointers is not None and isinstance(pos0, str):
             place = pointers.place(pos0)
             if place is not None:
-                row = self._library.conn.execute(
-                    "SELECT idx FROM sections WHERE book_id = ? AND href = ?", (book.id, place.href)
-                ).fetchone()
-                section = int(row[0]) if row else None
+                chapter = text_reads.section_of_file(self._library.conn, book.id, place.href)
+                section = chapter[0] if chapter else None
         for within in ([section] if section is not None else []) + [None]:
             found = _find(self._library, book.id, text, within)
             if found is not None:
@@ -370,11 +364,7 @@ def _annotations(table: dict[Any, Any]) -> list[dict[Any, Any]]:
 def _find(library: Library, book_id: int, text: str, section: int | None) -> tuple[Locator, Locator] | None:
     """The span of ``text`` (spaces folded) in one section or the whole book; it may run over several paragraphs."""
     head = text[:60]
-    query = "SELECT ordinal, section_idx, idx, text FROM segments WHERE book_id = ? AND kind != 'image'"
-    rows = library.conn.execute(
-        query + (" AND section_idx = ?" if section is not None else "") + " ORDER BY ordinal",
-        (book_id, section) if section is not None else (book_id,),
-    ).fetchall()
+    rows = text_reads.worded_segments(library.conn, book_id, section)
     for i, (_, section_idx, idx, body) in enumerate(rows):
         folded, places = _folded(str(body))
         at = folded.find(head)

@@ -62,6 +62,51 @@ def ordinal_at(conn: sqlite3.Connection, book_id: int, place: Locator) -> int | 
     return None if row is None else int(row[0])
 
 
+def file_place(conn: sqlite3.Connection, book_id: int, ordinal: int) -> tuple[str, str]:
+    """(the file its section came from, its text) of the segment at ``ordinal``: where a reader of the EPUB finds it."""
+    href, text = conn.execute(
+        "SELECT s.href, g.text FROM segments g JOIN sections s ON s.book_id = g.book_id AND s.idx = g.section_idx "
+        "WHERE g.book_id = ? AND g.ordinal = ?",
+        (book_id, ordinal),
+    ).fetchone()
+    return str(href), str(text)
+
+
+def segment_in_file(conn: sqlite3.Connection, book_id: int, place: Locator) -> tuple[str, str, str] | None:
+    """(its section's file, the section's title, its text) of the segment a place is in (None: no such segment)."""
+    row = conn.execute(
+        "SELECT s.href, s.title, g.text FROM sections s JOIN segments g ON g.book_id = s.book_id"
+        " AND g.section_idx = s.idx WHERE s.book_id = ? AND s.idx = ? AND g.idx = ?",
+        (book_id, place.section, place.segment),
+    ).fetchone()
+    return None if row is None else (str(row[0]), str(row[1]), str(row[2]))
+
+
+def section_of_file(conn: sqlite3.Connection, book_id: int, href: str) -> tuple[int, int, int] | None:
+    """(index, first ordinal, segment count) of the section read from the book's file ``href`` (None: none)."""
+    row = conn.execute(
+        "SELECT idx, first_ordinal, segment_count FROM sections WHERE book_id = ? AND href = ?", (book_id, href)
+    ).fetchone()
+    return None if row is None else (int(row[0]), int(row[1]), int(row[2]))
+
+
+def section_rows(conn: sqlite3.Connection, book_id: int, section: int) -> list[tuple[int, int, str]]:
+    """(ordinal, index, text) of every segment of a section, headings and pictures included."""
+    return conn.execute(
+        "SELECT ordinal, idx, text FROM segments WHERE book_id = ? AND section_idx = ? ORDER BY ordinal",
+        (book_id, section),
+    ).fetchall()
+
+
+def worded_segments(conn: sqlite3.Connection, book_id: int, section: int | None) -> list[tuple[int, int, int, str]]:
+    """(ordinal, section, index, text) of every segment with words (no pictures), of one section or the book."""
+    query = "SELECT ordinal, section_idx, idx, text FROM segments WHERE book_id = ? AND kind != 'image'"
+    return conn.execute(
+        query + (" AND section_idx = ?" if section is not None else "") + " ORDER BY ordinal",
+        (book_id, section) if section is not None else (book_id,),
+    ).fetchall()
+
+
 def texts_up_to(conn: sqlite3.Connection, book_id: int, through: int) -> list[str]:
     """Every segment's text up to ordinal ``through``, in reading order."""
     return [t for (t,) in conn.execute(
