@@ -130,29 +130,29 @@ def steps(screen: Screen, repeat: int) -> dict[str, list[float]]:
     screen.labelled("Appearance").wait_for(state="visible", timeout=WAIT_MS)
     chapters = ["Chapter 2. The Carpet-Bag.", "Chapter 4. The Counterpane."]  # each in view in the other's contents
     for number in range(repeat):
-        screen.settle(0.5)
+        screen.quiet()
         chapter = chapters[number % len(chapters)]
         times["contents_jump"].append(timed(screen, lambda c=chapter: screen.text(c).click(force=True), until=chapter))
     for _ in range(repeat * 4):
-        screen.settle(0.3)
+        screen.quiet()
         times["page_turn"].append(timed(screen, lambda: page.keyboard.press("ArrowRight")))
     for _ in range(repeat):
-        screen.settle(0.5)
+        screen.quiet()
         times["chat_open"].append(timed(screen, lambda: screen.labelled("Ask the book").click(force=True),
                                         until="Spoiler protection"))  # fmt: skip
         screen.labelled("Close").first.click(force=True)
-        screen.settle(0.5)
+        screen.quiet()
     screen.labelled("Library").click(force=True)
     screen.labelled("Open hongloumeng").click(force=True)
     screen.labelled("Appearance").wait_for(state="visible", timeout=WAIT_MS)
     for _ in range(repeat):
-        screen.settle(0.5)
+        screen.quiet()
         page.keyboard.press("Control+f")
         field = page.locator("input").first
         field.wait_for(timeout=WAIT_MS)
         field.fill("")
         field.press("Enter")  # the last search's hits go: the next ones are a change to wait for
-        screen.settle(0.5)
+        screen.quiet()
         field.fill("黛玉")
         times["search"].append(timed(screen, lambda f=field: f.press("Enter"), until="matches in"))
         screen.labelled("Close").first.click(force=True)
@@ -182,12 +182,12 @@ def setting_turns(browser, url: str, library: Path, repeat: int) -> dict[str, li
         screen = Screen(browser.new_page(viewport={"width": 1440, "height": 900}), "bench").open(url)
         screen.labelled(book).click(force=True)
         screen.labelled("Appearance").wait_for(state="visible", timeout=WAIT_MS)
-        screen.settle(0.5)
+        screen.quiet()
         screen.text(chapter).click(force=True)
         forward = "ArrowLeft" if chosen.get("writing") == "vertical" else "ArrowRight"  # vertical pages go leftward
         times[key] = []
         for _ in range(repeat * 4):
-            screen.settle(0.3)
+            screen.quiet()
             times[key].append(timed(screen, lambda s=screen, k=forward: s.page.keyboard.press(k)))
         screen.page.close()
     return times
@@ -197,9 +197,9 @@ def baseline_steps(screen: Screen, repeat: int) -> dict[str, list[float]]:
     """The bare Flet page: a click that replaces eight paragraphs (a page), and one that draws 100 list rows."""
     times: dict[str, list[float]] = {"paragraphs": [], "rows": []}
     for _ in range(repeat * 2):
-        screen.settle(0.3)
+        screen.quiet()
         times["paragraphs"].append(timed(screen, lambda: screen.labelled("Paragraphs").click(force=True)))
-        screen.settle(0.3)
+        screen.quiet()
         times["rows"].append(timed(screen, lambda: screen.labelled("Rows").click(force=True)))
     return times
 
@@ -233,13 +233,13 @@ def run(repeat: int) -> dict:
                 url = screen.page.url
                 opens = []
                 for _ in range(repeat):
-                    screen.settle(0.5)
+                    screen.quiet()
                     began = time.perf_counter()
                     screen.labelled("Open Moby-Dick").click(force=True)
                     screen.labelled("Appearance").wait_for(state="visible", timeout=WAIT_MS)
                     opens.append(time.perf_counter() - began)
                     rss = rss_mb(process.pid)
-                    screen.settle(0.3)
+                    screen.quiet()
                     screen.labelled("Library").click(force=True)
                     screen.labelled("Open Moby-Dick").wait_for(state="visible", timeout=WAIT_MS)
                 screen.page.close()

@@ -78,7 +78,7 @@ async def read_aloud():
 spoken, mark_after_stop, opened, copy_left = asyncio.run(read_aloud())
 if sys.argv[6]:
     quire.dictionary.add(sys.argv[6])
-defined = [d.word for d in quire.dictionary.define("rabbits", "en")] if sys.argv[6] else None
+defined = [d.word for d in quire.dictionary.define("rabbits", book.id)] if sys.argv[6] else None
 quire.save_position(book.id, "9.5")
 status = quire.index(book.id)
 hybrid = quire.search(book.id, "a White Rabbit with pink eyes", k=5, before="9.5")
