@@ -8,11 +8,10 @@ import functools
 import importlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar, assert_never
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import flet as ft
 
-from app.dialogs import note_dialog
 from app.drawn import Drawn
 from app.i18n import Translator
 from app.jobs import IndexLine, Jobs
@@ -23,14 +22,12 @@ from app.phone.opened_files import OpenedFiles
 from app.screens import Screen
 from app.screens.chat.controller import ChatContext, ChatController
 from app.screens.library.controller import LibraryController
-from app.screens.notes import intents as intent
-from app.screens.notes.intents import NotesHandler, NotesIntent
+from app.screens.notes.controller import NotesController
+from app.screens.notes.intents import NotesHandler
 from app.screens.notes.model import NotesViewModel
-from app.screens.notes.vault import export_to_vault
 from app.screens.notes.view import build_notes_screen
 from app.screens.reader.controller import ReaderController
 from app.screens.reader.model import ReaderViewModel
-from app.screens.reader.navigation import GoTo, Typed
 from app.screens.settings.catalogs import CatalogsController, build_catalog_screen
 from app.screens.settings.dictionaries import DictionarySettings
 from app.screens.settings.folders import FolderWatch
@@ -42,7 +39,7 @@ from app.screens.settings.view import AIActions, build_settings_screen
 from app.screens.stats.view import build_stats_screen
 from app.settings import Settings, SettingsStore
 from app.workers import Workers
-from core import BookNotFoundError, Highlight, Locator, ProviderConfig, Quire, QuireError
+from core import BookNotFoundError, Locator, ProviderConfig, Quire, QuireError
 from platform_adapters.base import SecretStore
 
 if TYPE_CHECKING:
@@ -255,45 +252,8 @@ class QuireApp:
 
     def notes_handler(self, book_id: int | None) -> NotesHandler:
         """A notes list's handler: library-wide (the notes screen) or one book's (the reader's notes panel, which
-        closes the book with a notice if another window removed it)."""
-        model = NotesViewModel(self.quire, book_id)
-
-        def handle(wanted: NotesIntent) -> None:
-            match wanted:
-                case intent.OpenHighlight(highlight):
-                    self.reading.open_highlight(highlight)
-                case intent.EditNote(highlight):
-
-                    def save(text: str, highlight: Highlight = highlight) -> None:
-                        model.set_note(highlight.id, text)
-                        self.page.pop_dialog()
-                        self.render()
-
-                    self.page.show_dialog(note_dialog(highlight, self.t, save, lambda: self.page.pop_dialog()))
-                case intent.SetColor(highlight, color):
-                    model.set_color(highlight.id, color)
-                    self.render()
-                case intent.RemoveHighlight(highlight):
-                    model.remove(highlight.id)
-                    self.render()
-                case intent.ExportMarkdown():
-                    self.workers.later(self._export_notes, model)
-                case intent.ExportVault():
-                    self.workers.later(export_to_vault, self)
-                case intent.OpenBookmark(bookmark):
-                    self.reading.navigate(GoTo(bookmark.locator))
-                case intent.RemoveBookmark(bookmark):
-                    model.remove_bookmark(bookmark.id)
-                    self.render()
-                case intent.OpenWord(word):
-                    if word.locator:
-                        self.reading.navigate(Typed(word.locator))
-                case intent.ForgetWord(word):
-                    model.forget_word(word.word)
-                    self.render()
-                case _:
-                    assert_never(wanted)
-
+        closes the book with a notice if another window removed it). Its controller is the notes screen's own."""
+        handle = NotesController(self, self.reading, book_id).handle
         return NotesHandler(
             handle if book_id is None else self._guarded(handle),
             vault=book_id is None and not self.on_phone,  # the Obsidian export: the library's notes, computers
@@ -428,23 +388,6 @@ class QuireApp:
                 self.render()
 
         self.workers.later(redraw)
-
-    async def _export_notes(self, model: NotesViewModel) -> None:
-        """Save the notes as Markdown: the share sheet on a phone (the app's own folder is out of the reader's
-        reach there), a download in a browser, else the exports folder."""
-        name, text = model.export_markdown()
-        data = text.encode("utf-8")
-        if self.on_phone:
-            shared = ft.ShareFile.from_bytes(data, mime_type="text/markdown", name=name)
-            await ft.Share().share_files([shared], subject=name)
-            self.notify(self.t("notes.shared", name=name))
-            return
-        if self.page.web:
-            await ft.FilePicker().save_file(file_name=name, src_bytes=data)  # the browser downloads it
-            self.notify(self.t("notes.exported", path=name))
-            return
-        path = model.save_export(self.quire.folder / "exports")
-        self.notify(self.t("notes.exported", path=str(path)))
 
     # -- chat and background jobs -----------------------------------------------------------------
     def _redraw_chat(self) -> None:

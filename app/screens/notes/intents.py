@@ -1,5 +1,5 @@
 """What a notes list asks for (the library's notes screen, a book's notes panel), as typed intents posted to one
-handler (``QuireApp.notes_handler``) instead of a bag of callables."""
+handler (``NotesController.handle``, made by ``QuireApp.notes_handler``) instead of a bag of callables."""
 
 from __future__ import annotations
 
