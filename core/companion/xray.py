@@ -8,6 +8,7 @@ past the place can show, not even as a longer variant of a name already met.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterator
@@ -470,7 +471,7 @@ def _chinese_name(key: str, found: list[Any], read: int, total: int, head: bool 
         if {
             row[4].partition("\t")[0] for row in found
         } & NAME_TAGS:  # the tagger's guess on a word it never saw: a surname, a shape or a use to back it
-            edges = coined_zh.function_characters()[0]  # a name neither starts nor ends on an adverb (太静, 前走)
+            edges = _grammar_characters()  # a name neither starts nor ends on an adverb (太静, 前走); 赖大 may
             return shaped or evidence > 0 or (key[0] not in edges and key[-1] not in edges)
         speaks = sum(row[5] in names_zh.SPEECH or row[4].partition("\t")[2][-1:] in ("在", "到", "从") for row in found)
         return shaped or speaks * 3 > len(found)  # 警幻 speaks; 尊兄, 茶果, 寸寸 are words the model joined
@@ -494,10 +495,21 @@ _PARTICLES = frozenset("了着过的地得吗呢吧啊们")  # grammar no name h
 _QUOTES = {"“": "”", "‘": "’", "「": "」", "『": "』", '"': '"'}
 
 
+@functools.cache
+def _grammar_characters() -> frozenset[str]:
+    """The characters the dictionary gives as adverbs, prepositions, conjunctions, particles, pronouns and place
+    words (太, 前, 和, 的, 他): grammar, where a name's edge is not (大 of 赖大 is an adjective, and names hold it)."""
+    counts, tags = names_zh.dictionary()
+    return frozenset(w for w in counts if len(w) == 1 and tags.get(w, "x")[:1] in "dpcuyrf")
+
+
 def _talked_about(found: list[Any]) -> bool:
-    """Whether a word is mostly written alone between quotation marks: a word the book talks about (“行状”, “鸭鸭”),
-    not a name it uses (‘柿油党’ is quoted alone twice in five, ‘护官符’ four times in eight). The caller keeps one
-    that begins a longer name of the book (‘通灵’ of 通灵宝玉): that name's short form, quoted."""
+    """Whether a short word is mostly written alone between quotation marks: a word the book talks about (“行状”,
+    “鸭鸭”), not a name it uses (‘柿油党’ is quoted alone twice in five, ‘护官符’ four times in eight). A phrase of
+    four characters or more repeated as it is, quoted, is the book's own term (“通灵宝玉”); the caller also keeps a
+    word that begins a longer name of the book (‘通灵’ of 通灵宝玉): that name's short form, quoted."""
+    if len(found[0][2]) >= 4:
+        return False
     quoted = 0
     for row in found:
         opening: str = row[4].partition("\t")[2][-1:]
