@@ -6,6 +6,7 @@ texts and tooltips become DOM nodes that Playwright can find and click.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -89,6 +90,22 @@ def app_server(
         log.close()
 
 
+# The semantics tree (each node's label, text length and box) unchanged for ``hold`` ms since ``Screen.quiet`` began.
+QUIET = """hold => {
+    const now = JSON.stringify(Array.from(document.querySelectorAll('flt-semantics'), n => {
+        const r = n.getBoundingClientRect();
+        return [n.getAttribute('aria-label'), n.textContent.length, r.x, r.y, r.width, r.height];
+    }));
+    if (window.__quietLast !== now) { window.__quietLast = now; window.__quietSince = performance.now(); return false; }
+    return performance.now() - window.__quietSince >= hold;
+}"""
+# A text box kept the keyboard 0.5 s since ``__focusSince`` (true too once it lost it: the caller looks and clicks again).
+FOCUS_HELD = """() => {
+    const editing = ['TEXTAREA', 'INPUT'].includes(document.activeElement && document.activeElement.tagName);
+    return !editing || performance.now() - window.__focusSince >= 500;
+}"""
+
+
 class Screen:
     """One browser page showing the app, with waits that fit a canvas-drawn UI."""
 
@@ -119,30 +136,20 @@ class Screen:
         ``hold`` seconds, read every 0.1 s. What a person waits for before tapping or looking: a redraw landed, a
         streamed answer done, a theme's change animated. Gives up quietly after ``timeout`` seconds, as ``steady``
         does: a screen that keeps moving is the test's own check to judge."""
-        snapshot = (
-            "() => Array.from(document.querySelectorAll('flt-semantics'), n => {"
-            " const r = n.getBoundingClientRect();"
-            " return [n.getAttribute('aria-label'), n.textContent.length, r.x, r.y, r.width, r.height]; })"
-        )
-        deadline = time.monotonic() + timeout
-        last, since = None, time.monotonic()
-        while time.monotonic() < deadline:
-            now = self.page.evaluate(snapshot)
-            if now != last:
-                last, since = now, time.monotonic()
-            elif time.monotonic() - since >= hold:
-                return
-            self.page.wait_for_timeout(100)
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout  # here: without it the browser tests skip
+
+        self.page.evaluate("() => { window.__quietLast = undefined; }")  # this wait's own watch, from now
+        with contextlib.suppress(PlaywrightTimeout):  # still moving: the test's own check judges it
+            self.page.wait_for_function(QUIET, arg=hold * 1000, polling=100, timeout=timeout * 1000)
 
     def until(self, condition: Callable[[], object], what: str, timeout: float = 20.0) -> None:
-        """Wait until ``condition()`` holds, checked every 0.1 s (the browser's events go on between checks);
-        AssertionError naming ``what``, with a screenshot kept, after ``timeout`` seconds."""
-        deadline = time.monotonic() + timeout
-        while not condition():
-            if time.monotonic() > deadline:
-                self.shot("failed")
-                raise AssertionError(f"waited {timeout:.0f} s for {what}")
-            self.page.wait_for_timeout(100)
+        """Wait until ``condition()`` holds (``waiting.until``, the suite's one poll); AssertionError naming
+        ``what``, with a screenshot kept, after ``timeout`` seconds."""
+        try:
+            until(condition, timeout, what)
+        except AssertionError:
+            self.shot("failed")
+            raise
 
     def labelled(self, label: str):
         """The visible node whose accessible label (a tooltip or a card's label) starts with ``label``.
@@ -218,7 +225,8 @@ class Screen:
             try:
                 field.click(force=True)
                 self.page.wait_for_function(editing, timeout=3_000)
-                self.page.wait_for_timeout(500)  # a fixed wait (one of the suite's few): the focus must hold
+                self.page.evaluate("() => { window.__focusSince = performance.now(); }")
+                self.page.wait_for_function(FOCUS_HELD, polling=50, timeout=3_000)  # it held 0.5 s, or it went
                 if self.page.evaluate(editing):
                     self.page.keyboard.press("ControlOrMeta+A")  # a try cut short left some letters: replace them
                     self.page.keyboard.type(text)
@@ -303,11 +311,13 @@ class Screen:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         path = ARTIFACTS / f"{self.name}-{step}.png"
         self.quiet()
-        for _ in range(20):
+
+        def painted() -> bool:
             self.page.screenshot(path=str(path))
-            if drawn(path):
-                break
-            self.page.wait_for_timeout(600)  # not painted yet: look again (a poll, on ``drawn``)
+            return drawn(path)
+
+        with contextlib.suppress(AssertionError):  # blank after 12 s stays blank: the test's check says so
+            until(painted, 12, "a painted frame")
         return path
 
     def pixel(self, x: int, y: int) -> tuple[int, int, int]:

@@ -44,6 +44,7 @@ class RecordingConnection(Connection):
         self.arguments: list[dict] = []
         self.answers: dict[str, object] = {}
         self.session: Session | None = None
+        self._asked = asyncio.Event()  # set each time a method is asked of the client
 
     def send_message(self, message) -> None:
         self.sent.append(message)
@@ -54,6 +55,7 @@ class RecordingConnection(Connection):
             control = self.session.index.get(body.control_id)
             kind = type(control).__name__
             self.invoked.append((kind, body.name))
+            self._asked.set()
             self.arguments.append(dict(body.args or {}))
             answer = self.answers.get(f"{kind}.{body.name}")
             answer = answer() if callable(answer) else answer  # a function: the device's answer, made as it is asked
@@ -61,6 +63,12 @@ class RecordingConnection(Connection):
                 self.loop.create_task(self._answer_later(body, answer))
                 return
             self.loop.call_soon(self.session.handle_invoke_method_results, body.control_id, body.call_id, answer, None)
+
+    async def asked(self, method: str) -> None:
+        """Return once a control's ``method`` was asked of the client (a list's ``scroll_to``)."""
+        while not any(name == method for _, name in self.invoked):
+            self._asked.clear()
+            await self._asked.wait()
 
     async def _answer_later(self, body, pending) -> None:
         answer = await pending

@@ -1358,11 +1358,7 @@ def test_the_contents_open_scrolled_to_the_current_chapter(quire: Quire) -> None
 
         # The list scrolls itself once the client has it (StartAtList.did_mount asks the client through
         # ``workers.request``, which nothing counts, as its answer may never come): wait for the ask itself.
-        async def asked() -> None:
-            while not any(name == "scroll_to" for _, name in session.connection.invoked):
-                await asyncio.sleep(0)  # the loop runs the request's task between two looks
-
-        await asyncio.wait_for(asked(), 10)
+        await asyncio.wait_for(session.connection.asked("scroll_to"), 10)
         calls = zip(session.connection.invoked, session.connection.arguments, strict=True)
         scrolls = [arguments for (_, name), arguments in calls if name == "scroll_to"]
         listing = find(app.page.controls, kind=ft.ListView)
