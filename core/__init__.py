@@ -34,7 +34,7 @@ if TYPE_CHECKING:  # for type checkers: "name as name" re-exports each (the runt
         stored_key as stored_key,
     )
     from core.agent.safe_markdown import without_remote_images as without_remote_images
-    from core.agent.threads import ThreadInfo as ThreadInfo
+    from core.agent.threads_store import ThreadInfo as ThreadInfo
     from core.books.formats import (
         SUPPORTED as SUPPORTED,
         content_hash as content_hash,
@@ -180,7 +180,7 @@ _WHERE: dict[str, str] = {
     "SyncError": "core.errors",
     "SyncReport": "core.sync.engine",
     "SyncStatus": "core.sync.engine",
-    "ThreadInfo": "core.agent.threads",
+    "ThreadInfo": "core.agent.threads_store",
     "XrayEntry": "core.companion.xray",
     "Correction": "core.companion.corrections",
     "XRAY_KINDS": "core.companion.corrections",

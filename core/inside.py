@@ -31,10 +31,10 @@ from core.library.db import has_vector_extension, now
 from core.library.fts import fold, index_text
 from core.parts.speech import spoken_spans
 from core.rag import ChunkProfile, ChunkStore, Indexer, ModelStore, Retriever, VectorStore
+from core.rag.chunk_store import Filters
 from core.rag.chunker import DEFAULT_TARGET_TOKENS, TokenCounter
-from core.rag.chunks import Filters
 from core.rag.sentences import WEIGHTS, Weights, quote_span, rank_sentences, sentence_spans
-from core.rag.vectors import vec_table
+from core.rag.vector_store import vec_table
 from core.services import Quire
 from core.speech.neural import neural_voice
 

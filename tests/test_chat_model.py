@@ -171,7 +171,7 @@ def test_what_the_panel_drew_is_what_a_reopened_thread_shows(alice_quire: Quire)
     from dbkit import inside
 
     from core.agent.message import MessageFold
-    from core.agent.threads import ChatStore
+    from core.agent.threads_store import ChatStore
 
     live = Message("assistant", status="streaming", book_id=1)
     fold = MessageFold(live)

@@ -45,7 +45,7 @@ BAD = [
 
 @pytest.fixture(scope="module")
 def library(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from core.agent.threads import ChatStore
+    from core.agent.threads_store import ChatStore
 
     root = tmp_path_factory.mktemp("cli") / "lib"
     quire = Quire(root)

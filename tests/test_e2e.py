@@ -264,7 +264,7 @@ def test_a_pdfs_toolbar_fits_a_phone(browser, tmp_path: Path) -> None:
 def test_chat_streams_parts_cites_and_stops_at_desktop_and_phone_sizes(browser, tmp_path: Path) -> None:
     from openai_mock import OpenAIMock, tool_call_deltas
 
-    from core.agent.threads import ChatStore
+    from core.agent.threads_store import ChatStore
 
     library = tmp_path / "lib"
     Quire(library).import_paths([book_path("en/epubjs-alice.epub")])
@@ -750,7 +750,7 @@ def test_text_typed_right_after_new_conversation_is_all_in_the_box_at_both_sizes
 
 def _conversations(library: Path) -> list[list[tuple[str, str]]]:
     """Each conversation's messages about book 1 (who, and the question or the answer's status), the latest first."""
-    from core.agent.threads import ChatStore
+    from core.agent.threads_store import ChatStore
 
     quire = Quire(library)
     try:

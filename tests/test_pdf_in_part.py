@@ -17,7 +17,7 @@ from conftest import book_path
 from core.books.formats import parse_book
 from core.inside import inside
 from core.services import FIRST_PAGES, Quire
-from core.sync import journal as sync_journal
+from core.sync import store as sync_store
 
 ROOT = Path(__file__).resolve().parents[1]
 NAHAN = "formats/luxun-nahan.pdf"  # 202 pages, no outline: its chapters are found in its text
@@ -119,11 +119,11 @@ def test_notes_made_on_a_first_part_that_differs_from_the_whole_move_to_the_same
     assert (str(highlight.start), str(highlight.end), highlight.note) == ("1.4:1", "1.4:6", "a note")
     assert highlight.text == marked.text == text[1:6]
     digest = quire.book(book.id).content_hash  # sync is told where they went
-    sent = sync_journal.pending(inside(quire).library.conn, f"highlight/{digest}/{highlight.uid}")
+    sent = sync_store.pending(inside(quire).library.conn, f"highlight/{digest}/{highlight.uid}")
     assert sent is not None and (sent["start"], sent["end"], sent["note"]) == ("1.4:1", "1.4:6", "a note")
-    sent = sync_journal.pending(inside(quire).library.conn, f"bookmark/{digest}/{bookmark.uid}")
+    sent = sync_store.pending(inside(quire).library.conn, f"bookmark/{digest}/{bookmark.uid}")
     assert sent is not None and sent["locator"] == "0.2"
-    assert sync_journal.pending(inside(quire).library.conn, f"place/{digest}") == {"locator": "1.4:2"}
+    assert sync_store.pending(inside(quire).library.conn, f"place/{digest}") == {"locator": "1.4:2"}
     quire.close()
 
 

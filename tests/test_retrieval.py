@@ -17,8 +17,8 @@ from waiting import until
 
 from core.errors import IndexCancelled
 from core.library.db import has_vector_extension
-from core.rag.chunks import Filters
-from core.rag.vectors import vec_table
+from core.rag.chunk_store import Filters
+from core.rag.vector_store import vec_table
 from core.services import Quire
 
 pytestmark = pytest.mark.storage  # stores through SQLite: CI runs it again on the phones' backend (apsw)
@@ -63,7 +63,7 @@ def test_keyword_search_works_the_moment_a_book_is_imported(tmp_path: Path) -> N
 
 
 def test_both_backends_return_the_same_top_k(indexed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from core.rag import vectors
+    from core.rag import vector_store as vectors
 
     if len(vector_backends()) < 2:
         pytest.skip("sqlite-vec cannot be loaded with this SQLite backend (it needs sqlean-py and sqlite-vec)")
@@ -83,7 +83,7 @@ def test_both_backends_return_the_same_top_k(indexed: Path, monkeypatch: pytest.
         results[name] = [
             [(p.chunk_id, round(p.score, 4)) for p in quire.search(1, q, mode="vector", k=8)] for q in QUERIES
         ]
-        # every book at once: vec0 answers on desktops (one book's search is numpy's on both, see vectors.py)
+        # every book at once: vec0 answers on desktops (one book's search is numpy's on both, see vector_store.py)
         store, conn = inside(quire).vectors, inside(quire).library.conn
         assert store.backend == backend
         rows = conn.execute("SELECT model, embedding FROM chunk_vectors ORDER BY chunk_id LIMIT 3").fetchall()
@@ -393,7 +393,7 @@ def test_hybrid_puts_the_passage_that_answers_first(tmp_path: Path) -> None:
 
 def test_the_numpy_backends_matrices_are_bounded_least_recently_used_first(tmp_path: Path) -> None:
     """Issue 26: searching 48 books held 49 matrices, 307 MB, never let go (phones use this backend)."""
-    from core.rag.chunks import Filters
+    from core.rag.chunk_store import Filters
 
     quire = Quire(tmp_path, vector_backend="numpy")
     library, vectors = inside(quire).library, inside(quire).vectors

@@ -10,7 +10,7 @@ from fakechat import ScriptedChatModel
 from openai_mock import OpenAIMock, tool_call_deltas
 
 from app.cli import main
-from core.agent.threads import ChatStore
+from core.agent.threads_store import ChatStore
 from core.services import Quire
 
 pytestmark = pytest.mark.storage  # stores through SQLite: CI runs it again on the phones' backend (apsw)

@@ -16,7 +16,7 @@ from typing import Any
 from core.books.locator import Locator, parse_locator
 from core.errors import CitationError
 from core.library.records import slices
-from core.rag.chunks import ChunkStore
+from core.rag.chunk_store import ChunkStore
 from core.rag.search import Passage
 
 MIN_QUOTE_CHARACTERS = 4  # after normalising: shorter quotes would match by chance

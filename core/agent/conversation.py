@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
     from core.agent.reading_library import ReadingLibrary
-    from core.agent.threads import ChatStore
+    from core.agent.threads_store import ChatStore
     from core.rag.search import Passage
 
 

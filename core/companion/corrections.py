@@ -18,7 +18,7 @@ from typing import Any
 from core.companion import store
 from core.companion.xray import Mention, XrayEntry
 from core.errors import XrayCorrectionError
-from core.sync import journal
+from core.sync import store as sync_store
 
 XRAY_KINDS = ("person", "place", "term")
 """The kinds of an X-Ray entry, as a correction gives them."""
@@ -91,7 +91,7 @@ def keep(conn: sqlite3.Connection, content_hash: str, correction: Correction) ->
     """Keep the reader's correction and record it for sync (inside the caller's transaction)."""
     value = checked(correction).record()
     store_correction(conn, content_hash, value)
-    journal.record(conn, correction_key(content_hash, correction.name), value)
+    sync_store.record(conn, correction_key(content_hash, correction.name), value)
 
 
 def forget(conn: sqlite3.Connection, content_hash: str, name: str) -> bool:
@@ -99,7 +99,7 @@ def forget(conn: sqlite3.Connection, content_hash: str, name: str) -> bool:
     key = key_of(name)
     gone = store.drop_correction(conn, content_hash, key)
     if gone:
-        journal.record(conn, correction_key(content_hash, name), {"present": False, "name": " ".join(name.split())})
+        sync_store.record(conn, correction_key(content_hash, name), {"present": False, "name": " ".join(name.split())})
     return gone
 
 

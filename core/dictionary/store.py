@@ -21,7 +21,7 @@ from core.errors import BookFormatError, QuireError
 from core.library import Library
 from core.library.db import now
 from core.rag.sentences import sentence_spans
-from core.sync import journal
+from core.sync import store as sync_store
 
 LONGEST_CHINESE_WORD = 8  # characters tried from the start of a Chinese selection, longest first
 _EDGES = re.compile(r"^[\W_]+|[\W_]+$")
@@ -199,7 +199,7 @@ class Dictionaries:
                 value = {"present": True, "locator": locator, "sentence": sentence[:MAX_SENTENCE],
                          "definition": definition[:MAX_DEFINITION]}  # fmt: skip
                 store_synced_word(tx, book_id, word, value)
-                journal.record(tx, word_key(tx, book_id, word), value)
+                sync_store.record(tx, word_key(tx, book_id, word), value)
         except sqlite3.IntegrityError as error:
             raise QuireError(f"book {book_id} is not in the library") from error
 
@@ -214,7 +214,7 @@ class Dictionaries:
         """Take a word off the book's vocabulary list, here and (through sync) on the reader's other devices."""
         with self.library.transaction() as tx:
             if tx.execute("DELETE FROM vocabulary WHERE book_id = ? AND word = ?", (book_id, word)).rowcount:
-                journal.record(tx, word_key(tx, book_id, word), {"present": False})
+                sync_store.record(tx, word_key(tx, book_id, word), {"present": False})
 
 
 MAX_SENTENCE = 2_000  # characters of a word's sentence kept (and synced)
@@ -249,3 +249,10 @@ def sentence_around(text: str, at: int) -> str:
 
 def _key(word: str) -> str:
     return " ".join(word.split()).casefold()
+
+
+def synced_words(conn: sqlite3.Connection, book_id: int) -> list[tuple[str, str, str, str]]:
+    """(word, locator, sentence, definition) of each word on the book's vocabulary list, as sync sends them."""
+    return conn.execute(
+        "SELECT word, locator, sentence, definition FROM vocabulary WHERE book_id = ?", (book_id,)
+    ).fetchall()

@@ -23,7 +23,7 @@ from core.library import Annotations, Library, text_reads
 from core.network_policy import NetworkPolicy
 from core.parts.text import BookText
 from core.secrets import SecretStore
-from core.sync import journal as sync_journal
+from core.sync import store as sync_store
 
 DEVICE = "Quire"
 Direction = Literal["sent", "received", "same", "nothing"]
@@ -112,7 +112,7 @@ class Kosync:
         ]  # fmt: skip
         results = []
         with self._client(secrets, password) as client:  # first: with KOReader sync off, nothing is written here
-            device_id = sync_journal.device_id(self._library.conn)
+            device_id = sync_store.device_id(self._library.conn)
             for record in books:
                 try:
                     results.append(self._one(client, record.id, device_id))

@@ -32,7 +32,7 @@ from core.folder_files import UnsafeFile, read_regular, write_beside
 from core.koreader.document import EpubPointers, partial_md5
 from core.koreader.lua import MAX_BYTES, SidecarError, dump_sidecar, parse_sidecar
 from core.library import Annotations, BookRecord, Highlight, Library, text_reads
-from core.sync import journal as sync_journal
+from core.sync import store as sync_store
 
 # KOReader's highlight colours, as the nearest of Quire's (HIGHLIGHT_COLORS)
 COLORS = {"yellow": "yellow", "green": "green", "blue": "blue", "red": "pink", "purple": "purple", "pink": "pink",
@@ -241,7 +241,7 @@ class KoreaderSidecars:
         existing = {_words(h): h for h in self._annotations.highlights(book.id)}
         deleted = {
             (value.get("start"), value.get("end"))
-            for value in sync_journal.known(self._library.conn, f"highlight/{book.content_hash}/").values()
+            for value in sync_store.known(self._library.conn, f"highlight/{book.content_hash}/").values()
             if value.get("present") is False
         }
         added = kept = left_out = 0

@@ -12,7 +12,7 @@ from core.library.db import inserted_id, now
 from core.library.records import Bookmark, Highlight, PlacedText, Position, Spannable, slices
 from core.library.stats import count_reading
 from core.library.store import Library
-from core.sync import journal as sync_journal
+from core.sync import store as sync_store
 
 HIGHLIGHT_COLORS = ("yellow", "green", "blue", "pink", "purple")
 """The five colours a highlight can have."""
@@ -23,7 +23,7 @@ MAX_LABEL_CHARS = 1_000
 class Annotations:
     """Reading state kept beside the books of a Library (same database, same transactions).
 
-    Every edit is also recorded for sync (``core.sync.journal``) in its own transaction, unless
+    Every edit is also recorded for sync (``core.sync.store``) in its own transaction, unless
     ``journal=False``: sync itself showing what another device did, which is not this reader's act.
     """
 
@@ -78,19 +78,19 @@ class Annotations:
             )
             if journal:
                 h = _content_hash(conn, book_id)
-                sync_journal.record(conn, f"place/{h}", {"locator": str(locator)})
+                sync_store.record(conn, f"place/{h}", {"locator": str(locator)})
                 if reading and ordinal > before:
-                    earlier = sync_journal.pending(conn, f"furthest/{h}") or {}
+                    earlier = sync_store.pending(conn, f"furthest/{h}") or {}
                     moved: dict[str, object] = {"locator": str(locator), "ordinal": ordinal}
                     if earlier.get("reset"):  # read on after a move back that is not sent yet: still a move back
                         moved["reset"] = True
-                    sync_journal.record(conn, f"furthest/{h}", moved)
+                    sync_store.record(conn, f"furthest/{h}", moved)
                 if read_seconds > 0:  # this device's own share of the book's reading time
-                    key = f"time/{h}/{sync_journal.device_id(conn)}"
-                    mine = float((sync_journal.current(conn, key) or {}).get("seconds", 0.0))
-                    sync_journal.record(conn, key, {"seconds": round(mine + read_seconds, 1)})
+                    key = f"time/{h}/{sync_store.device_id(conn)}"
+                    mine = float((sync_store.current(conn, key) or {}).get("seconds", 0.0))
+                    sync_store.record(conn, key, {"seconds": round(mine + read_seconds, 1)})
                 if day is not None:  # this device's reading that day, as it now stands
-                    sync_journal.record(conn, f"day/{h}/{sync_journal.device_id(conn)}/{day.day}", day.record())
+                    sync_store.record(conn, f"day/{h}/{sync_store.device_id(conn)}/{day.day}", day.record())
         return self._saved(book_id)
 
     def set_furthest(self, book_id: int, locator: Locator | None = None) -> Position:
@@ -114,9 +114,9 @@ class Annotations:
                 (str(locator), ordinal, percent, book_id, ordinal),
             ).rowcount
             h = _content_hash(conn, book_id)
-            sync_journal.record(conn, f"furthest/{h}", {"locator": str(locator), "ordinal": ordinal, "reset": True})
+            sync_store.record(conn, f"furthest/{h}", {"locator": str(locator), "ordinal": ordinal, "reset": True})
             if moved:
-                sync_journal.record(conn, f"place/{h}", {"locator": str(locator)})
+                sync_store.record(conn, f"place/{h}", {"locator": str(locator)})
         return self._saved(book_id)
 
     def place(self, book_id: int, locator: Locator) -> tuple[int, float]:
@@ -147,7 +147,7 @@ class Annotations:
         """Bookmark a place; the label defaults to the start of the segment's text."""
         segment = self.library.segment(book_id, locator)
         label = (label.strip() or segment.text[:60])[:MAX_LABEL_CHARS]
-        uid = uid or sync_journal.new_uid()
+        uid = uid or sync_store.new_uid()
         with self.library.transaction() as conn:
             cursor = conn.execute(
                 "INSERT INTO bookmarks (book_id, locator, ordinal, label, created_at, uid) VALUES (?,?,?,?,?,?)",
@@ -155,7 +155,7 @@ class Annotations:
             )
             if journal:
                 record = {"present": True, "locator": str(locator), "label": label}
-                sync_journal.record(conn, f"bookmark/{_content_hash(conn, book_id)}/{uid}", record)
+                sync_store.record(conn, f"bookmark/{_content_hash(conn, book_id)}/{uid}", record)
         return self.bookmarks(book_id, inserted_id(cursor))[0]
 
     def bookmarks(self, book_id: int, bookmark_id: int | None = None) -> list[Bookmark]:
@@ -177,7 +177,7 @@ class Annotations:
             row = _take(conn, "bookmarks", bookmark_id)
             if row is not None and journal:
                 record = {"present": False, "locator": row["locator"], "label": row["label"]}
-                sync_journal.record(conn, f"bookmark/{_content_hash(conn, row['book_id'])}/{row['uid']}", record)
+                sync_store.record(conn, f"bookmark/{_content_hash(conn, row['book_id'])}/{row['uid']}", record)
 
     # -- highlights ---------------------------------------------------------------------------
     def add_highlight(
@@ -203,7 +203,7 @@ class Annotations:
         first = self.library.segment(book_id, start)
         stamp = now()
         made = created_at or stamp
-        uid = uid or sync_journal.new_uid()
+        uid = uid or sync_store.new_uid()
         with self.library.transaction() as conn:
             cursor = conn.execute(
                 _INSERT_HIGHLIGHT, (book_id, str(start), str(end), first.ordinal, color, note, text, made, stamp, uid)
@@ -256,7 +256,7 @@ class Annotations:
         note: str,
     ) -> None:
         value = {"present": present, "start": start, "end": end, "color": color, "note": note}
-        sync_journal.record(conn, f"highlight/{_content_hash(conn, book_id)}/{uid}", value)
+        sync_store.record(conn, f"highlight/{_content_hash(conn, book_id)}/{uid}", value)
 
     def passage_text(self, book_id: int, start: Locator, end: Locator) -> str:
         """The text between two locators, segments joined by newlines."""
@@ -329,7 +329,7 @@ class Annotations:
                 changed = conn.execute("DELETE FROM book_tags WHERE book_id = ? AND tag = ?", (book_id, tag)).rowcount
             if journal and changed:
                 key = f"tag/{_content_hash(conn, book_id)}/{urllib.parse.quote(tag, safe='')}"
-                sync_journal.record(conn, key, {"present": present})
+                sync_store.record(conn, key, {"present": present})
 
     def all_tags(self) -> list[str]:
         """Every tag used in the library."""

@@ -220,6 +220,16 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+def book_exists(conn: sqlite3.Connection, book_id: int) -> bool:
+    """Whether the book is still in the library (asked inside a transaction that is about to write for it)."""
+    return conn.execute("SELECT 1 FROM books WHERE id = ?", (book_id,)).fetchone() is not None
+
+
+def unedited_hashes(conn: sqlite3.Connection) -> set[str]:
+    """The content hashes of books whose title and authors are still their file's (never edited here)."""
+    return {row[0] for row in conn.execute("SELECT content_hash FROM books WHERE edited_at IS NULL")}
+
+
 def book_rows(conn: sqlite3.Connection, table: str, book_id: int) -> tuple[int, int] | None:
     """The first and last row id of a book's rows in ``table`` ("segments", "chunks"); None when it has none.
 

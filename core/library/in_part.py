@@ -6,7 +6,7 @@ paragraph in every shared PDF (its last page is left out of it: a paragraph ther
 written against it moves. Where it is not (a PDF without an outline whose chapters are found in its text, say),
 the reading place, the bookmarks and the highlights made meanwhile are moved to the same paragraphs of the
 finished book, found by aligning the two texts, and sync is told where they went. Sync holds a book read in part
-back both ways (``core.sync.records.read_in_part_hashes``): nothing made on the first part is sent before it is
+back both ways (``partial_hashes``): nothing made on the first part is sent before it is
 moved, and nothing another device made is placed on it (it is placed when the book is whole).
 """
 
@@ -24,7 +24,7 @@ from core.books.model import Book, ReadProgress
 from core.errors import BookFormatError
 from core.library import paragraph_index
 from core.library.store import Library
-from core.sync import journal as sync_journal
+from core.sync import store as sync_store
 
 TextHook = Callable[[sqlite3.Connection, int], None]
 """Drops what was made from a book's old text (its passages, their vectors), inside the completing transaction."""
@@ -157,9 +157,9 @@ def _move_annotations(
             (locator, ordinal, furthest, furthest_ordinal, book_id),
         )
         if locator != place[0]:
-            sync_journal.record(conn, f"place/{digest}", {"locator": locator})
+            sync_store.record(conn, f"place/{digest}", {"locator": locator})
         if furthest is not None and furthest_ordinal is not None and furthest != place[2]:
-            sync_journal.record(conn, f"furthest/{digest}", {"locator": furthest, "ordinal": furthest_ordinal})
+            sync_store.record(conn, f"furthest/{digest}", {"locator": furthest, "ordinal": furthest_ordinal})
     for row in conn.execute("SELECT id, locator, label, uid FROM bookmarks WHERE book_id = ?", (book_id,)).fetchall():
         locator, ordinal = _moved(row[1], at, moves)
         conn.execute(
@@ -167,7 +167,7 @@ def _move_annotations(
         )
         if locator != row[1]:
             record = {"present": True, "locator": locator, "label": row[2]}
-            sync_journal.record(conn, f"bookmark/{digest}/{row[3]}", record)
+            sync_store.record(conn, f"bookmark/{digest}/{row[3]}", record)
     for row in conn.execute(
         "SELECT id, start_locator, end_locator, color, note, uid FROM highlights WHERE book_id = ?", (book_id,)
     ).fetchall():
@@ -179,4 +179,12 @@ def _move_annotations(
         )
         if (start, end) != (row[1], row[2]):
             value = {"present": True, "start": start, "end": end, "color": row[3], "note": row[4]}
-            sync_journal.record(conn, f"highlight/{digest}/{row[5]}", value)
+            sync_store.record(conn, f"highlight/{digest}/{row[5]}", value)
+
+
+def partial_hashes(conn: sqlite3.Connection) -> set[str]:
+    """The content hashes of long PDFs of which only a first part is in: their locators are not yet the whole
+    book's, so sync neither sends this device's records of them nor places other devices' until the book is whole
+    (then ``core.sync.records.restore`` places what came meanwhile)."""
+    rows = conn.execute("SELECT b.content_hash FROM books_read_in_part p JOIN books b ON b.id = p.book_id")
+    return {row[0] for row in rows}

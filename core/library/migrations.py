@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from core.library.fts import index_text
 from core.library.shelf import shelf_keys
-from core.sync.journal import legacy_uid, upgrade_key
+from core.sync.store import legacy_uid, upgrade_key
 
 
 def m001_initial(conn: sqlite3.Connection) -> None:

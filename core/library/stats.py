@@ -15,7 +15,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from core.library.db import now
-from core.sync import journal as sync_journal
+from core.sync import store as sync_store
 
 SESSION_GAP = timedelta(minutes=30)  # read again after this long away: a new session
 MIN_SPEED_SECONDS = 300  # a speed (and the time left from it) needs five minutes of pages read (several pages:
@@ -61,7 +61,7 @@ def count_reading(
         ).fetchone()[0])  # fmt: skip
     if read_seconds <= 0 and chars == 0:
         return None
-    day, device = today(), sync_journal.device_id(conn)
+    day, device = today(), sync_store.device_id(conn)
     last = conn.execute(
         "SELECT MAX(last_at) FROM reading_days WHERE book_id = ? AND device = ?", (book_id, device)
     ).fetchone()[0]
@@ -95,7 +95,7 @@ def store_synced_day(conn: sqlite3.Connection, book_id: int, device: str, day: s
     """A device's reading of a book that day, as sync brought it: another device's row is replaced whole (never
     added to); this device's own row only grows (it comes back after the book was removed and imported again)."""
     numbers = (float(value.get("seconds", 0)), int(value.get("chars", 0)), int(value.get("sessions", 0)))
-    if device != sync_journal.device_id(conn):
+    if device != sync_store.device_id(conn):
         conn.execute(
             "INSERT OR REPLACE INTO reading_days (book_id, device, day, seconds, chars, sessions) VALUES (?,?,?,?,?,?)",
             (book_id, device, day, *numbers),
@@ -241,3 +241,9 @@ def _streak(days: dict[str, float]) -> int:
         count += 1
         day -= timedelta(days=1)
     return count
+
+
+def every_day(conn: sqlite3.Connection) -> list[tuple[int, str, str, float, int, int]]:
+    """(book, device, day, seconds, characters, sessions) of every device's reading of every book, as sync sends
+    it."""
+    return conn.execute("SELECT book_id, device, day, seconds, chars, sessions FROM reading_days").fetchall()

@@ -24,7 +24,7 @@ from core.library.db import Wall, book_rows, busy_is_library_error, inserted_id,
 from core.library.fts import make_snippet, match_expression
 from core.library.records import BookId, BookRecord, SearchHit, SegmentRecord, TocRow
 from core.library.shelf import shelf_keys
-from core.sync import journal as sync_journal
+from core.sync import store as sync_store
 
 _BOOK_VALUES = frozenset({"id", "content_hash", "segment_count"})  # what ``book_value`` reads (the SQL names them)
 MAX_REFERENCE_CHARS = 1_000  # longer than any title: a reference this long matches nothing
@@ -134,9 +134,9 @@ class Library:
                 if book.pages_read is not None:
                     conn.execute("INSERT INTO books_read_in_part VALUES (?,?,?)", (book_id, *book.pages_read))
                 if journal:
-                    sync_journal.record(conn, f"book/{digest}", {"present": True})
+                    sync_store.record(conn, f"book/{digest}", {"present": True})
                     meta = {"title": book.metadata.title, "authors": list(book.metadata.authors)}
-                    sync_journal.record(conn, f"meta/{digest}", meta, at=sync_journal.UNEDITED)
+                    sync_store.record(conn, f"meta/{digest}", meta, at=sync_store.UNEDITED)
                 os.replace(temporary, final)  # the file is in place before the rows are committed
         except BaseException:
             temporary.unlink(missing_ok=True)
@@ -319,7 +319,7 @@ class Library:
                 (title, json.dumps(clean, ensure_ascii=False), now(), *shelf_keys(title, clean), book_id),
             )
             if journal:
-                sync_journal.record(conn, f"meta/{record.content_hash}", {"title": title, "authors": clean})
+                sync_store.record(conn, f"meta/{record.content_hash}", {"title": title, "authors": clean})
         return self.get(book_id)
 
     def remove(self, book_id: int, *, journal: bool = True) -> BookRecord:
@@ -331,7 +331,7 @@ class Library:
         record = self.get(book_id)
         with self.transaction() as conn:
             if journal:
-                sync_journal.record(conn, f"book/{record.content_hash}", {"present": False})
+                sync_store.record(conn, f"book/{record.content_hash}", {"present": False})
             for hook in self.remove_hooks:
                 hook(conn, book_id)
             paragraph_index.clear(conn, book_id)

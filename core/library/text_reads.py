@@ -155,3 +155,20 @@ def section_spans(conn: sqlite3.Connection, book_id: int, through: int) -> list[
         "HAVING MIN(g.ordinal) <= ? ORDER BY MIN(g.ordinal)",
         (book_id, through),
     ).fetchall()
+
+
+def section_head(conn: sqlite3.Connection, book_id: int, section: int) -> tuple[int, str]:
+    """(first ordinal, title) of a section."""
+    first, title = conn.execute(
+        "SELECT first_ordinal, title FROM sections WHERE book_id = ? AND idx = ?", (book_id, section)
+    ).fetchone()
+    return int(first), str(title)
+
+
+def page_anchors(conn: sqlite3.Connection, starts: list[tuple[int, int]]) -> Iterator[tuple[int, int, str]]:
+    """(book, ordinal, anchors as stored) of each (book, ordinal) paragraph that has anchors (a PDF's pages)."""
+    marks = " OR ".join("(book_id = ? AND ordinal = ?)" for _ in starts)
+    yield from conn.execute(
+        f"SELECT book_id, ordinal, anchors FROM segments WHERE anchors IS NOT NULL AND ({marks})",
+        [value for pair in starts for value in pair],
+    )

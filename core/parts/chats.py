@@ -11,7 +11,7 @@ from core.secrets import SecretStore
 if TYPE_CHECKING:  # the agent's modules load LangChain: imported when the first chat is opened
     from core.agent.message import Message
     from core.agent.provider_config import ProviderConfig
-    from core.agent.threads import ChatStore, ThreadInfo
+    from core.agent.threads_store import ChatStore, ThreadInfo
 
 
 class Chats:
@@ -24,7 +24,7 @@ class Chats:
 
     def store(self) -> ChatStore:
         """The conversations' store (LangChain loads with the first chat, not with the library)."""
-        from core.agent.threads import ChatStore
+        from core.agent.threads_store import ChatStore
 
         if self._store is None:
             self._store = ChatStore(self._library)

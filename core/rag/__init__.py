@@ -1,12 +1,12 @@
 """Retrieval: chunking, embeddings, vector and keyword search fused with RRF, and background indexing."""
 
+from core.rag.chunk_store import ChunkProfile, ChunkStore, Filters
 from core.rag.chunker import Chunk, chunk_segments
-from core.rag.chunks import ChunkProfile, ChunkStore, Filters
 from core.rag.embedder import Embedder
 from core.rag.indexer import Indexer, IndexStatus, IndexTask
 from core.rag.models import CATALOG, DEFAULT_MODEL, ModelStore, choose_model
 from core.rag.search import MODES, Passage, Retriever
-from core.rag.vectors import VectorStore
+from core.rag.vector_store import VectorStore
 
 __all__ = [
     "CATALOG",

@@ -24,6 +24,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Protocol
 
 import numpy as np
 
@@ -318,21 +319,30 @@ class TermCounter:
         return tuple(token[0] for token in tokens)
 
 
-def rank(conn: sqlite3.Connection, book_id: int, phrases: list[Phrase]) -> list[tuple[int, float]] | None:
+class Postings(Protocol):
+    """A book's stored postings, read where they are kept (``ChunkStore``): (term, postings) for each exact term
+    that has any, and ("*" + prefix, postings) for each term a prefix begins."""
+
+    def __call__(self, exact: list[str], prefixes: list[str]) -> Iterator[tuple[str, bytes]]: ...
+
+
+def rank(lengths: bytes | None, phrases: list[Phrase], read: Postings) -> list[tuple[int, float]] | None:
     """(passage number, BM25 relevance) for the book's passages that hold any phrase, best first (ties in
-    reading order); None when the book has no statistics of its own yet (chunked before they were kept)."""
-    row = conn.execute("SELECT term_lengths FROM chunk_sets WHERE book_id = ?", (book_id,)).fetchone()
-    if row is None or row[0] is None:
+    reading order); None when the book has no statistics of its own yet (chunked before they were kept).
+
+    ``lengths`` are the book's passage lengths as stored; ``read`` gives each wanted term's postings (a prefix's
+    terms under the prefix)."""
+    if lengths is None:
         return None
-    lengths = np.frombuffer(row[0], dtype="<u4")
-    count = len(lengths)
+    sizes = np.frombuffer(lengths, dtype="<u4")
+    count = len(sizes)
     if count == 0 or not phrases:
         return []
-    average = float(lengths.sum()) / count
-    norm = K1 * (1 - B + B * lengths / average)
+    average = float(sizes.sum()) / count
+    norm = K1 * (1 - B + B * sizes / average)
     scores = np.zeros(count)
     matched = np.zeros(count, dtype=bool)
-    postings = _postings(conn, book_id, phrases, _pairs(count))
+    postings = _postings(read, phrases, _pairs(count))
     for phrase in phrases:
         passages, times = _phrase(phrase, postings, count)
         if not len(passages):
@@ -347,25 +357,13 @@ def rank(conn: sqlite3.Connection, book_id: int, phrases: list[Phrase]) -> list[
     return list(zip(order.tolist(), scores[order].tolist(), strict=True))
 
 
-def _postings(
-    conn: sqlite3.Connection, book_id: int, phrases: list[Phrase], dtype: np.dtype
-) -> dict[str, list[np.ndarray]]:
+def _postings(read: Postings, phrases: list[Phrase], dtype: np.dtype) -> dict[str, list[np.ndarray]]:
     """Each wanted token's (passage, count) pairs; a prefix's under the prefix, one array per term it covers."""
     found: dict[str, list[np.ndarray]] = {}
     exact = sorted({token for phrase in phrases if not phrase.prefix for token in phrase.tokens})
-    if exact:
-        marks = ",".join("?" * len(exact))
-        sql = f"SELECT term, postings FROM chunk_terms WHERE book_id = ? AND term IN ({marks})"
-        for term, blob in conn.execute(sql, (book_id, *exact)):
-            found[term] = [np.frombuffer(blob, dtype=dtype)]
-    for phrase in phrases:
-        if phrase.prefix:
-            start = phrase.tokens[0]
-            rows = conn.execute(
-                "SELECT postings FROM chunk_terms WHERE book_id = ? AND term >= ? AND term < ?",
-                (book_id, start, start + "\U0010ffff"),
-            )
-            found["*" + start] = [np.frombuffer(r[0], dtype=dtype) for r in rows]
+    prefixes = sorted({phrase.tokens[0] for phrase in phrases if phrase.prefix})
+    for term, blob in read(exact, prefixes):
+        found.setdefault(term, []).append(np.frombuffer(blob, dtype=dtype))
     return found
 
 

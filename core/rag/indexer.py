@@ -13,13 +13,14 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from core.errors import BookNotFoundError, IndexCancelled, QuireError
-from core.library.db import now
+from core.library.db import book_exists
 from core.library.locks import exclusive
 from core.library.store import Library
+from core.rag.chunk_store import ChunkProfile, ChunkStore
 from core.rag.chunker import DEFAULT_OVERLAP, DEFAULT_TARGET_TOKENS
-from core.rag.chunks import ChunkProfile, ChunkStore
 from core.rag.embedder import Embedder
-from core.rag.vectors import VectorStore
+from core.rag.index_store import IndexStore
+from core.rag.vector_store import VectorStore
 
 DEFAULT_BATCH = 32  # chunks embedded per committed transaction (the model has its own batch size)
 
@@ -64,19 +65,14 @@ class Indexer:
         self.vectors = vectors
         self.batch_size = batch_size
         self.target_tokens = DEFAULT_TARGET_TOKENS  # chunk size; bench.retrieval compares others
+        self.rows = IndexStore(library)
 
     def status(self, book_id: int) -> IndexStatus | None:
         """The saved state of a book's index, or None when it was never indexed."""
-        row = self.library.conn.execute("SELECT * FROM book_index WHERE book_id = ?", (book_id,)).fetchone()
+        row = self.rows.row(book_id)
         if row is None:
             return None
         return IndexStatus(book_id, row["model"], row["status"], row["done"], row["total"], error=row["error"])
-
-    def _set(self, book_id: int, **fields: object) -> None:
-        assignments = ", ".join(f"{name} = ?" for name in fields)
-        self.library.write(
-            f"UPDATE book_index SET {assignments}, updated_at = ? WHERE book_id = ?", (*fields.values(), now(), book_id)
-        )
 
     def _prepare(self, book_id: int, embedder: Embedder) -> int:
         """Make the chunks and index row fit this embedder; return how many chunks there are."""
@@ -88,24 +84,8 @@ class Indexer:
                 self.vectors.delete_book(conn, book_id)
         total = self.chunks.count(book_id)
         done = self.vectors.count(book_id, embedder.name)
-        self.library.write(
-            "INSERT INTO book_index (book_id, model, dimension, status, done, total, error, updated_at) "
-            "VALUES (?,?,?,?,?,?,'',?) ON CONFLICT(book_id) DO UPDATE SET model = excluded.model, "
-            "dimension = excluded.dimension, status = excluded.status, done = excluded.done, total = excluded.total, "
-            "error = '', updated_at = excluded.updated_at",
-            (book_id, embedder.name, embedder.dimension, "running", done, total, now()),
-        )
+        self.rows.begin(book_id, embedder.name, embedder.dimension, done, total)
         return total
-
-    def _pending(self, book_id: int, near_ordinal: int) -> list[tuple[int, str]]:
-        """Chunks without a vector, nearest to the reader's position first (earlier before later)."""
-        rows = self.library.conn.execute(
-            "SELECT c.id, c.text FROM chunks c LEFT JOIN chunk_vectors v ON v.chunk_id = c.id "
-            "WHERE c.book_id = ? AND v.chunk_id IS NULL "
-            "ORDER BY ABS(c.start_ordinal - ?), c.start_ordinal",
-            (book_id, near_ordinal),
-        )
-        return [(r[0], r[1]) for r in rows]
 
     def run(
         self,
@@ -134,7 +114,7 @@ class Indexer:
         cancel: threading.Event | None,
     ) -> IndexStatus:
         total = self._prepare(book_id, embedder)
-        pending = self._pending(book_id, near_ordinal)
+        pending = self.vectors.unembedded(book_id, near_ordinal)
         done = total - len(pending)
         started, embedded = time.monotonic(), 0
         try:
@@ -142,24 +122,22 @@ class Indexer:
                 batch = pending[start : start + self.batch_size]
                 vectors = embedder.embed_documents([text for _, text in batch], cancel=cancel)
                 with self.library.transaction() as conn:
-                    if conn.execute("SELECT 1 FROM books WHERE id = ?", (book_id,)).fetchone() is None:
+                    if not book_exists(conn, book_id):
                         raise BookNotFoundError("the book was removed while it was being indexed")
                     self.vectors.add(conn, embedder.name, [cid for cid, _ in batch], vectors)
                     done += len(batch)
-                    conn.execute(
-                        "UPDATE book_index SET done = ?, updated_at = ? WHERE book_id = ?", (done, now(), book_id)
-                    )
+                    self.rows.advance(conn, book_id, done)
                 embedded += len(batch)
                 if progress:
                     rate = embedded / max(time.monotonic() - started, 1e-6)
                     progress(IndexStatus(book_id, embedder.name, "running", done, total, rate, (total - done) / rate))
         except IndexCancelled:
-            self._set(book_id, status="cancelled")
+            self.rows.set(book_id, status="cancelled")
             raise
         except QuireError as error:  # a model, an endpoint, local-only mode: the run stops, saying why
-            self._set(book_id, status="error", error=str(error))
+            self.rows.set(book_id, status="error", error=str(error))
             raise
-        self._set(book_id, status="done", done=done)
+        self.rows.set(book_id, status="done", done=done)
         rate = embedded / max(time.monotonic() - started, 1e-6) if embedded else 0.0
         final = IndexStatus(book_id, embedder.name, "done", done, total, rate, 0.0)
         if progress:

@@ -11,10 +11,12 @@ from core.books.locator import Locator
 from core.books.model import page_label
 from core.errors import QuireError
 from core.library.store import Library
-from core.rag.chunks import ChunkStore, Filters
+from core.library.text_reads import page_anchors, section_head
+from core.rag.chunk_store import ChunkStore, Filters
 from core.rag.embedder import Embedder
+from core.rag.index_store import IndexStore
 from core.rag.proximity import window_ranking
-from core.rag.vectors import VectorStore
+from core.rag.vector_store import VectorStore
 
 SearchMode = Literal["hybrid", "vector", "keyword"]
 MODES: tuple[SearchMode, ...] = ("hybrid", "vector", "keyword")
@@ -113,10 +115,7 @@ class Retriever:
 
     def indexed_models(self, book_id: int | None) -> list[str]:
         """Models with at least one vector in the book (or the library)."""
-        sql = "SELECT DISTINCT model FROM book_index WHERE done > 0" + (
-            " AND book_id = ?" if book_id is not None else ""
-        )
-        return [r[0] for r in self.library.conn.execute(sql, (book_id,) if book_id is not None else ())]
+        return IndexStore(self.library).models(book_id)
 
     def search(
         self,
@@ -188,10 +187,7 @@ class Retriever:
                 continue
             key = (row["book_id"], row["section_idx"])
             if key not in firsts:
-                section = self.library.conn.execute(
-                    "SELECT first_ordinal, title FROM sections WHERE book_id = ? AND idx = ?", key
-                ).fetchone()
-                firsts[key] = (section[0], section[1])
+                firsts[key] = section_head(self.library.conn, *key)
             first, title = firsts[key]
             passages.append(
                 Passage(
@@ -215,10 +211,6 @@ class Retriever:
         """The printed page of each (book, ordinal) segment that has one (PDFs), in one query."""
         if not starts:
             return {}
-        marks = " OR ".join("(book_id = ? AND ordinal = ?)" for _ in starts)
-        rows = self.library.conn.execute(
-            f"SELECT book_id, ordinal, anchors FROM segments WHERE anchors IS NOT NULL AND ({marks})",
-            [value for pair in starts for value in pair],
-        )
-        found = {(r[0], r[1]): page_label(json.loads(r[2])) for r in rows}
+        rows = page_anchors(self.library.conn, starts)
+        found = {(book, ordinal): page_label(json.loads(anchors)) for book, ordinal, anchors in rows}
         return {key: page for key, page in found.items() if page}

@@ -3,7 +3,7 @@
 The target holds ``log/DEVICE-SEQ.jsonl`` files: each device appends by writing new numbered files of its own,
 never touching another's, so devices syncing at the same moment cannot corrupt each other. A sync:
 
-1. moves the reader's acts recorded since the last sync (``core.sync.journal``: stamped when made) into an
+1. moves the reader's acts recorded since the last sync (``core.sync.store``: stamped when made) into an
    outbox, in one transaction with the merged state. Nothing else becomes a change: a record the library lacks
    is never read as a deletion (a deletion is only a reader's remove, recorded when it happened);
 2. lists ``log/`` (one request when nothing is new), rewrites any of its own files found damaged or missing,
@@ -39,11 +39,12 @@ from typing import Any
 from core.errors import SyncFileTooLarge
 from core.library.annotations import Annotations
 from core.library.db import now
+from core.library.in_part import partial_hashes as read_in_part_hashes
 from core.library.store import Library
-from core.sync import journal as sync_journal, wire
+from core.sync import store as sync_store, wire
 from core.sync.clock import HybridClock
 from core.sync.merge import Change, Entry, as_json, merge, value_of
-from core.sync.records import Records, book_of, materialize, read_in_part_hashes, snapshot
+from core.sync.records import Records, book_of, materialize, snapshot
 from core.sync.target import SyncTarget
 
 LOG_FILE = re.compile(r"^([A-Za-z0-9_]{4,64})-(\d{8})\.jsonl$")
@@ -52,7 +53,7 @@ SNAPSHOT_FILE = re.compile(r"^([A-Za-z0-9_]{4,64})-(\d{8})\.json$")
 COMPACT_AFTER = 64  # this many log files of one device: fold them into a snapshot
 BOOK_FILE = re.compile(r"^([0-9a-f]{64})\.([a-z0-9]{1,8})$")
 MAX_BOOK_BYTES = 200 * 1024 * 1024
-UNEDITED = sync_journal.UNEDITED
+UNEDITED = sync_store.UNEDITED
 
 
 @dataclass
@@ -116,18 +117,11 @@ class Syncer:
         self.compact_after = compact_after
         self._own_files: list[str] = []  # this device's log files on the target, as last listed
         with self.library.transaction() as conn:
-            self.device = sync_journal.device_id(conn)
+            self.device = sync_store.device_id(conn)
 
     # -- bookkeeping --------------------------------------------------------------------------------
     def _meta(self, name: str) -> str | None:
-        row = self.library.conn.execute("SELECT value FROM sync_meta WHERE name = ?", (name,)).fetchone()
-        return str(row[0]) if row else None
-
-    def _set_meta(self, conn: Any, name: str, value: str) -> None:
-        conn.execute("INSERT OR REPLACE INTO sync_meta VALUES (?, ?)", (name, value))
-
-    def _entries(self) -> dict[str, Entry]:
-        return {r[0]: json.loads(r[1]) for r in self.library.conn.execute("SELECT key, entry FROM sync_state")}
+        return sync_store.meta(self.library.conn, name)
 
     def _fold(self, conn: Any, entries: dict[str, Entry], changes: list[Change], clock: HybridClock) -> int:
         """Merge changes into the stored state (in the caller's transaction); how many changed something."""
@@ -139,10 +133,7 @@ class Syncer:
             if folded is not None:
                 entries[change.key] = written[change.key] = folded
                 altered += 1
-        conn.executemany(
-            "INSERT OR REPLACE INTO sync_state VALUES (?, ?)",
-            ((key, as_json(entry)) for key, entry in written.items()),
-        )
+        sync_store.write_entries(conn, {key: as_json(entry) for key, entry in written.items()})
         return altered
 
     # -- one sync -----------------------------------------------------------------------------------
@@ -153,7 +144,7 @@ class Syncer:
     def _run(self) -> SyncReport:
         report = SyncReport(self.device, self.target.name)
         clock = HybridClock(self._meta("clock"), self.wall)
-        entries = self._entries()
+        entries: dict[str, Entry] = sync_store.entries(self.library.conn)
         self._send_acts(entries, clock)
         if self._meta("journal") != "1":
             self._catch_up(entries, clock)
@@ -167,49 +158,45 @@ class Syncer:
         if self.book_files:
             self._books(report, merged)
         with self.library.transaction() as conn:
-            sync_journal.save_clock(conn, clock.value)
+            sync_store.save_clock(conn, clock.value)
             report.finished_at = now()
-            self._set_meta(conn, "last_report", json.dumps(report.to_dict(), ensure_ascii=False))
+            sync_store.set_meta(conn, "last_report", json.dumps(report.to_dict(), ensure_ascii=False))
         return report
 
     def _show(self, report: SyncReport, merged: Records) -> None:
         """Make the library show the merged state (made from the entries every fold of this sync kept as stored,
         so not read again), except records the reader edited since this sync began."""
-        waiting = {r[0] for r in self.library.conn.execute("SELECT key FROM sync_pending")}
+        waiting = sync_store.acted_keys(self.library.conn)
         local = snapshot(self.library, self.annotations)[0]
         report.warnings += materialize(self.library, self.annotations, merged, local, waiting)
 
     def status(self, user: str = "") -> SyncStatus:
         """The last sync's report, what waits to be sent, this device's name and what it sends."""
         last = self._meta("last_report")
-        waiting = self.library.conn.execute("SELECT COUNT(*) FROM sync_outbox").fetchone()[0]
-        edits = self.library.conn.execute("SELECT COUNT(*) FROM sync_pending").fetchone()[0]
+        waiting, edits = sync_store.waiting(self.library.conn)
         return SyncStatus(self.device, self.target.name, user, waiting, edits, self.book_files,
                           self.max_book_bytes // (1024 * 1024), SyncReport(**json.loads(last)) if last else None)  # fmt: skip
 
     def _send_acts(self, entries: dict[str, Entry], clock: HybridClock) -> None:
         """The reader's acts since the last sync, as recorded when made, go to the outbox (and the merged state)."""
         with self.library.transaction() as conn:
-            rows = conn.execute("SELECT key, stamp, value FROM sync_pending ORDER BY stamp, key").fetchall()
+            rows = sync_store.acts(conn)
             held = read_in_part_hashes(conn)  # a long PDF's first part: its places wait until the book is whole
             rows = [row for row in rows if book_of(row[0]) not in held]
             if not rows:
                 return
             changes = [Change(key, stamp, self.device, json.loads(value)) for key, stamp, value in rows]
             self._queue(conn, entries, changes, clock)
-            if held:
-                conn.executemany("DELETE FROM sync_pending WHERE key = ?", [(row[0],) for row in rows])
-            else:
-                conn.execute("DELETE FROM sync_pending")
+            sync_store.forget_acts(conn, [row[0] for row in rows] if held else None)
 
     def _queue(self, conn: Any, entries: dict[str, Entry], changes: list[Change], clock: HybridClock) -> None:
         seq = int(self._meta("seq") or 0)
         for body in wire.encode(changes):
             seq += 1
-            conn.execute("INSERT INTO sync_outbox VALUES (?, ?)", (seq, body))
-        self._set_meta(conn, "seq", str(seq))
+            sync_store.enqueue(conn, seq, body)
+        sync_store.set_meta(conn, "seq", str(seq))
         self._fold(conn, entries, changes, clock)
-        sync_journal.save_clock(conn, clock.value)
+        sync_store.save_clock(conn, clock.value)
 
     def _catch_up(self, entries: dict[str, Entry], clock: HybridClock) -> None:
         """Once, for a library from before the journal: what the reader added or changed since its last sync.
@@ -251,7 +238,7 @@ class Syncer:
         with self.library.transaction() as conn:
             if changes:
                 self._queue(conn, entries, changes, clock)
-            self._set_meta(conn, "journal", "1")
+            sync_store.set_meta(conn, "journal", "1")
 
     def _heal(self, names: dict[str, int], report: SyncReport) -> None:
         """Rewrite this device's sent files that are gone from the target, not the size they were written, or
@@ -262,12 +249,13 @@ class Syncer:
             match = REWRITE_REQUEST.match(name)
             if match is not None and match.group(1) == self.device:
                 requested.setdefault(int(match.group(2)), []).append(name)
-        sizes = self.library.conn.execute("SELECT seq, length(body) FROM sync_sent ORDER BY seq").fetchall()
-        for seq, size in sizes:  # sizes only: a body is read back only for a file that needs writing again
+        for seq, size in sync_store.sent_sizes(
+            self.library.conn
+        ):  # sizes only: a body is read back only for a file that needs writing again
             name = f"{self.device}-{seq:08d}.jsonl"
             if names.get(name) != size or seq in requested:
-                body = self.library.conn.execute("SELECT body FROM sync_sent WHERE seq = ?", (seq,)).fetchone()[0]
-                self.target.write(f"log/{name}", bytes(body))
+                body = sync_store.sent_body(self.library.conn, seq)
+                self.target.write(f"log/{name}", body)
                 why = "another device found it damaged" if seq in requested else "it was missing or damaged"
                 report.warnings.append(f"rewrote {_shown('log/' + name)}: {why} in the sync folder")
                 names[name] = len(body)
@@ -282,7 +270,7 @@ class Syncer:
         A device compacts its own old files into a snapshot and deletes them; a device that finds such a gap
         (it never read files that are gone) starts from that device's newest snapshot, then reads what follows.
         """
-        seen = {r[0] for r in self.library.conn.execute("SELECT name FROM sync_seen")}
+        seen = sync_store.seen(self.library.conn)
         by_device: dict[str, list[tuple[int, str]]] = {}
         strangers = []
         for name in sorted(names):
@@ -333,8 +321,8 @@ class Syncer:
             report.warnings.append(f"skipped {len(read.skipped)} record(s) of {_shown('log/' + name)} ({shown})")
         with self.library.transaction() as conn:
             report.received += self._fold(conn, entries, read.changes, clock)
-            conn.execute("INSERT OR IGNORE INTO sync_seen VALUES (?, ?)", (name, now()))
-            sync_journal.save_clock(conn, clock.value)
+            sync_store.mark_seen(conn, name, now())
+            sync_store.save_clock(conn, clock.value)
         report.files_read += 1
         if request in names:  # read whole now: the request is answered
             self.target.delete(f"log/{request}")
@@ -371,8 +359,8 @@ class Syncer:
             )
         with self.library.transaction() as conn:
             report.received += self._fold(conn, entries, changes, clock)
-            self._set_meta(conn, f"floor:{other}", str(covered))
-            sync_journal.save_clock(conn, clock.value)
+            sync_store.set_meta(conn, f"floor:{other}", str(covered))
+            sync_store.save_clock(conn, clock.value)
         report.files_read += 1
         return covered
 
@@ -381,13 +369,13 @@ class Syncer:
         that the snapshot holds (only its own: no other device's file is touched, so no lock is needed)."""
         seq = int(self._meta("seq") or 0)
         own = [int(m.group(2)) for name in self._own_files if (m := LOG_FILE.match(name))]
-        if len(own) < self.compact_after or self.library.conn.execute("SELECT 1 FROM sync_outbox").fetchone():
+        if len(own) < self.compact_after or sync_store.waiting(self.library.conn)[0]:
             return
         held = {"device": self.device, "seq": seq, "entries": entries, "sha256": _digest(entries)}
         body = json.dumps(held, ensure_ascii=False)
         self.target.write(f"snapshot/{self.device}-{seq:08d}.json", body.encode("utf-8"))
         with self.library.transaction() as conn:
-            conn.execute("DELETE FROM sync_sent WHERE seq <= ?", (seq,))
+            sync_store.forget_sent(conn, seq)
         for old in own:
             if old <= seq:
                 self.target.delete(f"log/{self.device}-{old:08d}.jsonl")
@@ -398,17 +386,16 @@ class Syncer:
 
     def _mark_seen(self, name: str) -> None:
         with self.library.transaction() as conn:
-            conn.execute("INSERT OR IGNORE INTO sync_seen VALUES (?, ?)", (name, now()))
+            sync_store.mark_seen(conn, name, now())
 
     def _push(self, report: SyncReport) -> None:
         """Write the outbox to the target; each file leaves it only once it is in place there, and is kept as sent
         (until a snapshot holds it) so that a copy found damaged can be written again."""
-        for seq, body in self.library.conn.execute("SELECT seq, body FROM sync_outbox ORDER BY seq").fetchall():
-            self.target.write(f"log/{self.device}-{seq:08d}.jsonl", bytes(body))
+        for seq, body in sync_store.outbox(self.library.conn):
+            self.target.write(f"log/{self.device}-{seq:08d}.jsonl", body)
             with self.library.transaction() as conn:
-                conn.execute("DELETE FROM sync_outbox WHERE seq = ?", (seq,))
-                conn.execute("INSERT OR REPLACE INTO sync_sent VALUES (?, ?)", (seq, bytes(body)))
-            report.sent += max(0, bytes(body).count(b"\n") - 1)  # the header line is not a change
+                sync_store.sent(conn, seq, body)
+            report.sent += max(0, body.count(b"\n") - 1)  # the header line is not a change
 
     def _books(self, report: SyncReport, merged: Records) -> None:
         """Send the book files the target lacks or holds damaged; import those only other devices have, each

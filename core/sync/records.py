@@ -15,25 +15,26 @@ Records, for a book with content hash ``h``:
 A highlight's or bookmark's ``uid`` is its own identity, made where it was created: never its span.
 Not synced: device settings, API keys, embeddings (each device indexes), chat threads.
 
-The reader's edits reach sync through the journal (``core.sync.journal``), recorded as they are made;
+The reader's edits reach sync through the journal (``core.sync.store``), recorded as they are made;
 ``snapshot`` here is only for comparing (tests, and the one-time catch-up of a library from before the journal).
 """
 
 from __future__ import annotations
 
-import json
 import urllib.parse
 from typing import Any
 
 from core.books.locator import parse_locator
 from core.companion.corrections import correction_key, corrections_of, store_correction
-from core.dictionary.store import store_synced_word
+from core.dictionary.store import store_synced_word, synced_words
 from core.errors import QuireError
 from core.library.annotations import Annotations
+from core.library.db import unedited_hashes
+from core.library.in_part import partial_hashes as read_in_part_hashes
 from core.library.records import Bookmark, BookRecord, Highlight
-from core.library.stats import DayCount, store_synced_day
+from core.library.stats import DayCount, every_day, store_synced_day
 from core.library.store import Library
-from core.sync import journal as sync_journal
+from core.sync import store as sync_store
 from core.sync.merge import value_of
 
 # From this many new highlights of one book in a sync, they are added together (the book's text read once, one
@@ -48,20 +49,12 @@ def book_of(key: str) -> str:
     return key.split("/")[1]
 
 
-def read_in_part_hashes(conn: Any) -> set[str]:
-    """The content hashes of long PDFs of which only a first part is in (``core.library.in_part``): their
-    locators are not yet the whole book's, so sync neither sends this device's records of them nor places other
-    devices' until the book is whole (then ``restore`` places what came meanwhile)."""
-    rows = conn.execute("SELECT b.content_hash FROM books_read_in_part p JOIN books b ON b.id = p.book_id")
-    return {row[0] for row in rows}
-
-
 def snapshot(library: Library, annotations: Annotations) -> tuple[Records, dict[str, float], set[str]]:
     """The local library as records; each local book's total reading time (to split into device shares); and
     the records that only repeat what the book's file says (a title never edited), which no edit yields to."""
     records: Records = {}
     seconds: dict[str, float] = {}
-    unedited = {r[0] for r in library.conn.execute("SELECT content_hash FROM books WHERE edited_at IS NULL")}
+    unedited = unedited_hashes(library.conn)
     defaults = {f"meta/{h}" for h in unedited}
     for book in library.books():
         h = book.content_hash
@@ -84,18 +77,14 @@ def snapshot(library: Library, annotations: Annotations) -> tuple[Records, dict[
             }  # fmt: skip
         for tag in book.tags:
             records[f"tag/{h}/{urllib.parse.quote(tag, safe='')}"] = {"present": True}
-        for word, locator, sentence, definition in library.conn.execute(
-            "SELECT word, locator, sentence, definition FROM vocabulary WHERE book_id = ?", (book.id,)
-        ):
+        for word, locator, sentence, definition in synced_words(library.conn, book.id):
             records[f"word/{h}/{urllib.parse.quote(word, safe='')}"] = {
                 "present": True, "locator": locator, "sentence": sentence, "definition": definition,
             }  # fmt: skip
         for correction in corrections_of(library.conn, h):
             records[correction_key(h, correction.name)] = correction.record()
     hashes = {book.id: book.content_hash for book in library.books()}
-    for book_id, device, day, spent, chars, sessions in library.conn.execute(
-        "SELECT book_id, device, day, seconds, chars, sessions FROM reading_days"
-    ):
+    for book_id, device, day, spent, chars, sessions in every_day(library.conn):
         if book_id in hashes:  # every device's reading by day (this device sends only its own rows)
             records[f"day/{hashes[book_id]}/{device}/{day}"] = DayCount(day, spent, chars, sessions).record()
     return records, seconds, defaults
@@ -173,15 +162,15 @@ def restore(library: Library, annotations: Annotations, book: BookRecord) -> lis
     h = book.content_hash
     records: list[tuple[str, dict[str, Any]]] = []
     for prefix in ("meta", "place", "bookmark", "highlight", "tag"):
-        for key, value in sorted(sync_journal.known(library.conn, f"{prefix}/{h}").items()):
+        for key, value in sorted(sync_store.known(library.conn, f"{prefix}/{h}").items()):
             if prefix == "meta" and value == {"title": book.title, "authors": list(book.authors)}:
                 continue
             if value.get("present", True):
                 records.append((key, value))
-    furthest = sync_journal.pending(library.conn, f"furthest/{h}")
-    row = library.conn.execute("SELECT entry FROM sync_state WHERE key = ?", (f"furthest/{h}",)).fetchone()
-    if furthest is None and row is not None:
-        furthest = value_of(f"furthest/{h}", json.loads(row[0]))
+    furthest = sync_store.pending(library.conn, f"furthest/{h}")
+    merged = sync_store.entry(library.conn, f"furthest/{h}")
+    if furthest is None and merged is not None:
+        furthest = value_of(f"furthest/{h}", merged)
     try:
         if furthest is not None:  # read that far before: the place and the spoiler bound come back too
             annotations.save_position(book.id, parse_locator(furthest["locator"]), reading=True, journal=False)

@@ -21,8 +21,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from core.books.locator import is_locator
 from core.companion.corrections import MAX_NAME
 from core.library.annotations import HIGHLIGHT_COLORS, MAX_LABEL_CHARS, MAX_NOTE_CHARS
-from core.sync.journal import upgrade_key
 from core.sync.merge import Change
+from core.sync.store import upgrade_key
 
 FORMAT = 2  # log files with a header line; files without one were written by Quire before it (read as before)
 MAX_LINE_BYTES = 1024 * 1024  # a record is far smaller (a note is capped at 100,000 characters)

@@ -20,7 +20,7 @@ import numpy as np
 from core.errors import LibraryError
 from core.library.db import has_vector_extension
 from core.library.store import Library
-from core.rag.chunks import ChunkStore, Filters
+from core.rag.chunk_store import ChunkStore, Filters
 
 BACKENDS = ("auto", "numpy", "sqlite-vec")
 
@@ -148,6 +148,17 @@ class VectorStore:
                 )
 
     # -- reading ------------------------------------------------------------------------------
+    def unembedded(self, book_id: int, near_ordinal: int) -> list[tuple[int, str]]:
+        """(chunk id, text) of the book's chunks without a vector, nearest to ``near_ordinal`` first (earlier before
+        later)."""
+        rows = self.conn.execute(
+            "SELECT c.id, c.text FROM chunks c LEFT JOIN chunk_vectors v ON v.chunk_id = c.id "
+            "WHERE c.book_id = ? AND v.chunk_id IS NULL "
+            "ORDER BY ABS(c.start_ordinal - ?), c.start_ordinal",
+            (book_id, near_ordinal),
+        )
+        return [(r[0], r[1]) for r in rows]
+
     def count(self, book_id: int, model: str) -> int:
         return int(
             self.conn.execute(

@@ -1,4 +1,6 @@
-"""The reader's own edits, recorded as sync records in the same transaction as the edit, for sync to send.
+"""Sync's tables: the reader's edits recorded for sync in the edit's own transaction, the merged state, the outbox,
+what was sent and seen (the ``sync_*`` tables; of ``sync_meta``, the device, clock and bookkeeping rows: the
+settings stores keep their own rows).
 
 A record changes only through the reader's act (a highlight made, edited or removed, a book removed, a page
 read), and the act is stamped by the library's hybrid logical clock when it happens. Sync sends these and
@@ -120,3 +122,93 @@ def upgrade_key(key: str, value: dict[str, Any]) -> tuple[str, dict[str, Any]] |
     if parts[0] == "bookmark" and len(parts) == 3 and "." in parts[2]:
         return f"bookmark/{parts[1]}/{legacy_uid(parts[1], parts[2])}", {**value, "locator": parts[2]}
     return None
+
+
+# -- what one sync keeps (core.sync.engine) -------------------------------------------------------------------------
+def meta(conn: sqlite3.Connection, name: str) -> str | None:
+    """A row of sync's bookkeeping: ``clock``, ``seq``, ``journal``, ``last_report``, ``floor:DEVICE``."""
+    row = conn.execute("SELECT value FROM sync_meta WHERE name = ?", (name,)).fetchone()
+    return str(row[0]) if row else None
+
+
+def set_meta(conn: sqlite3.Connection, name: str, value: str) -> None:
+    conn.execute("INSERT OR REPLACE INTO sync_meta VALUES (?, ?)", (name, value))
+
+
+def entries(conn: sqlite3.Connection) -> dict[str, Any]:
+    """The merged state: every record's entry as all devices left it."""
+    return {key: json.loads(entry) for key, entry in conn.execute("SELECT key, entry FROM sync_state")}
+
+
+def entry(conn: sqlite3.Connection, key: str) -> Any | None:
+    """One record's merged entry (None: never merged)."""
+    row = conn.execute("SELECT entry FROM sync_state WHERE key = ?", (key,)).fetchone()
+    return json.loads(row[0]) if row else None
+
+
+def write_entries(conn: sqlite3.Connection, written: dict[str, str]) -> None:
+    """Store merged entries, given as their JSON."""
+    conn.executemany("INSERT OR REPLACE INTO sync_state VALUES (?, ?)", written.items())
+
+
+def acts(conn: sqlite3.Connection) -> list[tuple[str, str, str]]:
+    """(key, stamp, value as JSON) of every act waiting to be sent, oldest first."""
+    return [tuple(row) for row in conn.execute("SELECT key, stamp, value FROM sync_pending ORDER BY stamp, key")]
+
+
+def acted_keys(conn: sqlite3.Connection) -> set[str]:
+    """The records the reader changed since the last sync took their acts."""
+    return {row[0] for row in conn.execute("SELECT key FROM sync_pending")}
+
+
+def forget_acts(conn: sqlite3.Connection, keys: list[str] | None = None) -> None:
+    """Acts taken into the outbox leave the journal (``keys``: those only; None: every one)."""
+    if keys is None:
+        conn.execute("DELETE FROM sync_pending")
+    else:
+        conn.executemany("DELETE FROM sync_pending WHERE key = ?", [(key,) for key in keys])
+
+
+def waiting(conn: sqlite3.Connection) -> tuple[int, int]:
+    """(files in the outbox, acts not yet in it)."""
+    files = conn.execute("SELECT COUNT(*) FROM sync_outbox").fetchone()[0]
+    edits = conn.execute("SELECT COUNT(*) FROM sync_pending").fetchone()[0]
+    return int(files), int(edits)
+
+
+def enqueue(conn: sqlite3.Connection, seq: int, body: bytes) -> None:
+    conn.execute("INSERT INTO sync_outbox VALUES (?, ?)", (seq, body))
+
+
+def outbox(conn: sqlite3.Connection) -> list[tuple[int, bytes]]:
+    """(number, body) of each file waiting to be written to the target, in order."""
+    return [(int(seq), bytes(body)) for seq, body in conn.execute("SELECT seq, body FROM sync_outbox ORDER BY seq")]
+
+
+def sent(conn: sqlite3.Connection, seq: int, body: bytes) -> None:
+    """A file is in place on the target: it leaves the outbox and is kept as sent, to write again if damaged."""
+    conn.execute("DELETE FROM sync_outbox WHERE seq = ?", (seq,))
+    conn.execute("INSERT OR REPLACE INTO sync_sent VALUES (?, ?)", (seq, body))
+
+
+def sent_sizes(conn: sqlite3.Connection) -> list[tuple[int, int]]:
+    """(number, size) of each file sent and not yet held by a snapshot."""
+    return [(int(seq), int(size)) for seq, size in conn.execute("SELECT seq, length(body) FROM sync_sent ORDER BY seq")]
+
+
+def sent_body(conn: sqlite3.Connection, seq: int) -> bytes:
+    return bytes(conn.execute("SELECT body FROM sync_sent WHERE seq = ?", (seq,)).fetchone()[0])
+
+
+def forget_sent(conn: sqlite3.Connection, through: int) -> None:
+    """A snapshot holds the sent files up to ``through``."""
+    conn.execute("DELETE FROM sync_sent WHERE seq <= ?", (through,))
+
+
+def seen(conn: sqlite3.Connection) -> set[str]:
+    """The names of the target's files applied here (or skipped as not Quire's)."""
+    return {row[0] for row in conn.execute("SELECT name FROM sync_seen")}
+
+
+def mark_seen(conn: sqlite3.Connection, name: str, at: str) -> None:
+    conn.execute("INSERT OR IGNORE INTO sync_seen VALUES (?, ?)", (name, at))

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from core.library.db import book_rows, now
 from core.library.fts import index_text, match_any_expression
 from core.library.store import Library
-from core.rag.chunk_terms import BookTerms, TermCounter, rank
+from core.rag.chunk_terms import BookTerms, Phrase, TermCounter, rank
 from core.rag.chunker import DEFAULT_OVERLAP, DEFAULT_TARGET_TOKENS, Chunk, SegmentText, TokenCounter, chunk_segments
 from core.rag.proximity import sentence_terms
 
@@ -284,10 +284,27 @@ class ChunkStore:
         and when they leave too few the whole ranking is filtered, so no filter is ever loosened to save time.
         """
         if filters.book_id is not None:
-            ranked = rank(self.library.conn, filters.book_id, self.terms.phrases(query))
+            ranked = self._ranked(filters.book_id, self.terms.phrases(query))
             if ranked is not None:
                 return self._chunks_of(filters, ranked, limit)
         return self._fts_keyword(query, filters, limit)
+
+    def _ranked(self, book_id: int, phrases: list[Phrase]) -> list[tuple[int, float]] | None:
+        """BM25 over the book's own statistics (``chunk_terms.rank``), None when it has none yet."""
+        read = self.library.conn.execute
+        row = read("SELECT term_lengths FROM chunk_sets WHERE book_id = ?", (book_id,)).fetchone()
+
+        def postings(exact: list[str], prefixes: list[str]) -> Iterator[tuple[str, bytes]]:
+            if exact:
+                marks = ",".join("?" * len(exact))
+                sql = f"SELECT term, postings FROM chunk_terms WHERE book_id = ? AND term IN ({marks})"
+                yield from read(sql, (book_id, *exact))
+            for start in prefixes:
+                sql = "SELECT postings FROM chunk_terms WHERE book_id = ? AND term >= ? AND term < ?"
+                for (blob,) in read(sql, (book_id, start, start + "\U0010ffff")):
+                    yield "*" + start, blob
+
+        return rank(row[0] if row is not None else None, phrases, postings)
 
     def _chunks_of(self, filters: Filters, ranked: list[tuple[int, float]], limit: int) -> list[tuple[int, float]]:
         """The ranked passage numbers of one book as chunk ids, those the filters allow, the first ``limit``."""
