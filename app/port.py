@@ -1,8 +1,9 @@
 """The narrow port a screen's controller or a settings section is handed: what it may use of the app, no more.
 
 Not the shell and not the page: the library (``quire``), words (``t``), settings, notices, dialogs, moving between
-screens and background work. ``app.host.Host`` extends it with what the reader and the library screens need besides
-(opening books, the chat, the device); a controller typed with ``Port`` cannot reach those, nor the page.
+screens and background work. A screen that needs more lists it in its own port beside it, extending this one
+(``app/screens/reader/port.py``: the window's size, the chat, closing the book; ``app/screens/library/port.py``:
+opening books, indexing); a controller typed with ``Port`` cannot reach those, nor the page.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ import flet as ft
 from app.drawn import Drawn
 from app.i18n import Translator
 from app.jobs import IndexLine, Jobs
-from app.keys import KeyRouter, on_screen
+from app.keys import KeyRouter, field_focused, on_screen
 from app.look.theme import apply_theme
 from app.phone.device import ReadingDevice, is_phone_app
 from app.phone.opened_files import OpenedFiles
@@ -115,12 +115,12 @@ class QuireApp:
         }
         page.title = self.t("app.title")
         page.padding = 12
-        self.keys = KeyRouter(page, self.on_key)  # a dialog or a focused field owns the keyboard; the screen the rest
+        self.keys = KeyRouter(page, self._on_key)  # a dialog or a focused field owns the keyboard; the screen the rest
         page.on_keyboard_event = self._guarded(self.keys.route)
-        page.on_app_lifecycle_state_change = self._guarded(self.on_lifecycle)
+        page.on_app_lifecycle_state_change = self._guarded(self._on_lifecycle)
         page.on_resize = lambda e: self.render()
-        page.on_connect = self._guarded(self.on_connect)
-        page.on_route_change = self._guarded(self.on_route_change)
+        page.on_connect = self._guarded(self._on_connect)
+        page.on_route_change = self._guarded(self._on_route_change)
         page.pubsub.subscribe(self._guarded(self._from_other_session))  # settings changed in another window
         self.fonts = fonts  # the font files the client can load (None: the reading fonts in assets/)
         apply_theme(page, self.settings, fonts)
@@ -147,6 +147,16 @@ class QuireApp:
     @property
     def width(self) -> float:
         return self.page.width or 1024
+
+    @property
+    def height(self) -> float:
+        return self.page.height or 800
+
+    def field_focused(self) -> bool:
+        return field_focused(self.page)
+
+    def patch(self, *controls: ft.Control) -> None:
+        self.page.update(*controls)
 
     @property
     def on_phone(self) -> bool:
@@ -461,7 +471,7 @@ class QuireApp:
             return f"/book/{self.reader.book.id}"
         return "/" if self.screen == Screen.LIBRARY else f"/{self.screen}"
 
-    def on_route_change(self, event: ft.RouteChangeEvent) -> None:
+    def _on_route_change(self, event: ft.RouteChangeEvent) -> None:
         """Show what the address names: the browser's back or forward button (a phone browser's edge swipe), or
         an address typed or reloaded. Leaving the reader this way closes the book as its Library button does."""
         self._pushed = address(event.route)
@@ -496,12 +506,12 @@ class QuireApp:
         return True
 
     # -- keys ---------------------------------------------------------------------------------
-    def on_connect(self, event: ft.Event[ft.Page]) -> None:
+    def _on_connect(self, event: ft.Event[ft.Page]) -> None:
         """A tab reloaded (Flet gives it the session it had) or reconnected: the screen is drawn again from the
         library, so what another window or a ``quire import`` changed meanwhile shows (it kept the old count)."""
         self.render()
 
-    def on_lifecycle(self, event: ft.AppLifecycleStateChangeEvent) -> None:
+    def _on_lifecycle(self, event: ft.AppLifecycleStateChangeEvent) -> None:
         """Save the reading place when the app goes to the background: a phone may end it there without notice."""
         if self.reader is not None:  # time in the background is not reading time
             if event.state in BACKGROUND_STATES:
@@ -512,7 +522,7 @@ class QuireApp:
         if event.state == ft.AppLifecycleState.RESUME:
             self.workers.later(self.opened.take)  # a book opened with Quire from another app brings it back
 
-    def on_key(self, event: ft.KeyboardEvent) -> None:
+    def _on_key(self, event: ft.KeyboardEvent) -> None:
         """Desktop shortcuts, for the keys the router leaves to the screen: Esc closes a panel, then the book, then
         the screen (not a screen whose field is being typed in: what is typed there would be lost); the reader
         takes the rest."""

@@ -11,8 +11,8 @@ from dbkit import inside
 from core.books.textutil import CJK_RUN
 from core.library.fts import CHUNK_TOKENIZER, index_text, match_any_expression
 from core.library.migrations import CHUNKS_FTS, MIGRATIONS
-from core.rag.chunk_terms import TermCounter
 from core.rag.chunk_store import ChunkProfile, Filters
+from core.rag.chunk_terms import TermCounter
 from core.services import Quire
 
 pytestmark = pytest.mark.storage  # stores through SQLite: CI runs it again on the phones' backend (apsw)

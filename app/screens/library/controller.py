@@ -28,14 +28,14 @@ TYPING_PAUSE = 0.3  # seconds without typing before the books' text is searched 
 SEARCH = "library-search"  # the workers' group of that search: a newer query cancels the one before
 
 if TYPE_CHECKING:
-    from app.host import Host
     from app.screens.chat.intents import ChatIntent
+    from app.screens.library.port import LibraryPort
 
 
 class LibraryController:
     """The library screen; ``model`` holds its search, sort, tag and layout."""
 
-    def __init__(self, app: Host) -> None:
+    def __init__(self, app: LibraryPort) -> None:
         self.app = app
         self.model = LibraryViewModel(app.quire, app.t)
         self.covers = PendingCovers()  # the covers asked for, across drawings (each is read once)

@@ -10,14 +10,14 @@ from app.screens.reader.marking import ReaderScreen
 from core import QuireError
 
 if TYPE_CHECKING:
-    from app.host import Host
     from app.screens.reader.intents import CorrectXray
+    from app.screens.reader.port import ReaderPort
 
 
 class CompanionController:
     """``reading.companion``: what the reader asks of the companion beyond the X-Ray panel itself."""
 
-    def __init__(self, app: Host, screen: ReaderScreen) -> None:
+    def __init__(self, app: ReaderPort, screen: ReaderScreen) -> None:
         self.app = app
         self.screen = screen
 

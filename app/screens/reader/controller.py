@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, assert_never
 
 import flet as ft
 
-from app.keys import field_focused, on_screen
+from app.keys import on_screen
 from app.screens import Screen
 from app.screens.reader import intents as intent
 from app.screens.reader.companion import CompanionController
@@ -33,7 +33,7 @@ from app.screens.reader.view import (
 from core import Highlight, QuireError, SegmentRecord
 
 if TYPE_CHECKING:  # the chat model loads LangChain: imported in the background after the first screen
-    from app.host import Host
+    from app.screens.reader.port import ReaderPort
     from core import Locator
 
 NEXT_KEYS = {"Arrow Right", "Arrow Down", "Page Down", " "}
@@ -53,7 +53,7 @@ BODIES: dict[str, Body] = {
 class ReaderController:
     """The reader screen. ``model`` is the open book (None when none is); ``panel`` the open panel's name."""
 
-    def __init__(self, app: Host) -> None:
+    def __init__(self, app: ReaderPort) -> None:
         self.app = app
         self.model: ReaderViewModel | None = None
         self.panel: str | None = None  # see app.screens.reader.panels
@@ -91,7 +91,7 @@ class ReaderController:
         assert model is not None
         vertical = model.vertical(app.settings.writing)
         paginated = app.settings.layout == "paginated" or vertical  # vertical text is always in pages
-        box = page_box(app.settings, app.width, app.page.height or 800, self.panel, model.return_to is not None)
+        box = page_box(app.settings, app.width, app.height, self.panel, model.return_to is not None)
         box = dataclasses.replace(box, vertical=vertical)
         model.set_box(box if paginated else None)
         # A panel over the page, or beside it for anything but the contents, is time not spent reading the page.
@@ -312,7 +312,7 @@ class ReaderController:
                     isinstance(where, GoTo)
                     and where.from_contents
                     and not self.sheet
-                    and not field_focused(app.page)
+                    and not app.field_focused()
                     and isinstance(kept, toc.TocParts)
                 ):
                     moved = toc.follow(kept, model, app.t)
@@ -373,7 +373,7 @@ class ReaderController:
         self.page_slot.content = page_area(model, app.settings, self.actions(), app.t, app.dark, app.width, self.panel)
         self.percent_text.value, self.chapter_text.value = status_labels(model, app.t)
         # only these are compared and sent
-        app.page.update(self.page_slot, self.percent_text, self.chapter_text, *(marked or []))
+        app.patch(self.page_slot, self.percent_text, self.chapter_text, *(marked or []))
         return True
 
     def scrolled(self, fraction: float, pixels: float | None = None) -> None:

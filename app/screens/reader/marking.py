@@ -13,7 +13,7 @@ from app.screens.reader.model import ReaderViewModel
 from app.screens.reader.view import ReaderActions, selection_bar
 
 if TYPE_CHECKING:
-    from app.host import Host
+    from app.screens.reader.port import ReaderPort
 
 
 class ReaderScreen(Protocol):
@@ -31,7 +31,7 @@ class ReaderScreen(Protocol):
 class MarkingController:
     """``reading.marking``: the selection and highlight handlers of the reader screen."""
 
-    def __init__(self, app: Host, screen: ReaderScreen) -> None:
+    def __init__(self, app: ReaderPort, screen: ReaderScreen) -> None:
         self.app = app
         self.screen = screen
 

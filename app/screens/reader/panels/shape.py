@@ -7,15 +7,15 @@ from typing import TYPE_CHECKING, Protocol
 import flet as ft
 
 if TYPE_CHECKING:
-    from app.host import Host
     from app.screens.reader.model import ReaderViewModel
+    from app.screens.reader.port import ReaderPort
     from app.screens.reader.view import ReaderActions
 
 
 class Reader(Protocol):
     """The app around the reader, and what each panel keeps between two drawings of the screen (by panel name)."""
 
-    app: Host
+    app: ReaderPort
     kept: dict[str, object]
 
 
