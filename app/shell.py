@@ -28,18 +28,12 @@ from app.screens.notes.model import NotesViewModel
 from app.screens.notes.view import build_notes_screen
 from app.screens.reader.controller import ReaderController
 from app.screens.reader.model import ReaderViewModel
-from app.screens.settings.catalogs import CatalogsController, build_catalog_screen
-from app.screens.settings.dictionaries import DictionarySettings
-from app.screens.settings.folders import FolderWatch
-from app.screens.settings.form import SettingsForm
-from app.screens.settings.highlights import HighlightTravel
-from app.screens.settings.koreader import KoreaderSync
-from app.screens.settings.sync import SyncController
-from app.screens.settings.view import AIActions, build_settings_screen
+from app.screens.settings.catalogs import build_catalog_screen
+from app.screens.settings.controller import SettingsController
 from app.screens.stats.view import build_stats_screen
 from app.settings import Settings, SettingsStore
 from app.workers import Workers
-from core import BookNotFoundError, Locator, ProviderConfig, Quire, QuireError
+from core import BookNotFoundError, Locator, Quire
 from platform_adapters.base import SecretStore
 
 if TYPE_CHECKING:
@@ -95,13 +89,7 @@ class QuireApp:
         self.books = LibraryController(self)
         self.reading = ReaderController(self)
         self.chat = ChatController(self._chat_context())  # the chat panel of the open book
-        self.sync = SyncController(quire, self.store.secrets, lambda: self.t, self._synced, self.workers.thread)
-        self.dictionaries = DictionarySettings(self)
-        self.catalogs = CatalogsController(self)
-        self.koreader = KoreaderSync(self, lambda: self.reading.model)  # KOReader progress sync (off by default)
-        self.folders = FolderWatch(self)  # folders imported and watched for new books
-        self.travel = HighlightTravel(self)  # highlights to and from KOReader's sidecars, and to Readwise
-        self.settings_form = SettingsForm()  # what Settings holds typed and not saved, across its drawings
+        self.preferences = SettingsController(self)  # Settings and its sections: sync, catalogs, KOReader, folders…
         self.opened = OpenedFiles(self.books.import_picked)  # Android: books opened with Quire or shared to it
         self.device = ReadingDevice(page, lambda: self.on_phone, self.workers.later)  # wake lock and haptics on phones
         self._drawn: dict[Screen, Drawn] = {}  # the screens of DRAWN on Flet's declarative layer, while shown
@@ -109,9 +97,9 @@ class QuireApp:
             Screen.LIBRARY: self.books.view,
             Screen.READER: self.reading.view,
             Screen.NOTES: self._notes_screen,
-            Screen.SETTINGS: self._settings_screen,
+            Screen.SETTINGS: self.preferences.screen,
             Screen.STATS: self._stats_screen,
-            Screen.CATALOG: lambda: build_catalog_screen(self.catalogs, self.t),
+            Screen.CATALOG: lambda: build_catalog_screen(self.preferences.catalogs, self.t),
         }
         page.title = self.t("app.title")
         page.padding = 12
@@ -211,7 +199,7 @@ class QuireApp:
         self.device.reading(self.screen == Screen.READER, self.settings.keep_screen_on)
         if not self._warmed:  # load the chat's libraries in the background once the first screen is up
             self._warmed = True
-            self.folders.start()  # the watched folders' new books, offered
+            self.preferences.folders.start()  # the watched folders' new books, offered
             self.workers.thread(lambda: importlib.import_module("app.screens.chat.model"), "quire-warm-chat")
 
     def _stats_screen(self) -> ft.Control:
@@ -220,27 +208,6 @@ class QuireApp:
     def _notes_screen(self) -> ft.Control:
         return build_notes_screen(
             NotesViewModel(self.quire).refresh(), self.notes_handler(None), self.t, self._go_library
-        )
-
-    def _settings_screen(self) -> ft.Control:
-        return build_settings_screen(
-            self.settings,
-            self.store,
-            self.t,
-            changed=self.settings_changed,
-            on_back=self._go_library,
-            quire=self.quire,
-            actions=self._ai_actions(),
-            width=self.width,
-            phone=self.on_phone,
-            sync=self.sync,
-            dictionaries=self.dictionaries,
-            catalogs=self.catalogs,
-            koreader=self.koreader,
-            folders=None if self.on_phone else self.folders,  # computers (a path typed in a browser's Settings)
-            travel=self.travel,
-            form=self.settings_form,
-            redraw=lambda: self.render() if self.screen == Screen.SETTINGS else None,  # a reply after leaving
         )
 
     def _chat_context(self) -> ChatContext:
@@ -319,7 +286,7 @@ class QuireApp:
     # -- screens ------------------------------------------------------------------------------
     def go(self, screen: Screen) -> None:
         if screen == Screen.SETTINGS and self.screen != Screen.SETTINGS:
-            self.settings_form.clear()  # opened anew: what was typed and not saved is gone, as in other apps
+            self.preferences.opened()
         self.screen = screen
         self.render()
 
@@ -335,7 +302,7 @@ class QuireApp:
     def _apply_settings(self) -> None:
         if self.t.language != Translator(self.settings.language).language:
             self.t = Translator(self.settings.language)
-            self.settings_form.lines.clear()  # Settings' result lines were in the other language
+            self.preferences.language_changed()
             self.library.t = self.t
             self.page.title = self.t("app.title")
         apply_theme(self.page, self.settings, self.fonts)
@@ -365,8 +332,8 @@ class QuireApp:
         # behind the page: the rest of a long PDF, passages or keyword statistics a book lacks (an import cut
         # short, an older library)
         self.workers.later(self._prepare_behind, book_id)
-        self.sync.start("open")  # notes and places from the other devices (when sync is set up)
-        self.koreader.book(book_id)  # and a KOReader device's further place (when KOReader sync is on)
+        self.preferences.sync.start("open")  # notes and places from the other devices (when sync is set up)
+        self.preferences.koreader.book(book_id)  # and a KOReader device's further place (when KOReader sync is on)
 
     async def _prepare_behind(self, book_id: int) -> None:
         """Prepare the open book in a worker thread; a long PDF shown from its first pages is then shown whole,
@@ -384,20 +351,9 @@ class QuireApp:
         book = self.reading.model.book.id if self.reading.model is not None else None
         self.reading.close()
         self._go_library()
-        self.sync.start("close")  # where the reader stopped, for the other devices
+        self.preferences.sync.start("close")  # where the reader stopped, for the other devices
         if book is not None:
-            self.koreader.book(book, closing=True)
-
-    def _synced(self, brought: bool) -> None:
-        """A sync ended (in its worker): show its status on Settings, and what it brought anywhere else."""
-
-        async def redraw() -> None:
-            if self.screen == Screen.SETTINGS and self.sync.on_status is not None:
-                self.sync.on_status()  # Settings drawn again in place, with the sync's own line
-            elif brought:  # new notes, places or books: drawn from a fresh read
-                self.render()
-
-        self.workers.later(redraw)
+            self.preferences.koreader.book(book, closing=True)
 
     # -- chat and background jobs -----------------------------------------------------------------
     def _redraw_chat(self) -> None:
@@ -440,29 +396,6 @@ class QuireApp:
 
         self.workers.later(redraw)
 
-    def _ai_actions(self) -> AIActions:
-        def test_connection(config: ProviderConfig, report: Callable[[str, bool], None]) -> None:
-            async def run() -> None:
-                try:
-                    message, ok = (
-                        await asyncio.to_thread(self.quire.chats.check_provider, config, self.store.secrets),
-                        True,
-                    )
-                except QuireError as error:
-                    message, ok = self.t.error(error), False
-                report(message, ok)
-
-            self.workers.later(run)
-
-        return AIActions(
-            test_connection=test_connection,
-            download=self.jobs.download,
-            start_index=self.start_index,
-            cancel_index=self.cancel_index,
-            index_line=self.jobs.index_line,
-            progress=lambda name: self.jobs.downloads.get(name, ""),
-        )
-
     # -- routes: the browser's back and forward, and an address that opens a book -----------------
     @property
     def route(self) -> str:
@@ -498,7 +431,7 @@ class QuireApp:
                 route, Screen.LIBRARY
             )
             if route == f"/{Screen.CATALOG}":  # back or forward to the catalog browsed, else its Settings
-                named = Screen.CATALOG if self.catalogs.catalog is not None else Screen.SETTINGS
+                named = Screen.CATALOG if self.preferences.catalogs.catalog is not None else Screen.SETTINGS
             if self.screen == Screen.READER:
                 self.close_book()  # the book's place saved, as its Library button does
             if named != self.screen:
@@ -518,7 +451,7 @@ class QuireApp:
                 self.reader.place.save(still=True)  # the place kept; the page's time so far counts when it is turned
             self.reader.place.away("background", event.state in BACKGROUND_STATES)
         if event.state in (ft.AppLifecycleState.PAUSE, ft.AppLifecycleState.RESUME):
-            self.sync.start(event.state.value)  # a phone may end the app while paused: send first
+            self.preferences.sync.start(event.state.value)  # a phone may end the app while paused: send first
         if event.state == ft.AppLifecycleState.RESUME:
             self.workers.later(self.opened.take)  # a book opened with Quire from another app brings it back
 

@@ -1502,14 +1502,16 @@ def test_sync_is_set_up_in_settings_and_runs_on_its_own_when_a_book_closes(tmp_p
             field = next(c for c in _all(app) if isinstance(c, ft.TextField) and c.label == "WebDAV address or folder")
             await type_into(session, field, str(tmp_path / f"missing-{len(apps)}"))
             await fire(session, clickable(app.page.controls, "Save and check"))
-            assert "no sync folder there yet" in app.sync.status and not app.sync.ok  # reader words, not a traceback
+            assert (
+                "no sync folder there yet" in app.preferences.sync.status and not app.preferences.sync.ok
+            )  # reader words, not a traceback
             make = clickable(app.page.controls, "Create the folder")
             assert make.visible  # offered only now (issue 39, item 10)
             await fire(session, make)
-            assert app.sync.ok and (tmp_path / f"missing-{len(apps)}" / "log").is_dir()
+            assert app.preferences.sync.ok and (tmp_path / f"missing-{len(apps)}" / "log").is_dir()
             await type_into(session, field, str(shared))  # the same field (its id), drawn again in place
             await fire(session, clickable(app.page.controls, "Save and check"))
-            assert app.sync.ok and "Ready" in app.sync.status
+            assert app.preferences.sync.ok and "Ready" in app.preferences.sync.status
             sync_now = clickable(app.page.controls, "Sync now")
             assert not sync_now.disabled  # at once, not after leaving Settings and coming back (issue 25, item 10)
             apps.append((app, session))
@@ -1528,7 +1530,11 @@ def test_sync_is_set_up_in_settings_and_runs_on_its_own_when_a_book_closes(tmp_p
         await fire(other_session, clickable(other.page.controls, "Sync now"))
         await other.workers.idle()
         await other.workers.idle()  # the redraw its end scheduled
-        assert other.sync.ok and other.sync.status.startswith("Synced at ") and "1 book file" in other.sync.status
+        assert (
+            other.preferences.sync.ok
+            and other.preferences.sync.status.startswith("Synced at ")
+            and "1 book file" in other.preferences.sync.status
+        )
         assert "Synced at" in " ".join(screen(other)), screen(other)  # the status line was redrawn when the sync ended
         # not rebuilt: Settings (drawn on Flet's declarative layer) kept its list, and so its scroll
         assert [c._i for c in _all(other) if isinstance(c, ft.ListView)] == [c._i for c in lists]
@@ -1643,7 +1649,7 @@ def test_a_window_beside_another_follows_its_language_and_lists_in_chinese_punct
         from core import SyncReport
 
         report = SyncReport("desk", "/shared", sent=3, received=5, finished_at="2026-12-01T14:02:00")
-        line = second.sync.line(report)
+        line = second.preferences.sync.line(report)
         assert "发送 3 项更改，收到 5 项" in line and ", " not in line
 
     run(scenario())
@@ -2160,10 +2166,10 @@ def test_settings_lists_dictionaries_imports_picked_files_together_and_removes_t
         app.go("settings")
         assert any("Pick a StarDict dictionary" in s for s in screen(app))
         picked = [(f.name, None, f.read_bytes()) for f in sorted(ifo.parent.glob("czech-cizi.*"))]
-        await app.dictionaries.import_picked(picked)
+        await app.preferences.dictionaries.import_picked(picked)
         assert app.message == "Added Slovník cizích slov: 18259 headwords."
         assert "Slovník cizích slov (stardict, 18259 headwords)" in screen(app)
-        await app.dictionaries.import_picked([("notes.txt", None, b"hello")])
+        await app.preferences.dictionaries.import_picked([("notes.txt", None, b"hello")])
         assert "is not a dictionary Quire reads" in app.message
         await fire(session, find(app.page.controls, tooltip="Remove Slovník cizích slov"))
         assert quire.dictionary.all() == [] and "Slovník cizích slov (stardict, 18259 headwords)" not in screen(app)

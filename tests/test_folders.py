@@ -130,12 +130,12 @@ def test_the_app_offers_a_watched_folders_new_books_once_on_start(quire: Quire, 
         await fire(session, clickable(dialog, "Import"))  # waits for the import it starts
         assert [b.title for b in quire.books()] == ["Alice's Adventures in Wonderland"]
         app, session = await start()
-        assert not app.folders.offered  # offered once
+        assert not app.preferences.folders.offered  # offered once
         shutil.copy(book_path("en/idpf-moby-dick.epub"), folder / "moby.epub")
         app, session = await start()
         await fire(session, clickable(session.page._dialogs.controls[-1], "Not now"))
         app, session = await start()
-        assert not app.folders.offered and len(quire.books()) == 1
+        assert not app.preferences.folders.offered and len(quire.books()) == 1
 
     asyncio.run(scenario())
 

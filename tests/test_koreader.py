@@ -319,7 +319,7 @@ def test_settings_bring_koreaders_highlights_in_write_quires_out_and_send_them_t
     async def scenario(server: ReadwiseServer) -> None:
         session = await new_session(1440)
         app = QuireApp(session.page, quire, secrets=MemorySecrets())
-        app.travel.readwise_url = server.url
+        app.preferences.travel.readwise_url = server.url
         app.render()
         await fire(session, clickable(app.page.controls, "Settings"))
         [folder] = [c for c in walk(app.page.controls) if getattr(c, "label", None) == "KOReader's books folder"]

@@ -291,28 +291,28 @@ def test_the_app_adds_browses_searches_and_downloads_from_calibre(calibre: str, 
         await fire(session, clickable(app.page.controls, "Add catalog"))
         assert app.message == "Added “calibre Library”." and "calibre Library" in texts(app.page.controls)
         await fire(session, clickable(app.page.controls, "Browse"))
-        await app.workers.until(lambda: app.catalogs.feed is not None)
+        await app.workers.until(lambda: app.preferences.catalogs.feed is not None)
         assert app.screen == "catalog" and "By Title" in texts(app.page.controls)
         await fire(session, clickable(app.page.controls, "By Title"))
-        await app.workers.until(lambda: len(app.catalogs.feeds) == 2)
+        await app.workers.until(lambda: len(app.preferences.catalogs.feeds) == 2)
         shown = texts(app.page.controls)
         assert "Moby-Dick" in shown and "Alice's Adventures in Wonderland" in shown
-        listed = [e.id for e in app.catalogs.feed.entries if e.thumbnail or e.cover]
-        await app.workers.until(lambda: all(i in app.catalogs.pictures for i in listed))
+        listed = [e.id for e in app.preferences.catalogs.feed.entries if e.thumbnail or e.cover]
+        await app.workers.until(lambda: all(i in app.preferences.catalogs.pictures for i in listed))
         [listing] = [c._i for c in _walk(app) if isinstance(c, ft.ListView)]
         frames = [c for c in _walk(app) if isinstance(c, ft.Container) and c.data == "cover"]
         assert len(frames) == len(listed)  # each row's frame drawn with its picture (the screen drawn again in place)
         assert all(f.content.src[:2] == b"\xff\xd8" for f in frames)  # JPEG thumbnails, with the login
         await fire(session, find(app.page.controls, tooltip="Download “Moby-Dick”"))
-        moby = next(e.id for e in app.catalogs.feed.entries if e.title == "Moby-Dick")
-        await app.workers.until(lambda: app.catalogs.downloads.get(moby) == "done")
+        moby = next(e.id for e in app.preferences.catalogs.feed.entries if e.title == "Moby-Dick")
+        await app.workers.until(lambda: app.preferences.catalogs.downloads.get(moby) == "done")
         assert [b.title for b in quire.books()] == ["Moby-Dick"] and app.message == "“Moby-Dick” is in your library."
         # its progress and its end drew the screen again in place: the same list, so where it was scrolled (issue 36)
         assert [c._i for c in _walk(app) if isinstance(c, ft.ListView)] == [listing]
         query = next(c for c in _walk(app) if getattr(c, "label", None) == "Search this catalog")
         await type_into(session, query, "wonderland", "submit")
-        await app.workers.until(lambda: len(app.catalogs.feeds) == 3)
-        assert [e.title for e in app.catalogs.feed.entries] == ["Alice's Adventures in Wonderland"]
+        await app.workers.until(lambda: len(app.preferences.catalogs.feeds) == 3)
+        assert [e.title for e in app.preferences.catalogs.feed.entries] == ["Alice's Adventures in Wonderland"]
         for _ in range(3):
             await fire(session, find(app.page.controls, tooltip="Back"))
         assert app.screen == "settings"

@@ -24,7 +24,7 @@ THUMB = 56
 
 
 class CatalogsController:
-    """``app.catalogs``: the catalog being browsed (its feeds as a stack, for Back), search, downloads."""
+    """``SettingsController.catalogs``: the catalog being browsed (its feeds as a stack, for Back), search, downloads."""
 
     def __init__(self, app: Port) -> None:
         self.app = app

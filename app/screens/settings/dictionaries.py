@@ -21,7 +21,7 @@ EXTENSIONS = ["ifo", "idx", "dz", "dict", "syn", "index", "u8", "txt", "gz"]
 
 
 class DictionarySettings:
-    """``app.dictionaries``: what the Dictionaries section of Settings does."""
+    """``SettingsController.dictionaries``: what the Dictionaries section of Settings does."""
 
     def __init__(self, app: Port) -> None:
         self.app = app

@@ -22,7 +22,7 @@ SHOWN = 5  # new books named in the offer
 
 
 class FolderWatch:
-    """``app.folders``: import or watch a folder, and offer what appears in the watched ones."""
+    """``SettingsController.folders``: import or watch a folder, and offer what appears in the watched ones."""
 
     def __init__(self, app: Port) -> None:
         self.app = app

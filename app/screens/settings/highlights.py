@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 
 class HighlightTravel:
-    """``app.travel``: KOReader highlight import and export, and Readwise, from Settings."""
+    """``SettingsController.travel``: KOReader highlight import and export, and Readwise, from Settings."""
 
     def __init__(self, app: Port) -> None:
         self.app = app

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 
 class KoreaderSync:
-    """``app.koreader``: set up, turned off, and each book's progress on opening and closing it."""
+    """``SettingsController.koreader``: set up, turned off, and each book's progress on opening and closing it."""
 
     def __init__(self, app: Port, reader: Callable[[], ReaderViewModel | None]) -> None:
         self.app = app
