@@ -1,4 +1,4 @@
-"""KOReader progress sync's settings: the server and user while it is on, kept as ``sync_meta`` rows. Their SQL
+"""KOReader progress sync's settings: the server and user while it is on (``kosync_settings``). Their SQL
 lives here only (the book's text is read through ``core.library.text_reads``)."""
 
 from __future__ import annotations
@@ -7,17 +7,14 @@ import sqlite3
 
 
 def keep(conn: sqlite3.Connection, url: str, user: str) -> None:
-    conn.execute("INSERT OR REPLACE INTO sync_meta VALUES ('kosync_url', ?)", (url,))
-    conn.execute("INSERT OR REPLACE INTO sync_meta VALUES ('kosync_user', ?)", (user,))
+    conn.execute("INSERT OR REPLACE INTO kosync_settings VALUES (1, ?, ?)", (url, user))
 
 
 def settings(conn: sqlite3.Connection) -> dict[str, str] | None:
     """{"url", "user"} while KOReader sync is on, else None."""
-    rows = dict(
-        conn.execute("SELECT name, value FROM sync_meta WHERE name IN ('kosync_url', 'kosync_user')").fetchall()
-    )
-    return {"url": rows["kosync_url"], "user": rows.get("kosync_user", "")} if "kosync_url" in rows else None
+    row = conn.execute("SELECT url, user FROM kosync_settings").fetchone()
+    return {"url": str(row[0]), "user": str(row[1])} if row else None
 
 
 def forget(conn: sqlite3.Connection) -> None:
-    conn.execute("DELETE FROM sync_meta WHERE name IN ('kosync_url', 'kosync_user')")
+    conn.execute("DELETE FROM kosync_settings")

@@ -584,6 +584,33 @@ def m026_writing_mode(conn: sqlite3.Connection) -> None:
     _add_column(conn, "books", "writing_mode", "TEXT NOT NULL DEFAULT ''")
 
 
+SYNC_SETTINGS = ("target", "user", "book_files", "max_book_mb")
+
+
+def m027_settings_apart(conn: sqlite3.Connection) -> None:
+    """Where this library syncs, KOReader sync's server and Readwise's address leave ``sync_meta`` (sync's own
+    bookkeeping: the device, the clock, what was sent) for tables of their own, each kept by its domain's store."""
+    conn.execute("CREATE TABLE IF NOT EXISTS sync_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS kosync_settings (id INTEGER PRIMARY KEY CHECK (id = 1), url TEXT NOT NULL, "
+        "user TEXT NOT NULL)"
+    )
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS readwise_settings (id INTEGER PRIMARY KEY CHECK (id = 1), url TEXT NOT NULL)"
+    )
+    marks = ",".join("?" * len(SYNC_SETTINGS))
+    conn.execute(
+        f"INSERT OR IGNORE INTO sync_settings SELECT name, value FROM sync_meta WHERE name IN ({marks})", SYNC_SETTINGS
+    )
+    conn.execute(
+        "INSERT OR IGNORE INTO kosync_settings SELECT 1, value, COALESCE((SELECT value FROM sync_meta "
+        "WHERE name = 'kosync_user'), '') FROM sync_meta WHERE name = 'kosync_url'"
+    )
+    conn.execute("INSERT OR IGNORE INTO readwise_settings SELECT 1, value FROM sync_meta WHERE name = 'readwise_url'")
+    moved = (*SYNC_SETTINGS, "kosync_url", "kosync_user", "readwise_url")
+    conn.execute(f"DELETE FROM sync_meta WHERE name IN ({','.join('?' * len(moved))})", moved)
+
+
 def _add_column(conn: sqlite3.Connection, table: str, column: str, declaration: str) -> None:
     """Add a column unless the table has it (a migration may run again on a library rolled back to before it)."""
     if column not in {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}:
@@ -624,6 +651,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite3.Connection], None]]] = [
     (24, "vector changes", m024_vector_changes),
     (25, "xray corrections", m025_xray_corrections),
     (26, "writing mode", m026_writing_mode),
+    (27, "settings apart", m027_settings_apart),
 ]
 # Migrations that free a large part of the file: the database is compacted (VACUUM) once after them.
 COMPACT_AFTER = frozenset({9})

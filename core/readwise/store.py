@@ -1,4 +1,4 @@
-"""What Quire keeps of Readwise: its address while it is set up (a ``sync_meta`` row) and the highlights sent, each
+"""What Quire keeps of Readwise: its address while it is set up (``readwise_settings``) and the highlights sent, each
 with the digest it had (``readwise_sent``). Their SQL lives here only."""
 
 from __future__ import annotations
@@ -9,17 +9,17 @@ from core.library.db import now
 
 
 def set_url(conn: sqlite3.Connection, url: str) -> None:
-    conn.execute("INSERT OR REPLACE INTO sync_meta VALUES ('readwise_url', ?)", (url,))
+    conn.execute("INSERT OR REPLACE INTO readwise_settings VALUES (1, ?)", (url,))
 
 
 def url(conn: sqlite3.Connection) -> str | None:
     """Readwise's address, or None when it is off."""
-    row = conn.execute("SELECT value FROM sync_meta WHERE name = 'readwise_url'").fetchone()
+    row = conn.execute("SELECT url FROM readwise_settings").fetchone()
     return str(row[0]) if row else None
 
 
 def forget_url(conn: sqlite3.Connection) -> None:
-    conn.execute("DELETE FROM sync_meta WHERE name = 'readwise_url'")
+    conn.execute("DELETE FROM readwise_settings")
 
 
 def sent(conn: sqlite3.Connection) -> dict[str, str]:

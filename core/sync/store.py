@@ -1,6 +1,6 @@
 """Sync's tables: the reader's edits recorded for sync in the edit's own transaction, the merged state, the outbox,
-what was sent and seen (the ``sync_*`` tables; of ``sync_meta``, the device, clock and bookkeeping rows: the
-settings stores keep their own rows).
+what was sent and seen, and sync's bookkeeping (``sync_meta``: the device, the clock, the sequence). Where the library
+syncs is ``core.sync.settings_store``'s (``sync_settings``).
 
 A record changes only through the reader's act (a highlight made, edited or removed, a book removed, a page
 read), and the act is stamped by the library's hybrid logical clock when it happens. Sync sends these and
