@@ -416,6 +416,13 @@ def test_chinese_names_the_tagger_never_tags_are_found_by_how_the_book_repeats_t
     # starts or ends on an adverb (太静, 前走). Names quoted now and then stay (‘柿油党’).
     assert not {"行状", "鸭鸭", "求食", "关了门", "尼姑", "布衫", "黑狗", "乌黑", "太静", "前走"} & set(by_variant)
     assert {"柿油党", "阿Ｑ", "赵太爷", "小Ｄ", "吴妈", "单四嫂子"} <= set(by_variant)
+    # Issue 57, 呐喊's last points: a surname the tagger took for a word before a title (钱/n 太爷, 夏/t 三爷, a man
+    # by his rank among brothers), a surname and a given name it cut in two (赵/nr 司晨/nr, 徐/nr 锡林/nz), and a
+    # name written right after another's title (赵太爷钱太爷) are people; a word in general use whose only sign of a
+    # name is an adverb after it (白光又, 上城了, 籍贯也, 大发见) is no entry: adverbs follow any subject.
+    for name in ("钱太爷", "夏三爷", "赵司晨", "徐锡林"):
+        assert by_variant[name].kind == "person", name
+    assert not {"白光", "上城", "籍贯", "大发"} & set(by_variant)
 
 
 # Issue 57, Dracula's last misses, each kind in a few lines: a name that opens a telegram's header ("Rufus Smith,

@@ -38,6 +38,9 @@ SURNAMES = frozenset("赵钱孙李周吴郑王冯陈褚卫蒋沈韩杨朱秦尤�
 _TAGS = frozenset(("nr", "nrfg", "nrt", "ns", "nz"))
 _LEAD = frozenset("这从但招因与同叫将把被对给问见是那向和跟连")  # a word jieba glued before a name (那宝玉)
 _TRAIL = frozenset("道笑忙听说依隐问叹便又也因等")  # a verb jieba glued after a name (贾政道, 黛玉忙)
+_RANKED = re.compile(r"[大二三四五六七八九十]爷")  # a man by his rank among brothers (三爷, 七爷)
+_PEOPLE = frozenset(("nr", "nrfg", "nrt"))
+_GIVEN = frozenset(("nr", "nrfg", "nz"))  # what the tagger makes of a given name cut from its surname
 _NAME_CHAR = re.compile(r"[\u3400-\u9fffＡ-Ｚ]")
 _LETTER = re.compile(r"[Ａ-ＺA-Z]")
 SPEECH = frozenset(("道", "说", "说道", "笑道", "问道", "答道", "叹道", "冷笑", "笑", "问", "听了", "忙", "便"))
@@ -112,8 +115,13 @@ def chinese_mentions(text: str) -> list[ChineseMention]:
         start = position
         nxt = words[i + 1][0] if i + 1 < len(words) else ""
         joined = 1
+        nxt_tag = words[i + 1][1] if i + 1 < len(words) else ""
         if nxt in TITLE_WORDS and (tag in _TAGS or (tag == "m" and len(word) >= 2)) and _is_name_text(word):
             word, tag, joined = word + nxt, "nr", 2  # 赵太爷, 七斤嫂, 单四嫂子
+        elif word in SURNAMES and (nxt in HONORIFICS or _RANKED.fullmatch(nxt)) and tag[:1] in ("n", "t"):
+            word, tag, joined = word + nxt, "nr", 2  # 钱/n 太爷, 夏/t 三爷: a surname the tagger took for a word
+        elif word in SURNAMES and tag in _PEOPLE and nxt_tag in _GIVEN and len(nxt) <= 2 and _is_name_text(nxt):
+            word, tag, joined = word + nxt, "nr", 2  # 赵/nr 司晨/nr, 徐/nr 锡林/nz: a surname, then a given name
         elif word in ("阿", "小") and _LETTER.fullmatch(nxt or " "):
             word, tag, joined = word + nxt, "nr", 2  # 阿Ｑ, 小Ｄ
         elif _LETTER.fullmatch(word) and nxt == "先生":

@@ -434,13 +434,15 @@ _TITLE_HEADS = frozenset(w[0] for w in TITLE_WORDS) | {"儿"}  # 凤姐儿, 赵�
 _ZH_DEED_HEADS = frozenset(w[0] for w in _ZH_DOES)
 
 
-def _chinese_evidence(found: list[Any]) -> tuple[int, int]:
+def _chinese_evidence(found: list[Any], strict: bool = False) -> tuple[int, int]:
     """How many mentions read like a person's (a deed or words after, 叫 before, a title on it) and like a place's
-    (在, 到, 从 before it)."""
+    (在, 到, 从 before it). ``strict``: a deed counts only when it is speech (说, 道, 笑道): an adverb after a word
+    (又, 却, 便) is what any subject takes, a white light's as much as a man's."""
     person = place = 0
+    deeds = names_zh.SPEECH if strict else _ZH_DOES
     for row in found:
         _tag, _, previous = row[4].partition("\t")
-        if row[5] in _ZH_DOES or previous in _ZH_PERSON_BEFORE or row[2].endswith(tuple(TITLE_WORDS)):
+        if row[5] in deeds or previous in _ZH_PERSON_BEFORE or row[2].endswith(tuple(TITLE_WORDS)):
             person += 1
         if previous in _ZH_PLACE_BEFORE or previous[-1:] in ("在", "到", "往", "从"):
             place += 1
@@ -485,6 +487,7 @@ def _chinese_name(key: str, found: list[Any], read: int, total: int, head: bool 
             return False
     if sum(row[5].startswith("的") for row in found) * 3 >= len(found) * 2:
         return False  # a known word mostly before 的 describes what follows it (乌黑的头发)
+    evidence = max(_chinese_evidence(found, strict=True))  # a word in general use: its own uses must say "name"
     keyness = (len(found) / read) / (common / total)
     full_name = len(key) == 3 and key[0] in SURNAMES and found[0][4].startswith("nr")  # 林黛玉: a surname, a name
     places = sum(row[4].startswith("ns") for row in found) * 2 >= len(found)
@@ -542,7 +545,10 @@ def _glued(found: list[Any]) -> bool:
         Counter(
             c
             for row in found
-            if (c := row[4].partition("\t")[2][-1:]) and CJK_RUN.match(c + c) and c not in edges | PLACE_ENDINGS
+            if (c := row[4].partition("\t")[2][-1:])
+            and CJK_RUN.match(c + c)
+            and c not in edges | PLACE_ENDINGS
+            and not row[4].partition("\t")[2].endswith(tuple(TITLE_WORDS))  # 赵太爷钱太爷: names in a row
         ),
         Counter(c for row in found if (c := row[5][:1]) and CJK_RUN.match(c + c) and c not in after),
     )
