@@ -430,6 +430,7 @@ _ZH_PERSON_BEFORE = frozenset(
 )
 
 
+_INSIDE = frozenset("里上下中内外边旁底")  # after a thing, where in or on it (在屋里); a place's name takes none
 _TITLE_HEADS = frozenset(w[0] for w in TITLE_WORDS) | {"儿"}  # 凤姐儿, 赵太爷: the name's own forms
 _ZH_DEED_HEADS = frozenset(w[0] for w in _ZH_DOES)
 
@@ -444,8 +445,8 @@ def _chinese_evidence(found: list[Any], strict: bool = False) -> tuple[int, int]
         _tag, _, previous = row[4].partition("\t")
         if row[5] in deeds or previous in _ZH_PERSON_BEFORE or row[2].endswith(tuple(TITLE_WORDS)):
             person += 1
-        if previous in _ZH_PLACE_BEFORE or previous[-1:] in ("在", "到", "往", "从"):
-            place += 1
+        if (previous in _ZH_PLACE_BEFORE or previous[-1:] in ("在", "到", "往", "从")) and row[5][:1] not in _INSIDE:
+            place += 1  # 在北京; not 在荷池里, 在河底下: a thing's inside is a common noun's
     return person, place
 
 
@@ -487,6 +488,8 @@ def _chinese_name(key: str, found: list[Any], read: int, total: int, head: bool 
             return False
     if sum(row[5].startswith("的") for row in found) * 3 >= len(found) * 2:
         return False  # a known word mostly before 的 describes what follows it (乌黑的头发)
+    if sum(row[5][:1] in _INSIDE for row in found) * 2 >= len(found) and key[-1] not in PLACE_ENDINGS:
+        return False  # a word in general use mostly written with where in it (荷池里, 桑树上): a thing, not a place
     evidence = max(_chinese_evidence(found, strict=True))  # a word in general use: its own uses must say "name"
     keyness = (len(found) / read) / (common / total)
     full_name = len(key) == 3 and key[0] in SURNAMES and found[0][4].startswith("nr")  # 林黛玉: a surname, a name
