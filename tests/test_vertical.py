@@ -107,6 +107,55 @@ def _columns(app) -> list[ft.Text]:
             and c.style is not None and c.style.height == CELL_HEIGHT]  # fmt: skip
 
 
+def _select(text: ft.Text, first_line: int, last_line: int) -> None:
+    """The reader drags over lines ``first_line`` to ``last_line`` of a column (a cell a line)."""
+    drawn = text.value or "".join(s.text or "" for s in text.spans or [])
+    lines = drawn.split("\n")
+    base = sum(len(line) + 1 for line in lines[:first_line])
+    extent = sum(len(line) + 1 for line in lines[: last_line + 1]) - (last_line == len(lines) - 1)
+    text.on_selection_change(
+        type("E", (), {"selection": type("S", (), {"base_offset": base, "extent_offset": extent})()})()
+    )
+
+
+def _select_across_two_columns(app, width: int) -> None:
+    """Issue 61: a selection runs on from one column into the next (each column is its own text, so a drag stops at
+    its foot): the foot of one column and then the head of the next are one selection, quoted in the bar, and
+    highlighted whole; the other order too; a selection that does not touch the first is a new one."""
+    reader = app.reader
+    segment = next(
+        p.segment for p in reader.page() if p.segment.kind == "paragraph" and len(p.text) > 2 * reader.box.per_column
+    )
+    runs = sorted(
+        ((segment.text.index(t.semantics_label), t) for t in _columns(app) if t.semantics_label and t.semantics_label in segment.text),
+        key=lambda pair: pair[0],
+    )  # fmt: skip
+    (_, first), (then, second) = next(
+        (a, b) for a, b in itertools.pairwise(runs)
+        if a[0] + len(a[1].semantics_label) == b[0] and len(a[1].semantics_label) > 3 and len(b[1].semantics_label) > 3
+    )  # fmt: skip
+    for order in ("forward", "backward"):
+        app.reading.marking.select(-1, 0, 0)
+        lines = len(first.semantics_label)
+        steps = [(first, lines - 2, lines - 1), (second, 0, 1)]
+        for text, a, b in steps if order == "forward" else reversed(steps):
+            _select(text, a, b)
+        selected = reader.notes.selection
+        assert selected is not None and (selected.start, selected.end) == (then - 2, then + 2), (width, order, selected)
+        assert selected.joined and selected.text == segment.text[then - 2 : then + 2]
+        quoted = [c for c in walk([app.reading.selection_slot]) if isinstance(c, ft.Text) and c.semantics_label]
+        assert [q.semantics_label for q in quoted] == [selected.text], (width, order)
+    _select(second, 2, 3)  # away from the selection: a new one
+    assert (reader.notes.selection.start, reader.notes.selection.end) == (then + 2, then + 4)
+    assert not reader.notes.selection.joined
+    _select(first, lines - 1, lines - 1)  # the foot of the first again, then on into the second: joined again
+    _select(second, 0, 2)
+    app.reading.marking.highlight("green")
+    (made,) = [h for h in app.quire.notes.highlights(1) if h.color == "green"]
+    assert made.text == segment.text[then - 1 : then + 3]
+    app.quire.notes.remove_highlight(made.id)
+
+
 def test_the_reader_draws_columns_turns_leftward_and_marks_in_the_books_offsets(books: Quire) -> None:
     quire = books
     third = next(row for row in quire.text.toc(1) if row.title == "三")
@@ -143,6 +192,7 @@ def test_the_reader_draws_columns_turns_leftward_and_marks_in_the_books_offsets(
             assert "".join(marked) == upright(segment.text[offset + 2 : offset + 5]), marked
             for highlight in quire.notes.highlights(1):
                 quire.notes.remove_highlight(highlight.id)
+            _select_across_two_columns(app, width)
             app.settings.writing = "horizontal"
             app.settings_changed()
             assert (reader.box is None or not reader.box.vertical) and not _columns(app)

@@ -163,8 +163,8 @@ class ReaderController:
                 self.open_panel(name)
             case intent.Scrolled(fraction, pixels):
                 self.scrolled(fraction, pixels)
-            case intent.Select(ordinal, start, end):
-                marking.select(ordinal, start, end)
+            case intent.Select(ordinal, start, end, run):
+                marking.select(ordinal, start, end, run)
             case intent.Highlight(color):
                 marking.highlight(color)
             case intent.ToggleBookmark():

@@ -29,6 +29,7 @@ class Select:
     ordinal: int  # -1: nothing selected
     start: int
     end: int
+    run: tuple[int, int] | None = None  # a vertical column's text it was made in (it may continue the one before)
 
 
 @dataclass(frozen=True, slots=True)

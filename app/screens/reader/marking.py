@@ -41,7 +41,7 @@ class MarkingController:
         self.screen.selection_slot.content = selection_bar(self.screen.model, self.screen.actions(), self.app.t)
         self.app.update()
 
-    def select(self, ordinal: int, start: int, end: int) -> None:
+    def select(self, ordinal: int, start: int, end: int, run: tuple[int, int] | None = None) -> None:
         """Text selected (a range), a tap (a collapsed range: on a highlight it opens that highlight's menu), or
         the bar closed (ordinal -1)."""
         model = self.screen.model
@@ -54,7 +54,7 @@ class MarkingController:
                 self._show_bar()
             return
         model.notes.tapped = None
-        model.notes.select(ordinal, start, end)
+        model.notes.select(ordinal, start, end, run)
         self._show_bar()
 
     def highlight(self, color: str) -> None:

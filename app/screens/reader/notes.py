@@ -31,6 +31,7 @@ class Selection:
     start: int
     end: int
     text: str
+    joined: bool = False  # made of selections in columns one after another (vertical text)
 
 
 class OpenPage(Protocol):
@@ -49,6 +50,7 @@ class PageNotes:
         self.book_id = book_id
         self.page = page
         self.selection: Selection | None = None
+        self._joined_to: Selection | None = None  # what a column's selection continues, while it is made
         self.tapped: Highlight | None = None  # the highlight the reader tapped: its menu is shown
 
     # -- bookmarks ------------------------------------------------------------------------------
@@ -75,15 +77,34 @@ class PageNotes:
         return self.add_bookmark()
 
     # -- selecting and highlighting ---------------------------------------------------------------
-    def select(self, ordinal: int, start: int, end: int) -> Selection | None:
-        """The reader selected characters start..end of a segment (an empty range clears the selection)."""
+    def select(self, ordinal: int, start: int, end: int, run: tuple[int, int] | None = None) -> Selection | None:
+        """The reader selected characters start..end of a segment (an empty range clears the selection).
+
+        ``run``: the characters of the vertical column's text it was made in (each column is its own text, so a
+        drag stops at its foot). One made from the head of its column where the selection ends, or to its foot
+        where the selection begins, continues it: the two are one selection, across as many columns as the reader
+        goes on into, in either order. One made inside a column is a new selection."""
         start, end = sorted((start, end))
         record = next((s for s in self.page.visible if s.ordinal == ordinal), None)
         if record is None or end <= start:
-            self.selection = None
-        else:
-            end = min(end, len(record.text))
-            self.selection = Selection(ordinal, start, end, record.text[start:end])
+            self.selection = self._joined_to = None
+            return None
+        joined = False
+        if run is not None:
+            head, foot = start == run[0], end == run[1]
+            for base in (self._joined_to, self.selection):
+                if (
+                    base is not None
+                    and base.ordinal == ordinal
+                    and ((head and start == base.end) or (foot and end == base.start))
+                ):
+                    self._joined_to, joined = base, True
+                    start, end = min(start, base.start), max(end, base.end)
+                    break
+        if not joined:
+            self._joined_to = None
+        end = min(end, len(record.text))
+        self.selection = Selection(ordinal, start, end, record.text[start:end], joined)
         return self.selection
 
     def tap(self, ordinal: int, offset: int) -> Highlight | None:

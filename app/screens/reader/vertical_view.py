@@ -13,7 +13,7 @@ from app.screens.reader.notes import NAME, Mark
 from app.screens.reader.pagination import PageBox, Slice
 from app.screens.reader.vertical import CELL_HEIGHT, Cell, cells, columns, upright
 
-Select = Callable[[int, int, int], None]  # (ordinal, start, end) in the segment's own characters
+Select = Callable[[int, int, int, tuple[int, int]], None]  # (ordinal, start, end, the column text's own span)
 Named = Callable[[str], None]
 
 
@@ -83,7 +83,7 @@ def _upright_text(
     def selected(e: ft.TextSelectionChangeEvent[Any]) -> None:
         a, b = sorted((e.selection.base_offset, e.selection.extent_offset))
         a, b = max(0, min(a, len(where) - 1)), max(0, min(b, len(where) - 1))
-        on_select(ordinal, where[a], where[b] if b > a else where[a])
+        on_select(ordinal, where[a], where[b] if b > a else where[a], (run[0].start, run[-1].end))
 
     plain = not marks  # no mark on this run: one string, not a span a cell (a page is a tenth of the size)
     return ft.Text(

@@ -318,8 +318,8 @@ def _vertical_page(
         if piece.segment.kind == "image":
             drawn.append(segment_control(piece.segment, settings, image=model.images.of, page_height=box.height))
             continue
-        shift = _selecting(actions)
-        drawn += vertical_columns(piece, box, marks.get(piece.segment.ordinal, []), dark, shift, _naming(actions))
+        drawn += vertical_columns(piece, box, marks.get(piece.segment.ordinal, []), dark, _column_selecting(actions),
+                                  _naming(actions))  # fmt: skip
     page = ft.Row(list(reversed(drawn)), spacing=0, alignment=ft.MainAxisAlignment.END,
                   vertical_alignment=ft.CrossAxisAlignment.START, width=box.width)  # fmt: skip
     return ft.GestureDetector(content=page, on_horizontal_drag_end=_turn_on_fling(actions, leftward=True))
@@ -389,6 +389,16 @@ def _selecting(actions: ReaderActions, shift: int = 0) -> Callable[[int, int, in
 
     def select(ordinal: int, start: int, end: int) -> None:
         actions.post(intent.Select(ordinal, start + shift, end + shift))
+
+    return select
+
+
+def _column_selecting(actions: ReaderActions) -> Callable[[int, int, int, tuple[int, int]], None]:
+    """A vertical column's selection handler: the selection and the column text's own characters, which tell
+    whether it continues the selection the column before it holds."""
+
+    def select(ordinal: int, start: int, end: int, run: tuple[int, int]) -> None:
+        actions.post(intent.Select(ordinal, start, end, run))
 
     return select
 
@@ -485,6 +495,7 @@ def selection_bar(model: ReaderViewModel, actions: ReaderActions, t: Translator)
         ft.Row(
             [
                 ft.Text(label, weight=ft.FontWeight.W_600),
+                *_joined_quote(model),
                 *swatches,
                 *extra,
                 IconButton(ft.Icons.CLOSE, tooltip=t("common.cancel"), on_click=close),
@@ -499,6 +510,15 @@ def selection_bar(model: ReaderViewModel, actions: ReaderActions, t: Translator)
     # Centred in the width the screen gives, so that the bar wraps onto a second line on a phone (in a Row it had
     # no bound and was cut off at 390 px after the sixth button: the note, copy and close were out of reach).
     return ft.Container(bar, alignment=ft.Alignment.CENTER)
+
+
+def _joined_quote(model: ReaderViewModel) -> list[ft.Control]:
+    """A selection made across vertical columns, quoted in the bar (each column shows its own part alone)."""
+    selection = model.notes.selection
+    if selection is None or not selection.joined:
+        return []
+    shown = selection.text if len(selection.text) <= 16 else selection.text[:7] + "…" + selection.text[-7:]
+    return [ft.Text(f"「{shown}」", semantics_label=selection.text, max_lines=1)]
 
 
 def _panel_frame(
