@@ -466,6 +466,21 @@ def test_full_names_short_forms_and_kinds_by_their_use(quire: Quire) -> None:
     assert (kinds["Esk"], kinds["Dailygraph"], kinds["Attila"]) == ("place", "term", "person"), kinds
 
 
+def test_a_role_is_no_short_form_of_a_phrase_met_once(quire: Quire) -> None:
+    """A fairy tale's "the King", met thirty times, became "Princess the King" (from "what a pretty Princess the
+    King's daughter was", once): a phrase with "the" inside, given once, is no fuller name. "To Sherlock Holmes"
+    once still gives Holmes his full name."""
+    text = ("# One\n\nThe King rode out. Then the King spoke, and the King laughed. They told the King. "
+            "They talked of the city, and what a pretty Princess the King's daughter was. The King slept.\n\n"
+            "To Sherlock Holmes she is the woman. Holmes smiled, and Holmes said so. Holmes left.\n")  # fmt: skip
+    book = quire.import_bytes(text.encode(), "tale.md").book
+    quire.save_position(book.id, quire.text.segments(book.id, book.segment_count - 1, 1)[0].locator)
+    entries = {e.name: e for e in quire.companion.xray(book.id)}
+    assert "King" in entries and "Princess the King" not in entries["King"].variants, entries
+    assert "Princess the King" not in entries
+    assert "Holmes" in entries["Sherlock Holmes"].variants, entries
+
+
 def test_a_first_name_given_a_title_is_no_short_form_of_another(quire: Quire) -> None:
     """The other direction: "Colonel Fitzwilliam" is not "Fitzwilliam Darcy" though the one begins the other."""
     text = ("# One\n\nColonel Fitzwilliam bowed, and Colonel Fitzwilliam smiled. Then Fitzwilliam came in. "

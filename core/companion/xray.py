@@ -590,7 +590,8 @@ def _merge(names: set[str], by_key: dict[str, list[tuple[Any, ...]]]) -> dict[st
     grouped = {k for keys in groups.values() for k in keys[1:]}
     for key in sorted(k for k in names if " " not in k and "-" not in k and k not in grouped):
         owners = [k for k in longer if _part_of(key, k) and _shared(key, k, by_key) and not evidence.place_name(k)]
-        owners = owners or [k for k in once if k.split(" ")[-1] == key] or _short_form_of(key, longer, by_key)
+        once_owners = [k for k in once if k.split(" ")[-1] == key and " the " not in k]  # "Princess the King's
+        owners = owners or once_owners or _short_form_of(key, longer, by_key)  # daughter": a phrase, no fuller name
         if len(owners) == 1:
             groups.setdefault(owners[0], [owners[0]]).append(key)
         else:
