@@ -481,6 +481,21 @@ def test_a_role_is_no_short_form_of_a_phrase_met_once(quire: Quire) -> None:
     assert "Holmes" in entries["Sherlock Holmes"].variants, entries
 
 
+def test_a_title_s_capitalised_words_are_no_name_and_a_character_so_called_is(quire: Quire) -> None:
+    """A collection's list of books ("Why the Chimes Rang, and Other Stories") gave "Other Stories" as a person:
+    words the book writes in lowercase, with nothing a person or a place keeps company with, are a title's. "The
+    Happy Prince" is made of words as common, and is a character: the book calls him so and he speaks."""
+    text = ("# Books\n\nAlden, Why the Chimes Rang, and Other Stories. Browne, Granny's Chair, and Other Stories. "
+            "The other stories were long, and other stories were short. Some stories are other stories.\n\n"
+            "# One\n\nThe happy people saw the Happy Prince. \"Swallow,\" said the Happy Prince. "
+            "The prince was happy.\n")  # fmt: skip
+    book = quire.import_bytes(text.encode(), "lists.md").book
+    quire.save_position(book.id, quire.text.segments(book.id, book.segment_count - 1, 1)[0].locator)
+    entries = {e.name: e for e in quire.companion.xray(book.id)}
+    assert "Other Stories" not in entries, entries
+    assert entries["Happy Prince"].kind == "person", entries
+
+
 def test_a_first_name_given_a_title_is_no_short_form_of_another(quire: Quire) -> None:
     """The other direction: "Colonel Fitzwilliam" is not "Fitzwilliam Darcy" though the one begins the other."""
     text = ("# One\n\nColonel Fitzwilliam bowed, and Colonel Fitzwilliam smiled. Then Fitzwilliam came in. "

@@ -259,6 +259,24 @@ def common_word(key: str, rows: list[Row], lowercase: Counter[str]) -> bool:
     return lowercase[key] > capitalised
 
 
+def common_phrase(key: str, rows: list[Row], lowercase: Counter[str]) -> bool:
+    """Whether a run of several words is a phrase a title capitalised ("Other Stories", "The Wonderful Adventures
+    of Nils" in a list of books): each word the book writes in lowercase more often than the run is written, no
+    mention after "the" (the Happy Prince, the Snow Queen are characters so called), and nothing a person or a
+    place keeps company with."""
+    words = key.split(" ")
+    if (
+        len(words) < 2
+        or any(has_title(r.name) for r in rows)
+        or mostly_after_article(rows)
+        or any(_ARTICLE.search(r.before) for r in rows)
+    ):
+        return False
+    if not all(lowercase[w] > len(rows) for w in words):
+        return False
+    return kind_of(rows) == "unknown"
+
+
 def has_title(name: str) -> bool:
     """Whether a run starts with a title and holds a name after it ("Mr. Bennet", not "King’s Cross")."""
     words = name.replace(".", " ").split()

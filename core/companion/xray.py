@@ -263,7 +263,11 @@ def _english_names(
         moved.append(r if cut is None else r._replace(name=cut[0], after=cut[1] + r.after))
     by_key = grouped(moved)
     single = {k for k in by_key if " " not in k and "-" not in k}
-    kept = {k for k, found in by_key.items() if plausible(k, found) and not evidence.common_word(k, found, lowercase)}
+    kept = {
+        k for k, found in by_key.items()
+        if plausible(k, found) and not evidence.common_word(k, found, lowercase)
+        and not evidence.common_phrase(k, found, lowercase)
+    }  # fmt: skip
     kept -= evidence.peoples(kept, by_key)
     names: dict[str, list[Any]] = {}
     for key in sorted(kept):
