@@ -286,19 +286,17 @@ def test_sync_kosync_and_readwise_settings_move_to_tables_of_their_own(tmp_path:
     from core.readwise import store as readwise_store
     from core.sync import settings_store, store as sync_store
 
-    conn = connect(tmp_path / "library.db")
+    conn = connect(tmp_path / "library.db")  # autocommit: each statement its own transaction, on either driver
     migrate(conn)
-    with conn:
-        device = sync_store.device_id(conn)
-        conn.execute("DELETE FROM schema_migrations WHERE version >= 27")
-        for table in ("sync_settings", "kosync_settings", "readwise_settings"):
-            conn.execute(f"DROP TABLE {table}")
-        conn.executemany(  # the rows as Quire before kept them
-            "INSERT INTO sync_meta VALUES (?, ?)",
-            [("target", "/media/sync"), ("user", "ana"), ("book_files", "1"), ("max_book_mb", "50"),
-             ("kosync_url", "https://sync.koreader.rocks"), ("kosync_user", "ana"),
-             ("readwise_url", "https://readwise.io")],
-        )  # fmt: skip
+    device = sync_store.device_id(conn)
+    conn.execute("DELETE FROM schema_migrations WHERE version >= 27")
+    for table in ("sync_settings", "kosync_settings", "readwise_settings"):
+        conn.execute(f"DROP TABLE {table}")
+    conn.executemany(  # the rows as Quire before kept them
+        "INSERT INTO sync_meta VALUES (?, ?)",
+        [("target", "/media/sync"), ("user", "ana"), ("book_files", "1"), ("max_book_mb", "50"),
+         ("kosync_url", "https://sync.koreader.rocks"), ("kosync_user", "ana"), ("readwise_url", "https://readwise.io")],
+    )  # fmt: skip
     migrate(conn)
     assert settings_store.settings(conn) == {"target": "/media/sync", "user": "ana", "book_files": "1",
                                              "max_book_mb": "50"}  # fmt: skip
@@ -306,9 +304,8 @@ def test_sync_kosync_and_readwise_settings_move_to_tables_of_their_own(tmp_path:
     assert kosync_store.settings(conn) == {"url": "https://sync.koreader.rocks", "user": "ana"}
     assert readwise_store.url(conn) == "https://readwise.io"
     assert dict(conn.execute("SELECT name, value FROM sync_meta").fetchall()) == {"device": device}
-    with conn:  # turned off, each alone
-        kosync_store.forget(conn)
-        readwise_store.forget_url(conn)
+    kosync_store.forget(conn)  # turned off, each alone
+    readwise_store.forget_url(conn)
     assert kosync_store.settings(conn) is None and readwise_store.url(conn) is None
     assert settings_store.is_set_up(conn) and sync_store.device_id(conn) == device
     conn.close()
