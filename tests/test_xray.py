@@ -423,8 +423,12 @@ def test_chinese_names_the_tagger_never_tags_are_found_by_how_the_book_repeats_t
     for name in ("钱太爷", "夏三爷", "赵司晨", "徐锡林"):
         assert by_variant[name].kind == "person", name
     assert not {"白光", "上城", "籍贯", "大发"} & set(by_variant)
-    # ...and one mostly written with where in it (在荷池里: a thing's inside) is a thing, no place's name
+    # ...and one mostly written with where in it (在荷池里: a thing's inside) is a thing, no place's name; a word
+    # that only begins so is no "where in it" (到北京上学, 从上海来)
     assert "荷池" not in by_variant
+    assert [xray_module._locative(w) for w in ("里", "上面", "上去", "上学", "上班", "上海")] == [True] * 3 + [
+        False
+    ] * 3
 
 
 # Issue 57, Dracula's last misses, each kind in a few lines: a name that opens a telegram's header ("Rufus Smith,

@@ -260,8 +260,8 @@ def common_word(key: str, rows: list[Row], lowercase: Counter[str]) -> bool:
 
 
 def common_phrase(key: str, rows: list[Row], lowercase: Counter[str]) -> bool:
-    """Whether a run of several words is a phrase a title capitalised ("Other Stories", "The Wonderful Adventures
-    of Nils" in a list of books): each word the book writes in lowercase more often than the run is written, no
+    """Whether a run of several words is a phrase a title capitalised ("Why the Chimes Rang, and Other Stories"
+    in a list of books): each word the book writes in lowercase more often than the run is written, no
     mention after "the" (the Happy Prince, the Snow Queen are characters so called), and nothing a person or a
     place keeps company with."""
     words = key.split(" ")

@@ -434,7 +434,16 @@ _ZH_PERSON_BEFORE = frozenset(
 )
 
 
-_INSIDE = frozenset("里上下中内外边旁底")  # after a thing, where in or on it (在屋里); a place's name takes none
+_INSIDE = frozenset("里上下中内外边旁底")  # a word after a thing: where in or on it (在屋里)
+
+
+def _locative(word: str) -> bool:
+    """Whether the word after a mention says where in or on it: a word beginning with one of ``_INSIDE`` (里头,
+    上面, 上去 as the tagger cuts 田庄上去) that the dictionary does not give as a noun or a verb of its own (上学,
+    上班, 上海, 中国)."""
+    return word[:1] in _INSIDE and names_zh.dictionary()[1].get(word, "")[:1] not in ("n", "v")
+
+
 _TITLE_HEADS = frozenset(w[0] for w in TITLE_WORDS) | {"儿"}  # 凤姐儿, 赵太爷: the name's own forms
 _ZH_DEED_HEADS = frozenset(w[0] for w in _ZH_DOES)
 
@@ -449,7 +458,7 @@ def _chinese_evidence(found: list[Any], strict: bool = False) -> tuple[int, int]
         _tag, _, previous = row[4].partition("\t")
         if row[5] in deeds or previous in _ZH_PERSON_BEFORE or row[2].endswith(tuple(TITLE_WORDS)):
             person += 1
-        if (previous in _ZH_PLACE_BEFORE or previous[-1:] in ("在", "到", "往", "从")) and row[5][:1] not in _INSIDE:
+        if (previous in _ZH_PLACE_BEFORE or previous[-1:] in ("在", "到", "往", "从")) and not _locative(row[5]):
             place += 1  # 在北京; not 在荷池里, 在河底下: a thing's inside is a common noun's
     return person, place
 
@@ -492,7 +501,7 @@ def _chinese_name(key: str, found: list[Any], read: int, total: int, head: bool 
             return False
     if sum(row[5].startswith("的") for row in found) * 3 >= len(found) * 2:
         return False  # a known word mostly before 的 describes what follows it (乌黑的头发)
-    if sum(row[5][:1] in _INSIDE for row in found) * 2 >= len(found) and key[-1] not in PLACE_ENDINGS:
+    if sum(_locative(row[5]) for row in found) * 2 >= len(found) and key[-1] not in PLACE_ENDINGS:
         return False  # a word in general use mostly written with where in it (荷池里, 桑树上): a thing, not a place
     evidence = max(_chinese_evidence(found, strict=True))  # a word in general use: its own uses must say "name"
     keyness = (len(found) / read) / (common / total)
