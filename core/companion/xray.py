@@ -25,7 +25,7 @@ from core.companion.names_zh import HONORIFICS, SURNAMES, TITLE_WORDS, chinese_m
 from core.library import Library, text_reads
 from core.rag.sentences import sentence_spans
 
-SCAN_VERSION = 4  # a better finder raises it, and books are scanned again when next asked
+SCAN_VERSION = 5  # a better finder raises it, and books are scanned again when next asked
 MIN_MENTIONS = 2  # a name needs this many mentions before the place (one of them not opening a sentence)
 INTRODUCING = 2  # sentences quoted to introduce an entry: its first mentions'
 PLACE_WORDS = frozenset(("in", "at", "to", "from", "into", "near", "through", "towards", "toward", "across"))
