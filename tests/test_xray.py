@@ -426,6 +426,8 @@ def test_chinese_names_the_tagger_never_tags_are_found_by_how_the_book_repeats_t
     # ...and one mostly written with where in it (在荷池里: a thing's inside) is a thing, no place's name; a word
     # that only begins so is no "where in it" (到北京上学, 从上海来)
     assert "荷池" not in by_variant
+    # a number the book uses as a man's name (七斤, tagged a numeral: "seven catties"): a name when he speaks
+    assert by_variant["七斤"].kind == "person" and "七斤" not in by_variant["七斤嫂"].variants
     assert [xray_module._locative(w) for w in ("里", "上面", "上去", "上学", "上班", "上海")] == [True] * 3 + [
         False
     ] * 3

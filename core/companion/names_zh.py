@@ -41,6 +41,8 @@ _TRAIL = frozenset("道笑忙听说依隐问叹便又也因等")  # a verb jieba
 _RANKED = re.compile(r"[大二三四五六七八九十]爷")  # a man by his rank among brothers (三爷, 七爷)
 _PEOPLE = frozenset(("nr", "nrfg", "nrt"))
 _GIVEN = frozenset(("nr", "nrfg", "nz"))  # what the tagger makes of a given name cut from its surname
+_NUMERALS = frozenset("一二三四五六七八九十")
+_RARE = 50  # a number word used less than this in the dictionary's corpus may be a name (七斤: 7; 一个: 1.4 million)
 _NAME_CHAR = re.compile(r"[\u3400-\u9fffＡ-Ｚ]")
 _LETTER = re.compile(r"[Ａ-ＺA-Z]")
 SPEECH = frozenset(("道", "说", "说道", "笑道", "问道", "答道", "叹道", "冷笑", "笑", "问", "听了", "忙", "便"))
@@ -147,8 +149,9 @@ def _mention(
     if len(word) < 2 or not _is_name_text(word):
         return None
     known = word in counts
-    if tag not in _TAGS and (known or not tag.startswith("n")):
-        return None  # not a name's tag, and not a word the HMM coined as a noun
+    numbered = tag == "m" and len(word) == 2 and word[0] in _NUMERALS and counts.get(word, 0) < _RARE
+    if tag not in _TAGS and (known or not tag.startswith("n")) and not numbered:
+        return None  # not a name's tag, not a word the HMM coined as a noun, nor a rare number (七斤, 六斤)
     while len(word) > 2 and word[0] in _LEAD:
         previous, word, start = previous + word[0], word[1:], start + 1
     while len(word) > 2 and word[-1] in _TRAIL:

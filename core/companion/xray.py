@@ -499,6 +499,8 @@ def _chinese_name(key: str, found: list[Any], read: int, total: int, head: bool 
         named = any(row[4].partition("\t")[2][-1:] in "名叫唤" or row[5] in names_zh.SPEECH for row in found)
         if not named:
             return False
+    if tag == "m" and max(_chinese_evidence(found, strict=True)) < 2:
+        return False  # a number the book may use as a name (七斤): only when it speaks, is called or is titled
     if sum(row[5].startswith("的") for row in found) * 3 >= len(found) * 2:
         return False  # a known word mostly before 的 describes what follows it (乌黑的头发)
     if sum(_locative(row[5]) for row in found) * 2 >= len(found) and key[-1] not in PLACE_ENDINGS:
