@@ -148,6 +148,13 @@ def _select_across_two_columns(app, width: int) -> None:
     _select(second, 2, 3)  # away from the selection: a new one
     assert (reader.notes.selection.start, reader.notes.selection.end) == (then + 2, then + 4)
     assert not reader.notes.selection.joined
+    _select(first, lines - 2, lines - 1)  # joined, then the selection gone as a page turn leaves it: the part
+    _select(second, 0, 1)  # selected before is continued no more
+    assert reader.notes.selection.joined
+    reader.notes.selection = None
+    _select(second, 0, 1)
+    assert not reader.notes.selection.joined and reader.notes.selection.start == then
+    app.reading.marking.select(-1, 0, 0)  # the bar closed
     _select(first, lines - 1, lines - 1)  # the foot of the first again, then on into the second: joined again
     _select(second, 0, 2)
     app.reading.marking.highlight("green")

@@ -90,7 +90,7 @@ class PageNotes:
             self.selection = self._joined_to = None
             return None
         joined = False
-        if run is not None:
+        if run is not None and self.selection is not None:  # (cleared by a page turn: nothing to continue)
             head, foot = start == run[0], end == run[1]
             for base in (self._joined_to, self.selection):
                 if (
