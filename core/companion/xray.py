@@ -437,6 +437,7 @@ _ZH_PERSON_BEFORE = frozenset(
 _INSIDE = frozenset("里上下中内外边旁底")  # a word after a thing: where in or on it (在屋里)
 
 
+@functools.cache
 def _locative(word: str) -> bool:
     """Whether the word after a mention says where in or on it: a word beginning with one of ``_INSIDE`` (里头,
     上面, 上去 as the tagger cuts 田庄上去) that the dictionary does not give as a noun or a verb of its own (上学,
@@ -499,13 +500,13 @@ def _chinese_name(key: str, found: list[Any], read: int, total: int, head: bool 
         named = any(row[4].partition("\t")[2][-1:] in "名叫唤" or row[5] in names_zh.SPEECH for row in found)
         if not named:
             return False
-    if tag == "m" and max(_chinese_evidence(found, strict=True)) < 2:
+    evidence = max(_chinese_evidence(found, strict=True))  # a word in general use: its own uses must say "name"
+    if tag == "m" and evidence < 2:
         return False  # a number the book may use as a name (七斤): only when it speaks, is called or is titled
     if sum(row[5].startswith("的") for row in found) * 3 >= len(found) * 2:
         return False  # a known word mostly before 的 describes what follows it (乌黑的头发)
     if sum(_locative(row[5]) for row in found) * 2 >= len(found) and key[-1] not in PLACE_ENDINGS:
         return False  # a word in general use mostly written with where in it (荷池里, 桑树上): a thing, not a place
-    evidence = max(_chinese_evidence(found, strict=True))  # a word in general use: its own uses must say "name"
     keyness = (len(found) / read) / (common / total)
     full_name = len(key) == 3 and key[0] in SURNAMES and found[0][4].startswith("nr")  # 林黛玉: a surname, a name
     places = sum(row[4].startswith("ns") for row in found) * 2 >= len(found)

@@ -112,10 +112,11 @@ class Retriever:
         self.vectors = vectors
         self.embedder_for = embedder_for
         self.model_languages = model_languages
+        self.index_rows = IndexStore(library)
 
     def indexed_models(self, book_id: int | None) -> list[str]:
         """Models with at least one vector in the book (or the library)."""
-        return IndexStore(self.library).models(book_id)
+        return self.index_rows.models(book_id)
 
     def search(
         self,
