@@ -2,8 +2,13 @@
 
 from pathlib import Path
 
+import flet as ft
 import pytest
+from fletkit import find, texts, walk
 
+from app.i18n import Translator
+from app.screens.settings import intents
+from app.screens.settings.view import SettingsScreen, build_settings_screen
 from app.settings import Settings, SettingsStore
 from core.agent.providers import ProviderConfig
 from platform_adapters.memory import MemorySecrets
@@ -128,3 +133,33 @@ def test_a_saved_key_is_never_sent_to_another_endpoint(tmp_path: Path, monkeypat
     assert store.embedding_key("openai", "http://127.0.0.1:9/v1/") == "sk-embed"
     with pytest.raises(ProviderError, match="enter the key again"):
         store.embedding_key("openai", "https://embeddings.example/v1")
+
+
+def test_the_settings_view_asks_its_controller_by_intents_and_draws_only_the_sections_offered(tmp_path: Path) -> None:
+    """The view is drawn from one value (``SettingsScreen``) and posts typed intents: a switch changes the shared
+    settings and asks for them to be saved, the back arrow asks to leave; it saves nothing itself, and a section the
+    device does not offer (None) is not drawn."""
+    store = SettingsStore(tmp_path, MemorySecrets())
+    settings = store.load()
+    posted: list[object] = []
+    t = Translator("en")
+    view = build_settings_screen(SettingsScreen(settings, store, t, posted.append))
+    assert t("sync.title") not in texts(view) and t("dictionaries.title") not in texts(view)  # none offered here
+    spoilers = next(c for c in _switches(view) if c.label == t("settings.spoilers"))
+    assert spoilers.value is True
+    spoilers.on_change(_Changed(False))
+    assert settings.spoiler_protection is False and posted == [intents.Saved()]
+    assert store.load().spoiler_protection is True  # the view saved nothing: its controller does, on Saved
+    find(view, tooltip=t("library.title")).on_click(None)
+    assert posted == [intents.Saved(), intents.Back()]
+
+
+class _Changed:
+    """A control's change event, as its handler reads it."""
+
+    def __init__(self, value: object) -> None:
+        self.control = type("Control", (), {"value": value})()
+
+
+def _switches(view: object) -> list[ft.Switch]:
+    return [c for c in walk(view) if isinstance(c, ft.Switch)]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, assert_never
 
 from app.port import Port
 from app.screens import Screen
@@ -17,9 +17,10 @@ from app.screens.settings.dictionaries import DictionarySettings
 from app.screens.settings.folders import FolderWatch
 from app.screens.settings.form import SettingsForm
 from app.screens.settings.highlights import HighlightTravel
+from app.screens.settings.intents import Back, Redraw, Saved, SettingsIntent
 from app.screens.settings.koreader import KoreaderSync
 from app.screens.settings.sync import SyncController
-from app.screens.settings.view import AIActions, build_settings_screen
+from app.screens.settings.view import AIActions, Sections, SettingsScreen, build_settings_screen
 from core import ProviderConfig, QuireError
 
 if TYPE_CHECKING:
@@ -67,24 +68,30 @@ class SettingsController:
     def screen(self) -> ft.Control:
         app = self.app
         return build_settings_screen(
-            app.settings,
-            app.store,
-            app.t,
-            changed=app.settings_changed,
-            on_back=lambda: app.go(Screen.LIBRARY),
-            quire=app.quire,
-            actions=self._ai_actions(),
-            width=app.width,
-            phone=app.on_phone,
-            sync=self.sync,
-            dictionaries=self.dictionaries,
-            catalogs=self.catalogs,
-            koreader=self.koreader,
-            folders=None if app.on_phone else self.folders,  # computers (a path typed in a browser's Settings)
-            travel=self.travel,
-            form=self.form,
-            redraw=lambda: app.render() if app.screen == Screen.SETTINGS else None,  # a reply after leaving
-        )
+            SettingsScreen(
+                app.settings, app.store, app.t, self.handle, self.form, app.width, app.on_phone, app.quire,
+                self._ai_actions(),
+                Sections(
+                    self.sync, self.dictionaries, self.catalogs, self.koreader,
+                    None if app.on_phone else self.folders,  # computers (a path typed in a browser's Settings)
+                    self.travel,
+                ),
+            )
+        )  # fmt: skip
+
+    def handle(self, wanted: SettingsIntent) -> None:
+        """Do what the view asked for."""
+        app = self.app
+        match wanted:
+            case Saved():
+                app.settings_changed()
+            case Redraw():
+                if app.screen == Screen.SETTINGS:  # not after leaving: a check's reply may come later
+                    app.render()
+            case Back():
+                app.go(Screen.LIBRARY)
+            case _:
+                assert_never(wanted)
 
     def _synced(self, brought: bool) -> None:
         """A sync ended (in its worker): show its status on Settings, and what it brought anywhere else."""

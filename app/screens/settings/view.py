@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import flet as ft
@@ -16,6 +16,7 @@ from app.screens.settings.dictionaries import DictionarySettings, dictionary_con
 from app.screens.settings.folders import FolderWatch, folder_controls
 from app.screens.settings.form import SettingsForm
 from app.screens.settings.highlights import HighlightTravel, travel_controls
+from app.screens.settings.intents import Back, Redraw, Saved, SettingsIntent
 from app.screens.settings.koreader import KoreaderSync, koreader_controls
 from app.screens.settings.sync import SyncController
 from app.settings import FONTS, LAYOUTS, THEMES, WRITINGS, Settings, SettingsStore
@@ -340,30 +341,45 @@ TRANSLATION_TARGETS = (("en", "English"), ("zh", "中文"), ("ja", "日本語"),
                        ("ru", "Русский"))  # fmt: skip
 
 
-def build_settings_screen(
-    settings: Settings,
-    store: SettingsStore,
-    t: Translator,
-    *,
-    changed: Callable[[], object],
-    on_back: Callable[[], object],
-    quire: Quire | None = None,
-    actions: AIActions | None = None,
-    width: float = 1024,
-    phone: bool = False,
-    sync: SyncController | None = None,
-    dictionaries: DictionarySettings | None = None,
-    catalogs: CatalogsController | None = None,
-    koreader: KoreaderSync | None = None,
-    folders: FolderWatch | None = None,
-    travel: HighlightTravel | None = None,
-    form: SettingsForm | None = None,
-    redraw: Callable[[], object] | None = None,
-) -> ft.Control:
-    """Every setting on one scrolling page (the phone-only ones on phones). ``form`` holds what is typed and not
-    saved, kept across drawings; ``redraw`` draws the screen again (in place) after a change not saved yet."""
-    form = form if form is not None else SettingsForm()
-    redraw = redraw if redraw is not None else changed
+@dataclass(frozen=True, slots=True)
+class Sections:
+    """The sections this device offers beside the reading, language and AI ones (None: not offered here)."""
+
+    sync: SyncController | None = None
+    dictionaries: DictionarySettings | None = None
+    catalogs: CatalogsController | None = None
+    koreader: KoreaderSync | None = None
+    folders: FolderWatch | None = None  # computers only: a path typed in a phone's Settings means nothing
+    travel: HighlightTravel | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SettingsScreen:
+    """What Settings is drawn from: the shared settings and what is typed and not saved (``form``, kept across
+    drawings), the window, the sections offered, and ``post``, where the view's intents go (its controller)."""
+
+    settings: Settings
+    store: SettingsStore
+    t: Translator
+    post: Callable[[SettingsIntent], None]
+    form: SettingsForm = field(default_factory=SettingsForm)
+    width: float = 1024
+    phone: bool = False
+    quire: Quire | None = None
+    ai: AIActions | None = None  # the AI section's background work (with ``quire``: the embedding models)
+    sections: Sections = Sections()
+
+
+def build_settings_screen(screen: SettingsScreen) -> ft.Control:
+    """Every setting on one scrolling page (the phone-only ones on phones)."""
+    settings, store, t, form, width = screen.settings, screen.store, screen.t, screen.form, screen.width
+    quire, actions, parts = screen.quire, screen.ai, screen.sections
+
+    def changed() -> None:
+        screen.post(Saved())
+
+    def redraw() -> None:
+        screen.post(Redraw())
 
     def set_language(e: ft.Event[Any]) -> None:
         settings.language = e.control.value or "system"
@@ -401,7 +417,7 @@ def build_settings_screen(
         [
             ft.Row(
                 [
-                    IconButton(ft.Icons.ARROW_BACK, tooltip=t("library.title"), on_click=lambda e: on_back()),
+                    IconButton(ft.Icons.ARROW_BACK, tooltip=t("library.title"), on_click=lambda e: screen.post(Back())),
                     ft.Text(t("settings.title"), size=22, weight=ft.FontWeight.BOLD),
                 ]
             ),
@@ -409,7 +425,7 @@ def build_settings_screen(
                 [
                     section("settings.reading"),
                     *reading_controls(settings, changed, t),
-                    *(phone_switches(settings, changed, t) if phone else []),
+                    *(phone_switches(settings, changed, t) if screen.phone else []),
                     ft.Divider(),
                     section("settings.language"),
                     language,
@@ -429,23 +445,35 @@ def build_settings_screen(
                         else []
                     ),
                     *(
-                        [ft.Divider(), section("dictionaries.title"), *dictionary_controls(dictionaries, t)]
-                        if dictionaries is not None
+                        [ft.Divider(), section("dictionaries.title"), *dictionary_controls(parts.dictionaries, t)]
+                        if parts.dictionaries is not None
                         else []
                     ),
                     *(
-                        [ft.Divider(), section("catalogs.title"), *catalog_settings(catalogs, t, form)]
-                        if catalogs is not None
+                        [ft.Divider(), section("catalogs.title"), *catalog_settings(parts.catalogs, t, form)]
+                        if parts.catalogs is not None
                         else []
                     ),
-                    *([ft.Divider(), section("folders.title"), *folder_controls(folders, t, form)] if folders else []),
                     *(
-                        [ft.Divider(), section("sync.title"), *sync_controls(sync, t, form, redraw)]
-                        if sync is not None
+                        [ft.Divider(), section("folders.title"), *folder_controls(parts.folders, t, form)]
+                        if parts.folders
                         else []
                     ),
-                    *([ft.Divider(), *koreader_controls(koreader, t, form)] if koreader is not None else []),
-                    *([ft.Divider(), section("travel.title"), *travel_controls(travel, t, form)] if travel else []),
+                    *(
+                        [ft.Divider(), section("sync.title"), *sync_controls(parts.sync, t, form, redraw)]
+                        if parts.sync is not None
+                        else []
+                    ),
+                    *(
+                        [ft.Divider(), *koreader_controls(parts.koreader, t, form)]
+                        if parts.koreader is not None
+                        else []
+                    ),
+                    *(
+                        [ft.Divider(), section("travel.title"), *travel_controls(parts.travel, t, form)]
+                        if parts.travel
+                        else []
+                    ),
                 ],
                 spacing=10,
                 expand=True,
