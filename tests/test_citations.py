@@ -9,6 +9,7 @@ from dbkit import inside
 from app.cli import main
 from core.agent import CitationError, answer_offline, find_quote
 from core.agent.offline import NOT_STARTED
+from core.rag.sentences import Sentence, label_line, sentence_spans
 from core.services import Quire
 
 pytestmark = pytest.mark.storage  # stores through SQLite: CI runs it again on the phones' backend (apsw)
@@ -212,6 +213,25 @@ def test_a_question_asked_in_dialogue_is_answered_by_its_reply(tmp_path: Path) -
     answer = answer_offline(quire, book, "Is Mr. Bingley married or single?")
     first = answer.citations[0].quote
     assert "four or five thousand a year" in first and "Is he married or single" not in first
+
+
+def test_a_line_written_as_a_title_inside_a_chapter_is_never_the_answer(tmp_path: Path) -> None:
+    """Issue 57, found with the novel QA set: Dracula's diary entries and letters open with a line of their own,
+    "Dr. Seward’s Diary.", "Letter, Sister Agatha, Hospital of St. Joseph and Ste. Mary, Budapest, to Miss Wilhelmina
+    Murray", which are in no contents list; asked Seward's age or Jonathan's stay in hospital, the offline answer quoted
+    them first. A line whose words are all capitalised but the small ones names what follows: never an answer. A
+    reply said alone stays one ("“Bingley.”" is speech)."""
+    quire = Quire(tmp_path)
+    book = quire.import_paths([book_path("en/standardebooks-dracula.epub")])[0].book.id
+    _read_to_chapter(quire, book, "X")
+    for question in ("How old is Dr. Seward?", "How long had Jonathan been in the hospital at Budapest?"):
+        answer = answer_offline(quire, book, question)
+        assert answer.citations, question
+        for citation in answer.citations:
+            assert "Diary" not in citation.quote and not citation.quote.startswith("Letter, Sister Agatha"), question
+    text = "“What is his name?”\n“Bingley.”\nDr. Seward’s Diary.\nHe came to see Mr. Harker."
+    lines = [label_line(text, Sentence(0, a, b, text[a:b], 1.0, 1.0)) for a, b in sentence_spans(text)]
+    assert lines == [False, False, True, False]
 
 
 def test_a_chapter_title_read_on_the_contents_page_is_never_the_answer(tmp_path: Path) -> None:

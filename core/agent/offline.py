@@ -15,7 +15,7 @@ from core.library.fts import fold
 from core.quotes import quoted
 from core.rag.answer_kinds import answer_kind, holds_kind
 from core.rag.search import Passage
-from core.rag.sentences import Sentence, overlapping, quote_span, rank_sentences, term_list, terms
+from core.rag.sentences import Sentence, label_line, overlapping, quote_span, rank_sentences, term_list, terms
 
 if TYPE_CHECKING:
     from core.agent.reading_library import ReadingLibrary
@@ -133,8 +133,10 @@ def _answer(
     """The best sentences of ``passages`` quoted and cited; ``titles`` (a library's answer) names each quote's book."""
     quotes: list[tuple[Passage, Citation]] = []
     headings = _headings(quire, {p.book_id for p in passages})
-    ranked = [  # a chapter's title (a contents page, a heading) names what comes; it never answers
-        s for s in rank_sentences(question, [p.text for p in passages]) if _plain(s.text) not in headings
+    ranked = [  # a chapter's title (a contents page, a heading) or a line written as one names what comes: no answer
+        s
+        for s in rank_sentences(question, [p.text for p in passages])
+        if _plain(s.text) not in headings and not label_line(passages[s.passage].text, s)
     ]
     best = ranked[0].score if ranked else 0.0
     confidence = max((s.overlap for s in ranked), default=0.0)

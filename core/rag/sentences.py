@@ -263,3 +263,24 @@ def rank_sentences(
         ranked.append(Sentence(index, a, b, text, score, overlap, reply))
     ranked.sort(key=lambda s: (-s.score, s.passage, not s.reply, s.start))  # a reply before its question
     return ranked
+
+
+_CAPITAL = re.compile(r"[A-Z]")
+
+
+def label_line(passage: str, sentence: Sentence) -> bool:
+    """Whether a sentence is in a line of its own written as a title: every word capitalised but the small ones, two
+    capitals at least, no speech ("Dr. Seward’s Diary.", "Letter from Dr. Seward to Arthur Holmwood.", "Telegram
+    from Arthur Holmwood to Quincey P. Morris"). Such a line names what follows (a diary's entry, a letter) and never
+    answers; a reply said alone ("“Bingley.”") is speech, and stays."""
+    start = passage.rfind("\n", 0, sentence.start) + 1
+    end = passage.find("\n", sentence.end)
+    line = passage[start : len(passage) if end < 0 else end]
+    if re.search(r"[\"“”‘「」『』]", line) or CJK_RUN.search(line):
+        return False
+    words = _WORD.findall(line)
+    if not 2 <= len(words) <= 16:
+        return False
+    capitals = [w for w in words if _CAPITAL.match(w)]
+    rest = [w for w in words if not _CAPITAL.match(w) and not w.isdigit()]
+    return len(capitals) >= 2 and all(fold(w) in STOPWORDS or len(w) == 1 for w in rest)
