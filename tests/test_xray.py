@@ -510,3 +510,20 @@ def test_a_first_name_given_a_title_is_no_short_form_of_another(quire: Quire) ->
     quire.save_position(book.id, quire.text.segments(book.id, book.segment_count - 1, 1)[0].locator)
     entries = {e.name: e for e in quire.companion.xray(book.id)}
     assert "Fitzwilliam Darcy" in entries and "Fitzwilliam" not in entries["Fitzwilliam Darcy"].variants, entries
+
+
+def test_a_pdfs_chapter_titles_and_written_out_contents_give_no_entries_the_epub_has_none_of(quire: Quire) -> None:
+    """Issue 57, found comparing one book's formats (a reader's book as PDF and as EPUB): Alice as PDF had 35 entries
+    to the EPUB's 24, eleven of them from its chapter titles ("Pig And Pepper", "Advice From", "Pool Of Tears"), which
+    a PDF draws as paragraphs rather than headings, and from the contents written out at its end ("1. Title Page 2.
+    Down The Rabbit-Hole 3. The Pool Of Tears…"). The book's own contents say what those paragraphs are; the PDF's
+    X-Ray is now the EPUB's, with "Fury" (the Mouse's tale, a picture in the EPUB) beside it."""
+    epub = quire.import_paths([book_path("en/epubjs-alice.epub")])[0].book
+    pdf = quire.import_paths([book_path("formats/epubjs-alice.pdf")])[0].book
+    names = {}
+    for book in (epub, pdf):
+        quire.save_position(book.id, quire.text.segments(book.id, book.segment_count - 1, 1)[0].locator)
+        names[book.id] = {e.name for e in quire.companion.xray(book.id)}
+    assert names[pdf.id] - names[epub.id] <= {"Fury"}, names[pdf.id] - names[epub.id]
+    assert names[epub.id] <= names[pdf.id]
+    assert not {"Pig And Pepper", "Advice From", "Pool Of Tears", "Title Page", "Mad Tea-Party"} & names[pdf.id]

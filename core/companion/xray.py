@@ -25,7 +25,7 @@ from core.companion.names_zh import HONORIFICS, SURNAMES, TITLE_WORDS, chinese_m
 from core.library import Library, text_reads
 from core.rag.sentences import sentence_spans
 
-SCAN_VERSION = 5  # a better finder raises it, and books are scanned again when next asked
+SCAN_VERSION = 6  # a better finder raises it, and books are scanned again when next asked
 MIN_MENTIONS = 2  # a name needs this many mentions before the place (one of them not opening a sentence)
 INTRODUCING = 2  # sentences quoted to introduce an entry: its first mentions'
 PLACE_WORDS = frozenset(("in", "at", "to", "from", "into", "near", "through", "towards", "toward", "across"))
@@ -148,13 +148,44 @@ def story_segments(library: Library, book_id: int, after: int, limit: int) -> It
     editor's notes: a paragraph opening with a note's marker, and the lines after it in its section (a note
     hard-wrapped over several), up to NOTE_LINES after the last marker."""
     notes, last_note = -1, -1
+    titles = _titles(library, book_id)
     for ordinal, section, idx, text in text_reads.body_segments(library.conn, book_id, after, limit):
+        if _heading_or_contents(text, titles):
+            continue
         if NOTE.match(text):
             notes, last_note = section, ordinal  # "⑷龚云甫（1862—1932）：当时的京剧演员": the edition's words
             continue
         if section == notes and ordinal - last_note <= NOTE_LINES:
             continue
         yield ordinal, section, idx, text
+
+
+_NON_WORD = re.compile(r"[\W_]+")
+CONTENTS_TITLES = 3  # a paragraph that is mostly this many of the book's chapter titles or more is its contents
+
+
+def _plain(text: str) -> str:
+    return " ".join(_NON_WORD.sub(" ", text.casefold()).split())
+
+
+def _titles(library: Library, book_id: int) -> set[str]:
+    """The book's chapter titles as its contents and sections name them, as ``_plain`` gives them."""
+    named = [row.title for row in library.toc(book_id)] + [
+        t or "" for _, t in text_reads.section_titles(library.conn, book_id)
+    ]
+    return {plain for title in named if len(plain := _plain(title)) > 3}
+
+
+def _heading_or_contents(text: str, titles: set[str]) -> bool:
+    """Whether a paragraph is a chapter's title (a PDF draws its headings as paragraphs: "Pig And Pepper") or the
+    contents written out ("1. Title Page 2. Down The Rabbit-Hole 3. The Pool Of Tears…"): the book's own contents
+    say so, and neither is the story."""
+    plain = _plain(text)
+    if plain in titles:
+        return True
+    named = [t for t in titles if t in plain]
+    words = len(re.sub(r"[\d ]", "", plain))  # its letters: page and chapter numbers and spaces do not count
+    return len(named) >= CONTENTS_TITLES and sum(len(t.replace(" ", "")) for t in named) >= 0.6 * words
 
 
 def xray(library: Library, book_id: int, bound: int | None) -> list[XrayEntry]:
