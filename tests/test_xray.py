@@ -527,3 +527,18 @@ def test_a_pdfs_chapter_titles_and_written_out_contents_give_no_entries_the_epub
     assert names[pdf.id] - names[epub.id] <= {"Fury"}, names[pdf.id] - names[epub.id]
     assert names[epub.id] <= names[pdf.id]
     assert not {"Pig And Pepper", "Advice From", "Pool Of Tears", "Title Page", "Mad Tea-Party"} & names[pdf.id]
+
+
+def test_an_e_texts_own_page_titled_the_project_gutenberg_ebook_gives_no_entries(quire: Quire) -> None:
+    """Issue 57, the same comparison: Moby-Dick as FB2 ends with a section titled "The Project Gutenberg EBook of
+    Moby-Dick; or The Whale, by Herman Melville" ("Title: Moby-Dick", "Release Date: June, 2001", "Produced by Daniel
+    Lazarus"), which gave "Date" and "Moby-Dick" as people and made the character Lazarus "Daniel Lazarus". Such a
+    page is around the story, whatever its first word; the FB2's names are now the EPUB's."""
+    epub = quire.import_paths([book_path("en/idpf-moby-dick.epub")])[0].book
+    fb2 = quire.import_paths([book_path("formats/idpf-moby-dick.fb2")])[0].book
+    names = {}
+    for book in (epub, fb2):
+        quire.save_position(book.id, quire.text.segments(book.id, book.segment_count - 1, 1)[0].locator)
+        names[book.id] = {e.name for e in quire.companion.xray(book.id)}
+    assert names[fb2.id] == names[epub.id], names[fb2.id] ^ names[epub.id]
+    assert not {"Date", "Moby-Dick", "Daniel Lazarus"} & names[fb2.id] and "Lazarus" in names[fb2.id]

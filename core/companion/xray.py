@@ -72,7 +72,7 @@ DEMONYMS = frozenset(_DEMONYMS.split())
 # Sections that are not the story: what a publisher or a transcriber adds around it (imprint, licence, lists).
 MATTER = re.compile(
     r"^\W*(title page|half title|copyright|imprint|colophon|contents|table of contents|bibliography|index|"
-    r"licen[cs]e|the full project gutenberg|project gutenberg|end of (the )?project gutenberg|acknowledge?ments?|"
+    r"licen[cs]e|the full project gutenberg|(the )?project gutenberg|end of (the )?project gutenberg|acknowledge?ments?|"
     r"about (the|this) (author|book|edition|publisher)|about$|transcriber|other books by|also by|"
     r"recommend|titlepage|halftitle|uncopyright|copyright|dedication|endnotes|cover$|"
     r"版权|目录|出版说明|内容简介|作者简介|关于作者|推荐)",
