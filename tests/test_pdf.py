@@ -92,6 +92,31 @@ def test_a_scanned_pdf_opens_as_pictures_of_its_pages(tmp_path: Path) -> None:
     assert quire.find(result.book.id, "rabbit") == [] and quire.book(result.book.id).char_count == 0
 
 
+def test_asking_or_searching_a_scanned_pdf_says_it_has_no_text_not_to_try_other_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A scanned PDF is pictures of pages: an offline answer said "Try the words the book would use" and the CLI's
+    search "not indexed yet: run 'quire index'", neither of which can help. Both now say the book has no text, and
+    how a scan gets one."""
+    from app.cli import main as cli
+    from core.agent import answer_offline
+
+    library = tmp_path / "lib"
+    quire = Quire(library)
+    [result] = quire.import_paths([FORMATS / "alice-scanned.pdf"])
+    book = result.book.id
+    answer = answer_offline(quire, book, "Who is the White Rabbit?", spoilers=True)
+    assert answer.notice == "NoText" and not answer.citations and "no text" in answer.text and "OCR" in answer.text
+    quire.save_position(book, quire.text.segments(book, 2, 1)[0].locator)  # read a little: the same, fence or not
+    assert answer_offline(quire, book, "Who is the White Rabbit?").notice == "NoText"
+    quire.close()
+    cli(["--library", str(library), "search", str(book), "rabbit"])
+    said = capsys.readouterr()
+    assert "no text to search" in said.err and "quire index" not in said.err
+    cli(["--library", str(library), "ask", str(book), "Who is the White Rabbit?", "--spoilers"])
+    assert "no text to search or quote" in capsys.readouterr().err
+
+
 def test_where_pages_cannot_be_drawn_a_scanned_pdf_is_refused_saying_why(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -91,7 +91,9 @@ def cmd_search(quire: Quire, args: argparse.Namespace) -> int:
         print_json([p.to_dict() for p in passages])
         return 0
     status = quire.index_status(book) if book is not None else None
-    if book is not None and args.mode != "keyword" and (status is None or status.done == 0):
+    if book is not None and quire.book(book).char_count == 0:  # pictures only: indexing would not help
+        print("This book's pages are pictures (a scan or a comic): it has no text to search.", file=sys.stderr)
+    elif book is not None and args.mode != "keyword" and (status is None or status.done == 0):
         print("This book is not indexed yet, so only keyword matches are shown: run 'quire index'.", file=sys.stderr)
     if not passages:
         where = " in what you have read" if book is None and not args.spoilers else ""

@@ -468,6 +468,7 @@ EN: dict[str, str] = {
     "error.MightAnswer": "What you have read may answer this, but it is not certain. The passages that come closest:",
     "error.NotStarted": "Nothing of this book counts as read yet, and spoiler protection is on, so nothing may be shown. A page counts once it has been on screen long enough to read; pages flipped through quickly, or reached by a jump, do not. Read on a little, tap “I've read up to here”, or turn spoiler protection off.",
     "error.NothingFound": "Nothing in the part of the book you have read matches the question. Try the words the book would use.",
+    "error.NoText": "This book's pages are pictures (a scan or a comic): it has no text to search or quote. A scanned PDF can be searched once a text layer is added to it (OCR) and it is imported again.",
     "error.NoneStarted": "You have not started any book and spoiler protection is on, so nothing may be shown yet. Read a little, or turn spoiler protection off.",
     "error.NothingFoundInLibrary": "Nothing you have read in your books matches the question. Try the words the books would use.",
     "error.CitationError": "The quote is not in the book.",

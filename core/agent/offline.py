@@ -26,6 +26,10 @@ NOT_STARTED = (
     "a jump, do not. Read on a little, say you have read up to here, or turn spoiler protection off."
 )
 NOTHING_FOUND = "Nothing in the part of the book you can see matches the question. Try the words the book would use."
+NO_TEXT = (
+    "This book's pages are pictures (a scan or a comic): it has no text to search or quote. A scanned PDF can be "
+    "searched once a text layer is added to it (OCR), and imported again."
+)
 NOT_STARTED_LIBRARY = (
     "You have not started any book, and spoiler protection is on, so there is nothing the library may show yet."
 )
@@ -64,7 +68,7 @@ CANDIDATES = 5  # passages whose sentences are ranked
 class OfflineAnswer:
     """The answer without an AI provider: the best sentences of the best passages, each a verified citation.
 
-    ``notice`` (NotStarted or NothingFound; for the library NoneStarted or NothingFoundInLibrary) says why there is
+    ``notice`` (NotStarted, NothingFound or NoText; for the library NoneStarted or NothingFoundInLibrary) says why there is
     no quote; the text is then its sentence. NotAnswered:
     what was read does not seem to answer, and the quotes are the closest passages (``answered`` is False);
     MightAnswer: the same, but the odds say the first quote may well answer (``MIN_MIGHT_ODDS``).
@@ -99,6 +103,8 @@ def answer_offline(
     With spoiler protection (the default) nothing past the furthest place read is searched.
     """
     book = quire.book(reference)
+    if book.char_count == 0:  # pictures only: no word of it can match, whatever the question
+        return OfflineAnswer(NO_TEXT, notice="NoText")
     before = None
     if not spoilers:
         position = quire.position(book.id)
