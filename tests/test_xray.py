@@ -542,3 +542,17 @@ def test_an_e_texts_own_page_titled_the_project_gutenberg_ebook_gives_no_entries
         names[book.id] = {e.name for e in quire.companion.xray(book.id)}
     assert names[fb2.id] == names[epub.id], names[fb2.id] ^ names[epub.id]
     assert not {"Date", "Moby-Dick", "Daniel Lazarus"} & names[fb2.id] and "Lazarus" in names[fb2.id]
+
+
+def test_a_japanese_book_gets_no_names_taken_for_chinese_and_is_told_why(quire: Quire, capsys) -> None:
+    """Issue 57, on the one Japanese book here (Kusamakura, read to its end): its paragraphs went through the Chinese
+    tagger, and X-Ray listed 39 entries, most of them words ("小説", novel, and "言葉", words, as people; "雲雀", a
+    skylark, as a place). X-Ray reads English and Chinese: a paragraph written with kana is not read for names, and
+    the book's X-Ray says so instead of listing nothing or guessing."""
+    book = quire.import_paths([book_path("ja/idpf-kusamakura-japanese-vertical-writing.epub")])[0].book
+    quire.save_position(book.id, quire.text.segments(book.id, book.segment_count - 1, 1)[0].locator)
+    assert quire.companion.xray(book.id) == [] and not quire.companion.reads_names(book.id)
+    chinese = quire.import_paths([book_path("zh/luxun_nahan.txt")])[0].book.id
+    assert quire.companion.reads_names(chinese)
+    cli(["--library", str(inside(quire).library.root), "xray", str(book.id)])
+    assert "does not read Japanese names yet" in capsys.readouterr().out

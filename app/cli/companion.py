@@ -44,6 +44,9 @@ def _download_bar(done: int, total: int | None) -> None:
     print(f"\rdownloading the model: {size} MB", end="", file=sys.stderr, flush=True)
 
 
+JAPANESE_NAMES = "X-Ray reads the names of English and Chinese books; it does not read Japanese names yet."
+
+
 def cmd_models(quire: Quire, args: argparse.Namespace) -> int:
     models = quire.models.status()
     if args.json:
@@ -207,7 +210,10 @@ def cmd_xray(quire: Quire, args: argparse.Namespace) -> int:
         print(line)
     if not entries:
         read = quire.position(args.book)
-        print("Nothing read yet: open the book and read a little." if read is None else "No names so far.")
+        if not quire.companion.reads_names(args.book):
+            print(JAPANESE_NAMES)
+        else:
+            print("Nothing read yet: open the book and read a little." if read is None else "No names so far.")
         return 0
     for entry in entries:
         variants = [v for v in entry.variants if v != entry.name]

@@ -32,6 +32,7 @@ EN: dict[str, str] = {
     "reader.xray": "X-Ray: people, places, terms",
     "xray.fence": "Named up to where you have read ({p}% of the book)",
     "xray.none": "No names yet. X-Ray lists the people, places and terms the book names up to where you have read.",
+    "xray.none.ja": "X-Ray reads the names of English and Chinese books; it does not read Japanese names yet.",
     "xray.none.cjk": "Chinese names are found by the desktop app; this device cannot tag Chinese words yet.",
     "xray.scanning": "Finding the names in what you have read…",
     "xray.mentions": "{n} mentions · {kind}",

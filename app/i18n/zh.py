@@ -32,6 +32,7 @@ ZH: dict[str, str] = {
     "reader.xray": "人物、地点与名词",
     "xray.fence": "截至你读到的地方（全书 {p}%）",
     "xray.none": "还没有名字。这里列出你读到的地方为止书中提到的人物、地点与名词。",
+    "xray.none.ja": "X-Ray 能读出英文和中文书里的名字，暂时还读不了日文的名字。",
     "xray.none.cjk": "中文名字由电脑版找出；这台设备还不能为中文分词标注。",
     "xray.scanning": "正在找出你读过的部分里的名字…",
     "xray.mentions": "提到 {n} 次 · {kind}",

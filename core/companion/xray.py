@@ -69,6 +69,8 @@ canadian mexican portuguese swiss austrian hungarian prussian saxon saxons norma
 christian christians catholic protestant moorish moor moors tartar tartars cossack hindu moslem muslim mohammedan
 parisian venetian florentine genoese neapolitan castilian flemish belgian bavarian siberian tyrolese"""
 DEMONYMS = frozenset(_DEMONYMS.split())
+# Hiragana and katakana: a paragraph with them is Japanese, whose names X-Ray does not read yet (English and Chinese)
+KANA = re.compile("[\u3040-\u30ff]")
 # Sections that are not the story: what a publisher or a transcriber adds around it (imprint, licence, lists).
 MATTER = re.compile(
     r"^\W*(title page|half title|copyright|imprint|colophon|contents|table of contents|bibliography|index|"
@@ -134,6 +136,8 @@ def scan(library: Library, book_id: int, bound: int | None = None) -> int:
         return -1
     rows = []
     for ordinal, _section, _idx, text in story_segments(library, book_id, through, limit):
+        if KANA.search(text):  # Japanese: the Chinese tagger would take its words for names (小説, 言葉)
+            continue
         rows += [
             (book_id, ordinal, m.start, m.name, int(m.at_start), m.before, m.after, 0) for m in name_mentions(text)
         ]
@@ -204,7 +208,11 @@ def xray(library: Library, book_id: int, bound: int | None) -> list[XrayEntry]:
         if CJK_RUN.search(r.name):
             chinese[r.name].append(r)
     if chinese:
-        story_text = [seg for seg in story_segments(library, book_id, -1, limit) if seg[1] not in matter]
+        story_text = [
+            seg
+            for seg in story_segments(library, book_id, -1, limit)
+            if seg[1] not in matter and not KANA.search(seg[3])
+        ]
         chinese.update(coined_zh.coined_names(story_text, set(chinese)))
         introduced = introduced_zh.introductions(story_text)
         for name in introduced.keys() & chinese.keys():  # 姑苏 after 有处曰: a name, whatever the dictionary says

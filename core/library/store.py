@@ -26,7 +26,8 @@ from core.library.records import BookId, BookRecord, SearchHit, SegmentRecord, T
 from core.library.shelf import shelf_keys
 from core.sync import store as sync_store
 
-_BOOK_VALUES = frozenset({"id", "content_hash", "segment_count"})  # what ``book_value`` reads (the SQL names them)
+# what ``book_value`` reads (the SQL names them)
+_BOOK_VALUES = frozenset({"id", "content_hash", "segment_count", "language"})
 MAX_REFERENCE_CHARS = 1_000  # longer than any title: a reference this long matches nothing
 MAX_IMAGE_BYTES = 16 * 1024 * 1024  # an illustration larger than this is shown as its caption only
 

@@ -52,6 +52,12 @@ class Companion:
         """Whether X-Ray finds Chinese names on this device (a computer: jieba is not built for phones)."""
         return chinese_names_available()
 
+    def reads_names(self, book: int) -> bool:
+        """Whether X-Ray reads this book's names: English and Chinese, not yet Japanese (its paragraphs, written with
+        kana, are skipped: the Chinese tagger took its words for names)."""
+        language = str(self._library.book_value(self._library.book_id(book), "language") or "")
+        return language.split("-")[0].lower() != "ja"
+
     def xray_needs_scan(self, book: int, *, spoilers: bool = False) -> bool:
         """Whether the next X-Ray must first find names in text read since the last (seconds for a Chinese novel:
         worth a progress note and a background thread)."""
