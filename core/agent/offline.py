@@ -28,7 +28,7 @@ NOT_STARTED = (
 NOTHING_FOUND = "Nothing in the part of the book you can see matches the question. Try the words the book would use."
 NO_TEXT = (
     "This book's pages are pictures (a scan or a comic): it has no text to search or quote. A scanned PDF can be "
-    "searched once a text layer is added to it (OCR), and imported again."
+    "searched once a text layer is added to it (OCR) and it is imported again."
 )
 NOT_STARTED_LIBRARY = (
     "You have not started any book, and spoiler protection is on, so there is nothing the library may show yet."
@@ -68,10 +68,10 @@ CANDIDATES = 5  # passages whose sentences are ranked
 class OfflineAnswer:
     """The answer without an AI provider: the best sentences of the best passages, each a verified citation.
 
-    ``notice`` (NotStarted, NothingFound or NoText; for the library NoneStarted or NothingFoundInLibrary) says why there is
-    no quote; the text is then its sentence. NotAnswered:
-    what was read does not seem to answer, and the quotes are the closest passages (``answered`` is False);
-    MightAnswer: the same, but the odds say the first quote may well answer (``MIN_MIGHT_ODDS``).
+    ``notice`` (NotStarted, NothingFound or NoText; for the library NoneStarted or NothingFoundInLibrary) says why
+    there is no quote; the text is then its sentence. NotAnswered: what was read does not seem to answer, and the
+    quotes are the closest passages (``answered`` is False); MightAnswer: the same, but the odds say the first quote
+    may well answer (``MIN_MIGHT_ODDS``).
     """
 
     text: str

@@ -67,6 +67,7 @@ class ReaderViewModel:
         self.xray_scanning = False  # names are being found in the text read since (in the background)
         self.xray_hidden: list[str] = []  # the names the reader hid from X-Ray (each can be shown again)
         self.name_links = False  # the names X-Ray knows are underlined in the page (the reader's setting)
+        self.reads_names = quire.companion.reads_names(self.book.id)  # X-Ray reads its language (not Japanese yet)
         self._name_marks: tuple[list[XrayEntry], dict[int, list[Mark]]] = ([], {})  # by segment, for these entries
         self.previously = False  # reopened after days away: "Previously…" offers the story so far
         self.search_marks: list[Mark] = []  # the words of the search hit or citation opened

@@ -48,9 +48,8 @@ def xray_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator) ->
         rows.append(ft.Row([ft.ProgressRing(width=16, height=16, stroke_width=2), ft.Text(t("xray.scanning"))]))
     elif not model.xray:
         cjk = model.book.language.split("-")[0].lower() in ("zh", "ja", "ko")
-        companion = model.quire.companion
-        none = "xray.none.cjk" if cjk and not companion.finds_chinese_names else "xray.none"
-        rows.append(ft.Text(t(none if companion.reads_names(model.book.id) else "xray.none.ja")))
+        none = "xray.none.cjk" if cjk and not model.quire.companion.finds_chinese_names else "xray.none"
+        rows.append(ft.Text(t(none if model.reads_names else "xray.none.ja")))
     focused = [e for e in model.xray if e.name == model.xray_focus]  # "Who is this?": the entry asked about first
     for entry in focused + [e for e in model.xray if e.name != model.xray_focus]:
         others = [v for v in entry.variants if v != entry.name]
