@@ -9,9 +9,10 @@ Each novel is imported through the real pipeline; for each question the reading 
 chapter the reader has just finished (``asked_after_chapter``, the spoiler bound) and the question is answered by
 ``answer_offline`` exactly as the app does with no AI provider, spoiler protection on, keyword search (the books are
 not indexed). Scored on the 60 questions whose answer was read: the first quote holds the answer, any quote does,
-the passages the answer read (its ceiling), the share answered and how often the first quote holds it then. On the 20 whose answer comes in a later chapter:
-the share held back (not given as an answer), and leaks (a quote holding the answer: none may, the fence forbids it).
-The answer is looked for as ``bench.retrieval.answer_form`` folds both (case, spaces and punctuation ignored).
+the passages the answer read do (its ceiling), the share answered and how often the first quote holds it then. On
+the 20 whose answer comes in a later chapter: the share held back (not given as an answer), and leaks (a quote
+holding the answer: none may, the fence forbids it). An answer is looked for as ``bench.answers.holds`` does (case,
+spaces and punctuation ignored).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from xml.etree import ElementTree
 
-from bench.retrieval import answer_form
+from bench.answers import holds
 from core import Quire
 from core.inside import CANDIDATES, answer_offline
 
@@ -63,10 +64,6 @@ def chapter_sections(epub: Path) -> dict[int, int]:
     return {int(m.group(1)): index for index, href in enumerate(spine) if (m := _CHAPTER.search(href))}
 
 
-def holds(text: str, answer: str) -> bool:
-    return answer_form(answer) in answer_form(text)
-
-
 def run(data: Path, books: Path) -> dict:
     read = load(data, "novel-qa.jsonl")
     not_yet = load(data, "novel-qa-notyet.jsonl")
@@ -90,9 +87,9 @@ def run(data: Path, books: Path) -> dict:
                 "book": asked.book.removeprefix("standardebooks-").removesuffix(".epub"),
                 "question": asked.question, "answer": asked.answer, "answerable": answerable,
                 "answered": answer.answered, "notice": answer.notice,
-                "first": bool(quotes) and holds(quotes[0], asked.answer),
-                "any": any(holds(q, asked.answer) for q in quotes),
-                "passages": any(holds(p.text, asked.answer) for p in read_part),
+                "first": bool(quotes) and holds(quotes[0], [asked.answer]),
+                "any": any(holds(q, [asked.answer]) for q in quotes),
+                "passages": any(holds(p.text, [asked.answer]) for p in read_part),
                 "quote": quotes[0] if quotes else "",
             })  # fmt: skip
         quire.close()

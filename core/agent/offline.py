@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -11,7 +10,7 @@ from core.agent.citations import Citation
 from core.agent.safe_markdown import escape_markdown
 from core.books.textutil import CJK_RUN
 from core.errors import CitationError
-from core.library.fts import fold
+from core.library.fts import heading_form
 from core.quotes import quoted
 from core.rag.answer_kinds import answer_kind, holds_kind
 from core.rag.search import Passage
@@ -58,7 +57,6 @@ MIN_ANSWER_ODDS = 0.5
 # the first quote held the answer in 0.56 of the held-back ones at these odds, at most 0.46 below (``bench.answers``'
 # held_back_by_odds; its might_answer line gives the rule's own numbers).
 MIN_MIGHT_ODDS = 0.4
-_NON_WORD = re.compile(r"[^\w]+")
 MAX_QUOTES = 3
 KEEP_BELOW_BEST = 0.6  # a second or third sentence is quoted when it scores at least this share of the best
 CANDIDATES = 5  # passages whose sentences are ranked
@@ -142,7 +140,7 @@ def _answer(
     ranked = [  # a chapter's title (a contents page, a heading) or a line written as one names what comes: no answer
         s
         for s in rank_sentences(question, [p.text for p in passages])
-        if _plain(s.text) not in headings and not label_line(passages[s.passage].text, s)
+        if heading_form(s.text) not in headings and not label_line(passages[s.passage].text, s)
     ]
     best = ranked[0].score if ranked else 0.0
     confidence = max((s.overlap for s in ranked), default=0.0)
@@ -182,14 +180,9 @@ def _might(question: str, quote: str, odds: float) -> bool:
     return odds >= MIN_MIGHT_ODDS and (kind in ("what", "how") or holds_kind(quote, question, kind) > 0)
 
 
-def _plain(text: str) -> str:
-    """Text as a heading is compared: folded, its punctuation and spacing dropped."""
-    return " ".join(_NON_WORD.sub(" ", fold(text)).split())
-
-
 def _headings(quire: ReadingLibrary, books: set[int]) -> set[str]:
-    """The titles of the books' contents entries, as ``_plain`` gives them."""
-    return {_plain(row.title) for book in books for row in quire.text.toc(book) if row.title.strip()}
+    """The titles of the books' contents entries, as ``heading_form`` gives them."""
+    return {heading_form(row.title) for book in books for row in quire.text.toc(book) if row.title.strip()}
 
 
 def odds_features(question: str, ranked: list[Sentence], quote: str) -> tuple[float, ...]:

@@ -56,6 +56,15 @@ def fold(text: str) -> str:
     return folded.translate(_simplified()) if _FROM_CJK.search(folded) else folded
 
 
+_NON_WORD = re.compile(r"[^\w]+")
+
+
+def heading_form(text: str) -> str:
+    """Text as a heading is compared with a line of the book: folded, its punctuation and spacing dropped ("Chapter
+    1. Loomings." and "chapter 1 loomings" are one)."""
+    return " ".join(_NON_WORD.sub(" ", fold(text)).split())
+
+
 @lru_cache(maxsize=1 << 16)
 def _fold_char(char: str) -> str:
     return fold(char)
