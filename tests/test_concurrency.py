@@ -16,7 +16,7 @@ from core.services import Quire
 pytestmark = pytest.mark.storage  # stores through SQLite: CI runs it again on the phones' backend (apsw)
 
 WRITE_LOCK = """
-import sqlite3, sys, time
+import sqlite3, sys
 db = sqlite3.connect(sys.argv[1], timeout=float(sys.argv[2]), isolation_level=None)
 try:
     db.execute("BEGIN IMMEDIATE")
@@ -24,16 +24,17 @@ except sqlite3.OperationalError:
     print("busy", flush=True)
     sys.exit(0)
 print("held", flush=True)
-time.sleep(float(sys.argv[3]))
+if sys.argv[3] == "hold":
+    sys.stdin.read()  # held until the test lets go (closes this pipe) or kills the process
 db.execute("ROLLBACK")
 """
 
 
-def _other_process(library: Path, hold: float = 0.0, wait: float = 0.5) -> subprocess.Popen:
-    """Another process that takes the library's write lock (and holds it ``hold`` seconds)."""
+def _other_process(library: Path, hold: bool = False, wait: float = 0.5) -> subprocess.Popen:
+    """Another process that takes the library's write lock (and, with ``hold``, keeps it until it is killed)."""
     return subprocess.Popen(
-        [sys.executable, "-c", WRITE_LOCK, str(library / "library.db"), str(wait), str(hold)],
-        stdout=subprocess.PIPE, text=True,
+        [sys.executable, "-c", WRITE_LOCK, str(library / "library.db"), str(wait), "hold" if hold else "go"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
     )  # fmt: skip
 
 
@@ -46,7 +47,7 @@ def _other_process_writes(library: Path) -> bool:
 
 
 def test_a_busy_library_is_a_clear_error_not_a_traceback(alice_quire: Quire) -> None:
-    holder = _other_process(alice_quire.folder, hold=30)  # another Quire in the middle of a long write
+    holder = _other_process(alice_quire.folder, hold=True)  # another Quire in the middle of a long write
     try:
         assert holder.stdout.readline().strip() == "held"
         inside(alice_quire).library.conn.execute("PRAGMA busy_timeout = 200")
@@ -84,19 +85,19 @@ def test_chunking_a_long_book_does_not_hold_the_write_lock(tmp_path: Path) -> No
 
 
 HOLD_LOCK = """
-import sys, time
+import sys
 from pathlib import Path
 from core.library.locks import exclusive
 with exclusive(Path(sys.argv[1]), "busy"):
     print("held", flush=True)
-    time.sleep(30)
+    sys.stdin.read()  # held until the test kills the process
 """
 
 
 def test_one_indexer_per_book_across_processes(alice_quire: Quire) -> None:
     lock = alice_quire.folder / "locks" / "index-1.lock"
     other = subprocess.Popen(
-        [sys.executable, "-c", HOLD_LOCK, str(lock)], cwd=ROOT, stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", HOLD_LOCK, str(lock)], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
     )  # another `quire index 1`, mid-run
     try:
         assert other.stdout.readline().strip() == "held"

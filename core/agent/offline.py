@@ -94,13 +94,14 @@ class OfflineAnswer:
 
 
 def answer_offline(
-    quire: ReadingLibrary, reference: str | int, question: str, *, spoilers: bool = False, k: int = CANDIDATES
+    quire: ReadingLibrary, book_id: int, question: str, *, spoilers: bool = False, k: int = CANDIDATES
 ) -> OfflineAnswer:
-    """Answer from search alone: up to three sentences quoted under their chapter names, best first.
+    """Answer from search alone (the book named by its id): up to three sentences quoted under their chapter names,
+    best first.
 
     With spoiler protection (the default) nothing past the furthest place read is searched.
     """
-    book = quire.book(reference)
+    book = quire.book(book_id)
     if book.char_count == 0:  # pictures only: no word of it can match, whatever the question
         return OfflineAnswer(NO_TEXT, notice="NoText")
     before = None
