@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable, Mapping
 import flet as ft
 
 from app.i18n import Translator
-from app.logs import configure_logging
+from app.logs import configure_logging, lazy_transport_log
 from app.look.fonts import ASSETS, web_assets
 from app.phone.device import is_phone_app
 from app.shell import QuireApp
@@ -98,6 +98,7 @@ def storage_error_view(error: QuireError) -> ft.Control:
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     configure_logging()
+    lazy_transport_log()
     library = LibraryOpener(args.library)
 
     web = wants_web(args.web, os.environ)
