@@ -25,6 +25,19 @@ def _drawn(draw: Callable[[], ft.Control]) -> ft.Control:
     return draw()
 
 
+@ft.component
+def _keyed(key: object, draw: Callable[[], ft.Control]) -> ft.Control:
+    return draw()
+
+
+def keyed(key: object, draw: Callable[[], ft.Control]) -> ft.Control:
+    """Inside a drawn part: ``draw()``'s controls, drawn again only when ``key`` changed, a value of exactly what
+    they show (Flet's memo compares it with ``==``). ``draw`` must be equal from one drawing to the next (a bound
+    method of one object: a new lambda each time would draw them every time)."""
+    made: Any = ft.memo(_keyed)(key, draw)  # type: ignore[no-untyped-call]
+    return cast(ft.Control, made)
+
+
 class Drawn:
     """``control`` goes into the screen once; :meth:`redraw` draws it again in place."""
 

@@ -53,8 +53,8 @@ def address(route: str | None) -> str:
     return "/" + (route or "").split("?")[0].strip("/")
 
 
-# Screens drawn on Flet's declarative layer (app/drawn.py): a redraw is diffed into what the client has. The reader
-# is not yet: a page turn patches its page and lines in place, and a drawn control is frozen (changing one raises).
+# Screens drawn whole on Flet's declarative layer (app/drawn.py): a redraw is diffed into what the client has. The
+# reader is drawn by parts (ReaderController.redraw): its panels (the chat's box, X-Ray's rows) change in place.
 DRAWN = {Screen.LIBRARY, Screen.NOTES, Screen.STATS, Screen.SETTINGS, Screen.CATALOG}
 SETTINGS_CHANGED = "quire:settings-changed"  # what a window tells the others when it saved the settings
 
@@ -142,9 +142,6 @@ class QuireApp:
 
     def field_focused(self) -> bool:
         return field_focused(self.page)
-
-    def patch(self, *controls: ft.Control) -> None:
-        self.page.update(*controls)
 
     @property
     def on_phone(self) -> bool:

@@ -143,7 +143,8 @@ def _select_across_two_columns(app, width: int) -> None:
         selected = reader.notes.selection
         assert selected is not None and (selected.start, selected.end) == (then - 2, then + 2), (width, order, selected)
         assert selected.joined and selected.text == segment.text[then - 2 : then + 2]
-        quoted = [c for c in walk([app.reading.selection_slot]) if isinstance(c, ft.Text) and c.semantics_label]
+        bar = next(c for c in walk(app.page.controls) if getattr(c, "key", None) == "selection-bar")
+        quoted = [c for c in walk([bar]) if isinstance(c, ft.Text) and c.semantics_label]
         assert [q.semantics_label for q in quoted] == [selected.text], (width, order)
     _select(second, 2, 3)  # away from the selection: a new one
     assert (reader.notes.selection.start, reader.notes.selection.end) == (then + 2, then + 4)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, assert_never
 
 import flet as ft
 
+from app.drawn import Drawn, keyed
 from app.keys import on_screen
 from app.screens import Screen
 from app.screens.reader import intents as intent
@@ -24,13 +25,13 @@ from app.screens.reader.view import (
     WIDE,
     ReaderActions,
     build_reader_view,
-    chapter_label,
     page_area,
     page_box,
+    page_shown,
     percent_label,
-    status_labels,
+    reading_column,
 )
-from core import Highlight, QuireError, SegmentRecord
+from core import BookNotFoundError, Highlight, QuireError
 
 if TYPE_CHECKING:  # the chat model loads LangChain: imported in the background after the first screen
     from app.screens.reader.port import ReaderPort
@@ -57,11 +58,9 @@ class ReaderController:
         self.app = app
         self.model: ReaderViewModel | None = None
         self.panel: str | None = None  # see app.screens.reader.panels
-        self.selection_slot = ft.Container()  # the selection or highlight bar, updated on its own
-        self.percent_text = ft.Text()  # "n% read", updated on its own while scrolling
-        self.chapter_text = ft.Text()  # the chapter's name under the title, likewise
-        self.page_slot = ft.Container()  # the page: a turn that changes nothing around it draws only this
-        self.kept: dict[str, object] = {}  # what a panel keeps between drawings (the contents: while in a chapter)
+        self.book_side: Drawn | None = None  # the book's side of the screen, drawn again after a move (see redraw)
+        self.drawn_for: tuple[object, ...] = ()  # what the screen around it was drawn for (see _frame)
+        self.kept: dict[str, object] = {}  # what a panel keeps between drawings (the contents: see panels.toc)
         self.marking = MarkingController(app, self)  # the selection bar, highlights and the bookmark
         self.companion = CompanionController(app, self)  # the story so far, and X-Ray's lines by the AI
         self.lookup = LookupController(app, self)  # a selected word's definition card
@@ -85,8 +84,9 @@ class ReaderController:
             self.model.place.save()
         self.model, self.panel = None, None
 
-    def view(self) -> ft.Control:
-        """The reader screen for the open book at this window size."""
+    def prepare(self) -> None:
+        """Read what the screen is about to show (the page's box at this window size, marks, places, X-Ray's names):
+        drawing reads nothing from the library."""
         model, app = self.model, self.app
         assert model is not None
         vertical = model.vertical(app.settings.writing)
@@ -108,26 +108,45 @@ class ReaderController:
                 model.read_xray()
         else:
             model.xray_focus = ""  # the next X-Ray opened is the whole list again
-        self.selection_slot = ft.Container()
-        self.percent_text = ft.Text()
-        self.chapter_text = ft.Text()
-        self.page_slot = ft.Container()
+
+    def view(self) -> ft.Control:
+        """The reader screen for the open book at this window size: the book's side a drawn part (``book_side``),
+        the open panel beside it or over it."""
+        model, app = self.model, self.app
+        assert model is not None
+        self.prepare()
+        self.book_side = Drawn(self._draw_book_side)
+        self.drawn_for = self._frame()
         actions = self.actions()
         return build_reader_view(
-            model,
             app.t,
-            settings=app.settings,
             width=app.width,
             actions=actions,
+            reading=self.book_side.control,
             panel=self.panel,
             panel_content=self.panel_body(self.panel, actions) if self.panel else None,
-            selection_slot=self.selection_slot,
-            percent_text=self.percent_text,
-            chapter_text=self.chapter_text,
-            page_slot=self.page_slot,
-            dark=app.dark,
-            aloud_bar=self.aloud.bar(),
         )
+
+    def _draw_book_side(self) -> ft.Control:
+        model, app = self.model, self.app
+        assert model is not None
+        page = keyed(page_shown(model, app.settings, app.t, app.dark, app.width, self.panel), self._draw_page)
+        return reading_column(
+            model, app.t, width=app.width, actions=self.actions(), page=page, aloud_bar=self.aloud.bar()
+        )
+
+    def _draw_page(self) -> ft.Control:
+        model, app = self.model, self.app
+        assert model is not None
+        return page_area(model, app.settings, self.actions(), app.t, app.dark, app.width, self.panel)
+
+    def _frame(self) -> tuple[object, ...]:
+        """What the screen around the book's side is drawn from: while it is the same, a move draws that side and
+        the contents again (Flet sends what changed), and else the whole screen. Panels other than the contents
+        and the chat show what depends on the place (X-Ray's fence, search hits, notes): the whole screen."""
+        model, app = self.model, self.app
+        panel = self.panel if self.panel in (None, "toc", "chat") else object()  # never the same: drawn whole
+        return (model, panel, app.width, app.height, app.dark, app.t.language, dataclasses.astuple(app.settings))
 
     def panel_body(self, name: str, actions: ReaderActions) -> ft.Control:
         """The body of a panel (``app.screens.reader.panels``)."""
@@ -145,7 +164,6 @@ class ReaderController:
         return self.app.guard_book(
             ReaderActions(
                 post=self.handle,
-                extend=self.extend,
                 ai=self.app.settings.provider_config() is not None,
                 share=self.app.on_phone,
             )
@@ -199,6 +217,8 @@ class ReaderController:
                 self.more_hits()
             case intent.LoadMore(forward):
                 self.load_more(forward)
+            case intent.Grow():
+                self.change(lambda model: model.extend())
             case intent.GoBack():
                 self.go_back()
             case intent.ReadUpToHere():
@@ -223,7 +243,22 @@ class ReaderController:
                 assert_never(wanted)
 
     def redraw(self) -> None:
-        self.app.render()
+        """Draw what changed: after a move, a selection or a scroll, the book's side and the contents (each drawn
+        part diffed by Flet into what the client has; the page itself only when what it shows changed); the whole
+        screen when what is around them changed."""
+        side = self.book_side
+        if self.model is None or side is None or not on_screen(side.control) or self._frame() != self.drawn_for:
+            self.app.render()
+            return
+        try:
+            self.prepare()
+        except (BookNotFoundError, IndexError):  # removed by another window: the shell says so (see render)
+            self.app.render()
+            return
+        side.redraw()
+        contents = self.kept.get("toc") if self.panel == "toc" else None
+        if isinstance(contents, toc.Contents) and on_screen(contents.part.control):
+            contents.part.redraw()
 
     def read_aloud(self) -> None:
         """Start reading aloud from the page (or the selection), or stop when it is reading."""
@@ -279,23 +314,17 @@ class ReaderController:
         model, app = self.model, self.app
         if model is None:
             return
-        around = self._around(chapter=not (isinstance(where, GoTo) and where.from_contents))
         model.previously = False  # reading on: the offer of the story so far goes
         model.notes.selection = model.notes.tapped = None  # what was selected or tapped is not on the next page
         match where:
             case NextPage():
                 model.next_page()
                 app.device.page_turned(app.settings.haptic_page_turns)
-                if self._turned(around):
-                    return
             case PreviousPage():
                 model.previous_page()
                 app.device.page_turned(app.settings.haptic_page_turns)
-                if self._turned(around):
-                    return
             case _:
-                kept = self.kept.pop("toc", None)  # the contents drawn anew, scrolled to the chapter; their field
-                try:  # lets go
+                try:
                     if isinstance(where, GoTo):
                         model.go_to(where.locator)
                     elif isinstance(where, GoToPercent):
@@ -306,87 +335,27 @@ class ReaderController:
                     reason = app.t.error_named(type(error).__name__, str(error), sentence_in_english=False)
                     app.notify(app.t("reader.goto.error", reason=reason))
                     return
-                # A row of the contents beside the page, with no field holding the keyboard (a new "Go to" field lets
-                # it go): the same list, its marks moved, when only the page need be drawn again.
-                if (
-                    isinstance(where, GoTo)
-                    and where.from_contents
-                    and not self.sheet
-                    and not app.field_focused()
-                    and isinstance(kept, toc.TocParts)
-                ):
-                    moved = toc.follow(kept, model, app.t)
-                    if moved is not None:
-                        self.kept["toc"] = kept
-                        if self._turned(around, moved):
-                            return
-                        self.kept.pop("toc")  # the whole screen: the contents drawn anew, scrolled to the chapter
-                if self.sheet:
-                    self.panel = None
+                contents = self.kept.get("toc")
+                if app.field_focused() or self.sheet:
+                    # the whole screen: a new "Go to" field lets the keyboard go (the arrows turn pages again), and
+                    # a sheet over the page closes on a choice
+                    self.kept.pop("toc", None)
+                    if self.sheet:
+                        self.panel = None
+                    self.app.render()
+                    return
+                if isinstance(contents, toc.Contents):  # a row of the list: it stays where the reader scrolled it
+                    contents.from_list = isinstance(where, GoTo) and where.from_contents
         self.redraw()
-
-    def _around(self, *, chapter: bool = True) -> tuple[object, ...] | None:
-        """What the screen shows around the page that a turn may change (None: a turn draws the whole screen).
-
-        Only pages (not the scrolling text), with no panel or one that does not follow the page (the contents
-        follow the chapter, which is in here unless ``chapter`` is False: a jump from the contents moves their
-        marks itself), with nothing selected or reading aloud, on the screen drawn now.
-        """
-        model = self.model
-        if (
-            model is None
-            or model.current is None
-            or model.box is None
-            or self.panel not in (None, "toc", "chat")
-            or model.notes.selection is not None
-            or model.notes.tapped is not None
-            or self.aloud.active
-            or not on_screen(self.page_slot)
-        ):
-            return None
-        at, read = model.shown.percents
-        return (
-            model.book.id,
-            model.current.locator.section if chapter else None,
-            model.shown.bookmark is not None,
-            model.return_to is not None,
-            model.previously,
-            at + 0.5 < read,  # the contents offer "I haven't read past here"
-            at > read + 0.5,  # or "I've read up to here"
-            model.page_view,
-        )
-
-    def _turned(self, around: tuple[object, ...] | None, marked: list[ft.Control] | None = None) -> bool:
-        """Draw only the page and the two status lines when the turn changed nothing else; False when the whole
-        screen must be drawn. A page turn drew the whole screen: with the contents open, Moby-Dick's 6,400
-        controls went to the client again at every turn (60% of the turn's time on the server).
-
-        ``marked``: a jump from the contents beside the page, whose rows these are (their marks moved): it may
-        change the chapter too (``around`` was taken without it), and these rows are sent with the page (the whole
-        screen was 31 KB a jump in Moby-Dick, the list 23 KB of it)."""
-        model, app = self.model, self.app
-        if around is None or model is None:
-            return False
-        model.refresh()
-        if self._around(chapter=marked is None) != around:
-            return False
-        self.page_slot.content = page_area(model, app.settings, self.actions(), app.t, app.dark, app.width, self.panel)
-        self.percent_text.value, self.chapter_text.value = status_labels(model, app.t)
-        # only these are compared and sent
-        app.patch(self.page_slot, self.percent_text, self.chapter_text, *(marked or []))
-        return True
 
     def scrolled(self, fraction: float, pixels: float | None = None) -> None:
         if self.model is None:
             return
-        self.model.scrolled(fraction, pixels)
         model = self.model
-        shown = percent_label(model.place.percents(), self.app.t)
-        left = model.quire.stats.minutes_left(model.book.id, model.current.ordinal) if model.current else None
-        chapter = chapter_label(model.chapter_title, left, self.app.t)
-        if self.percent_text.value != shown or self.chapter_text.value != chapter:
-            self.percent_text.value, self.chapter_text.value = shown, chapter
-            self.app.update()  # a diff: only the changed texts go to the client
+        before = (percent_label(model.place.percents(), self.app.t), model.current)
+        model.scrolled(fraction, pixels)
+        if (percent_label(model.place.percents(), self.app.t), model.current) != before:
+            self.redraw()  # the status lines: the page part is not drawn again (what it shows is the same)
 
     def go_back(self) -> None:
         """Back to where the reader was before a jump (a citation, a search hit, the contents, "go to")."""
@@ -409,10 +378,6 @@ class ReaderController:
 
     def load_more(self, forward: bool) -> None:
         self.change(lambda model: model.load_more(forward))
-
-    def extend(self) -> list[SegmentRecord]:
-        """Scroll mode: the segments added below the window (the view appends them itself: no redraw)."""
-        return self.model.extend() if self.model is not None else []
 
     def open_highlight(self, highlight: Highlight) -> None:
         if self.model is None or self.model.book.id != highlight.book_id:

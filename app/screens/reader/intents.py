@@ -125,6 +125,11 @@ class LoadMore:
 
 
 @dataclass(frozen=True, slots=True)
+class Grow:
+    """Scroll mode, near the window's end: the next segments go below it (the list keeps its scroll)."""
+
+
+@dataclass(frozen=True, slots=True)
 class GoBack:
     """Back to where the reader was before the last jump."""
 
@@ -176,6 +181,6 @@ class PageView:
 
 ReaderIntent = (
     Where | Back | OpenPanel | Scrolled | Select | Highlight | ToggleBookmark | AskAbout | WhoIs | Define | Translate
-    | Recap | ReadAloud | Describe | TellMore | CorrectXray | ForgetCorrection | OpenName | Search | OpenHit | MoreHits | LoadMore | GoBack | ReadUpToHere
+    | Recap | ReadAloud | Describe | TellMore | CorrectXray | ForgetCorrection | OpenName | Search | OpenHit | MoreHits | LoadMore | Grow | GoBack | ReadUpToHere
     | ReadToHere | Copy | Share | RecolourTapped | NoteTapped | NoteSelection | RemoveTapped | PageView
 )  # fmt: skip

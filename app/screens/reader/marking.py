@@ -10,18 +10,17 @@ import flet as ft
 
 from app.dialogs import note_dialog
 from app.screens.reader.model import ReaderViewModel
-from app.screens.reader.view import ReaderActions, selection_bar
+from app.screens.reader.view import ReaderActions
 
 if TYPE_CHECKING:
     from app.screens.reader.port import ReaderPort
 
 
 class ReaderScreen(Protocol):
-    """What marking needs of the reader's controller: the open book, its panel, the bar's slot, and a redraw."""
+    """What marking needs of the reader's controller: the open book, its panel, and a redraw."""
 
     model: ReaderViewModel | None
     panel: str | None
-    selection_slot: ft.Container
 
     def actions(self) -> ReaderActions: ...
     def redraw(self) -> None: ...
@@ -36,10 +35,9 @@ class MarkingController:
         self.screen = screen
 
     def _show_bar(self) -> None:
-        """Redraw only the bar under the text: a rebuild would drop the selection the reader just made."""
-        assert self.screen.model is not None
-        self.screen.selection_slot.content = selection_bar(self.screen.model, self.screen.actions(), self.app.t)
-        self.app.update()
+        """Draw the bar under the text: the page is not drawn again (what it shows is the same), so the selection
+        the reader just made stays on it."""
+        self.screen.redraw()
 
     def select(self, ordinal: int, start: int, end: int, run: tuple[int, int] | None = None) -> None:
         """Text selected (a range), a tap (a collapsed range: on a highlight it opens that highlight's menu), or

@@ -1,7 +1,7 @@
 """What the reader's controller and its parts may use of the app: the narrow port, and what reading needs besides.
 
-The window's size and theme, the phone's page-turn haptics, the chat beside the page, closing the book, and
-sending a turned page's slots in place. Not the shell and not the page: the reader never imports ``app.shell``.
+The window's size and theme, the phone's page-turn haptics, the chat beside the page, closing the book. Not the
+shell and not the page: the reader never imports ``app.shell``.
 """
 
 from __future__ import annotations
@@ -11,8 +11,6 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 from app.port import Port
 
 if TYPE_CHECKING:
-    import flet as ft
-
     from app.screens.chat.controller import ChatController
     from app.screens.notes.intents import NotesHandler
 
@@ -38,7 +36,6 @@ class ReaderPort(Port, Protocol):
     @property
     def dark(self) -> bool: ...
     def field_focused(self) -> bool: ...  # a text field of the window holds the keyboard (keys type, not turn)
-    def patch(self, *controls: ft.Control) -> None: ...  # send these controls alone (a turned page's slots)
     def close_book(self) -> None: ...
     def guard_book(self, actions: A) -> A: ...  # the same actions, each ignored once the book is closed
     def settings_changed(self) -> None: ...

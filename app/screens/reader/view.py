@@ -38,11 +38,9 @@ SWIPE_VELOCITY = 300  # px/s: a faster horizontal fling turns the page
 
 @dataclass
 class ReaderActions:
-    """What the reader view asks for (typed intents, posted to one handler), the scroll list's query for the text
-    below it, and what is on offer here."""
+    """What the reader view asks for (typed intents, posted to one handler) and what is on offer here."""
 
     post: Callable[[ReaderIntent], object]
-    extend: Callable[[], list[SegmentRecord]] = lambda: []  # scroll mode: the segments added below the window
     ai: bool = False  # an AI provider is set up: translate, describe, tell me more
     share: bool = False  # the phone's share sheet
 
@@ -204,6 +202,7 @@ def _text_area(
     if drawn and drawn[-1] == (model.book.segment_count - 1, True) and model.in_part is not None:
         controls.append(_still_reading(t, model.in_part, model.rest_read))
     words = ".pictures" if model.pictures else ""  # a comic's steps are pages, not text
+    growing = not paginated and not model.at_end and not model.window_full
     if not paginated:
         if not model.at_start:
             controls.insert(
@@ -214,41 +213,12 @@ def _text_area(
                 ft.TextButton(t("reader.continue" + words), on_click=lambda e: actions.post(intent.LoadMore(True)))
             )
 
-    def grow() -> None:
-        """Near the window's end: the next segments go below it (an append: the scroll position stays)."""
-        added = actions.extend()
-        if not added:
-            return
-        fresh: dict[int, list[Mark]] = {}
-        for mark in model.shown.marks:  # the highlights of the segments added, read by extend()
-            fresh.setdefault(mark.ordinal, []).append(mark)
-        new: list[ft.Control] = [
-            segment_control(
-                s,
-                settings,
-                fresh.get(s.ordinal),
-                dark=dark,
-                on_select=_selecting(actions),
-                on_name=_naming(actions),
-                image=model.images.of,
-            )
-            for s in added
-        ]
-        if not model.at_end and model.window_full:
-            new.append(
-                ft.TextButton(t("reader.continue" + words), on_click=lambda e: actions.post(intent.LoadMore(True)))
-            )
-        elif model.at_end and model.in_part is not None:
-            new.append(_still_reading(t, model.in_part, model.rest_read))
-        listing.controls.extend(new)
-        listing.update()
-
     def scrolled(e: ft.OnScrollEvent) -> None:
         if e.max_scroll_extent:
             actions.post(intent.Scrolled(max(0.0, min(1.0, e.pixels / e.max_scroll_extent)), e.pixels))
         # Within two screens of the end: read on without a button, as Apple Books and Readest do.
-        if e.viewport_dimension and e.pixels >= e.max_scroll_extent - 2 * e.viewport_dimension:
-            grow()
+        if e.viewport_dimension and e.pixels >= e.max_scroll_extent - 2 * e.viewport_dimension and growing:
+            actions.post(intent.Grow())  # the list drawn again longer: the same controls, the new ones after them
 
     listing = ft.ListView(
         controls=controls,
@@ -572,32 +542,20 @@ def page_area(
     )
 
 
-def build_reader_view(
+def reading_column(
     model: ReaderViewModel,
     t: Translator,
     *,
-    settings: Settings,
     width: float,
     actions: ReaderActions,
-    panel: str | None = None,
-    panel_content: ft.Control | None = None,
-    selection_slot: ft.Container | None = None,
-    percent_text: ft.Text | None = None,
-    chapter_text: ft.Text | None = None,
-    page_slot: ft.Container | None = None,
-    dark: bool = False,
+    page: ft.Control,
     aloud_bar: ft.Control | None = None,
 ) -> ft.Control:
-    """The whole reader screen; ``panel_content`` is the body of the open panel (see ``app.panels``).
+    """The book's side of the reader screen: the title, the status lines, the page (``page``: drawn on its own,
+    see ``page_area``), the selection bar, read-aloud's bar and the page-turn row.
 
     Drawn from the view-model's state: call ``model.refresh()`` first; drawing reads nothing from the library.
-
-    ``selection_slot`` holds the highlight bar: the shell fills it when text is selected without rebuilding
-    the text (a rebuild would drop the selection the reader just made); ``percent_text`` likewise shows
-    the percentage read, and ``chapter_text`` the chapter's name, updated on their own while the reader scrolls;
-    ``page_slot`` holds the page, drawn again on its own when a turn changes nothing around it.
     """
-    selection_slot = selection_slot if selection_slot is not None else ft.Container()
     phone = width < WIDE
     bookmarked = model.shown.bookmark is not None
     tools = [
@@ -625,12 +583,11 @@ def build_reader_view(
         if model.printed_pages  # a text PDF where pages can be drawn: as printed, or reflowed
         else []
     )
-    percent = percent_text if percent_text is not None else ft.Text()
-    chapter = chapter_text if chapter_text is not None else ft.Text()
-    percent.value, chapter.value = status_labels(model, t)
-    percent.size, percent.text_align, percent.expand = 12, ft.TextAlign.CENTER, None
-    chapter.size, chapter.color = 12, ft.Colors.ON_SURFACE_VARIANT
-    chapter.max_lines, chapter.overflow = 1, ft.TextOverflow.ELLIPSIS
+    shown_percent, shown_chapter = status_labels(model, t)
+    percent = ft.Text(shown_percent, size=12, text_align=ft.TextAlign.CENTER, expand=not phone or None)
+    chapter = ft.Text(
+        shown_chapter, size=12, color=ft.Colors.ON_SURFACE_VARIANT, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS
+    )
     header = ft.Row(
         [
             IconButton(ft.Icons.ARROW_BACK, tooltip=t("library.title"), on_click=lambda e: actions.post(intent.Back())),
@@ -675,11 +632,7 @@ def build_reader_view(
     if phone:  # tools along the bottom, within reach of a thumb
         footer = ft.Row([previous, *tools, following], alignment=ft.MainAxisAlignment.SPACE_BETWEEN)
     else:
-        percent.expand = True
         footer = ft.Row([previous, percent, following])
-    selection_slot.content = selection_bar(model, actions, t)
-    page_slot = page_slot if page_slot is not None else ft.Container()
-    page_slot.content, page_slot.expand = page_area(model, settings, actions, t, dark, width, panel), True
     back_row = (
         [
             ft.Row(
@@ -692,6 +645,7 @@ def build_reader_view(
                     )
                 ],
                 alignment=ft.MainAxisAlignment.CENTER,
+                key="back-to-row",
             )
         ]
         if model.return_to is not None
@@ -708,19 +662,71 @@ def build_reader_view(
                     )
                 ],
                 alignment=ft.MainAxisAlignment.CENTER,
+                key="previously",
             )
         )
-    reading = ft.Column(
+    bar = selection_bar(model, actions, t)
+    # What comes and goes has a key, so that Flet's diff matches the rest by place: the page, the header and the
+    # page-turn row stay the controls they were when "Back to where you were" or the selection bar appear.
+    return ft.Column(
         [
             header,
             *back_row,
-            page_slot,
-            selection_slot,
-            *([aloud_bar] if aloud_bar is not None else []),
+            ft.Container(page, expand=True),
+            *([ft.Container(bar, key="selection-bar")] if bar is not None else []),
+            *([ft.Container(aloud_bar, key="aloud-bar")] if aloud_bar is not None else []),
             footer,
         ],
         expand=True,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class PageShown:
+    """What the page shows, as a value: the page is drawn again when this changes and only then (a selection made,
+    the status lines, the bar under the page leave it as the client has it)."""
+
+    book: int
+    pieces: tuple[tuple[int, int, int], ...]  # (ordinal, first, end) of each paragraph or slice drawn
+    marks: tuple[Mark, ...]  # highlights, search hits, names underlined, the sentence read aloud
+    translations: tuple[tuple[int, str], ...]
+    window: tuple[object, ...]  # scroll mode: the buttons around the list; a long PDF: how far the rest is read
+    look: tuple[object, ...]  # the typography and theme, the width, the language, the box, a PDF's printed page
+
+
+def page_shown(
+    model: ReaderViewModel, settings: Settings, t: Translator, dark: bool, width: float, panel: str | None
+) -> PageShown:
+    """The value of what ``page_area`` draws now (after ``model.refresh()``)."""
+    if model.page_view:
+        pieces: tuple[tuple[int, int, int], ...] = ()
+    elif model.box is not None and model.current is not None:
+        pieces = tuple((piece.segment.ordinal, piece.start, piece.end) for piece in model.page())
+    else:
+        pieces = tuple((s.ordinal, 0, len(s.text)) for s in model.visible)  # scroll mode: the window
+    ordinals = {ordinal for ordinal, _, _ in pieces}
+    return PageShown(
+        model.book.id,
+        pieces,
+        tuple(model.shown.marks),
+        tuple(sorted((o, text) for o, text in model.translations.items() if o in ordinals)),
+        (model.at_start, model.at_end, model.window_full, model.in_part, model.rest_read),
+        (dataclasses.astuple(settings), dark, width, panel, t.language, model.box, model.page_view, model.pdf_page),
+    )
+
+
+def build_reader_view(
+    t: Translator,
+    *,
+    width: float,
+    actions: ReaderActions,
+    reading: ft.Control,
+    panel: str | None = None,
+    panel_content: ft.Control | None = None,
+) -> ft.Control:
+    """The whole reader screen: ``reading`` (see ``reading_column``) and the open panel beside it or over it, whose
+    body is ``panel_content`` (see ``app.screens.reader.panels``)."""
+    phone = width < WIDE
     if panel not in BY_NAME:
         return reading
     spec = BY_NAME[panel]

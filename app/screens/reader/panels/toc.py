@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import flet as ft
 
-from app.keys import text_field
+from app.drawn import Drawn, keyed
+from app.keys import on_screen, text_field
 from app.screens.reader import intents as intent
 from app.screens.reader.navigation import GoTo, Typed
 from app.screens.reader.view import ReaderActions
@@ -32,122 +32,117 @@ class StartAtList(ft.ListView):
         if self.start_offset > 0:
             workers = Workers.of(self.page)
             if workers is not None:  # always, in the app: a list drawn by it
-                workers.request(self.scroll_to, offset=self.start_offset)
+                workers.request(self._scroll)
+
+    async def _scroll(self) -> None:
+        if on_screen(self):  # not when the screen was drawn anew before this went (the new list scrolls itself)
+            await self.scroll_to(offset=self.start_offset)
 
 
-@dataclass
-class TocParts:
-    """The contents panel's parts that stay on screen while pages turn in one chapter: the "Go to" field (what is
-    typed in it stays) and the list (where the reader scrolled it stays). Made again when the chapter changes,
-    except by a row of the list itself when only the page is drawn again (``follow``)."""
+class Contents:
+    """The contents panel of the open book: the "Go to" field, kept while the reader stays in a chapter (what is typed
+    in it stays), and the list with the buttons over it, a drawn part (``part``) that the reader draws again after
+    each move: Flet's diff moves the marks, and the list itself is drawn only when what it shows changed.
 
-    key: tuple[object, ...]
-    go_to: ft.TextField
-    listing: StartAtList
-    section: int  # the chapter marked as the one read
-    tiles: dict[int, list[ft.ListTile]]  # the rows of each section, to mark the current one
-    first_rows: dict[int, int]  # each section's first row in the list
+    The list opens scrolled to the chapter read (``anchor``) and keeps where the reader scrolled it while the
+    chapter stays; a move to another chapter draws a new list there, except a jump from a row of the list itself
+    (``from_list``), which leaves the list where it is with its marks moved."""
 
-
-def _mark(tiles: list[ft.ListTile], current: bool) -> None:
-    for tile in tiles:
-        tile.selected = current
-        if isinstance(tile.title, ft.Text):
-            tile.title.weight = ft.FontWeight.BOLD if current else None
-
-
-def follow(parts: TocParts, model: ReaderViewModel, t: Translator) -> list[ft.Control] | None:
-    """After a jump from a row of the list, the same list with its marks moved to the chapter now read (the clicked
-    row is in view already); the rows whose marks moved, or None when the list is not this book's as it is now (the
-    contents of a long PDF grew, the language changed: it is made anew)."""
-    current = model.current.locator.section if model.current else -1
-    if parts.key != (model.book.id, parts.section, t.language, len(model.shown.toc)):
-        return None
-    if parts.section == current:
-        return []
-    moved = [*parts.tiles.get(parts.section, []), *parts.tiles.get(current, [])]
-    _mark(parts.tiles.get(parts.section, []), False)
-    _mark(parts.tiles.get(current, []), True)
-    parts.key, parts.section = (model.book.id, current, t.language, len(model.shown.toc)), current
-    parts.listing.start_offset = max(0, parts.first_rows.get(current, 0) - 3) * TOC_ROW  # if it is mounted again
-    return list(moved)
-
-
-def toc_parts(model: ReaderViewModel, actions: ReaderActions, t: Translator, kept: TocParts | None) -> TocParts:
-    """``kept`` when it was made for this book, chapter and language; else new parts (a jump asks for new ones:
-    the "Go to" field that took it lets the keyboard go, and the arrows turn pages again)."""
-    current = model.current.locator.section if model.current else -1
-    key = (model.book.id, current, t.language, len(model.shown.toc))
-    if kept is not None and kept.key == key:
-        return kept
-    entries = [row for row in model.shown.toc if row.locator is not None]
-    tiles: dict[int, list[ft.ListTile]] = {}
-    first_rows: dict[int, int] = {}
-    rows: list[ft.Control] = []
-    for row in entries:
-        if row.locator is None:
-            continue
-        first_rows.setdefault(row.locator.section, len(rows))
-        tile = ft.ListTile(
-            title=ft.Text(
-                row.title,
-                max_lines=1,
-                overflow=ft.TextOverflow.ELLIPSIS,
-                tooltip=row.title if len(row.title) > 32 else None,
-                weight=ft.FontWeight.BOLD if row.locator.section == current else None,
-            ),
-            content_padding=ft.Padding.only(left=12 + 16 * row.depth, right=8),
+    def __init__(self, model: ReaderViewModel, actions: ReaderActions, t: Translator) -> None:
+        self.model, self.actions, self.t = model, actions, t
+        self.key = (model.book.id, _current(model), t.language)
+        self.anchor = _current(model)
+        self.from_list = False
+        self.go_to = text_field(
+            hint_text=t("reader.goto"),
             dense=True,
-            selected=row.locator.section == current,
-            on_click=lambda e, loc=row.locator: actions.post(GoTo(loc, from_contents=True)),
+            prefix_icon=ft.Icons.MY_LOCATION,
+            on_submit=lambda e: actions.post(Typed(e.control.value or "")),
         )
-        tiles.setdefault(row.locator.section, []).append(tile)
-        rows.append(tile)
-    here = first_rows.get(current, 0)
-    listing = StartAtList(
-        rows or [ft.Text(t("reader.toc.empty"))],
-        expand=True,
-        item_extent=TOC_ROW,  # every row the same height: the current one's offset is known before drawing
-        start_offset=max(0, here - 3) * TOC_ROW,  # a few chapters above it stay in view
-    )
-    go_to = text_field(
-        hint_text=t("reader.goto"),
-        dense=True,
-        prefix_icon=ft.Icons.MY_LOCATION,
-        on_submit=lambda e: actions.post(Typed(e.control.value or "")),
-    )
-    return TocParts(key, go_to, listing, current, tiles, first_rows)
+        self.part = Drawn(self.draw)
+
+    def fits(self, model: ReaderViewModel, t: Translator) -> bool:
+        """Whether the "Go to" field is still this book's, chapter's and language's (else a new one: a jump lets go
+        of the keyboard that way)."""
+        return model is self.model and self.key == (model.book.id, _current(model), t.language)
+
+    def draw(self) -> ft.Control:
+        model, actions, t = self.model, self.actions, self.t
+        current = _current(model)
+        if not self.from_list:
+            self.anchor = current
+        self.from_list = False
+        at, read = model.shown.percents
+        unread: list[ft.Control] = []
+        if at + 0.5 < read:  # the reader went back: they may not have read past here
+            unread = [
+                ft.TextButton(
+                    t("reader.read_up_to_here"),
+                    icon=ft.Icons.BOOKMARK_REMOVE,
+                    on_click=lambda e: actions.post(intent.ReadUpToHere()),
+                    key="read-up-to-here",
+                )
+            ]
+        elif at > read + 0.5:  # the reader jumped ahead: reading there does not count until they say so, or read on
+            unread = [
+                ft.TextButton(
+                    t("reader.read_to_here"),
+                    icon=ft.Icons.BOOKMARK_ADDED,
+                    on_click=lambda e: actions.post(intent.ReadToHere()),
+                    key="read-to-here",
+                )
+            ]
+        rows = tuple(row for row in model.shown.toc if row.locator is not None)
+        listing = keyed((model.book.id, rows, current, self.anchor, t.language), self.draw_list)
+        return ft.Column([*unread, listing], expand=True)
+
+    def draw_list(self) -> ft.Control:
+        """The chapters, the one read marked; a list made for another chapter is a new list (its key), scrolled
+        there when it appears."""
+        model, actions, t = self.model, self.actions, self.t
+        current = _current(model)
+        rows: list[ft.Control] = []
+        here: int | None = None  # the anchor's first row
+        for row in model.shown.toc:
+            if row.locator is None:
+                continue
+            if row.locator.section == self.anchor and here is None:
+                here = len(rows)
+            rows.append(
+                ft.ListTile(
+                    title=ft.Text(
+                        row.title,
+                        max_lines=1,
+                        overflow=ft.TextOverflow.ELLIPSIS,
+                        tooltip=row.title if len(row.title) > 32 else None,
+                        weight=ft.FontWeight.BOLD if row.locator.section == current else None,
+                    ),
+                    content_padding=ft.Padding.only(left=12 + 16 * row.depth, right=8),
+                    dense=True,
+                    selected=row.locator.section == current,
+                    on_click=lambda e, loc=row.locator: actions.post(GoTo(loc, from_contents=True)),
+                )
+            )
+        return StartAtList(
+            rows or [ft.Text(t("reader.toc.empty"))],
+            expand=True,
+            item_extent=TOC_ROW,  # every row the same height: the current one's offset is known before drawing
+            start_offset=max(0, (here or 0) - 3) * TOC_ROW,  # a few chapters above it stay in view
+            key=f"contents-{model.book.id}-{self.anchor}",
+        )
 
 
-def toc_panel(model: ReaderViewModel, actions: ReaderActions, t: Translator, parts: TocParts) -> ft.Control:
-    """The table of contents; the current chapter is marked, and the list opens scrolled to it. ``parts`` (from
-    :func:`toc_parts`) are kept while pages turn in a chapter: each turn drew Moby-Dick's 6,400 contents controls
-    anew (60% of a page turn's time on the server) and scrolled the list back to the chapter."""
-    at, read = model.shown.percents
-    behind = at + 0.5 < read  # the reader went back: they may not have read past here
-    ahead = at > read + 0.5  # the reader jumped ahead: reading there does not count until they say so, or read on
-    unread = []
-    if behind:
-        unread = [
-            ft.TextButton(
-                t("reader.read_up_to_here"),
-                icon=ft.Icons.BOOKMARK_REMOVE,
-                on_click=lambda e: actions.post(intent.ReadUpToHere()),
-            )
-        ]
-    elif ahead:
-        unread = [
-            ft.TextButton(
-                t("reader.read_to_here"),
-                icon=ft.Icons.BOOKMARK_ADDED,
-                on_click=lambda e: actions.post(intent.ReadToHere()),
-            )
-        ]
-    return ft.Column([parts.go_to, *unread, parts.listing], expand=True)
+def _current(model: ReaderViewModel) -> int:
+    return model.current.locator.section if model.current else -1
 
 
 def body(model: ReaderViewModel, actions: ReaderActions, reader: Reader) -> ft.Control:
+    """The "Go to" field over the list (a new drawn part each time the screen is drawn)."""
     kept = reader.kept.get("toc")
-    parts = toc_parts(model, actions, reader.app.t, kept if isinstance(kept, TocParts) else None)
-    reader.kept["toc"] = parts
-    return toc_panel(model, actions, reader.app.t, parts)
+    if isinstance(kept, Contents) and kept.fits(model, reader.app.t):
+        kept.actions, kept.part = actions, Drawn(kept.draw)
+        contents = kept
+    else:
+        contents = Contents(model, actions, reader.app.t)
+    reader.kept["toc"] = contents
+    return ft.Column([contents.go_to, contents.part.control], expand=True)
