@@ -129,6 +129,13 @@ def _same(shown: list, control: ft.BaseControl) -> ft.BaseControl:
     return next(c for c in shown if c._i == control._i)
 
 
+def _rows(listing: ft.ListView) -> list[ft.ListTile]:
+    """A list's rows (the contents draw each row as a component of its own)."""
+    from fletkit import walk
+
+    return [c for c in walk(listing) if isinstance(c, ft.ListTile)]
+
+
 def _all(app: QuireApp) -> list:
     from fletkit import walk
 
@@ -1304,10 +1311,10 @@ def test_a_jump_from_the_contents_moves_their_marks_and_sends_the_list_no_more(q
             listing = find(app.page.controls, kind=toc.StartAtList)
             target = next(i for i, row in enumerate(chapters) if row.title.startswith(title))
             wire = len(session.connection.wire)
-            await fire(session, [c for c in listing.controls if isinstance(c, ft.ListTile)][target])
+            await fire(session, _rows(listing)[target])
             section = app.reader.current.locator.section
             assert section == chapters[target].locator.section and app.panel == "toc"
-            tiles = [c for c in find(app.page.controls, kind=ft.ListView).controls if isinstance(c, ft.ListTile)]
+            tiles = _rows(find(app.page.controls, kind=ft.ListView))
             marked = [i for i, tile in enumerate(tiles) if tile.selected]
             assert target in marked and all(chapters[i].locator.section == section for i in marked)
             assert all((tile.title.weight == ft.FontWeight.BOLD) == tile.selected for tile in tiles)
@@ -1332,14 +1339,14 @@ def test_a_jump_from_the_contents_moves_their_marks_and_sends_the_list_no_more(q
         small = start(quire, phone)
         small.open_book(1)
         await fire(phone, find(small.page.controls, tooltip="Contents"))
-        rows = [c for c in find(small.page.controls, kind=ft.ListView).controls if isinstance(c, ft.ListTile)]
+        rows = _rows(find(small.page.controls, kind=ft.ListView))
         target = next(i for i, row in enumerate(chapters) if row.title.startswith("Chapter 30."))
         await fire(phone, rows[target])
         assert small.panel is None and small.reader.current.locator.section == chapters[target].locator.section
         await fire(phone, find(small.page.controls, tooltip="Contents"))
         listing = find(small.page.controls, kind=ft.ListView)
         assert listing.start_offset == (target - 3) * listing.item_extent  # opens at the chapter read
-        assert next(i for i, c in enumerate(listing.controls) if isinstance(c, ft.ListTile) and c.selected) == target
+        assert next(i for i, c in enumerate(_rows(listing)) if c.selected) == target
 
     run(scenario())
 
@@ -1364,7 +1371,7 @@ def test_the_contents_open_scrolled_to_the_current_chapter(quire: Quire) -> None
         scrolls = [arguments for (_, name), arguments in calls if name == "scroll_to"]
         listing = find(app.page.controls, kind=ft.ListView)
         assert scrolls and scrolls[-1]["offset"] == (target - 3) * listing.item_extent
-        tile = [c for c in listing.controls if isinstance(c, ft.ListTile)][target]
+        tile = _rows(listing)[target]
         assert tile.selected and texts(tile)[0].startswith("Chapter 100.")
 
     run(scenario())

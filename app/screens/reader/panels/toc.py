@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import flet as ft
 
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from app.i18n import Translator
     from app.screens.reader.model import ReaderViewModel
     from app.screens.reader.panels.shape import Reader
+    from core import TocRow
 
 TOC_ROW = 48  # px: a dense one-line contents row
 
@@ -108,21 +109,7 @@ class Contents:
                 continue
             if row.locator.section == self.anchor and here is None:
                 here = len(rows)
-            rows.append(
-                ft.ListTile(
-                    title=ft.Text(
-                        row.title,
-                        max_lines=1,
-                        overflow=ft.TextOverflow.ELLIPSIS,
-                        tooltip=row.title if len(row.title) > 32 else None,
-                        weight=ft.FontWeight.BOLD if row.locator.section == current else None,
-                    ),
-                    content_padding=ft.Padding.only(left=12 + 16 * row.depth, right=8),
-                    dense=True,
-                    selected=row.locator.section == current,
-                    on_click=lambda e, loc=row.locator: actions.post(GoTo(loc, from_contents=True)),
-                )
-            )
+            rows.append(_chapter_row(row, row.locator.section == current, actions))
         return StartAtList(
             rows or [ft.Text(t("reader.toc.empty"))],
             expand=True,
@@ -130,6 +117,31 @@ class Contents:
             start_offset=max(0, (here or 0) - 3) * TOC_ROW,  # a few chapters above it stay in view
             key=f"contents-{model.book.id}-{self.anchor}",
         )
+
+
+@ft.component
+def _chapter(row: TocRow, current: bool, actions: ReaderActions) -> ft.Control:
+    assert row.locator is not None
+    return ft.ListTile(
+        title=ft.Text(
+            row.title,
+            max_lines=1,
+            overflow=ft.TextOverflow.ELLIPSIS,
+            tooltip=row.title if len(row.title) > 32 else None,
+            weight=ft.FontWeight.BOLD if current else None,
+        ),
+        content_padding=ft.Padding.only(left=12 + 16 * row.depth, right=8),
+        dense=True,
+        selected=current,
+        on_click=lambda e, loc=row.locator: actions.post(GoTo(loc, from_contents=True)),
+    )
+
+
+def _chapter_row(row: TocRow, current: bool, actions: ReaderActions) -> ft.Control:
+    """A row of the contents, drawn again only when it is marked or unmarked: a jump in Moby-Dick draws two rows of
+    135 (``actions`` is the panel's, the same object from one drawing to the next)."""
+    made: object = ft.memo(_chapter)(row, current, actions)  # type: ignore[no-untyped-call]
+    return cast(ft.Control, made)
 
 
 def _current(model: ReaderViewModel) -> int:
