@@ -74,25 +74,15 @@ class Contents:
             self.anchor = current
         self.from_list = False
         at, read = model.shown.percents
-        unread: list[ft.Control] = []
+        offer: tuple[str, ft.IconData, intent.ReadUpToHere | intent.ReadToHere] | None = None
         if at + 0.5 < read:  # the reader went back: they may not have read past here
-            unread = [
-                ft.TextButton(
-                    t("reader.read_up_to_here"),
-                    icon=ft.Icons.BOOKMARK_REMOVE,
-                    on_click=lambda e: actions.post(intent.ReadUpToHere()),
-                    key="read-up-to-here",
-                )
-            ]
+            offer = ("reader.read_up_to_here", ft.Icons.BOOKMARK_REMOVE, intent.ReadUpToHere())
         elif at > read + 0.5:  # the reader jumped ahead: reading there does not count until they say so, or read on
-            unread = [
-                ft.TextButton(
-                    t("reader.read_to_here"),
-                    icon=ft.Icons.BOOKMARK_ADDED,
-                    on_click=lambda e: actions.post(intent.ReadToHere()),
-                    key="read-to-here",
-                )
-            ]
+            offer = ("reader.read_to_here", ft.Icons.BOOKMARK_ADDED, intent.ReadToHere())
+        unread: list[ft.Control] = []
+        if offer is not None:
+            words, icon, wanted = offer
+            unread = [ft.TextButton(t(words), icon=icon, on_click=lambda e: actions.post(wanted), key=words)]
         rows = tuple(row for row in model.shown.toc if row.locator is not None)
         listing = keyed((model.book.id, rows, current, self.anchor, t.language), self.draw_list)
         return ft.Column([*unread, listing], expand=True)
